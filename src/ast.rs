@@ -1,0 +1,165 @@
+//! The typed AST: what the checker produces and the evaluator runs.
+//!
+//! Every name is resolved to an index and every expression has one type, so
+//! evaluation does no lookup, no string comparison and no type test.
+
+use crate::syntax::Span;
+
+/// Index of an attribute in the rule set (`:wall`).
+pub type AttrId = u16;
+/// Index of an operation in the rule set (`:damage`).
+pub type OpId = u16;
+/// Index of an entity name (role) in the rule set (`:you`).
+pub type RoleId = u8;
+
+/// Comparison operators of simple logic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `=`
+    Eq,
+    /// `not=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    /// Applies the comparison.
+    #[inline]
+    pub fn test<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Gt => a > b,
+            Cmp::Le => a <= b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// Rounding from a decimal to an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// `round`: to the nearest, halves away from zero (22.5 → 23).
+    Nearest,
+    /// `floor`: down.
+    Floor,
+    /// `ceil`: up.
+    Ceil,
+}
+
+/// Arithmetic operators shared by integers and decimals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `min`
+    Min,
+    /// `max`
+    Max,
+}
+
+/// Who an effect touches, or whose attribute a smart value reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entity {
+    /// A name the rule set declares (`:you`, `:other`), bound to a slot when applied.
+    Role(RoleId),
+    /// `:target` inside an operation: the entity the operation was applied to.
+    Target,
+    /// Simple logic choosing between two entities.
+    If(Box<Bool>, Box<Entity>, Box<Entity>),
+}
+
+/// An integer expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Int {
+    /// `6`
+    Lit(i64),
+    /// A smart value `[:you :wall]`.
+    Attr(Entity, AttrId),
+    /// `:amount` inside an operation.
+    Amount,
+    /// `[op a b ...]` folded left; `-` with one operand is `Neg`.
+    Fold(Arith, Box<[Int]>),
+    /// `[- a]`
+    Neg(Box<Int>),
+    /// `[op p1 p2 then else]` or `[if c then else]`.
+    If(Box<Bool>, Box<Int>, Box<Int>),
+    /// `[round d]`, `[floor d]`, `[ceil d]`.
+    Round(Rounding, Box<Dec>),
+    /// `[random lo hi]`: uniform in `lo..=hi`, drawn from the state's generator.
+    Random(Box<Int>, Box<Int>),
+}
+
+/// A decimal expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dec {
+    /// `1.5`
+    Lit(f64),
+    /// An integer used where a decimal is wanted.
+    Int(Box<Int>),
+    /// `[op a b ...]` folded left.
+    Fold(Arith, Box<[Dec]>),
+    /// `[- a]`
+    Neg(Box<Dec>),
+    /// `[/ a b]`: division; dividing by zero gives 0.
+    Div(Box<Dec>, Box<Dec>),
+    /// Simple logic choosing between decimals.
+    If(Box<Bool>, Box<Dec>, Box<Dec>),
+}
+
+/// A condition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bool {
+    /// `true`, `false`
+    Lit(bool),
+    /// Comparing integers.
+    CmpInt(Cmp, Box<Int>, Box<Int>),
+    /// Comparing decimals (one side at least was a decimal).
+    CmpDec(Cmp, Box<Dec>, Box<Dec>),
+    /// `[and a b]`
+    And(Box<Bool>, Box<Bool>),
+    /// `[or a b]`
+    Or(Box<Bool>, Box<Bool>),
+    /// `[not a]`
+    Not(Box<Bool>),
+    /// `[chance p]`: true with probability `p`, drawn from the state's generator.
+    Chance(Box<Dec>),
+}
+
+/// What an effect changes: a stored attribute or a rule-set operation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// `:wall`
+    Attr(AttrId),
+    /// `:damage`
+    Op(OpId),
+    /// `[> [:other :wall] 10 :wall :tower]`
+    If(Box<Bool>, Box<Target>, Box<Target>),
+}
+
+/// One checked effect map: `{:effected :you :resource :wall :amount 3}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Effect {
+    /// `:effected`
+    pub entity: Entity,
+    /// `:resource`
+    pub target: Target,
+    /// `:amount`
+    pub amount: Int,
+    /// `:set true`: replace instead of add.
+    pub set: bool,
+    /// The map in the source.
+    pub span: Span,
+}

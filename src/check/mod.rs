@@ -1,0 +1,687 @@
+//! The checker: syntax tree + rule-set names → typed AST, or diagnostics.
+//!
+//! Every name is resolved against the rule set, every operator against the
+//! registry in [`ops`], and every expression gets one type. Errors are
+//! collected, never thrown, so one run reports all of them.
+
+pub mod ops;
+
+use crate::ast::{Arith, Bool, Dec, Effect, Entity, Int, Target};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind, Span};
+use ops::{OpKind, Operator};
+
+/// The names an effect may use: what the rule set declares, plus what is in scope.
+#[derive(Clone, Copy, Debug)]
+pub struct Scope<'r> {
+    /// Entity names (`you`, `other`), without colons.
+    pub entities: &'r [String],
+    /// Attribute names (`wall`, `tower`).
+    pub attributes: &'r [String],
+    /// Operation names (`damage`).
+    pub operations: &'r [String],
+    /// True inside an operation's body, where `:target` and `:amount` are bound.
+    pub in_operation: bool,
+}
+
+/// Names only an operation body can use.
+pub const TARGET: &str = "target";
+/// The amount an operation was applied with.
+pub const AMOUNT: &str = "amount";
+
+/// The keys of an effect map.
+pub const EFFECT_KEYS: &[&str] = &["effected", "resource", "amount", "set"];
+
+/// Lowers a vector of effect maps (or one map) to checked effects.
+///
+/// Returns `None` if anything was wrong; every problem is in `diags`.
+pub fn effects(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Vec<Effect>> {
+    let mut cx = Checker { scope, diags };
+    cx.effect_list(form)
+}
+
+/// Lowers one integer expression: for tests, tools and the language reference.
+pub fn int_expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Int> {
+    Checker { scope, diags }.int(form)
+}
+
+/// Lowers one condition.
+pub fn bool_expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
+    Checker { scope, diags }.boolean(form)
+}
+
+/// Reads a map whose keys must be keywords from `allowed`; returns the pairs in order.
+///
+/// Symbol keys (`effected` for `:effected`), unknown keys and non-map forms are
+/// reported; the known pairs are still returned when possible.
+pub fn fields<'f, 'a>(
+    form: &'f Form<'a>,
+    what: &str,
+    allowed: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<(&'a str, &'f Form<'a>)>> {
+    let Kind::Map(pairs) = &form.kind else {
+        diags.push(
+            Diagnostic::error(form.span, format!("expected {what} (a map), found {}", form.describe()))
+                .with_label(format!("expected {what}")),
+        );
+        return None;
+    };
+    let mut out = Vec::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        match &k.kind {
+            Kind::Keyword(name) if allowed.contains(name) => out.push((*name, v)),
+            Kind::Keyword(name) => {
+                diags.push(
+                    Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
+                        .with_label("unknown key")
+                        .suggest(name, allowed.iter().copied(), |s| format!(":{s}"))
+                        .with_help_if_none(format!(
+                            "the keys of {what} are {}",
+                            list(allowed.iter().map(|a| format!("`:{a}`")))
+                        )),
+                );
+            }
+            Kind::Symbol(name) if allowed.contains(name) => {
+                diags.push(
+                    Diagnostic::error(k.span, format!("`{name}` is a symbol, but keys are keywords"))
+                        .with_label("missing `:`")
+                        .with_help(format!("write `:{name}`")),
+                );
+            }
+            _ => {
+                diags.push(
+                    Diagnostic::error(k.span, format!("keys of {what} are keywords, found {}", k.describe()))
+                        .with_label("expected a keyword")
+                        .suggest(
+                            k.as_symbol().unwrap_or(""),
+                            allowed.iter().copied(),
+                            |s| format!(":{s}"),
+                        ),
+                );
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Joins names for a message: "`a`, `b` or `c`".
+pub fn list(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+trait HelpIfNone {
+    fn with_help_if_none(self, help: String) -> Self;
+}
+
+impl HelpIfNone for Diagnostic {
+    fn with_help_if_none(self, help: String) -> Self {
+        if self.help.is_some() { self } else { self.with_help(help) }
+    }
+}
+
+/// A number of either type, before the context decides which it must be.
+enum Num {
+    Int(Int),
+    Dec(Dec),
+}
+
+impl Num {
+    fn into_dec(self) -> Dec {
+        match self {
+            Num::Int(Int::Lit(n)) => Dec::Lit(n as f64),
+            Num::Int(i) => Dec::Int(Box::new(i)),
+            Num::Dec(d) => d,
+        }
+    }
+}
+
+struct Checker<'s, 'r> {
+    scope: &'s Scope<'r>,
+    diags: &'s mut Vec<Diagnostic>,
+}
+
+/// The operator a vector starts with, and its operands.
+struct Call<'f, 'a> {
+    op: &'static Operator,
+    head: &'f Form<'a>,
+    args: &'f [Form<'a>],
+    span: Span,
+}
+
+impl<'a> Checker<'_, '_> {
+    fn error(&mut self, d: Diagnostic) -> Option<std::convert::Infallible> {
+        self.diags.push(d);
+        None
+    }
+
+    fn effect_list(&mut self, form: &Form<'a>) -> Option<Vec<Effect>> {
+        match &form.kind {
+            Kind::Vector(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for item in items {
+                    match self.effect(item) {
+                        Some(e) => out.push(e),
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(out)
+            }
+            Kind::Map(_) => self.effect(form).map(|e| vec![e]),
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        form.span,
+                        format!("expected a vector of effect maps, found {}", form.describe()),
+                    )
+                    .with_help("write effects as `[{:effected :you :resource :wall :amount 3}]`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn effect(&mut self, form: &Form<'a>) -> Option<Effect> {
+        let before = self.diags.len();
+        let pairs = fields(form, "an effect map", EFFECT_KEYS, self.diags)?;
+        let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
+        let mut target_form = None;
+        let mut set_form = None;
+        for (key, value) in pairs {
+            match key {
+                "effected" => entity = self.entity(value),
+                "resource" => {
+                    target_form = Some(value);
+                    target = self.target(value);
+                }
+                "amount" => amount = self.int(value),
+                _ => {
+                    set_form = Some(value);
+                    set = match value.kind {
+                        Kind::Bool(b) => Some(b),
+                        Kind::Nil => Some(false),
+                        _ => {
+                            self.error(
+                                Diagnostic::error(
+                                    value.span,
+                                    format!("`:set` is `true` or `false`, found {}", value.describe()),
+                                )
+                                .with_label("expected `true` or `false`"),
+                            );
+                            None
+                        }
+                    };
+                }
+            }
+        }
+        for (key, missing) in [
+            ("effected", !has_key(form, "effected")),
+            ("resource", !has_key(form, "resource")),
+            ("amount", !has_key(form, "amount")),
+        ] {
+            if missing {
+                self.error(
+                    Diagnostic::error(form.span, format!("this effect has no `:{key}`"))
+                        .with_label(format!("missing `:{key}`")),
+                );
+            }
+        }
+        if set == Some(true)
+            && let (Some(t), Some(tf)) = (&target, target_form)
+            && let Some(op) = first_op(t)
+        {
+            let name = &self.scope.operations[op as usize];
+            let mut d = Diagnostic::error(
+                tf.span,
+                format!("`:{name}` is an operation: it can be applied, not set"),
+            )
+            .with_label("an operation");
+            if let Some(sf) = set_form {
+                d = d.with_related(sf.span, "`:set true` is here");
+            }
+            self.error(d.with_help("remove `:set true`, or choose a stored attribute"));
+            return None;
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            entity: entity?,
+            target: target?,
+            amount: amount?,
+            set: set?,
+            span: form.span,
+        })
+    }
+
+    /// Reads `[op args...]`, or reports why the vector is not a call.
+    fn call<'f>(&mut self, form: &'f Form<'a>, items: &'f [Form<'a>]) -> Option<Call<'f, 'a>> {
+        let head = items.first()?;
+        let name = head.as_symbol()?;
+        match ops::find(name) {
+            Some(op) => Some(Call {
+                op,
+                head,
+                args: &items[1..],
+                span: form.span,
+            }),
+            None => {
+                self.error(
+                    Diagnostic::error(head.span, format!("unknown operator `{name}`"))
+                        .with_label("not an operator")
+                        .suggest(name, ops::names(), str::to_string)
+                        .with_help_if_none(
+                            "operators are = not= < > <= >= and or not if + - * / min max round floor ceil random chance"
+                                .into(),
+                        ),
+                );
+                None
+            }
+        }
+    }
+
+    /// `[op p1 p2 then else]` and `[if c then else]`: the condition and both branches' forms.
+    fn choice_parts<'f>(&mut self, call: &Call<'f, 'a>) -> Option<Option<(Bool, &'f Form<'a>, &'f Form<'a>)>> {
+        match (call.op.kind, call.args) {
+            (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b, then, other]) => {
+                let cond = self.predicate(call, a, b)?;
+                Some(Some((cond, then, other)))
+            }
+            (OpKind::If, [c, then, other]) => {
+                let cond = self.boolean(c)?;
+                Some(Some((cond, then, other)))
+            }
+            (OpKind::If, _) => {
+                self.arity(call, "3 operands: `[if condition then else]`");
+                None
+            }
+            _ => Some(None),
+        }
+    }
+
+    fn predicate(&mut self, call: &Call<'_, 'a>, a: &Form<'a>, b: &Form<'a>) -> Option<Bool> {
+        match call.op.kind {
+            OpKind::Compare(cmp) => {
+                let (x, y) = (self.num(a), self.num(b));
+                match (x?, y?) {
+                    (Num::Int(x), Num::Int(y)) => Some(Bool::CmpInt(cmp, Box::new(x), Box::new(y))),
+                    (x, y) => Some(Bool::CmpDec(cmp, Box::new(x.into_dec()), Box::new(y.into_dec()))),
+                }
+            }
+            OpKind::And | OpKind::Or => {
+                let (x, y) = (self.boolean(a), self.boolean(b));
+                let (x, y) = (Box::new(x?), Box::new(y?));
+                Some(if call.op.kind == OpKind::And {
+                    Bool::And(x, y)
+                } else {
+                    Bool::Or(x, y)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn arity(&mut self, call: &Call<'_, 'a>, wants: &str) {
+        self.error(
+            Diagnostic::error(
+                call.span,
+                format!(
+                    "`{}` takes {wants}; found {} operand{}",
+                    call.op.name,
+                    call.args.len(),
+                    if call.args.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .with_label(format!("wrong number of operands for `{}`", call.op.name))
+            .with_help(format!("the forms of `{}` are {}", call.op.name, call.op.forms)),
+        );
+    }
+
+    fn wrong_kind(&mut self, form: &Form<'a>, expected: &str, found: &str) {
+        self.error(
+            Diagnostic::error(form.span, format!("expected {expected}, found {found}"))
+                .with_label(format!("expected {expected}")),
+        );
+    }
+
+    fn num(&mut self, form: &Form<'a>) -> Option<Num> {
+        match &form.kind {
+            Kind::Int(n) => Some(Num::Int(Int::Lit(*n))),
+            Kind::Dec(d) => Some(Num::Dec(Dec::Lit(*d))),
+            Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => Some(Num::Int(Int::Amount)),
+            Kind::Keyword(k) => {
+                let mut d = Diagnostic::error(form.span, format!("expected a number, found the keyword `:{k}`"))
+                    .with_label("expected a number");
+                if *k == AMOUNT {
+                    d = d.with_help("`:amount` names an operation's amount and is only bound inside an operation");
+                } else if self.scope.attributes.iter().any(|a| a == k) {
+                    d = d.with_help(format!("to read a value, name whose it is: `[:you :{k}]`"));
+                }
+                self.error(d);
+                None
+            }
+            Kind::Vector(items) if matches!(items.first().map(|f| &f.kind), Some(Kind::Keyword(_) | Kind::Vector(_))) => {
+                self.smart_value(form, items).map(Num::Int)
+            }
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
+                let call = self.call(form, items)?;
+                if let Some((cond, then, other)) = self.choice_parts(&call)? {
+                    let (t, e) = (self.num(then), self.num(other));
+                    return Some(match (t?, e?) {
+                        (Num::Int(t), Num::Int(e)) => Num::Int(Int::If(Box::new(cond), Box::new(t), Box::new(e))),
+                        (t, e) => Num::Dec(Dec::If(Box::new(cond), Box::new(t.into_dec()), Box::new(e.into_dec()))),
+                    });
+                }
+                self.arith(&call)
+            }
+            _ => {
+                self.wrong_kind(form, "a number", &form.describe());
+                None
+            }
+        }
+    }
+
+    fn arith(&mut self, call: &Call<'_, 'a>) -> Option<Num> {
+        match call.op.kind {
+            OpKind::Arith(op) => {
+                if call.args.is_empty() {
+                    self.arity(call, "at least 1 operand");
+                    return None;
+                }
+                let nums: Vec<Option<Num>> = call.args.iter().map(|a| self.num(a)).collect();
+                let nums: Vec<Num> = nums.into_iter().collect::<Option<_>>()?;
+                if op == Arith::Sub && nums.len() == 1 {
+                    return Some(match nums.into_iter().next()? {
+                        Num::Int(i) => Num::Int(Int::Neg(Box::new(i))),
+                        Num::Dec(d) => Num::Dec(Dec::Neg(Box::new(d))),
+                    });
+                }
+                if nums.iter().all(|n| matches!(n, Num::Int(_))) {
+                    let ints = nums
+                        .into_iter()
+                        .filter_map(|n| match n {
+                            Num::Int(i) => Some(i),
+                            Num::Dec(_) => None,
+                        })
+                        .collect();
+                    Some(Num::Int(Int::Fold(op, ints)))
+                } else {
+                    Some(Num::Dec(Dec::Fold(op, nums.into_iter().map(Num::into_dec).collect())))
+                }
+            }
+            OpKind::Div => {
+                let [a, b] = call.args else {
+                    self.arity(call, "2 operands");
+                    return None;
+                };
+                let (a, b) = (self.num(a), self.num(b));
+                Some(Num::Dec(Dec::Div(Box::new(a?.into_dec()), Box::new(b?.into_dec()))))
+            }
+            OpKind::Round(mode) => {
+                let [a] = call.args else {
+                    self.arity(call, "1 operand");
+                    return None;
+                };
+                Some(Num::Int(match self.num(a)? {
+                    Num::Int(i) => i,
+                    Num::Dec(d) => Int::Round(mode, Box::new(d)),
+                }))
+            }
+            OpKind::Random => {
+                let [lo, hi] = call.args else {
+                    self.arity(call, "2 operands: `[random lo hi]`");
+                    return None;
+                };
+                let (lo, hi) = (self.int(lo), self.int(hi));
+                Some(Num::Int(Int::Random(Box::new(lo?), Box::new(hi?))))
+            }
+            OpKind::Compare(_) | OpKind::And | OpKind::Or => {
+                if call.args.len() == 2 {
+                    self.error(
+                        Diagnostic::error(call.span, format!("`[{} a b]` is a condition, but a number is expected here", call.op.name))
+                            .with_label("a condition")
+                            .with_help(format!("add the two results: `[{} a b then else]`", call.op.name)),
+                    );
+                } else {
+                    self.arity(call, "2 operands, or 4 to choose a value: `[op a b then else]`");
+                }
+                None
+            }
+            OpKind::Not | OpKind::Chance => {
+                self.error(
+                    Diagnostic::error(call.span, format!("`{}` gives a condition, but a number is expected here", call.op.name))
+                        .with_label("a condition")
+                        .with_help("choose a number with `[if condition then else]`"),
+                );
+                None
+            }
+            OpKind::If => None,
+        }
+    }
+
+    fn int(&mut self, form: &Form<'a>) -> Option<Int> {
+        match self.num(form)? {
+            Num::Int(i) => Some(i),
+            Num::Dec(_) => {
+                self.error(
+                    Diagnostic::error(form.span, "expected an integer, found a decimal")
+                        .with_label("a decimal")
+                        .with_help("make it whole with `[round …]`, `[floor …]` or `[ceil …]`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn smart_value(&mut self, form: &Form<'a>, items: &[Form<'a>]) -> Option<Int> {
+        let [who, what] = items else {
+            self.error(
+                Diagnostic::error(
+                    form.span,
+                    format!("a smart value has two parts, `[:you :wall]`; this has {}", items.len()),
+                )
+                .with_label("expected `[entity attribute]`"),
+            );
+            return None;
+        };
+        let entity = self.entity(who);
+        let attr = match &what.kind {
+            Kind::Keyword(k) => match self.scope.attributes.iter().position(|a| a == k) {
+                Some(i) => Some(i as u16),
+                None if self.scope.operations.iter().any(|o| o == k) => {
+                    self.error(
+                        Diagnostic::error(what.span, format!("`:{k}` is an operation, not a stored value"))
+                            .with_label("cannot be read")
+                            .with_help(format!("smart values read attributes: {}", self.attribute_list())),
+                    );
+                    None
+                }
+                None => {
+                    self.error(self.unknown_attribute(what.span, k));
+                    None
+                }
+            },
+            _ => {
+                self.wrong_kind(what, "an attribute keyword such as `:wall`", &what.describe());
+                None
+            }
+        };
+        Some(Int::Attr(entity?, attr?))
+    }
+
+    fn attribute_list(&self) -> String {
+        list(self.scope.attributes.iter().map(|a| format!("`:{a}`")))
+    }
+
+    fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
+        Diagnostic::error(span, format!("unknown resource `:{name}`"))
+            .with_label("not an attribute of this rule set")
+            .suggest(name, self.scope.attributes.iter().map(String::as_str), |s| format!(":{s}"))
+            .with_help_if_none(format!("the attributes are {}", self.attribute_list()))
+    }
+
+    fn boolean(&mut self, form: &Form<'a>) -> Option<Bool> {
+        match &form.kind {
+            Kind::Bool(b) => Some(Bool::Lit(*b)),
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
+                let call = self.call(form, items)?;
+                if let Some((cond, then, other)) = self.choice_parts(&call)? {
+                    let (t, e) = (self.boolean(then), self.boolean(other));
+                    // `[if c a b]` on conditions: (c and a) or (not c and b).
+                    let c = Box::new(cond);
+                    return Some(Bool::Or(
+                        Box::new(Bool::And(c.clone(), Box::new(t?))),
+                        Box::new(Bool::And(Box::new(Bool::Not(c)), Box::new(e?))),
+                    ));
+                }
+                match (call.op.kind, call.args) {
+                    (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b]) => self.predicate(&call, a, b),
+                    (OpKind::Compare(_) | OpKind::And | OpKind::Or, _) => {
+                        self.arity(&call, "2 operands, or 4 to choose a value: `[op a b then else]`");
+                        None
+                    }
+                    (OpKind::Not, [a]) => Some(Bool::Not(Box::new(self.boolean(a)?))),
+                    (OpKind::Not, _) => {
+                        self.arity(&call, "1 operand");
+                        None
+                    }
+                    (OpKind::Chance, [p]) => Some(Bool::Chance(Box::new(self.num(p)?.into_dec()))),
+                    (OpKind::Chance, _) => {
+                        self.arity(&call, "1 operand: `[chance 0.5]`");
+                        None
+                    }
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                call.head.span,
+                                format!("`{}` gives a number, but a condition is expected here", call.op.name),
+                            )
+                            .with_label("a number")
+                            .with_help("compare it: `[> … 0]`"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.wrong_kind(form, "a condition such as `[< a b]`", &form.describe());
+                None
+            }
+        }
+    }
+
+    fn entity(&mut self, form: &Form<'a>) -> Option<Entity> {
+        match &form.kind {
+            Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
+            Kind::Keyword(k) => match self.scope.entities.iter().position(|e| e == k) {
+                Some(i) => Some(Entity::Role(i as u8)),
+                None => {
+                    let mut candidates: Vec<&str> = self.scope.entities.iter().map(String::as_str).collect();
+                    if self.scope.in_operation {
+                        candidates.push(TARGET);
+                    }
+                    let names = list(candidates.iter().map(|e| format!("`:{e}`")));
+                    self.error(
+                        Diagnostic::error(form.span, format!("unknown entity `:{k}`"))
+                            .with_label("not an entity of this rule set")
+                            .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
+                            .with_help_if_none(format!("the entities are {names}")),
+                    );
+                    None
+                }
+            },
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
+                let call = self.call(form, items)?;
+                match self.choice_parts(&call)? {
+                    Some((cond, then, other)) => {
+                        let (t, e) = (self.entity(then), self.entity(other));
+                        Some(Entity::If(Box::new(cond), Box::new(t?), Box::new(e?)))
+                    }
+                    None => {
+                        self.wrong_kind(form, "an entity such as `:you`", &format!("a `{}` expression", call.op.name));
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.wrong_kind(form, "an entity such as `:you`", &form.describe());
+                None
+            }
+        }
+    }
+
+    fn target(&mut self, form: &Form<'a>) -> Option<Target> {
+        match &form.kind {
+            Kind::Keyword(k) => {
+                if let Some(i) = self.scope.attributes.iter().position(|a| a == k) {
+                    Some(Target::Attr(i as u16))
+                } else if let Some(i) = self.scope.operations.iter().position(|o| o == k) {
+                    Some(Target::Op(i as u16))
+                } else {
+                    let names = self
+                        .scope
+                        .attributes
+                        .iter()
+                        .chain(self.scope.operations)
+                        .map(String::as_str);
+                    let d = Diagnostic::error(form.span, format!("unknown resource `:{k}`"))
+                        .with_label("not a resource of this rule set")
+                        .suggest(k, names, |s| format!(":{s}"))
+                        .with_help_if_none(format!(
+                            "the resources are {}",
+                            list(
+                                self.scope
+                                    .attributes
+                                    .iter()
+                                    .chain(self.scope.operations)
+                                    .map(|a| format!("`:{a}`"))
+                            )
+                        ));
+                    self.error(d);
+                    None
+                }
+            }
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
+                let call = self.call(form, items)?;
+                match self.choice_parts(&call)? {
+                    Some((cond, then, other)) => {
+                        let (t, e) = (self.target(then), self.target(other));
+                        Some(Target::If(Box::new(cond), Box::new(t?), Box::new(e?)))
+                    }
+                    None => {
+                        self.wrong_kind(form, "a resource such as `:wall`", &format!("a `{}` expression", call.op.name));
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.wrong_kind(form, "a resource such as `:wall`", &form.describe());
+                None
+            }
+        }
+    }
+}
+
+fn has_key(form: &Form<'_>, key: &str) -> bool {
+    match &form.kind {
+        Kind::Map(pairs) => pairs
+            .iter()
+            .any(|(k, _)| k.as_keyword() == Some(key) || k.as_symbol() == Some(key)),
+        _ => false,
+    }
+}
+
+/// The first operation a target can choose, if any branch is one.
+fn first_op(t: &Target) -> Option<u16> {
+    match t {
+        Target::Attr(_) => None,
+        Target::Op(o) => Some(*o),
+        Target::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
+    }
+}

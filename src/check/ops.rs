@@ -1,0 +1,178 @@
+//! The operator registry: the one list of operators the language has.
+//!
+//! The checker resolves operator names here, suggestions come from here, and a
+//! test holds `docs/LANGUAGE.md` to this list, so the three cannot drift apart.
+
+use crate::ast::{Arith, Cmp, Rounding};
+
+/// What an operator does, as the checker needs to know it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    /// A comparison: `[< a b]` is a condition, `[< a b then else]` chooses.
+    Compare(Cmp),
+    /// `[and a b]` / `[and a b then else]`
+    And,
+    /// `[or a b]` / `[or a b then else]`
+    Or,
+    /// `[not a]`
+    Not,
+    /// `[if cond then else]`
+    If,
+    /// `+ - * min max`
+    Arith(Arith),
+    /// `/`
+    Div,
+    /// `round floor ceil`
+    Round(Rounding),
+    /// `[random lo hi]`
+    Random,
+    /// `[chance p]`
+    Chance,
+}
+
+/// One operator of the language.
+#[derive(Clone, Copy, Debug)]
+pub struct Operator {
+    /// The symbol that names it.
+    pub name: &'static str,
+    /// What it does.
+    pub kind: OpKind,
+    /// Its shapes, as written in the language.
+    pub forms: &'static str,
+    /// What it means, in one line.
+    pub doc: &'static str,
+}
+
+const fn op(
+    name: &'static str,
+    kind: OpKind,
+    forms: &'static str,
+    doc: &'static str,
+) -> Operator {
+    Operator {
+        name,
+        kind,
+        forms,
+        doc,
+    }
+}
+
+/// Every operator, in the order the language reference lists them.
+pub const OPERATORS: &[Operator] = &[
+    op(
+        "=",
+        OpKind::Compare(Cmp::Eq),
+        "[= a b] [= a b then else]",
+        "a equals b",
+    ),
+    op(
+        "not=",
+        OpKind::Compare(Cmp::Ne),
+        "[not= a b] [not= a b then else]",
+        "a differs from b",
+    ),
+    op(
+        "<",
+        OpKind::Compare(Cmp::Lt),
+        "[< a b] [< a b then else]",
+        "a is less than b",
+    ),
+    op(
+        ">",
+        OpKind::Compare(Cmp::Gt),
+        "[> a b] [> a b then else]",
+        "a is greater than b",
+    ),
+    op(
+        "<=",
+        OpKind::Compare(Cmp::Le),
+        "[<= a b] [<= a b then else]",
+        "a is at most b",
+    ),
+    op(
+        ">=",
+        OpKind::Compare(Cmp::Ge),
+        "[>= a b] [>= a b then else]",
+        "a is at least b",
+    ),
+    op(
+        "and",
+        OpKind::And,
+        "[and c1 c2] [and c1 c2 then else]",
+        "both conditions hold",
+    ),
+    op(
+        "or",
+        OpKind::Or,
+        "[or c1 c2] [or c1 c2 then else]",
+        "at least one condition holds",
+    ),
+    op("not", OpKind::Not, "[not c]", "the condition does not hold"),
+    op(
+        "if",
+        OpKind::If,
+        "[if c then else]",
+        "then when c holds, else otherwise",
+    ),
+    op(
+        "+",
+        OpKind::Arith(Arith::Add),
+        "[+ a b ...]",
+        "sum (saturates at the 64-bit limits)",
+    ),
+    op(
+        "-",
+        OpKind::Arith(Arith::Sub),
+        "[- a] [- a b ...]",
+        "negation, or a minus the rest",
+    ),
+    op("*", OpKind::Arith(Arith::Mul), "[* a b ...]", "product"),
+    op(
+        "/",
+        OpKind::Div,
+        "[/ a b]",
+        "a divided by b, a decimal; dividing by zero gives 0",
+    ),
+    op("min", OpKind::Arith(Arith::Min), "[min a b ...]", "the smallest"),
+    op("max", OpKind::Arith(Arith::Max), "[max a b ...]", "the largest"),
+    op(
+        "round",
+        OpKind::Round(Rounding::Nearest),
+        "[round d]",
+        "nearest integer, halves away from zero",
+    ),
+    op(
+        "floor",
+        OpKind::Round(Rounding::Floor),
+        "[floor d]",
+        "largest integer not above d",
+    ),
+    op(
+        "ceil",
+        OpKind::Round(Rounding::Ceil),
+        "[ceil d]",
+        "smallest integer not below d",
+    ),
+    op(
+        "random",
+        OpKind::Random,
+        "[random lo hi]",
+        "a uniform integer from lo to hi inclusive, from the state's seeded generator",
+    ),
+    op(
+        "chance",
+        OpKind::Chance,
+        "[chance p]",
+        "true with probability p (0 to 1), from the state's seeded generator",
+    ),
+];
+
+/// The operator named `name`.
+pub fn find(name: &str) -> Option<&'static Operator> {
+    OPERATORS.iter().find(|o| o.name == name)
+}
+
+/// Every operator name, for suggestions.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    OPERATORS.iter().map(|o| o.name)
+}

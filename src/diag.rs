@@ -1,0 +1,300 @@
+//! Diagnostics: one type for every layer's errors, rendered for people
+//! (`path:line:col`, the source line, a caret) or for machines (JSON).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::syntax::{LineIndex, ReadError, Span};
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The file cannot be used.
+    Error,
+    /// The file can be used, but something is likely wrong.
+    Warning,
+}
+
+/// A message about a place in a source text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Where the problem is.
+    pub span: Span,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// A short note printed beside the caret.
+    pub label: Option<String>,
+    /// How to fix it, when grimoire can tell ("did you mean `:quarry`?").
+    pub help: Option<String>,
+    /// Other places worth showing, each with a note.
+    pub related: Vec<(Span, String)>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            label: None,
+            help: None,
+            related: Vec::new(),
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// Adds the note printed beside the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a hint on how to fix it.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds "did you mean" when `name` is close to one of `candidates`.
+    pub fn suggest<'c>(
+        mut self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+        show: impl Fn(&str) -> String,
+    ) -> Diagnostic {
+        if let Some(best) = nearest(name, candidates) {
+            self.help = Some(format!("did you mean `{}`?", show(best)));
+        }
+        self
+    }
+
+    /// Adds another place to show.
+    pub fn with_related(mut self, span: Span, note: impl Into<String>) -> Diagnostic {
+        self.related.push((span, note.into()));
+        self
+    }
+
+    /// Moves every span `by` bytes later: for text read out of a larger file.
+    pub fn shifted(mut self, by: u32) -> Diagnostic {
+        self.span = self.span.shifted(by);
+        for (span, _) in &mut self.related {
+            *span = span.shifted(by);
+        }
+        self
+    }
+}
+
+impl From<&ReadError> for Diagnostic {
+    fn from(e: &ReadError) -> Diagnostic {
+        let mut d = Diagnostic::error(e.span(), e.to_string());
+        if let Some((span, note)) = e.related() {
+            d = d.with_related(span, note);
+        }
+        d
+    }
+}
+
+/// The name in `candidates` nearest to `name`, if it is close enough to be a likely typo.
+pub fn nearest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, c)| (d, c))
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance with adjacent transpositions counted as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev2 = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(prev2[j - 2] + 1);
+            }
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// A named source text that diagnostics point into.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The path shown in diagnostics (`effects/x.edn`, `<command line>`).
+    pub path: String,
+    /// The text.
+    pub text: String,
+    index: LineIndex,
+}
+
+/// A diagnostic placed in its file, ready for JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct Located {
+    /// File path as given.
+    pub path: String,
+    /// 1-based line of the start.
+    pub line: usize,
+    /// 1-based column (characters) of the start.
+    pub column: usize,
+    /// 1-based line of the end.
+    pub end_line: usize,
+    /// 1-based column of the end (exclusive).
+    pub end_column: usize,
+    /// `"error"` or `"warning"`.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it, if known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl Source {
+    /// A source named `path` holding `text`.
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> Source {
+        let text = text.into();
+        Source {
+            index: LineIndex::new(&text),
+            path: path.into(),
+            text,
+        }
+    }
+
+    /// The diagnostic with its path, line and column, for machines.
+    pub fn locate(&self, d: &Diagnostic) -> Located {
+        let start = self.index.location(&self.text, d.span.start);
+        let end = self.index.location(&self.text, d.span.end);
+        Located {
+            path: self.path.clone(),
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+            severity: d.severity,
+            message: d.message.clone(),
+            help: d.help.clone(),
+        }
+    }
+
+    /// The diagnostic as people read it: header, location, source line, caret, help.
+    pub fn render(&self, d: &Diagnostic, color: bool) -> String {
+        let paint = |code: &str, s: &str| {
+            if color {
+                format!("\x1b[{code}m{s}\x1b[0m")
+            } else {
+                s.to_string()
+            }
+        };
+        let (word, code) = match d.severity {
+            Severity::Error => ("error", "1;31"),
+            Severity::Warning => ("warning", "1;33"),
+        };
+        let mut out = String::new();
+        let _ = writeln!(out, "{}: {}", paint(code, word), paint("1", &d.message));
+        self.snippet(&mut out, d.span, d.label.as_deref(), &paint, code);
+        for (span, note) in &d.related {
+            let _ = writeln!(out, "{}: {note}", paint("1;36", "note"));
+            self.snippet(&mut out, *span, None, &paint, "1;36");
+        }
+        if let Some(help) = &d.help {
+            let _ = writeln!(out, "  = {}: {help}", paint("1", "help"));
+        }
+        out
+    }
+
+    fn snippet(
+        &self,
+        out: &mut String,
+        span: Span,
+        label: Option<&str>,
+        paint: &dyn Fn(&str, &str) -> String,
+        code: &str,
+    ) {
+        let start = self.index.location(&self.text, span.start);
+        let end = self.index.location(&self.text, span.end);
+        let _ = writeln!(
+            out,
+            "  {} {}:{}:{}",
+            paint("1;34", "-->"),
+            self.path,
+            start.line,
+            start.column
+        );
+        let line = self.index.line_text(&self.text, start.line);
+        let shown: String = line
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let number = start.line.to_string();
+        let gutter = " ".repeat(number.len());
+        let bar = paint("1;34", "|");
+        let _ = writeln!(out, "{gutter} {bar}");
+        let _ = writeln!(out, "{} {bar} {shown}", paint("1;34", &number));
+        let line_chars = shown.chars().count();
+        let width = if end.line == start.line {
+            end.column.saturating_sub(start.column)
+        } else {
+            (line_chars + 1).saturating_sub(start.column)
+        }
+        .max(1);
+        let carets = paint(code, &"^".repeat(width));
+        let pad = " ".repeat(start.column - 1);
+        match label {
+            Some(label) => {
+                let _ = writeln!(out, "{gutter} {bar} {pad}{carets} {}", paint(code, label));
+            }
+            None => {
+                let _ = writeln!(out, "{gutter} {bar} {pad}{carets}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_finds_typos_and_ignores_strangers() {
+        let names = ["quarry", "magic", "zoo", "wall", "tower"];
+        assert_eq!(nearest("quary", names), Some("quarry"));
+        assert_eq!(nearest("walll", names), Some("wall"));
+        assert_eq!(nearest("mgaic", names), Some("magic"));
+        assert_eq!(nearest("banana", names), None);
+    }
+
+    #[test]
+    fn render_points_a_caret_under_the_span() {
+        let src = Source::new("x.edn", "[:a\n :quary]");
+        let d = Diagnostic::error(Span::new(5, 11), "unknown resource `:quary`")
+            .with_label("not a resource")
+            .with_help("did you mean `:quarry`?");
+        let text = src.render(&d, false);
+        assert_eq!(
+            text,
+            "error: unknown resource `:quary`\n  --> x.edn:2:2\n  |\n2 |  :quary]\n  |  ^^^^^^ not a resource\n  = help: did you mean `:quarry`?\n"
+        );
+    }
+}

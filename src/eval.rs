@@ -1,0 +1,303 @@
+//! The evaluator: checked effects applied to a state, one event per change.
+//!
+//! Evaluation cannot fail: names were resolved and types checked before, integer
+//! arithmetic saturates, division by zero gives 0, and every chance draws from
+//! the seeded generator inside the [`State`]. Applying effects allocates nothing
+//! beyond the growth of the caller's event buffer.
+
+use rand::RngExt;
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{Arith, AttrId, Bool, Dec, Effect, Entity, Int, OpId, Rounding, Target};
+use crate::rules::RuleSet;
+
+/// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
+pub type Rng = Pcg32;
+
+/// Attribute values of every entity slot, and the seeded generator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    width: usize,
+    values: Vec<i64>,
+    /// The generator chance draws from; part of the state so that games replay exactly.
+    pub rng: Rng,
+}
+
+impl State {
+    /// `slots` entities, each with the rule set's defaults, and a generator seeded with `seed`.
+    pub fn new(rules: &RuleSet, slots: usize, seed: u64) -> State {
+        let defaults: Vec<i64> = rules.attribute_defs.iter().map(|a| a.default).collect();
+        State {
+            width: defaults.len(),
+            values: defaults.iter().copied().cycle().take(defaults.len() * slots).collect(),
+            rng: Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// How many entity slots there are.
+    pub fn slots(&self) -> usize {
+        self.values.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// The value of `attr` in slot `slot`.
+    #[inline]
+    pub fn get(&self, slot: usize, attr: AttrId) -> i64 {
+        self.values[slot * self.width + attr as usize]
+    }
+
+    /// Sets a value directly, without bounds or events: for building states.
+    pub fn put(&mut self, slot: usize, attr: AttrId, value: i64) {
+        self.values[slot * self.width + attr as usize] = value;
+    }
+
+    /// Every value of slot `slot`, in the rule set's attribute order.
+    pub fn slot(&self, slot: usize) -> &[i64] {
+        &self.values[slot * self.width..(slot + 1) * self.width]
+    }
+}
+
+/// Why a change happened: which effect of the applied list, and through which operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Cause {
+    /// Index of the effect in the list that was applied.
+    pub effect: u16,
+    /// The operation the change was made in, if it came through one (`:damage`).
+    pub via: Option<OpId>,
+}
+
+/// One attribute change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// The entity slot changed.
+    pub slot: u8,
+    /// The attribute changed.
+    pub attr: AttrId,
+    /// Its value before.
+    pub before: i64,
+    /// Its value after, within the attribute's bounds.
+    pub after: i64,
+    /// What made it.
+    pub cause: Cause,
+}
+
+/// Bindings for one application: which slot each entity name means.
+#[derive(Clone, Copy)]
+struct Frame<'b> {
+    roles: &'b [u8],
+    target: u8,
+    amount: i64,
+    cause: Cause,
+}
+
+/// Applies `effects` in order to `state`, with entity name `i` bound to slot `roles[i]`.
+///
+/// Each change that alters a value is pushed to `events`. Later effects see the
+/// changes of earlier ones.
+pub fn apply(rules: &RuleSet, effects: &[Effect], state: &mut State, roles: &[u8], events: &mut Vec<Event>) {
+    for (i, effect) in effects.iter().enumerate() {
+        let frame = Frame {
+            roles,
+            target: 0,
+            amount: 0,
+            cause: Cause {
+                effect: u16::try_from(i).unwrap_or(u16::MAX),
+                via: None,
+            },
+        };
+        apply_one(rules, effect, state, frame, events);
+    }
+}
+
+fn apply_one(rules: &RuleSet, effect: &Effect, state: &mut State, frame: Frame<'_>, events: &mut Vec<Event>) {
+    let slot = entity(&effect.entity, state, frame);
+    let target = target(&effect.target, state, frame);
+    let amount = int(&effect.amount, state, frame);
+    match target {
+        Ok(attr) => {
+            let before = state.get(slot as usize, attr);
+            let raw = if effect.set { amount } else { before.saturating_add(amount) };
+            let def = &rules.attribute_defs[attr as usize];
+            let after = raw.clamp(def.min, def.max);
+            if after != before {
+                state.put(slot as usize, attr, after);
+                events.push(Event {
+                    slot,
+                    attr,
+                    before,
+                    after,
+                    cause: frame.cause,
+                });
+            }
+        }
+        Err(op) => {
+            let inner = Frame {
+                roles: frame.roles,
+                target: slot,
+                amount,
+                cause: Cause {
+                    effect: frame.cause.effect,
+                    via: Some(frame.cause.via.unwrap_or(op)),
+                },
+            };
+            for e in &rules.operation_defs[op as usize].effects {
+                apply_one(rules, e, state, inner, events);
+            }
+        }
+    }
+}
+
+fn entity(e: &Entity, state: &mut State, frame: Frame<'_>) -> u8 {
+    match e {
+        Entity::Role(r) => frame.roles[*r as usize],
+        Entity::Target => frame.target,
+        Entity::If(c, a, b) => {
+            if boolean(c, state, frame) {
+                entity(a, state, frame)
+            } else {
+                entity(b, state, frame)
+            }
+        }
+    }
+}
+
+/// `Ok(attribute)` or `Err(operation)`.
+fn target(t: &Target, state: &mut State, frame: Frame<'_>) -> Result<AttrId, OpId> {
+    match t {
+        Target::Attr(a) => Ok(*a),
+        Target::Op(o) => Err(*o),
+        Target::If(c, a, b) => {
+            if boolean(c, state, frame) {
+                target(a, state, frame)
+            } else {
+                target(b, state, frame)
+            }
+        }
+    }
+}
+
+fn int(e: &Int, state: &mut State, frame: Frame<'_>) -> i64 {
+    match e {
+        Int::Lit(n) => *n,
+        Int::Attr(who, attr) => {
+            let slot = entity(who, state, frame);
+            state.get(slot as usize, *attr)
+        }
+        Int::Amount => frame.amount,
+        Int::Fold(op, items) => {
+            let mut acc = int(&items[0], state, frame);
+            for item in &items[1..] {
+                let v = int(item, state, frame);
+                acc = match op {
+                    Arith::Add => acc.saturating_add(v),
+                    Arith::Sub => acc.saturating_sub(v),
+                    Arith::Mul => acc.saturating_mul(v),
+                    Arith::Min => acc.min(v),
+                    Arith::Max => acc.max(v),
+                };
+            }
+            acc
+        }
+        Int::Neg(a) => int(a, state, frame).saturating_neg(),
+        Int::If(c, a, b) => {
+            if boolean(c, state, frame) {
+                int(a, state, frame)
+            } else {
+                int(b, state, frame)
+            }
+        }
+        Int::Round(mode, d) => {
+            let x = dec(d, state, frame);
+            // `as` saturates at the i64 limits and maps NaN to 0.
+            match mode {
+                Rounding::Nearest => x.round() as i64,
+                Rounding::Floor => x.floor() as i64,
+                Rounding::Ceil => x.ceil() as i64,
+            }
+        }
+        Int::Random(lo, hi) => {
+            let (a, b) = (int(lo, state, frame), int(hi, state, frame));
+            let (lo, hi) = (a.min(b), a.max(b));
+            state.rng.random_range(lo..=hi)
+        }
+    }
+}
+
+fn dec(e: &Dec, state: &mut State, frame: Frame<'_>) -> f64 {
+    match e {
+        Dec::Lit(d) => *d,
+        Dec::Int(i) => int(i, state, frame) as f64,
+        Dec::Fold(op, items) => {
+            let mut acc = dec(&items[0], state, frame);
+            for item in &items[1..] {
+                let v = dec(item, state, frame);
+                acc = match op {
+                    Arith::Add => acc + v,
+                    Arith::Sub => acc - v,
+                    Arith::Mul => acc * v,
+                    Arith::Min => acc.min(v),
+                    Arith::Max => acc.max(v),
+                };
+            }
+            acc
+        }
+        Dec::Neg(a) => -dec(a, state, frame),
+        Dec::Div(a, b) => {
+            let (a, b) = (dec(a, state, frame), dec(b, state, frame));
+            if b == 0.0 { 0.0 } else { a / b }
+        }
+        Dec::If(c, a, b) => {
+            if boolean(c, state, frame) {
+                dec(a, state, frame)
+            } else {
+                dec(b, state, frame)
+            }
+        }
+    }
+}
+
+fn boolean(e: &Bool, state: &mut State, frame: Frame<'_>) -> bool {
+    match e {
+        Bool::Lit(b) => *b,
+        Bool::CmpInt(cmp, a, b) => {
+            let a = int(a, state, frame);
+            cmp.test(a, int(b, state, frame))
+        }
+        Bool::CmpDec(cmp, a, b) => {
+            let a = dec(a, state, frame);
+            cmp.test(a, dec(b, state, frame))
+        }
+        Bool::And(a, b) => boolean(a, state, frame) && boolean(b, state, frame),
+        Bool::Or(a, b) => boolean(a, state, frame) || boolean(b, state, frame),
+        Bool::Not(a) => !boolean(a, state, frame),
+        Bool::Chance(p) => {
+            let p = dec(p, state, frame);
+            // NaN and out-of-range probabilities clamp: `random_bool` needs 0..=1.
+            let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+            state.rng.random_bool(p)
+        }
+    }
+}
+
+/// Evaluates one integer expression against a state: for tests, tools and the reference.
+pub fn eval_int(e: &Int, state: &mut State, roles: &[u8]) -> i64 {
+    let frame = Frame {
+        roles,
+        target: 0,
+        amount: 0,
+        cause: Cause { effect: 0, via: None },
+    };
+    int(e, state, frame)
+}
+
+/// Evaluates one condition against a state.
+pub fn eval_bool(e: &Bool, state: &mut State, roles: &[u8]) -> bool {
+    let frame = Frame {
+        roles,
+        target: 0,
+        amount: 0,
+        cause: Cause { effect: 0, via: None },
+    };
+    boolean(e, state, frame)
+}

@@ -1,0 +1,27 @@
+//! grimoire: a data-driven card and effect engine.
+//!
+//! Designers write cards, effects and rule sets as EDN-shaped data; grimoire
+//! reads them ([`syntax`]), checks them against a rule set ([`check`],
+//! [`rules`]) into a typed AST ([`ast`]), and applies them to game state
+//! ([`eval`]), with diagnostics that point at the exact place ([`diag`]).
+//!
+//! ```
+//! use grimoire::{rules::RuleSet, eval::{State, apply}, syntax::read_one};
+//!
+//! let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
+//! let form = read_one("[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]").unwrap();
+//! let effects = rules.check_effects(&form).unwrap();
+//! let mut state = State::new(&rules, 2, 7);
+//! let wall = rules.attribute("wall").unwrap();
+//! state.put(0, wall, 0);
+//! let mut events = Vec::new();
+//! apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+//! assert_eq!(state.get(0, wall), 6);
+//! ```
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod eval;
+pub mod rules;
+pub mod syntax;

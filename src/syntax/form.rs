@@ -1,0 +1,156 @@
+//! The spanned syntax tree the reader produces.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use super::Span;
+
+/// One EDN form and the bytes it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Form<'a> {
+    /// What the form is.
+    pub kind: Kind<'a>,
+    /// Where it is in the source text.
+    pub span: Span,
+}
+
+/// The kinds of form in grimoire's EDN subset.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind<'a> {
+    /// `nil`
+    Nil,
+    /// `true`, `false`
+    Bool(bool),
+    /// `42`, `-7`
+    Int(i64),
+    /// `1.5`, `-0.25`, `1e3`
+    Dec(f64),
+    /// `"text"`, escapes resolved (borrowed when the text has none).
+    Str(Cow<'a, str>),
+    /// `:wall`, `:ns/name`: the text after the colon.
+    Keyword(&'a str),
+    /// `<`, `not=`, `effected`
+    Symbol(&'a str),
+    /// `[a b]`
+    Vector(Vec<Form<'a>>),
+    /// `(a b)`
+    List(Vec<Form<'a>>),
+    /// `{k v}`, in source order; the reader rejects duplicate keys.
+    Map(Vec<(Form<'a>, Form<'a>)>),
+    /// `#{a b}`, in source order; the reader rejects duplicates.
+    Set(Vec<Form<'a>>),
+}
+
+impl<'a> Form<'a> {
+    /// The keyword's name (without the colon), if this is a keyword.
+    pub fn as_keyword(&self) -> Option<&'a str> {
+        match self.kind {
+            Kind::Keyword(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The symbol's name, if this is a symbol.
+    pub fn as_symbol(&self) -> Option<&'a str> {
+        match self.kind {
+            Kind::Symbol(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short noun for messages: "a vector", "the keyword `:wall`".
+    pub fn describe(&self) -> String {
+        self.kind.describe()
+    }
+
+    /// True if both forms denote the same EDN value (spans ignored; `1` and `1.0` differ).
+    pub fn same_value(&self, other: &Form<'_>) -> bool {
+        use Kind::*;
+        match (&self.kind, &other.kind) {
+            (Nil, Nil) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) => a == b,
+            (Dec(a), Dec(b)) => a.to_bits() == b.to_bits(),
+            (Str(a), Str(b)) => a == b,
+            (Keyword(a), Keyword(b)) | (Symbol(a), Symbol(b)) => a == b,
+            (Vector(a), Vector(b)) | (List(a), List(b)) | (Set(a), Set(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
+            }
+            (Map(a), Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((k1, v1), (k2, v2))| k1.same_value(k2) && v1.same_value(v2))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Kind<'_> {
+    /// A short noun for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Nil => "`nil`".into(),
+            Kind::Bool(b) => format!("`{b}`"),
+            Kind::Int(n) => format!("the integer {n}"),
+            Kind::Dec(d) => format!("the decimal {d}"),
+            Kind::Str(_) => "a string".into(),
+            Kind::Keyword(k) => format!("the keyword `:{k}`"),
+            Kind::Symbol(s) => format!("the symbol `{s}`"),
+            Kind::Vector(_) => "a vector".into(),
+            Kind::List(_) => "a list".into(),
+            Kind::Map(_) => "a map".into(),
+            Kind::Set(_) => "a set".into(),
+        }
+    }
+}
+
+/// Prints the form back as EDN (canonical spacing, comments gone).
+impl fmt::Display for Form<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn seq(f: &mut fmt::Formatter<'_>, items: &[Form<'_>]) -> fmt::Result {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{item}")?;
+            }
+            Ok(())
+        }
+        match &self.kind {
+            Kind::Nil => f.write_str("nil"),
+            Kind::Bool(b) => write!(f, "{b}"),
+            Kind::Int(n) => write!(f, "{n}"),
+            Kind::Dec(d) => write!(f, "{d:?}"),
+            Kind::Str(s) => write!(f, "{s:?}"),
+            Kind::Keyword(k) => write!(f, ":{k}"),
+            Kind::Symbol(s) => f.write_str(s),
+            Kind::Vector(v) => {
+                f.write_str("[")?;
+                seq(f, v)?;
+                f.write_str("]")
+            }
+            Kind::List(v) => {
+                f.write_str("(")?;
+                seq(f, v)?;
+                f.write_str(")")
+            }
+            Kind::Set(v) => {
+                f.write_str("#{")?;
+                seq(f, v)?;
+                f.write_str("}")
+            }
+            Kind::Map(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{k} {v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}

@@ -1,0 +1,657 @@
+//! The reader: EDN text to a spanned syntax tree.
+//!
+//! Hand-written recursive descent; nom recognises the atoms. Nesting is
+//! bounded by [`MAX_DEPTH`], so no input can overflow the stack. Errors that
+//! leave the structure intact (a duplicate key, an overflowing integer) are
+//! collected and reading goes on; errors that break it (an unclosed `[`) end it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use nom::IResult;
+use nom::bytes::complete::take_while1;
+use thiserror::Error;
+
+use super::{Form, Kind, Span};
+
+/// How deeply collections may nest before the reader refuses the text.
+pub const MAX_DEPTH: usize = 200;
+
+/// What the reader could not accept. Each variant shows an input that produces it.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ReadError {
+    /// `[1 2` — a collection is never closed; points at the opener.
+    #[error("this `{open}` is never closed")]
+    Unclosed {
+        /// The opening bracket.
+        span: Span,
+        /// The opening text: `[`, `(`, `{` or `#{`.
+        open: &'static str,
+    },
+    /// `[1 2)` or `]` alone — a closer that does not match the open collection.
+    #[error("unexpected `{found}`{}", expected_closer(*.expected))]
+    UnexpectedCloser {
+        /// The stray closer.
+        span: Span,
+        /// The closer found.
+        found: char,
+        /// The closer the open collection needs, if any is open.
+        expected: Option<char>,
+    },
+    /// `{:a 1 :b}` — a map needs an even number of forms.
+    #[error("this map has an odd number of forms: every key needs a value")]
+    OddMap {
+        /// The whole map.
+        span: Span,
+    },
+    /// `{:a 1 :a 2}` — points at the second occurrence.
+    #[error("duplicate key `{key}` in this map")]
+    DuplicateKey {
+        /// The repeated key.
+        span: Span,
+        /// The key as written.
+        key: String,
+        /// Where the key first appears.
+        first: Span,
+    },
+    /// `#{1 1}` — a set holds each value once.
+    #[error("duplicate element `{element}` in this set")]
+    DuplicateElement {
+        /// The repeated element.
+        span: Span,
+        /// The element as written.
+        element: String,
+        /// Where it first appears.
+        first: Span,
+    },
+    /// `99999999999999999999` — integers are 64-bit and never wrap.
+    #[error("integer `{text}` does not fit in 64 bits (from -9223372036854775808 to 9223372036854775807)")]
+    IntOverflow {
+        /// The number.
+        span: Span,
+        /// The number as written.
+        text: String,
+    },
+    /// `1.2.3`, `12ab`, `1e999` — not a number grimoire can read.
+    #[error("`{text}` is not a number")]
+    BadNumber {
+        /// The token.
+        span: Span,
+        /// The token as written.
+        text: String,
+    },
+    /// `"abc` — a string is never closed; points at the opening quote.
+    #[error("this string is never closed")]
+    UnclosedString {
+        /// The opening quote.
+        span: Span,
+    },
+    /// `"\q"` — an escape the reader does not know.
+    #[error("unknown escape `{text}` in a string (use \\\" \\\\ \\n \\t \\r \\b \\f or \\uXXXX)")]
+    BadEscape {
+        /// The escape.
+        span: Span,
+        /// The escape as written.
+        text: String,
+    },
+    /// `:` alone or `::x` — a keyword needs a name.
+    #[error("a keyword needs a name after `:`, such as `:wall`")]
+    BadKeyword {
+        /// The keyword token.
+        span: Span,
+    },
+    /// `#inst "…"` — tagged literals and other `#` forms are not part of the language.
+    #[error("`#{tag}` is not supported: only `#{{…}}` sets and `#_` discards start with `#`")]
+    UnsupportedDispatch {
+        /// The `#` and its tag.
+        span: Span,
+        /// The text after `#`.
+        tag: String,
+    },
+    /// `[#_]` — `#_` discards the next form, and there is none.
+    #[error("`#_` must be followed by a form to discard")]
+    NothingToDiscard {
+        /// The `#_`.
+        span: Span,
+    },
+    /// `\a`, `@x`, `^m` — a character that starts no form.
+    #[error("unexpected {what}")]
+    UnexpectedChar {
+        /// The character.
+        span: Span,
+        /// A description of it.
+        what: String,
+    },
+    /// `[[[[…` more than [`MAX_DEPTH`] deep.
+    #[error("collections nest more than {MAX_DEPTH} deep here")]
+    TooDeep {
+        /// The opener that went too deep.
+        span: Span,
+    },
+    /// A text longer than 4 GiB.
+    #[error("the text is too large ({0} bytes; at most 4 GiB)")]
+    TooLarge(usize),
+}
+
+fn expected_closer(expected: Option<char>) -> String {
+    match expected {
+        Some(c) => format!(": expected `{c}`"),
+        None => ": nothing is open here".into(),
+    }
+}
+
+impl ReadError {
+    /// Where the error is.
+    pub fn span(&self) -> Span {
+        match self {
+            ReadError::Unclosed { span, .. }
+            | ReadError::UnexpectedCloser { span, .. }
+            | ReadError::OddMap { span }
+            | ReadError::DuplicateKey { span, .. }
+            | ReadError::DuplicateElement { span, .. }
+            | ReadError::IntOverflow { span, .. }
+            | ReadError::BadNumber { span, .. }
+            | ReadError::UnclosedString { span }
+            | ReadError::BadEscape { span, .. }
+            | ReadError::BadKeyword { span }
+            | ReadError::UnsupportedDispatch { span, .. }
+            | ReadError::NothingToDiscard { span }
+            | ReadError::UnexpectedChar { span, .. }
+            | ReadError::TooDeep { span } => *span,
+            ReadError::TooLarge(_) => Span::default(),
+        }
+    }
+
+    /// A second place worth showing, with a note.
+    pub fn related(&self) -> Option<(Span, &'static str)> {
+        match self {
+            ReadError::DuplicateKey { first, .. } => Some((*first, "first used here")),
+            ReadError::DuplicateElement { first, .. } => Some((*first, "first here")),
+            _ => None,
+        }
+    }
+}
+
+/// The forms of a text and the errors found while reading it.
+#[derive(Debug, Default)]
+pub struct Read<'a> {
+    /// Top-level forms, in order.
+    pub forms: Vec<Form<'a>>,
+    /// Errors, in order of position. When not empty, `forms` may be incomplete.
+    pub errors: Vec<ReadError>,
+}
+
+/// Reads every top-level form of `src`.
+///
+/// ```
+/// let read = grimoire::syntax::read("[{:effected :you :resource :quarry :amount 1}]");
+/// assert!(read.errors.is_empty());
+/// assert_eq!(read.forms.len(), 1);
+/// ```
+pub fn read(src: &str) -> Read<'_> {
+    if u32::try_from(src.len()).is_err() {
+        return Read {
+            forms: Vec::new(),
+            errors: vec![ReadError::TooLarge(src.len())],
+        };
+    }
+    let mut reader = Reader {
+        src,
+        pos: src.strip_prefix('\u{feff}').map_or(0, |_| 3),
+        errors: Vec::new(),
+    };
+    let mut forms = Vec::new();
+    if let Err(fatal) = reader.items(None, 0, &mut forms) {
+        reader.errors.push(fatal);
+    }
+    reader.errors.sort_by_key(|e| e.span().start);
+    Read {
+        forms,
+        errors: reader.errors,
+    }
+}
+
+/// Reads exactly one form, for the command line and tests: anything else is an error.
+pub fn read_one(src: &str) -> Result<Form<'_>, Vec<ReadError>> {
+    let mut read = read(src);
+    if !read.errors.is_empty() {
+        return Err(read.errors);
+    }
+    match read.forms.len() {
+        1 => Ok(read.forms.pop().expect("one form")),
+        0 => Err(vec![ReadError::UnexpectedChar {
+            span: Span::new(src.len(), src.len()),
+            what: "end of input: expected a form".into(),
+        }]),
+        _ => Err(vec![ReadError::UnexpectedChar {
+            span: read.forms[1].span,
+            what: "second form: expected exactly one".into(),
+        }]),
+    }
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    pos: usize,
+    errors: Vec<ReadError>,
+}
+
+fn is_symbol_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '.' | '*' | '+' | '!' | '-' | '_' | '?' | '$' | '%' | '&' | '=' | '<' | '>' | '/' | '\'' | '#' | ':')
+}
+
+fn token(input: &str) -> IResult<&str, &str> {
+    take_while1(is_symbol_char)(input)
+}
+
+impl<'a> Reader<'a> {
+    fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_trivia(&mut self) {
+        let bytes = self.src.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | b',' => self.pos += 1,
+                b';' => {
+                    self.pos = memchr_newline(bytes, self.pos);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Reads forms into `out` until `close` (or the end of text when `close` is `None`).
+    fn items(
+        &mut self,
+        open: Option<(Span, &'static str, u8)>,
+        depth: usize,
+        out: &mut Vec<Form<'a>>,
+    ) -> Result<(), ReadError> {
+        loop {
+            self.skip_trivia();
+            let Some(b) = self.peek() else {
+                return match open {
+                    Some((span, open, _)) => Err(ReadError::Unclosed { span, open }),
+                    None => Ok(()),
+                };
+            };
+            match b {
+                b']' | b')' | b'}' => {
+                    let span = Span::new(self.pos, self.pos + 1);
+                    return match open {
+                        Some((_, _, close)) if close == b => {
+                            self.pos += 1;
+                            Ok(())
+                        }
+                        _ => Err(ReadError::UnexpectedCloser {
+                            span,
+                            found: b as char,
+                            expected: open.map(|(_, _, c)| c as char),
+                        }),
+                    };
+                }
+                b'#' if self.rest().starts_with("#_") => {
+                    let span = Span::new(self.pos, self.pos + 2);
+                    self.pos += 2;
+                    self.skip_trivia();
+                    match self.peek() {
+                        None | Some(b']' | b')' | b'}') => {
+                            return Err(ReadError::NothingToDiscard { span });
+                        }
+                        Some(_) => {
+                            // A discard inside a discard is fine: `#_ #_ a b` drops both.
+                            let mut dropped = Vec::new();
+                            self.one(depth, &mut dropped)?;
+                        }
+                    }
+                }
+                _ => self.one(depth, out)?,
+            }
+        }
+    }
+
+    /// Reads one form (or a discard and the form after it) into `out`.
+    fn one(&mut self, depth: usize, out: &mut Vec<Form<'a>>) -> Result<(), ReadError> {
+        if self.rest().starts_with("#_") {
+            // `#_ #_ a b` discards both: drop one form here, then read the next one.
+            let mut scratch = Vec::new();
+            self.pos += 2;
+            self.skip_trivia();
+            if self.peek().is_none() {
+                return Err(ReadError::NothingToDiscard {
+                    span: Span::new(self.pos.saturating_sub(2), self.pos),
+                });
+            }
+            self.one(depth, &mut scratch)?;
+            self.skip_trivia();
+            return match self.peek() {
+                None | Some(b']' | b')' | b'}') => Ok(()),
+                Some(_) => self.one(depth, out),
+            };
+        }
+        let form = self.form(depth)?;
+        out.push(form);
+        Ok(())
+    }
+
+    fn form(&mut self, depth: usize) -> Result<Form<'a>, ReadError> {
+        let start = self.pos;
+        let b = self.peek().unwrap_or(b' ');
+        match b {
+            b'[' | b'(' | b'{' => self.collection(start, depth, 1, b),
+            b'#' if self.rest().starts_with("#{") => self.collection(start, depth, 2, b'#'),
+            b'#' => {
+                let tag = self.rest()[1..]
+                    .split(|c: char| c.is_whitespace() || "[](){}\"".contains(c))
+                    .next()
+                    .unwrap_or("");
+                let end = start + 1 + tag.len();
+                Err(ReadError::UnsupportedDispatch {
+                    span: Span::new(start, end),
+                    tag: tag.to_string(),
+                })
+            }
+            b'"' => self.string(start),
+            b':' => self.keyword(start),
+            b'0'..=b'9' => self.number(start),
+            b'+' | b'-'
+                if self
+                    .src
+                    .as_bytes()
+                    .get(start + 1)
+                    .is_some_and(u8::is_ascii_digit) =>
+            {
+                self.number(start)
+            }
+            _ => self.symbol(start),
+        }
+    }
+
+    fn collection(
+        &mut self,
+        start: usize,
+        depth: usize,
+        open_len: usize,
+        open: u8,
+    ) -> Result<Form<'a>, ReadError> {
+        let open_span = Span::new(start, start + open_len);
+        if depth >= MAX_DEPTH {
+            return Err(ReadError::TooDeep { span: open_span });
+        }
+        let (open_text, close) = match open {
+            b'[' => ("[", b']'),
+            b'(' => ("(", b')'),
+            b'{' => ("{", b'}'),
+            _ => ("#{", b'}'),
+        };
+        self.pos += open_len;
+        let mut items = Vec::new();
+        self.items(Some((open_span, open_text, close)), depth + 1, &mut items)?;
+        let span = Span::new(start, self.pos);
+        let kind = match open {
+            b'[' => Kind::Vector(items),
+            b'(' => Kind::List(items),
+            b'{' => {
+                if items.len() % 2 == 1 {
+                    self.errors.push(ReadError::OddMap { span });
+                }
+                let mut pairs = Vec::with_capacity(items.len() / 2);
+                let mut it = items.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    pairs.push((k, v));
+                }
+                self.check_unique(pairs.iter().map(|(k, _)| k), true);
+                Kind::Map(pairs)
+            }
+            _ => {
+                self.check_unique(items.iter(), false);
+                Kind::Set(items)
+            }
+        };
+        Ok(Form { kind, span })
+    }
+
+    fn check_unique<'f>(&mut self, keys: impl ExactSizeIterator<Item = &'f Form<'a>>, map: bool)
+    where
+        'a: 'f,
+    {
+        let keys: Vec<&Form<'a>> = keys.collect();
+        let mut report = |first: &Form<'_>, dup: &Form<'_>| {
+            let text = dup.to_string();
+            self.errors.push(if map {
+                ReadError::DuplicateKey {
+                    span: dup.span,
+                    key: text,
+                    first: first.span,
+                }
+            } else {
+                ReadError::DuplicateElement {
+                    span: dup.span,
+                    element: text,
+                    first: first.span,
+                }
+            });
+        };
+        if keys.len() <= 16 {
+            for (i, k) in keys.iter().enumerate() {
+                if let Some(first) = keys[..i].iter().find(|f| f.same_value(k)) {
+                    report(first, k);
+                }
+            }
+            return;
+        }
+        // Large maps: bucket by a structural hash so a huge map stays linear.
+        let mut seen: HashMap<u64, Vec<&Form<'a>>> = HashMap::with_capacity(keys.len());
+        for k in keys {
+            let mut h = DefaultHasher::new();
+            hash_value(k, &mut h);
+            let bucket = seen.entry(h.finish()).or_default();
+            if let Some(first) = bucket.iter().find(|f| f.same_value(k)) {
+                report(first, k);
+            } else {
+                bucket.push(k);
+            }
+        }
+    }
+
+    fn string(&mut self, start: usize) -> Result<Form<'a>, ReadError> {
+        let body_start = start + 1;
+        let bytes = self.src.as_bytes();
+        let mut i = body_start;
+        let mut owned: Option<String> = None;
+        let mut run_start = body_start;
+        loop {
+            let Some(&b) = bytes.get(i) else {
+                return Err(ReadError::UnclosedString {
+                    span: Span::new(start, start + 1),
+                });
+            };
+            match b {
+                b'"' => break,
+                b'\\' => {
+                    let buf = owned.get_or_insert_with(String::new);
+                    buf.push_str(&self.src[run_start..i]);
+                    let (ch, len) = self.escape(i)?;
+                    buf.push(ch);
+                    i += len;
+                    run_start = i;
+                }
+                _ => i += 1,
+            }
+        }
+        let text = match owned {
+            Some(mut buf) => {
+                buf.push_str(&self.src[run_start..i]);
+                Cow::Owned(buf)
+            }
+            None => Cow::Borrowed(&self.src[body_start..i]),
+        };
+        self.pos = i + 1;
+        Ok(Form {
+            kind: Kind::Str(text),
+            span: Span::new(start, self.pos),
+        })
+    }
+
+    /// Decodes the escape at `at` (a backslash): the character and the escape's length.
+    fn escape(&mut self, at: usize) -> Result<(char, usize), ReadError> {
+        let rest = &self.src[at + 1..];
+        let simple = match rest.chars().next() {
+            Some('"') => Some('"'),
+            Some('\\') => Some('\\'),
+            Some('n') => Some('\n'),
+            Some('t') => Some('\t'),
+            Some('r') => Some('\r'),
+            Some('b') => Some('\u{8}'),
+            Some('f') => Some('\u{c}'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            return Ok((c, 2));
+        }
+        if let Some(hex) = rest.strip_prefix('u').and_then(|h| h.get(..4))
+            && let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+        {
+            return Ok((c, 6));
+        }
+        let len = 1 + rest.chars().next().map_or(0, char::len_utf8);
+        if rest.is_empty() {
+            return Err(ReadError::UnclosedString {
+                span: Span::new(at, at + 1),
+            });
+        }
+        let text = self.src[at..at + len].to_string();
+        self.errors.push(ReadError::BadEscape {
+            span: Span::new(at, at + len),
+            text,
+        });
+        Ok(('\u{fffd}', len))
+    }
+
+    fn keyword(&mut self, start: usize) -> Result<Form<'a>, ReadError> {
+        let after = &self.src[start + 1..];
+        let name = token(after).map(|(_, t)| t).unwrap_or("");
+        let end = start + 1 + name.len();
+        self.pos = end;
+        let span = Span::new(start, end);
+        if name.is_empty() || name.starts_with(':') || name.ends_with('/') || name.starts_with('/') {
+            self.errors.push(ReadError::BadKeyword { span });
+        }
+        Ok(Form {
+            kind: Kind::Keyword(name),
+            span,
+        })
+    }
+
+    fn number(&mut self, start: usize) -> Result<Form<'a>, ReadError> {
+        let (_, text) = token(self.rest()).unwrap_or(("", ""));
+        self.pos = start + text.len();
+        let span = Span::new(start, self.pos);
+        let digits = text.trim_start_matches(['+', '-']);
+        let kind = if digits.bytes().all(|b| b.is_ascii_digit()) {
+            match text.trim_start_matches('+').parse::<i64>() {
+                Ok(n) => Kind::Int(n),
+                Err(_) => {
+                    self.errors.push(ReadError::IntOverflow {
+                        span,
+                        text: text.into(),
+                    });
+                    Kind::Int(0)
+                }
+            }
+        } else if is_decimal(digits) {
+            match text.parse::<f64>() {
+                Ok(d) if d.is_finite() => Kind::Dec(d),
+                _ => {
+                    self.errors.push(ReadError::BadNumber {
+                        span,
+                        text: text.into(),
+                    });
+                    Kind::Dec(0.0)
+                }
+            }
+        } else {
+            self.errors.push(ReadError::BadNumber {
+                span,
+                text: text.into(),
+            });
+            Kind::Int(0)
+        };
+        Ok(Form { kind, span })
+    }
+
+    fn symbol(&mut self, start: usize) -> Result<Form<'a>, ReadError> {
+        let Ok((_, text)) = token(self.rest()) else {
+            let c = self.rest().chars().next().unwrap_or(' ');
+            let what = match c {
+                '\\' => "`\\`: character literals are not supported; use a string".into(),
+                '"' => "quote".into(),
+                c if c.is_control() => format!("control character U+{:04X}", c as u32),
+                c => format!("character `{c}`"),
+            };
+            return Err(ReadError::UnexpectedChar {
+                span: Span::new(start, start + c.len_utf8()),
+                what,
+            });
+        };
+        self.pos = start + text.len();
+        let kind = match text {
+            "nil" => Kind::Nil,
+            "true" => Kind::Bool(true),
+            "false" => Kind::Bool(false),
+            s => Kind::Symbol(s),
+        };
+        Ok(Form {
+            kind,
+            span: Span::new(start, self.pos),
+        })
+    }
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// `1.5`, `2e3`, `1.5e-3`: digits, an optional fraction, an optional exponent.
+fn is_decimal(s: &str) -> bool {
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    digits(int)
+        && frac.is_none_or(digits)
+        && exponent.is_none_or(|e| digits(e.trim_start_matches(['+', '-'])))
+        && (frac.is_some() || exponent.is_some())
+}
+
+fn hash_value(form: &Form<'_>, h: &mut DefaultHasher) {
+    std::mem::discriminant(&form.kind).hash(h);
+    match &form.kind {
+        Kind::Nil => {}
+        Kind::Bool(b) => b.hash(h),
+        Kind::Int(n) => n.hash(h),
+        Kind::Dec(d) => d.to_bits().hash(h),
+        Kind::Str(s) => s.hash(h),
+        Kind::Keyword(s) | Kind::Symbol(s) => s.hash(h),
+        Kind::Vector(v) | Kind::List(v) | Kind::Set(v) => v.iter().for_each(|f| hash_value(f, h)),
+        Kind::Map(m) => m.iter().for_each(|(k, v)| {
+            hash_value(k, h);
+            hash_value(v, h);
+        }),
+    }
+}
