@@ -182,6 +182,14 @@ impl Source {
         }
     }
 
+    /// The byte offset of 1-based `line` and `column` (characters), clamped to the text.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let text = self.index.line_text(&self.text, line);
+        let line_start = text.as_ptr() as usize - self.text.as_ptr() as usize;
+        let within: usize = text.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+        (line_start + within).min(self.text.len())
+    }
+
     /// The diagnostic with its path, line and column, for machines.
     pub fn locate(&self, d: &Diagnostic) -> Located {
         let start = self.index.location(&self.text, d.span.start);

@@ -22,6 +22,8 @@
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod cli;
 pub mod eval;
+pub mod files;
 pub mod rules;
 pub mod syntax;

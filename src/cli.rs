@@ -1,0 +1,381 @@
+//! The commands behind the `grimoire` binary, as functions that return their output.
+//!
+//! `main.rs` parses arguments with clap and prints what these return, so every
+//! command can be tested without spawning a process.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::diag::{Diagnostic, Source};
+use crate::eval::{Event, State, apply};
+use crate::files;
+use crate::rules::{self, LoadError, RuleSet};
+use crate::syntax::{Span, read};
+
+/// Exit code: everything checked clean.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: diagnostics were found.
+pub const EXIT_DIAGNOSTICS: i32 = 1;
+/// Exit code: a usage or I/O error.
+pub const EXIT_USAGE: i32 = 2;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Human,
+    /// For machines.
+    Json,
+}
+
+/// What a command printed and how it exits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    /// Text for standard output.
+    pub stdout: String,
+    /// Text for standard error.
+    pub stderr: String,
+    /// The process exit code.
+    pub code: i32,
+}
+
+impl Output {
+    fn usage(message: impl Into<String>) -> Output {
+        Output {
+            stderr: format!("error: {}\n", message.into()),
+            code: EXIT_USAGE,
+            ..Output::default()
+        }
+    }
+
+    fn diagnostics(located: &[(&Source, &Diagnostic)], format: Format, color: bool) -> Output {
+        let mut out = Output {
+            code: EXIT_DIAGNOSTICS,
+            ..Output::default()
+        };
+        match format {
+            Format::Human => {
+                for (source, d) in located {
+                    out.stderr.push_str(&source.render(d, color));
+                    out.stderr.push('\n');
+                }
+            }
+            Format::Json => {
+                let list: Vec<_> = located.iter().map(|(s, d)| s.locate(d)).collect();
+                out.stdout = to_json(&list);
+            }
+        }
+        out
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("\"{e}\""));
+    s.push('\n');
+    s
+}
+
+/// Loads `--rules`, turning failures into output.
+fn load_rules(name: &str, format: Format, color: bool) -> Result<RuleSet, Output> {
+    rules::load(name).map_err(|e| match e {
+        LoadError::Invalid(source, diags) => {
+            let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
+            Output::diagnostics(&located, format, color)
+        }
+        missing @ LoadError::Missing { .. } => Output::usage(missing.to_string()),
+    })
+}
+
+/// `grimoire check PATH...`: checks files and folders, reporting every problem.
+pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool) -> Output {
+    let rules = match rules.map(|r| load_rules(r, format, color)).transpose() {
+        Ok(r) => r,
+        Err(out) => return out,
+    };
+    let checked = files::check_paths(paths, rules.as_ref());
+    let located: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .map(|(i, d)| (&checked.sources[*i], d))
+        .collect();
+    let mut out = if located.is_empty() {
+        Output {
+            stdout: if format == Format::Json { "[]\n".into() } else { String::new() },
+            ..Output::default()
+        }
+    } else {
+        Output::diagnostics(&located, format, color)
+    };
+    for e in &checked.io_errors {
+        let _ = writeln!(out.stderr, "error: {e}");
+    }
+    if !checked.io_errors.is_empty() {
+        out.code = EXIT_USAGE;
+    }
+    if format == Format::Human {
+        let errors = checked.error_count();
+        let warnings = checked.diagnostics.len() - errors;
+        let _ = writeln!(
+            out.stderr,
+            "checked {} file{}: {} definition{}, {} rule set{}, {} error{}, {} warning{}",
+            checked.sources.len(),
+            plural(checked.sources.len()),
+            checked.definitions.len(),
+            plural(checked.definitions.len()),
+            checked.rule_sets.len(),
+            plural(checked.rule_sets.len()),
+            errors,
+            plural(errors),
+            warnings,
+            plural(warnings),
+        );
+    }
+    if checked.sources.is_empty() && checked.io_errors.is_empty() {
+        out.stderr.push_str("error: no data files found (looked for .edn files)\n");
+        out.code = EXIT_USAGE;
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What `grimoire eval` needs.
+#[derive(Clone, Debug, Default)]
+pub struct EvalArgs {
+    /// Rule set name or path.
+    pub rules: String,
+    /// The effects, as text.
+    pub effects: String,
+    /// `entity.attribute=value` assignments.
+    pub sets: Vec<String>,
+    /// A RON state file.
+    pub state: Option<PathBuf>,
+    /// Seed for the generator (overrides the state file's).
+    pub seed: Option<u64>,
+    /// Output format.
+    pub format: Format,
+    /// Colour diagnostics.
+    pub color: bool,
+}
+
+/// A state as written in a RON file: entity → attribute → value, and a seed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateFile {
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    entities: BTreeMap<String, BTreeMap<String, i64>>,
+}
+
+/// `grimoire eval`: applies effects to a state and prints the events and the new state.
+pub fn eval(args: &EvalArgs) -> Output {
+    let rules = match load_rules(&args.rules, args.format, args.color) {
+        Ok(r) => r,
+        Err(out) => return out,
+    };
+    let mut seed = 0;
+    let mut assignments: Vec<(String, String, i64, String)> = Vec::new();
+    if let Some(path) = &args.state {
+        match read_state_file(path) {
+            Ok(file) => {
+                seed = file.seed.unwrap_or(0);
+                for (entity, attrs) in file.entities {
+                    for (attr, value) in attrs {
+                        let shown = format!("{}: {entity}.{attr}", path.display());
+                        assignments.push((entity.clone(), attr, value, shown));
+                    }
+                }
+            }
+            Err(out) => return *out,
+        }
+    }
+    for set in &args.sets {
+        match parse_set(set) {
+            Some((entity, attr, value)) => assignments.push((entity, attr, value, format!("--set {set}"))),
+            None => {
+                return Output::usage(format!(
+                    "`--set {set}` is not `ENTITY.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
+                ));
+            }
+        }
+    }
+    let seed = args.seed.unwrap_or(seed);
+    let mut state = State::new(&rules, rules.entities.len(), seed);
+    for (entity, attr, value, shown) in &assignments {
+        if let Err(message) = assign(&rules, &mut state, entity, attr, *value) {
+            return Output::usage(format!("{shown}: {message}"));
+        }
+    }
+    let source = Source::new("<effects>", args.effects.clone());
+    let read = read(&source.text);
+    let diags: Vec<Diagnostic> = if !read.errors.is_empty() {
+        read.errors.iter().map(Diagnostic::from).collect()
+    } else {
+        match read.forms.as_slice() {
+            [form] => match rules.check_effects(form) {
+                Ok(effects) => {
+                    let roles: Vec<u8> = (0..rules.entities.len()).map(|i| i as u8).collect();
+                    let mut events = Vec::new();
+                    apply(&rules, &effects, &mut state, &roles, &mut events);
+                    return Output {
+                        stdout: match args.format {
+                            Format::Human => render_eval(&rules, &state, &events),
+                            Format::Json => to_json(&eval_json(&rules, &state, &events)),
+                        },
+                        ..Output::default()
+                    };
+                }
+                Err(diags) => diags,
+            },
+            [] => vec![Diagnostic::error(
+                Span::new(0, 0),
+                "no effects given: expected a vector of effect maps",
+            )],
+            [_, second, ..] => vec![
+                Diagnostic::error(second.span, "expected one vector of effects; this is a second form")
+                    .with_help("put all effect maps in one vector: `[{…} {…}]`"),
+            ],
+        }
+    };
+    let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
+    Output::diagnostics(&located, args.format, args.color)
+}
+
+fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Box::new(Output::usage(format!("{}: {e}", path.display()))))?;
+    ron::from_str::<StateFile>(&text).map_err(|e| {
+        let source = Source::new(path.display().to_string(), text.clone());
+        let start = source.offset(e.span.start.line, e.span.start.col);
+        let d = Diagnostic::error(Span::new(start, start + 1), format!("bad state file: {}", e.code))
+            .with_help("a state file looks like `(seed: 7, entities: {\"you\": {\"wall\": 0}})`");
+        let mut out = Output::diagnostics(&[(&source, &d)], Format::Human, false);
+        out.code = EXIT_USAGE;
+        Box::new(out)
+    })
+}
+
+/// `you.wall=0` → ("you", "wall", 0).
+fn parse_set(text: &str) -> Option<(String, String, i64)> {
+    let (path, value) = text.split_once('=')?;
+    let (entity, attr) = path.trim().split_once('.')?;
+    let entity = entity.trim().trim_start_matches(':');
+    let attr = attr.trim().trim_start_matches(':');
+    let value = value.trim().parse().ok()?;
+    Some((entity.to_string(), attr.to_string(), value))
+}
+
+fn assign(rules: &RuleSet, state: &mut State, entity: &str, attr: &str, value: i64) -> Result<(), String> {
+    let suggest = |name: &str, names: &[String]| {
+        crate::diag::nearest(name, names.iter().map(String::as_str))
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_else(|| format!("; the names are {}", names.join(", ")))
+    };
+    let slot = rules
+        .entity(entity)
+        .ok_or_else(|| format!("unknown entity `{entity}`{}", suggest(entity, &rules.entities)))?;
+    let a = rules
+        .attribute(attr)
+        .ok_or_else(|| format!("unknown attribute `{attr}`{}", suggest(attr, &rules.attributes)))?;
+    let def = &rules.attribute_defs[a as usize];
+    if value < def.min || value > def.max {
+        return Err(format!(
+            "{value} is outside the bounds of `{attr}` ({}..={})",
+            def.min, def.max
+        ));
+    }
+    state.put(slot as usize, a, value);
+    Ok(())
+}
+
+fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
+    let mut out = String::new();
+    if events.is_empty() {
+        out.push_str("no changes\n");
+    }
+    for e in events {
+        let who = &rules.entities[e.slot as usize];
+        let attr = &rules.attributes[e.attr as usize];
+        let via = e
+            .cause
+            .via
+            .map(|o| format!(" via :{}", rules.operations[o as usize]))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{:<16} {:>5} -> {:<5} (effect {}{via})",
+            format!("{who}.{attr}"),
+            e.before,
+            e.after,
+            e.cause.effect + 1
+        );
+    }
+    out.push('\n');
+    out.push_str(&state_table(rules, state));
+    out
+}
+
+/// The state as a table: one row per entity, one column per attribute.
+pub fn state_table(rules: &RuleSet, state: &State) -> String {
+    let name_width = rules.entities.iter().map(String::len).max().unwrap_or(0);
+    let widths: Vec<usize> = rules
+        .attributes
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            (0..state.slots())
+                .map(|s| state.get(s, i as u16).to_string().len())
+                .chain([a.len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = " ".repeat(name_width);
+    for (attr, w) in rules.attributes.iter().zip(&widths) {
+        let _ = write!(out, "  {attr:>w$}");
+    }
+    out.push('\n');
+    for (slot, who) in rules.entities.iter().enumerate() {
+        let _ = write!(out, "{who:<name_width$}");
+        for (i, w) in widths.iter().enumerate() {
+            let _ = write!(out, "  {:>w$}", state.get(slot, i as u16));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
+    let mut entities = serde_json::Map::new();
+    for (slot, who) in rules.entities.iter().enumerate() {
+        let attrs: serde_json::Map<String, Value> = rules
+            .attributes
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.clone(), json!(state.get(slot, i as u16))))
+            .collect();
+        entities.insert(who.clone(), Value::Object(attrs));
+    }
+    let events: Vec<Value> = events
+        .iter()
+        .map(|e| {
+            json!({
+                "entity": rules.entities[e.slot as usize],
+                "attribute": rules.attributes[e.attr as usize],
+                "before": e.before,
+                "after": e.after,
+                "effect": e.cause.effect + 1,
+                "via": e.cause.via.map(|o| rules.operations[o as usize].clone()),
+            })
+        })
+        .collect();
+    json!({ "state": entities, "events": events })
+}

@@ -1,0 +1,366 @@
+//! Files: finding data files, reading them safely, and checking each against its rule set.
+//!
+//! A file is either a rule set (one map with `:rules`) or a definitions file:
+//! top-level maps, each a `{:card "Name" …}` or an `{:effect "Name" …}`. A
+//! definitions file is checked against the rule set named by `--rules`, or else
+//! against the rule set whose name is one of the file's folders
+//! (`cards/arcomage/miners.edn` is an Arcomage file).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::ast::Effect;
+use crate::check::{self, EFFECT_KEYS};
+use crate::diag::{Diagnostic, Severity, Source};
+use crate::rules::{BUNDLED, RuleSet};
+use crate::syntax::{Form, Kind, Span, read};
+
+/// The file extensions `check` reads when given a folder.
+pub const EXTENSIONS: &[&str] = &["edn"];
+
+/// What a definition defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefKind {
+    /// `{:card "Miners" …}`
+    Card,
+    /// `{:effect "Foundations" …}`
+    Effect,
+}
+
+/// A checked card or named effect.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// Card or effect.
+    pub kind: DefKind,
+    /// Its name.
+    pub name: String,
+    /// Its text for players (`:text`), if any.
+    pub text: Option<String>,
+    /// Its checked effects.
+    pub effects: Vec<Effect>,
+    /// The rule set it was checked against.
+    pub rules: String,
+    /// Index of its file in [`Checked::sources`].
+    pub source: usize,
+    /// The definition's map.
+    pub span: Span,
+}
+
+/// The result of checking a set of files.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// Every file read, in the order checked.
+    pub sources: Vec<Source>,
+    /// Diagnostics, each with the index of its source.
+    pub diagnostics: Vec<(usize, Diagnostic)>,
+    /// Paths that could not be read at all (missing, unreadable): usage or I/O errors.
+    pub io_errors: Vec<String>,
+    /// Rule sets found among the files, checked.
+    pub rule_sets: Vec<RuleSet>,
+    /// Cards and effects that checked clean.
+    pub definitions: Vec<Definition>,
+}
+
+impl Checked {
+    /// How many diagnostics are errors.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|(_, d)| d.severity == Severity::Error)
+            .count()
+    }
+}
+
+const CARD_KEYS: &[&str] = &["card", "text", "effects"];
+const NAMED_EFFECT_KEYS: &[&str] = &["effect", "text", "effects"];
+
+/// Finds the data files under `paths` (files as given, folders recursively, sorted).
+pub fn discover(paths: &[PathBuf], io_errors: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk(path, &mut out, io_errors),
+            Ok(_) => out.push(path.clone()),
+            Err(e) => io_errors.push(format!("{}: {e}", path.display())),
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            io_errors.push(format!("{}: {e}", dir.display()));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            walk(&path, out, io_errors);
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Reads a file as UTF-8 text; a file that is not text becomes a diagnostic, not a panic.
+pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io::Error> {
+    let bytes = std::fs::read(path)?;
+    let shown = path.display().to_string();
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source::new(shown, text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let d = Diagnostic::error(
+                Span::new(at, at + 1),
+                format!("this file is not UTF-8 text (invalid byte at offset {at})"),
+            )
+            .with_label("not UTF-8")
+            .with_help("grimoire reads UTF-8 text files; is this a binary file?");
+            Err((Source::new(shown, text), d))
+        }
+    })
+}
+
+/// Checks every file under `paths`. With `rules`, definitions files are checked against it.
+pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
+    let mut out = Checked::default();
+    let files = discover(paths, &mut out.io_errors);
+    for path in &files {
+        match load(path) {
+            Ok(Ok(source)) => out.sources.push(source),
+            Ok(Err((source, d))) => {
+                out.diagnostics.push((out.sources.len(), d));
+                out.sources.push(source);
+            }
+            Err(e) => out.io_errors.push(format!("{}: {e}", path.display())),
+        }
+    }
+    let unreadable: Vec<usize> = out.diagnostics.iter().map(|(i, _)| *i).collect();
+    // First the rule sets, so definitions can be checked against rule sets given beside them.
+    let mut kinds = Vec::with_capacity(out.sources.len());
+    for (i, source) in out.sources.iter().enumerate() {
+        if unreadable.contains(&i) {
+            kinds.push(None);
+            continue;
+        }
+        let read = read(&source.text);
+        if !read.errors.is_empty() {
+            out.diagnostics
+                .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
+            kinds.push(None);
+            continue;
+        }
+        if read.forms.is_empty() {
+            out.diagnostics.push((
+                i,
+                Diagnostic::error(
+                    Span::new(0, 0),
+                    "this file holds no forms: expected a rule set or card and effect definitions",
+                ),
+            ));
+            kinds.push(None);
+            continue;
+        }
+        if let [form] = read.forms.as_slice()
+            && has_key(form, "rules")
+        {
+            let mut diags = Vec::new();
+            if let Some(rs) = RuleSet::from_form(form, &mut diags)
+                && diags.is_empty()
+            {
+                out.rule_sets.push(rs);
+            }
+            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+            kinds.push(None);
+            continue;
+        }
+        kinds.push(Some(()));
+    }
+    let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
+    let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
+    for (i, kind) in kinds.iter().enumerate() {
+        if kind.is_none() {
+            continue;
+        }
+        let source = &out.sources[i];
+        let chosen = match rules {
+            Some(r) => Some(r),
+            None => {
+                let found = rule_set_for(Path::new(&source.path), &out.rule_sets, &mut bundled);
+                found.or_else(|| {
+                    let names: Vec<&str> = BUNDLED
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .chain(out.rule_sets.iter().map(|r| r.name.as_str()))
+                        .collect();
+                    out.diagnostics.push((
+                        i,
+                        Diagnostic::error(
+                            Span::new(0, 0),
+                            format!("cannot tell which rule set `{}` is written for", source.path),
+                        )
+                        .with_help(format!(
+                            "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
+                            names.join(", ")
+                        )),
+                    ));
+                    None
+                })
+            }
+        };
+        let Some(rs) = chosen else { continue };
+        let read = read(&source.text);
+        let mut diags = Vec::new();
+        for form in &read.forms {
+            if let Some(def) = definition(form, rs, i, &mut diags) {
+                let key = (rs.name.clone(), def.name.clone());
+                if let Some((file, first)) = seen.get(&key) {
+                    let mut d = Diagnostic::error(
+                        name_span(form).unwrap_or(form.span),
+                        format!("`{}` is defined twice in rule set `{}`", def.name, rs.name),
+                    )
+                    .with_label("defined again");
+                    if *file == i {
+                        d = d.with_related(*first, "first defined here");
+                    } else {
+                        d = d.with_help(format!("it is first defined in {}", out.sources[*file].path));
+                    }
+                    diags.push(d);
+                } else {
+                    seen.insert(key, (i, name_span(form).unwrap_or(form.span)));
+                    out.definitions.push(def);
+                }
+            }
+        }
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    }
+    out
+}
+
+/// The rule set a file belongs to: the nearest folder named after a known rule set.
+fn rule_set_for<'r>(
+    path: &Path,
+    found: &'r [RuleSet],
+    bundled: &'r mut HashMap<String, Option<RuleSet>>,
+) -> Option<&'r RuleSet> {
+    let dirs: Vec<String> = path
+        .ancestors()
+        .skip(1)
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string))
+        .collect();
+    for dir in &dirs {
+        if let Some(rs) = found.iter().find(|r| &r.name == dir) {
+            return Some(rs);
+        }
+        if BUNDLED.iter().any(|(n, _)| n == dir) {
+            let entry = bundled
+                .entry(dir.clone())
+                .or_insert_with(|| RuleSet::bundled(dir).and_then(Result::ok));
+            return entry.as_ref();
+        }
+    }
+    None
+}
+
+fn has_key(form: &Form<'_>, key: &str) -> bool {
+    matches!(&form.kind, Kind::Map(pairs) if pairs.iter().any(|(k, _)| k.as_keyword() == Some(key)))
+}
+
+fn name_span(form: &Form<'_>) -> Option<Span> {
+    let Kind::Map(pairs) = &form.kind else {
+        return None;
+    };
+    pairs
+        .iter()
+        .find(|(k, _)| matches!(k.as_keyword(), Some("card" | "effect")))
+        .map(|(_, v)| v.span)
+}
+
+/// Checks one `{:card …}` or `{:effect …}` map.
+pub fn definition(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    source: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Definition> {
+    let before = diags.len();
+    let kind = if has_key(form, "card") {
+        DefKind::Card
+    } else if has_key(form, "effect") {
+        DefKind::Effect
+    } else {
+        let mut d = Diagnostic::error(
+            form.span,
+            format!(
+                "expected a definition, `{{:card \"Name\" …}}` or `{{:effect \"Name\" …}}`, found {}",
+                form.describe()
+            ),
+        );
+        if let Kind::Map(pairs) = &form.kind
+            && pairs
+                .iter()
+                .any(|(k, _)| k.as_keyword().is_some_and(|k| EFFECT_KEYS.contains(&k)))
+        {
+            d = d.with_help("this looks like an effect map: put it in a definition's `:effects` vector");
+        } else if matches!(form.kind, Kind::Vector(_)) {
+            d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
+        }
+        diags.push(d);
+        return None;
+    };
+    let (keys, what) = match kind {
+        DefKind::Card => (CARD_KEYS, "a card"),
+        DefKind::Effect => (NAMED_EFFECT_KEYS, "an effect definition"),
+    };
+    let pairs = check::fields(form, what, keys, diags)?;
+    let mut name = None;
+    let mut text = None;
+    let mut effects = None;
+    for (key, value) in pairs {
+        match key {
+            "card" | "effect" => match &value.kind {
+                Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
+                _ => diags.push(
+                    Diagnostic::error(value.span, format!("a name is a non-empty string, found {}", value.describe()))
+                        .with_label("expected a name such as \"Miners\""),
+                ),
+            },
+            "text" => match &value.kind {
+                Kind::Str(s) => text = Some(s.to_string()),
+                _ => diags.push(Diagnostic::error(
+                    value.span,
+                    format!("`:text` is a string, found {}", value.describe()),
+                )),
+            },
+            _ => effects = check::effects(value, &rules.scope(), diags),
+        }
+    }
+    if !has_key(form, "effects") {
+        diags.push(
+            Diagnostic::error(form.span, format!("{what} needs `:effects`"))
+                .with_label("missing `:effects`")
+                .with_help("write `:effects []` for one that does nothing"),
+        );
+    }
+    if diags.len() > before {
+        return None;
+    }
+    Some(Definition {
+        kind,
+        name: name?,
+        text,
+        effects: effects?,
+        rules: rules.name.clone(),
+        source,
+        span: form.span,
+    })
+}
