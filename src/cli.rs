@@ -170,7 +170,7 @@ pub struct EvalArgs {
 #[serde(deny_unknown_fields)]
 struct StateFile {
     #[serde(default)]
-    seed: Option<u64>,
+    seed: u64,
     #[serde(default)]
     entities: BTreeMap<String, BTreeMap<String, i64>>,
 }
@@ -186,7 +186,7 @@ pub fn eval(args: &EvalArgs) -> Output {
     if let Some(path) = &args.state {
         match read_state_file(path) {
             Ok(file) => {
-                seed = file.seed.unwrap_or(0);
+                seed = file.seed;
                 for (entity, attrs) in file.entities {
                     for (attr, value) in attrs {
                         let shown = format!("{}: {entity}.{attr}", path.display());
