@@ -105,7 +105,11 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         .collect();
     let mut out = if located.is_empty() {
         Output {
-            stdout: if format == Format::Json { "[]\n".into() } else { String::new() },
+            stdout: if format == Format::Json {
+                "[]\n".into()
+            } else {
+                String::new()
+            },
             ..Output::default()
         }
     } else {
@@ -136,7 +140,8 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         );
     }
     if checked.sources.is_empty() && checked.io_errors.is_empty() {
-        out.stderr.push_str("error: no data files found (looked for .edn files)\n");
+        out.stderr
+            .push_str("error: no data files found (looked for .edn files)\n");
         out.code = EXIT_USAGE;
     }
     out
@@ -199,7 +204,9 @@ pub fn eval(args: &EvalArgs) -> Output {
     }
     for set in &args.sets {
         match parse_set(set) {
-            Some((entity, attr, value)) => assignments.push((entity, attr, value, format!("--set {set}"))),
+            Some((entity, attr, value)) => {
+                assignments.push((entity, attr, value, format!("--set {set}")))
+            }
             None => {
                 return Output::usage(format!(
                     "`--set {set}` is not `ENTITY.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
@@ -240,8 +247,11 @@ pub fn eval(args: &EvalArgs) -> Output {
                 "no effects given: expected a vector of effect maps",
             )],
             [_, second, ..] => vec![
-                Diagnostic::error(second.span, "expected one vector of effects; this is a second form")
-                    .with_help("put all effect maps in one vector: `[{…} {…}]`"),
+                Diagnostic::error(
+                    second.span,
+                    "expected one vector of effects; this is a second form",
+                )
+                .with_help("put all effect maps in one vector: `[{…} {…}]`"),
             ],
         }
     };
@@ -255,8 +265,11 @@ fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
     ron::from_str::<StateFile>(&text).map_err(|e| {
         let source = Source::new(path.display().to_string(), text.clone());
         let start = source.offset(e.span.start.line, e.span.start.col);
-        let d = Diagnostic::error(Span::new(start, start + 1), format!("bad state file: {}", e.code))
-            .with_help("a state file looks like `(seed: 7, entities: {\"you\": {\"wall\": 0}})`");
+        let d = Diagnostic::error(
+            Span::new(start, start + 1),
+            format!("bad state file: {}", e.code),
+        )
+        .with_help("a state file looks like `(seed: 7, entities: {\"you\": {\"wall\": 0}})`");
         let mut out = Output::diagnostics(&[(&source, &d)], Format::Human, false);
         out.code = EXIT_USAGE;
         Box::new(out)
@@ -273,18 +286,30 @@ fn parse_set(text: &str) -> Option<(String, String, i64)> {
     Some((entity.to_string(), attr.to_string(), value))
 }
 
-fn assign(rules: &RuleSet, state: &mut State, entity: &str, attr: &str, value: i64) -> Result<(), String> {
+fn assign(
+    rules: &RuleSet,
+    state: &mut State,
+    entity: &str,
+    attr: &str,
+    value: i64,
+) -> Result<(), String> {
     let suggest = |name: &str, names: &[String]| {
         crate::diag::nearest(name, names.iter().map(String::as_str))
             .map(|n| format!("; did you mean `{n}`?"))
             .unwrap_or_else(|| format!("; the names are {}", names.join(", ")))
     };
-    let slot = rules
-        .entity(entity)
-        .ok_or_else(|| format!("unknown entity `{entity}`{}", suggest(entity, &rules.entities)))?;
-    let a = rules
-        .attribute(attr)
-        .ok_or_else(|| format!("unknown attribute `{attr}`{}", suggest(attr, &rules.attributes)))?;
+    let slot = rules.entity(entity).ok_or_else(|| {
+        format!(
+            "unknown entity `{entity}`{}",
+            suggest(entity, &rules.entities)
+        )
+    })?;
+    let a = rules.attribute(attr).ok_or_else(|| {
+        format!(
+            "unknown attribute `{attr}`{}",
+            suggest(attr, &rules.attributes)
+        )
+    })?;
     let def = &rules.attribute_defs[a as usize];
     if value < def.min || value > def.max {
         return Err(format!(

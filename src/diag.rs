@@ -186,7 +186,11 @@ impl Source {
     pub fn offset(&self, line: usize, column: usize) -> usize {
         let text = self.index.line_text(&self.text, line);
         let line_start = text.as_ptr() as usize - self.text.as_ptr() as usize;
-        let within: usize = text.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+        let within: usize = text
+            .chars()
+            .take(column.saturating_sub(1))
+            .map(char::len_utf8)
+            .sum();
         (line_start + within).min(self.text.len())
     }
 

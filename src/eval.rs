@@ -11,6 +11,7 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
 use crate::ast::{Arith, AttrId, Bool, Dec, Effect, Entity, Int, OpId, Rounding, Target};
+use crate::check::Expr;
 use crate::rules::RuleSet;
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
@@ -31,7 +32,12 @@ impl State {
         let defaults: Vec<i64> = rules.attribute_defs.iter().map(|a| a.default).collect();
         State {
             width: defaults.len(),
-            values: defaults.iter().copied().cycle().take(defaults.len() * slots).collect(),
+            values: defaults
+                .iter()
+                .copied()
+                .cycle()
+                .take(defaults.len() * slots)
+                .collect(),
             rng: Rng::seed_from_u64(seed),
         }
     }
@@ -95,7 +101,13 @@ struct Frame<'b> {
 ///
 /// Each change that alters a value is pushed to `events`. Later effects see the
 /// changes of earlier ones.
-pub fn apply(rules: &RuleSet, effects: &[Effect], state: &mut State, roles: &[u8], events: &mut Vec<Event>) {
+pub fn apply(
+    rules: &RuleSet,
+    effects: &[Effect],
+    state: &mut State,
+    roles: &[u8],
+    events: &mut Vec<Event>,
+) {
     for (i, effect) in effects.iter().enumerate() {
         let frame = Frame {
             roles,
@@ -110,14 +122,24 @@ pub fn apply(rules: &RuleSet, effects: &[Effect], state: &mut State, roles: &[u8
     }
 }
 
-fn apply_one(rules: &RuleSet, effect: &Effect, state: &mut State, frame: Frame<'_>, events: &mut Vec<Event>) {
+fn apply_one(
+    rules: &RuleSet,
+    effect: &Effect,
+    state: &mut State,
+    frame: Frame<'_>,
+    events: &mut Vec<Event>,
+) {
     let slot = entity(&effect.entity, state, frame);
     let target = target(&effect.target, state, frame);
     let amount = int(&effect.amount, state, frame);
     match target {
         Ok(attr) => {
             let before = state.get(slot as usize, attr);
-            let raw = if effect.set { amount } else { before.saturating_add(amount) };
+            let raw = if effect.set {
+                amount
+            } else {
+                before.saturating_add(amount)
+            };
             let def = &rules.attribute_defs[attr as usize];
             let after = raw.clamp(def.min, def.max);
             if after != before {
@@ -186,8 +208,11 @@ fn int(e: &Int, state: &mut State, frame: Frame<'_>) -> i64 {
         }
         Int::Amount => frame.amount,
         Int::Fold(op, items) => {
-            let mut acc = int(&items[0], state, frame);
-            for item in &items[1..] {
+            let Some((first, rest)) = items.split_first() else {
+                return 0;
+            };
+            let mut acc = int(first, state, frame);
+            for item in rest {
                 let v = int(item, state, frame);
                 acc = match op {
                     Arith::Add => acc.saturating_add(v),
@@ -229,8 +254,11 @@ fn dec(e: &Dec, state: &mut State, frame: Frame<'_>) -> f64 {
         Dec::Lit(d) => *d,
         Dec::Int(i) => int(i, state, frame) as f64,
         Dec::Fold(op, items) => {
-            let mut acc = dec(&items[0], state, frame);
-            for item in &items[1..] {
+            let Some((first, rest)) = items.split_first() else {
+                return 0.0;
+            };
+            let mut acc = dec(first, state, frame);
+            for item in rest {
                 let v = dec(item, state, frame);
                 acc = match op {
                     Arith::Add => acc + v,
@@ -280,24 +308,41 @@ fn boolean(e: &Bool, state: &mut State, frame: Frame<'_>) -> bool {
     }
 }
 
-/// Evaluates one integer expression against a state: for tests, tools and the reference.
-pub fn eval_int(e: &Int, state: &mut State, roles: &[u8]) -> i64 {
-    let frame = Frame {
-        roles,
-        target: 0,
-        amount: 0,
-        cause: Cause { effect: 0, via: None },
-    };
-    int(e, state, frame)
+/// The value of an [`Expr`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A decimal.
+    Dec(f64),
+    /// A truth value.
+    Bool(bool),
 }
 
-/// Evaluates one condition against a state.
-pub fn eval_bool(e: &Bool, state: &mut State, roles: &[u8]) -> bool {
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Dec(d) => write!(f, "{d:?}"),
+            Value::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// Evaluates any checked expression against a state.
+pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
     let frame = Frame {
         roles,
         target: 0,
         amount: 0,
-        cause: Cause { effect: 0, via: None },
+        cause: Cause {
+            effect: 0,
+            via: None,
+        },
     };
-    boolean(e, state, frame)
+    match e {
+        Expr::Int(i) => Value::Int(int(i, state, frame)),
+        Expr::Dec(d) => Value::Dec(dec(d, state, frame)),
+        Expr::Bool(b) => Value::Bool(boolean(b, state, frame)),
+    }
 }

@@ -232,7 +232,10 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
                     if *file == i {
                         d = d.with_related(*first, "first defined here");
                     } else {
-                        d = d.with_help(format!("it is first defined in {}", out.sources[*file].path));
+                        d = d.with_help(format!(
+                            "it is first defined in {}",
+                            out.sources[*file].path
+                        ));
                     }
                     diags.push(d);
                 } else {
@@ -310,7 +313,9 @@ pub fn definition(
                 .iter()
                 .any(|(k, _)| k.as_keyword().is_some_and(|k| EFFECT_KEYS.contains(&k)))
         {
-            d = d.with_help("this looks like an effect map: put it in a definition's `:effects` vector");
+            d = d.with_help(
+                "this looks like an effect map: put it in a definition's `:effects` vector",
+            );
         } else if matches!(form.kind, Kind::Vector(_)) {
             d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
         }
@@ -330,8 +335,11 @@ pub fn definition(
             "card" | "effect" => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 _ => diags.push(
-                    Diagnostic::error(value.span, format!("a name is a non-empty string, found {}", value.describe()))
-                        .with_label("expected a name such as \"Miners\""),
+                    Diagnostic::error(
+                        value.span,
+                        format!("a name is a non-empty string, found {}", value.describe()),
+                    )
+                    .with_label("expected a name such as \"Miners\""),
                 ),
             },
             "text" => match &value.kind {

@@ -21,8 +21,8 @@
 
 pub mod ast;
 pub mod check;
-pub mod diag;
 pub mod cli;
+pub mod diag;
 pub mod eval;
 pub mod files;
 pub mod rules;

@@ -35,7 +35,9 @@ enum Command {
     /// Check rule sets, cards and effects; report every problem in every file.
     ///
     /// Exit codes: 0 clean, 1 diagnostics found, 2 usage or I/O error.
-    #[command(after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  grimoire check --rules arcomage my-cards.edn")]
+    #[command(
+        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  grimoire check --rules arcomage my-cards.edn"
+    )]
     Check {
         /// Files or folders (folders are searched for .edn files).
         #[arg(required = true)]
@@ -49,7 +51,9 @@ enum Command {
         format: FormatArg,
     },
     /// Apply effects to a state; print the events and the new state.
-    #[command(after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'")]
+    #[command(
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'"
+    )]
     Eval {
         /// The effects: a vector of effect maps.
         effects: String,
@@ -73,9 +77,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out: Output = match args.command {
-        Command::Check { paths, rules, format } => cli::check(&paths, rules.as_deref(), format.into(), color),
+        Command::Check {
+            paths,
+            rules,
+            format,
+        } => cli::check(&paths, rules.as_deref(), format.into(), color),
         Command::Eval {
             effects,
             rules,

@@ -86,8 +86,11 @@ impl RuleSet {
             }
             [_, second, ..] => {
                 return Err(vec![
-                    Diagnostic::error(second.span, "a rule-set file holds one map; this is a second form")
-                        .with_label("unexpected"),
+                    Diagnostic::error(
+                        second.span,
+                        "a rule-set file holds one map; this is a second form",
+                    )
+                    .with_label("unexpected"),
                 ]);
             }
         };
@@ -120,10 +123,13 @@ impl RuleSet {
                 );
             } else if let Some((_, first)) = names.iter().find(|(n, _)| n == name) {
                 diags.push(
-                    Diagnostic::error(span, format!("`:{name}` is already declared in this rule set"))
-                        .with_label("declared again")
-                        .with_related(*first, "first declared here")
-                        .with_help("entities, attributes and operations share one set of names"),
+                    Diagnostic::error(
+                        span,
+                        format!("`:{name}` is already declared in this rule set"),
+                    )
+                    .with_label("declared again")
+                    .with_related(*first, "first declared here")
+                    .with_help("entities, attributes and operations share one set of names"),
                 );
             }
             names.push((name.to_string(), span));
@@ -137,8 +143,14 @@ impl RuleSet {
                         saw_name = true;
                     }
                     None => diags.push(
-                        Diagnostic::error(value.span, format!("`:rules` names the rule set with a keyword, found {}", value.describe()))
-                            .with_help("write `:rules :my-game`"),
+                        Diagnostic::error(
+                            value.span,
+                            format!(
+                                "`:rules` names the rule set with a keyword, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_help("write `:rules :my-game`"),
                     ),
                 },
                 "doc" => rules.doc = string(value, diags).unwrap_or_default(),
@@ -146,10 +158,15 @@ impl RuleSet {
                     for (name, def) in keyword_map(value, "`:entities`", diags) {
                         declare(name, def.0, diags);
                         rules.entities.push(name.to_string());
-                        rules.entity_docs.push(string(def.1, diags).unwrap_or_default());
+                        rules
+                            .entity_docs
+                            .push(string(def.1, diags).unwrap_or_default());
                     }
                     if rules.entities.len() > usize::from(u8::MAX) {
-                        diags.push(Diagnostic::error(value.span, "a rule set may declare at most 255 entities"));
+                        diags.push(Diagnostic::error(
+                            value.span,
+                            "a rule set may declare at most 255 entities",
+                        ));
                     }
                 }
                 "attributes" => {
@@ -177,12 +194,18 @@ impl RuleSet {
         }
         if rules.entities.is_empty() {
             diags.push(
-                Diagnostic::error(form.span, "this rule set declares no `:entities`")
-                    .with_help("effects need someone to affect: `:entities {:you \"the acting player\"}`"),
+                Diagnostic::error(form.span, "this rule set declares no `:entities`").with_help(
+                    "effects need someone to affect: `:entities {:you \"the acting player\"}`",
+                ),
             );
         }
-        if rules.attributes.len() > usize::from(u16::MAX) || rules.operations.len() > usize::from(u16::MAX) {
-            diags.push(Diagnostic::error(form.span, "too many attributes or operations (at most 65535)"));
+        if rules.attributes.len() > usize::from(u16::MAX)
+            || rules.operations.len() > usize::from(u16::MAX)
+        {
+            diags.push(Diagnostic::error(
+                form.span,
+                "too many attributes or operations (at most 65535)",
+            ));
             return None;
         }
         let scope = Scope {
@@ -215,12 +238,20 @@ impl RuleSet {
         }
         rules.operation_defs = defs.into_iter().collect::<Option<_>>()?;
         if let Some(cycle) = find_cycle(&rules.operation_defs) {
-            let path: Vec<String> = cycle.iter().map(|&o| format!("`:{}`", rules.operations[o as usize])).collect();
+            let path: Vec<String> = cycle
+                .iter()
+                .map(|&o| format!("`:{}`", rules.operations[o as usize]))
+                .collect();
             let first = cycle[0] as usize;
             diags.push(
-                Diagnostic::error(op_forms[first].0, format!("operations call each other in a loop: {}", path.join(" → ")))
-                    .with_label("part of a loop")
-                    .with_help("an operation may use other operations, but never, through any chain, itself"),
+                Diagnostic::error(
+                    op_forms[first].0,
+                    format!("operations call each other in a loop: {}", path.join(" → ")),
+                )
+                .with_label("part of a loop")
+                .with_help(
+                    "an operation may use other operations, but never, through any chain, itself",
+                ),
             );
             return None;
         }
@@ -248,12 +279,18 @@ impl RuleSet {
 
     /// The index of attribute `name`.
     pub fn attribute(&self, name: &str) -> Option<u16> {
-        self.attributes.iter().position(|a| a == name).map(|i| i as u16)
+        self.attributes
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as u16)
     }
 
     /// The index of entity `name`.
     pub fn entity(&self, name: &str) -> Option<u8> {
-        self.entities.iter().position(|a| a == name).map(|i| i as u8)
+        self.entities
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as u8)
     }
 }
 
@@ -261,7 +298,13 @@ impl RuleSet {
 pub fn load(name_or_path: &str) -> Result<RuleSet, LoadError> {
     if let Some(result) = RuleSet::bundled(name_or_path) {
         return result.map_err(|diags| {
-            LoadError::Invalid(Source::new(format!("<bundled {name_or_path}>"), bundled_text(name_or_path)), diags)
+            LoadError::Invalid(
+                Source::new(
+                    format!("<bundled {name_or_path}>"),
+                    bundled_text(name_or_path),
+                ),
+                diags,
+            )
         });
     }
     let text = match std::fs::read(name_or_path) {
@@ -269,7 +312,10 @@ pub fn load(name_or_path: &str) -> Result<RuleSet, LoadError> {
             Ok(text) => text,
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                let source = Source::new(name_or_path, String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let source = Source::new(
+                    name_or_path,
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                );
                 let d = Diagnostic::error(Span::new(at, at + 1), "this file is not UTF-8 text");
                 return Err(LoadError::Invalid(source, vec![d]));
             }
@@ -279,7 +325,8 @@ pub fn load(name_or_path: &str) -> Result<RuleSet, LoadError> {
             return Err(LoadError::Missing {
                 name: name_or_path.to_string(),
                 reason: e.to_string(),
-                suggestion: crate::diag::nearest(name_or_path, known.iter().copied()).map(str::to_string),
+                suggestion: crate::diag::nearest(name_or_path, known.iter().copied())
+                    .map(str::to_string),
                 known: known.join(", "),
             });
         }
@@ -289,7 +336,10 @@ pub fn load(name_or_path: &str) -> Result<RuleSet, LoadError> {
 }
 
 fn bundled_text(name: &str) -> &'static str {
-    BUNDLED.iter().find(|(n, _)| *n == name).map_or("", |(_, t)| t)
+    BUNDLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, t)| t)
 }
 
 /// Why a rule set could not be loaded.
@@ -319,7 +369,10 @@ impl std::fmt::Display for LoadError {
                 suggestion,
                 known,
             } => {
-                write!(f, "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})")?;
+                write!(
+                    f,
+                    "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
+                )?;
                 if let Some(s) = suggestion {
                     write!(f, "; did you mean `{s}`?")?;
                 }
@@ -336,7 +389,10 @@ fn string(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
     match &form.kind {
         Kind::Str(s) => Some(s.to_string()),
         _ => {
-            diags.push(Diagnostic::error(form.span, format!("expected a string, found {}", form.describe())));
+            diags.push(Diagnostic::error(
+                form.span,
+                format!("expected a string, found {}", form.describe()),
+            ));
             None
         }
     }
@@ -353,7 +409,10 @@ fn keyword_map<'f, 'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(&'a str, (Span, &'f Form<'a>))> {
     let Kind::Map(pairs) = &form.kind else {
-        diags.push(Diagnostic::error(form.span, format!("{what} is a map from keywords, found {}", form.describe())));
+        diags.push(Diagnostic::error(
+            form.span,
+            format!("{what} is a map from keywords, found {}", form.describe()),
+        ));
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -361,8 +420,11 @@ fn keyword_map<'f, 'a>(
         match k.as_keyword() {
             Some(name) => out.push((name, (k.span, v))),
             None => diags.push(
-                Diagnostic::error(k.span, format!("names in {what} are keywords, found {}", k.describe()))
-                    .with_label("expected a keyword"),
+                Diagnostic::error(
+                    k.span,
+                    format!("names in {what} are keywords, found {}", k.describe()),
+                )
+                .with_label("expected a keyword"),
             ),
         }
     }
@@ -398,7 +460,10 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         }
     }
     if def.min > def.max {
-        diags.push(Diagnostic::error(form.span, format!("`:min` {} is above `:max` {}", def.min, def.max)));
+        diags.push(Diagnostic::error(
+            form.span,
+            format!("`:min` {} is above `:max` {}", def.min, def.max),
+        ));
     } else if def.default < def.min || def.default > def.max {
         diags.push(Diagnostic::error(
             form.span,
@@ -431,7 +496,12 @@ fn find_cycle(ops: &[OpDef]) -> Option<Vec<OpId>> {
     // 0 = unvisited, 1 = on the current path, 2 = done.
     let mut mark = vec![0u8; ops.len()];
     let mut path = Vec::new();
-    fn visit(n: usize, edges: &[Vec<OpId>], mark: &mut [u8], path: &mut Vec<OpId>) -> Option<Vec<OpId>> {
+    fn visit(
+        n: usize,
+        edges: &[Vec<OpId>],
+        mark: &mut [u8],
+        path: &mut Vec<OpId>,
+    ) -> Option<Vec<OpId>> {
         mark[n] = 1;
         path.push(n as OpId);
         for &m in &edges[n] {
@@ -454,5 +524,11 @@ fn find_cycle(ops: &[OpDef]) -> Option<Vec<OpId>> {
         mark[n] = 2;
         None
     }
-    (0..ops.len()).find_map(|n| if mark[n] == 0 { visit(n, &edges, &mut mark, &mut path) } else { None })
+    (0..ops.len()).find_map(|n| {
+        if mark[n] == 0 {
+            visit(n, &edges, &mut mark, &mut path)
+        } else {
+            None
+        }
+    })
 }

@@ -43,7 +43,10 @@ fn misspelled_resource_in_a_file_exits_1_with_location_caret_and_suggestion() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains(&format!("{}:3:38", file.display())), "{err}");
-    assert!(err.contains(" :effects [{:effected :you :resource :quary :amount 1}]"), "{err}");
+    assert!(
+        err.contains(" :effects [{:effected :you :resource :quary :amount 1}]"),
+        "{err}"
+    );
     assert!(err.contains("^^^^^^"), "{err}");
     assert!(err.contains("did you mean `:quarry`?"), "{err}");
     // No colour when not on a terminal.
@@ -64,7 +67,11 @@ fn misspelled_resource_in_a_file_exits_1_with_location_caret_and_suggestion() {
 fn every_error_of_every_file_is_reported() {
     let dir = scratch("many");
     std::fs::write(dir.join("arcomage/a.edn"), "{:card \"A\" :effects [{:effected :yuo :resource :wall :amount 1}]}\n{:card \"B\" :effects [{:effected :you :resource :wal :amount 1}]}").unwrap();
-    std::fs::write(dir.join("arcomage/b.edn"), "{:card \"C\" :effects [{:effected :you :resource :wall :amount [< 1]}]}").unwrap();
+    std::fs::write(
+        dir.join("arcomage/b.edn"),
+        "{:card \"C\" :effects [{:effected :you :resource :wall :amount [< 1]}]}",
+    )
+    .unwrap();
     let out = grimoire(&["check", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -87,7 +94,11 @@ fn usage_errors_exit_2() {
     assert!(text(&out.stderr).contains("did you mean `arcomage`?"));
     let out = grimoire(&["eval", "--rules", "arcomage", "--set", "you.wal=3", "[]"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("did you mean `wall`?"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("did you mean `wall`?"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = grimoire(&["eval", "--rules", "arcomage", "--set", "you.wall", "[]"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -130,10 +141,22 @@ fn eval_json_has_state_per_entity_and_events() {
 fn eval_reads_a_ron_state_and_the_seed_repeats_chance() {
     let dir = scratch("state");
     let state = dir.join("state.ron");
-    std::fs::write(&state, "(seed: 11, entities: {\"you\": {\"wall\": 0}, \"other\": {\"tower\": 30}})").unwrap();
+    std::fs::write(
+        &state,
+        "(seed: 11, entities: {\"you\": {\"wall\": 0}, \"other\": {\"tower\": 30}})",
+    )
+    .unwrap();
     let effects = "[{:effected :other :resource :tower :amount [- [random 1 20]]} {:effected :you :resource :wall :amount [if [chance 0.5] 1 2]}]";
     let run = |extra: &[&str]| {
-        let mut args = vec!["eval", "--rules", "arcomage", "--state", state.to_str().unwrap(), "--format", "json"];
+        let mut args = vec![
+            "eval",
+            "--rules",
+            "arcomage",
+            "--state",
+            state.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
         args.extend_from_slice(extra);
         args.push(effects);
         let out = grimoire(&args);
@@ -151,9 +174,20 @@ fn eval_reads_a_ron_state_and_the_seed_repeats_chance() {
     assert!(differs);
 
     std::fs::write(&state, "(entities: {\"you\": {\"wall\": }})").unwrap();
-    let out = grimoire(&["eval", "--rules", "arcomage", "--state", state.to_str().unwrap(), "[]"]);
+    let out = grimoire(&[
+        "eval",
+        "--rules",
+        "arcomage",
+        "--state",
+        state.to_str().unwrap(),
+        "[]",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("state.ron:1:"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("state.ron:1:"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

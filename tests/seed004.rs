@@ -43,17 +43,47 @@ fn miners_adds_one_quarry() {
 fn foundations_gives_six_on_no_wall_and_three_otherwise() {
     assert_eq!(value_after(FOUNDATIONS, &["you.wall=0"], "you", "wall"), 6);
     assert_eq!(value_after(FOUNDATIONS, &["you.wall=4"], "you", "wall"), 7);
-    insta::assert_snapshot!("foundations_no_wall", eval(FOUNDATIONS, &["you.wall=0"]).stdout);
-    insta::assert_snapshot!("foundations_wall_4", eval(FOUNDATIONS, &["you.wall=4"]).stdout);
+    insta::assert_snapshot!(
+        "foundations_no_wall",
+        eval(FOUNDATIONS, &["you.wall=0"]).stdout
+    );
+    insta::assert_snapshot!(
+        "foundations_wall_4",
+        eval(FOUNDATIONS, &["you.wall=4"]).stdout
+    );
 }
 
 #[test]
 fn mother_lode_takes_both_branches() {
     // Your quarry below the enemy's: +2.
-    assert_eq!(value_after(MOTHER_LODE, &["you.quarry=1", "other.quarry=3"], "you", "quarry"), 3);
+    assert_eq!(
+        value_after(
+            MOTHER_LODE,
+            &["you.quarry=1", "other.quarry=3"],
+            "you",
+            "quarry"
+        ),
+        3
+    );
     // Equal or above: +1.
-    assert_eq!(value_after(MOTHER_LODE, &["you.quarry=3", "other.quarry=3"], "you", "quarry"), 4);
-    assert_eq!(value_after(MOTHER_LODE, &["you.quarry=5", "other.quarry=3"], "you", "quarry"), 6);
+    assert_eq!(
+        value_after(
+            MOTHER_LODE,
+            &["you.quarry=3", "other.quarry=3"],
+            "you",
+            "quarry"
+        ),
+        4
+    );
+    assert_eq!(
+        value_after(
+            MOTHER_LODE,
+            &["you.quarry=5", "other.quarry=3"],
+            "you",
+            "quarry"
+        ),
+        6
+    );
 }
 
 #[test]
@@ -71,10 +101,42 @@ fn parity_sets_both_players_to_the_highest_magic() {
 #[test]
 fn resource_chosen_by_logic() {
     // Enemy wall above 10: the wall grows; otherwise the tower.
-    assert_eq!(value_after(LOGIC_RESOURCE, &["other.wall=11", "you.wall=1"], "you", "wall"), 3);
-    assert_eq!(value_after(LOGIC_RESOURCE, &["other.wall=11", "you.tower=20"], "you", "tower"), 20);
-    assert_eq!(value_after(LOGIC_RESOURCE, &["other.wall=10", "you.tower=20"], "you", "tower"), 22);
-    assert_eq!(value_after(LOGIC_RESOURCE, &["other.wall=10", "you.wall=1"], "you", "wall"), 1);
+    assert_eq!(
+        value_after(
+            LOGIC_RESOURCE,
+            &["other.wall=11", "you.wall=1"],
+            "you",
+            "wall"
+        ),
+        3
+    );
+    assert_eq!(
+        value_after(
+            LOGIC_RESOURCE,
+            &["other.wall=11", "you.tower=20"],
+            "you",
+            "tower"
+        ),
+        20
+    );
+    assert_eq!(
+        value_after(
+            LOGIC_RESOURCE,
+            &["other.wall=10", "you.tower=20"],
+            "you",
+            "tower"
+        ),
+        22
+    );
+    assert_eq!(
+        value_after(
+            LOGIC_RESOURCE,
+            &["other.wall=10", "you.wall=1"],
+            "you",
+            "wall"
+        ),
+        1
+    );
 }
 
 #[test]
@@ -98,13 +160,37 @@ fn damage_hits_the_wall_first_then_the_tower() {
 
 #[test]
 fn values_never_go_below_zero() {
-    assert_eq!(value_after("[{:effected :you :resource :bricks :amount -8}]", &["you.bricks=3"], "you", "bricks"), 0);
+    assert_eq!(
+        value_after(
+            "[{:effected :you :resource :bricks :amount -8}]",
+            &["you.bricks=3"],
+            "you",
+            "bricks"
+        ),
+        0
+    );
 }
 
 #[test]
 fn set_replaces_instead_of_adding() {
-    assert_eq!(value_after("[{:effected :you :resource :wall :amount 4 :set true}]", &["you.wall=9"], "you", "wall"), 4);
-    assert_eq!(value_after("[{:effected :you :resource :wall :amount 4 :set false}]", &["you.wall=9"], "you", "wall"), 13);
+    assert_eq!(
+        value_after(
+            "[{:effected :you :resource :wall :amount 4 :set true}]",
+            &["you.wall=9"],
+            "you",
+            "wall"
+        ),
+        4
+    );
+    assert_eq!(
+        value_after(
+            "[{:effected :you :resource :wall :amount 4 :set false}]",
+            &["you.wall=9"],
+            "you",
+            "wall"
+        ),
+        13
+    );
 }
 
 #[test]

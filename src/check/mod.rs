@@ -35,19 +35,51 @@ pub const EFFECT_KEYS: &[&str] = &["effected", "resource", "amount", "set"];
 /// Lowers a vector of effect maps (or one map) to checked effects.
 ///
 /// Returns `None` if anything was wrong; every problem is in `diags`.
-pub fn effects(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Vec<Effect>> {
+pub fn effects(
+    form: &Form<'_>,
+    scope: &Scope<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Effect>> {
     let mut cx = Checker { scope, diags };
     cx.effect_list(form)
 }
 
-/// Lowers one integer expression: for tests, tools and the language reference.
-pub fn int_expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Int> {
-    Checker { scope, diags }.int(form)
+/// A checked expression of any type: for tools and the language reference.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// An integer expression.
+    Int(Int),
+    /// A decimal expression.
+    Dec(Dec),
+    /// A condition.
+    Bool(Bool),
 }
 
-/// Lowers one condition.
-pub fn bool_expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
-    Checker { scope, diags }.boolean(form)
+/// Lowers one expression, a number or a condition, whichever it is.
+pub fn expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Expr> {
+    let mut cx = Checker { scope, diags };
+    let condition = match &form.kind {
+        Kind::Bool(_) => true,
+        Kind::Vector(items) => items
+            .first()
+            .and_then(Form::as_symbol)
+            .and_then(ops::find)
+            .is_some_and(|op| {
+                matches!(
+                    (op.kind, items.len() - 1),
+                    (OpKind::Compare(_) | OpKind::And | OpKind::Or, 2)
+                        | (OpKind::Not | OpKind::Chance, _)
+                )
+            }),
+        _ => false,
+    };
+    if condition {
+        return cx.boolean(form).map(Expr::Bool);
+    }
+    Some(match cx.num(form)? {
+        Num::Int(i) => Expr::Int(i),
+        Num::Dec(d) => Expr::Dec(d),
+    })
 }
 
 /// Reads a map whose keys must be keywords from `allowed`; returns the pairs in order.
@@ -62,8 +94,11 @@ pub fn fields<'f, 'a>(
 ) -> Option<Vec<(&'a str, &'f Form<'a>)>> {
     let Kind::Map(pairs) = &form.kind else {
         diags.push(
-            Diagnostic::error(form.span, format!("expected {what} (a map), found {}", form.describe()))
-                .with_label(format!("expected {what}")),
+            Diagnostic::error(
+                form.span,
+                format!("expected {what} (a map), found {}", form.describe()),
+            )
+            .with_label(format!("expected {what}")),
         );
         return None;
     };
@@ -84,20 +119,26 @@ pub fn fields<'f, 'a>(
             }
             Kind::Symbol(name) if allowed.contains(name) => {
                 diags.push(
-                    Diagnostic::error(k.span, format!("`{name}` is a symbol, but keys are keywords"))
-                        .with_label("missing `:`")
-                        .with_help(format!("write `:{name}`")),
+                    Diagnostic::error(
+                        k.span,
+                        format!("`{name}` is a symbol, but keys are keywords"),
+                    )
+                    .with_label("missing `:`")
+                    .with_help(format!("write `:{name}`")),
                 );
             }
             _ => {
                 diags.push(
-                    Diagnostic::error(k.span, format!("keys of {what} are keywords, found {}", k.describe()))
-                        .with_label("expected a keyword")
-                        .suggest(
-                            k.as_symbol().unwrap_or(""),
-                            allowed.iter().copied(),
-                            |s| format!(":{s}"),
-                        ),
+                    Diagnostic::error(
+                        k.span,
+                        format!("keys of {what} are keywords, found {}", k.describe()),
+                    )
+                    .with_label("expected a keyword")
+                    .suggest(
+                        k.as_symbol().unwrap_or(""),
+                        allowed.iter().copied(),
+                        |s| format!(":{s}"),
+                    ),
                 );
             }
         }
@@ -121,7 +162,11 @@ trait HelpIfNone {
 
 impl HelpIfNone for Diagnostic {
     fn with_help_if_none(self, help: String) -> Self {
-        if self.help.is_some() { self } else { self.with_help(help) }
+        if self.help.is_some() {
+            self
+        } else {
+            self.with_help(help)
+        }
     }
 }
 
@@ -178,7 +223,10 @@ impl<'a> Checker<'_, '_> {
                 self.error(
                     Diagnostic::error(
                         form.span,
-                        format!("expected a vector of effect maps, found {}", form.describe()),
+                        format!(
+                            "expected a vector of effect maps, found {}",
+                            form.describe()
+                        ),
                     )
                     .with_help("write effects as `[{:effected :you :resource :wall :amount 3}]`"),
                 );
@@ -210,7 +258,10 @@ impl<'a> Checker<'_, '_> {
                             self.error(
                                 Diagnostic::error(
                                     value.span,
-                                    format!("`:set` is `true` or `false`, found {}", value.describe()),
+                                    format!(
+                                        "`:set` is `true` or `false`, found {}",
+                                        value.describe()
+                                    ),
                                 )
                                 .with_label("expected `true` or `false`"),
                             );
@@ -287,7 +338,10 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// `[op p1 p2 then else]` and `[if c then else]`: the condition and both branches' forms.
-    fn choice_parts<'f>(&mut self, call: &Call<'f, 'a>) -> Option<Option<(Bool, &'f Form<'a>, &'f Form<'a>)>> {
+    fn choice_parts<'f>(
+        &mut self,
+        call: &Call<'f, 'a>,
+    ) -> Option<Option<(Bool, &'f Form<'a>, &'f Form<'a>)>> {
         match (call.op.kind, call.args) {
             (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b, then, other]) => {
                 let cond = self.predicate(call, a, b)?;
@@ -311,7 +365,11 @@ impl<'a> Checker<'_, '_> {
                 let (x, y) = (self.num(a), self.num(b));
                 match (x?, y?) {
                     (Num::Int(x), Num::Int(y)) => Some(Bool::CmpInt(cmp, Box::new(x), Box::new(y))),
-                    (x, y) => Some(Bool::CmpDec(cmp, Box::new(x.into_dec()), Box::new(y.into_dec()))),
+                    (x, y) => Some(Bool::CmpDec(
+                        cmp,
+                        Box::new(x.into_dec()),
+                        Box::new(y.into_dec()),
+                    )),
                 }
             }
             OpKind::And | OpKind::Or => {
@@ -339,7 +397,10 @@ impl<'a> Checker<'_, '_> {
                 ),
             )
             .with_label(format!("wrong number of operands for `{}`", call.op.name))
-            .with_help(format!("the forms of `{}` are {}", call.op.name, call.op.forms)),
+            .with_help(format!(
+                "the forms of `{}` are {}",
+                call.op.name, call.op.forms
+            )),
         );
     }
 
@@ -354,10 +415,15 @@ impl<'a> Checker<'_, '_> {
         match &form.kind {
             Kind::Int(n) => Some(Num::Int(Int::Lit(*n))),
             Kind::Dec(d) => Some(Num::Dec(Dec::Lit(*d))),
-            Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => Some(Num::Int(Int::Amount)),
+            Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => {
+                Some(Num::Int(Int::Amount))
+            }
             Kind::Keyword(k) => {
-                let mut d = Diagnostic::error(form.span, format!("expected a number, found the keyword `:{k}`"))
-                    .with_label("expected a number");
+                let mut d = Diagnostic::error(
+                    form.span,
+                    format!("expected a number, found the keyword `:{k}`"),
+                )
+                .with_label("expected a number");
                 if *k == AMOUNT {
                     d = d.with_help("`:amount` names an operation's amount and is only bound inside an operation");
                 } else if self.scope.attributes.iter().any(|a| a == k) {
@@ -366,7 +432,12 @@ impl<'a> Checker<'_, '_> {
                 self.error(d);
                 None
             }
-            Kind::Vector(items) if matches!(items.first().map(|f| &f.kind), Some(Kind::Keyword(_) | Kind::Vector(_))) => {
+            Kind::Vector(items)
+                if matches!(
+                    items.first().map(|f| &f.kind),
+                    Some(Kind::Keyword(_) | Kind::Vector(_))
+                ) =>
+            {
                 self.smart_value(form, items).map(Num::Int)
             }
             Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
@@ -374,8 +445,14 @@ impl<'a> Checker<'_, '_> {
                 if let Some((cond, then, other)) = self.choice_parts(&call)? {
                     let (t, e) = (self.num(then), self.num(other));
                     return Some(match (t?, e?) {
-                        (Num::Int(t), Num::Int(e)) => Num::Int(Int::If(Box::new(cond), Box::new(t), Box::new(e))),
-                        (t, e) => Num::Dec(Dec::If(Box::new(cond), Box::new(t.into_dec()), Box::new(e.into_dec()))),
+                        (Num::Int(t), Num::Int(e)) => {
+                            Num::Int(Int::If(Box::new(cond), Box::new(t), Box::new(e)))
+                        }
+                        (t, e) => Num::Dec(Dec::If(
+                            Box::new(cond),
+                            Box::new(t.into_dec()),
+                            Box::new(e.into_dec()),
+                        )),
                     });
                 }
                 self.arith(&call)
@@ -412,7 +489,10 @@ impl<'a> Checker<'_, '_> {
                         .collect();
                     Some(Num::Int(Int::Fold(op, ints)))
                 } else {
-                    Some(Num::Dec(Dec::Fold(op, nums.into_iter().map(Num::into_dec).collect())))
+                    Some(Num::Dec(Dec::Fold(
+                        op,
+                        nums.into_iter().map(Num::into_dec).collect(),
+                    )))
                 }
             }
             OpKind::Div => {
@@ -421,7 +501,10 @@ impl<'a> Checker<'_, '_> {
                     return None;
                 };
                 let (a, b) = (self.num(a), self.num(b));
-                Some(Num::Dec(Dec::Div(Box::new(a?.into_dec()), Box::new(b?.into_dec()))))
+                Some(Num::Dec(Dec::Div(
+                    Box::new(a?.into_dec()),
+                    Box::new(b?.into_dec()),
+                )))
             }
             OpKind::Round(mode) => {
                 let [a] = call.args else {
@@ -444,20 +527,38 @@ impl<'a> Checker<'_, '_> {
             OpKind::Compare(_) | OpKind::And | OpKind::Or => {
                 if call.args.len() == 2 {
                     self.error(
-                        Diagnostic::error(call.span, format!("`[{} a b]` is a condition, but a number is expected here", call.op.name))
-                            .with_label("a condition")
-                            .with_help(format!("add the two results: `[{} a b then else]`", call.op.name)),
+                        Diagnostic::error(
+                            call.span,
+                            format!(
+                                "`[{} a b]` is a condition, but a number is expected here",
+                                call.op.name
+                            ),
+                        )
+                        .with_label("a condition")
+                        .with_help(format!(
+                            "add the two results: `[{} a b then else]`",
+                            call.op.name
+                        )),
                     );
                 } else {
-                    self.arity(call, "2 operands, or 4 to choose a value: `[op a b then else]`");
+                    self.arity(
+                        call,
+                        "2 operands, or 4 to choose a value: `[op a b then else]`",
+                    );
                 }
                 None
             }
             OpKind::Not | OpKind::Chance => {
                 self.error(
-                    Diagnostic::error(call.span, format!("`{}` gives a condition, but a number is expected here", call.op.name))
-                        .with_label("a condition")
-                        .with_help("choose a number with `[if condition then else]`"),
+                    Diagnostic::error(
+                        call.span,
+                        format!(
+                            "`{}` gives a condition, but a number is expected here",
+                            call.op.name
+                        ),
+                    )
+                    .with_label("a condition")
+                    .with_help("choose a number with `[if condition then else]`"),
                 );
                 None
             }
@@ -484,7 +585,10 @@ impl<'a> Checker<'_, '_> {
             self.error(
                 Diagnostic::error(
                     form.span,
-                    format!("a smart value has two parts, `[:you :wall]`; this has {}", items.len()),
+                    format!(
+                        "a smart value has two parts, `[:you :wall]`; this has {}",
+                        items.len()
+                    ),
                 )
                 .with_label("expected `[entity attribute]`"),
             );
@@ -496,9 +600,15 @@ impl<'a> Checker<'_, '_> {
                 Some(i) => Some(i as u16),
                 None if self.scope.operations.iter().any(|o| o == k) => {
                     self.error(
-                        Diagnostic::error(what.span, format!("`:{k}` is an operation, not a stored value"))
-                            .with_label("cannot be read")
-                            .with_help(format!("smart values read attributes: {}", self.attribute_list())),
+                        Diagnostic::error(
+                            what.span,
+                            format!("`:{k}` is an operation, not a stored value"),
+                        )
+                        .with_label("cannot be read")
+                        .with_help(format!(
+                            "smart values read attributes: {}",
+                            self.attribute_list()
+                        )),
                     );
                     None
                 }
@@ -508,7 +618,11 @@ impl<'a> Checker<'_, '_> {
                 }
             },
             _ => {
-                self.wrong_kind(what, "an attribute keyword such as `:wall`", &what.describe());
+                self.wrong_kind(
+                    what,
+                    "an attribute keyword such as `:wall`",
+                    &what.describe(),
+                );
                 None
             }
         };
@@ -522,7 +636,11 @@ impl<'a> Checker<'_, '_> {
     fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
         Diagnostic::error(span, format!("unknown resource `:{name}`"))
             .with_label("not an attribute of this rule set")
-            .suggest(name, self.scope.attributes.iter().map(String::as_str), |s| format!(":{s}"))
+            .suggest(
+                name,
+                self.scope.attributes.iter().map(String::as_str),
+                |s| format!(":{s}"),
+            )
             .with_help_if_none(format!("the attributes are {}", self.attribute_list()))
     }
 
@@ -541,9 +659,14 @@ impl<'a> Checker<'_, '_> {
                     ));
                 }
                 match (call.op.kind, call.args) {
-                    (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b]) => self.predicate(&call, a, b),
+                    (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b]) => {
+                        self.predicate(&call, a, b)
+                    }
                     (OpKind::Compare(_) | OpKind::And | OpKind::Or, _) => {
-                        self.arity(&call, "2 operands, or 4 to choose a value: `[op a b then else]`");
+                        self.arity(
+                            &call,
+                            "2 operands, or 4 to choose a value: `[op a b then else]`",
+                        );
                         None
                     }
                     (OpKind::Not, [a]) => Some(Bool::Not(Box::new(self.boolean(a)?))),
@@ -560,7 +683,10 @@ impl<'a> Checker<'_, '_> {
                         self.error(
                             Diagnostic::error(
                                 call.head.span,
-                                format!("`{}` gives a number, but a condition is expected here", call.op.name),
+                                format!(
+                                    "`{}` gives a number, but a condition is expected here",
+                                    call.op.name
+                                ),
                             )
                             .with_label("a number")
                             .with_help("compare it: `[> … 0]`"),
@@ -582,7 +708,8 @@ impl<'a> Checker<'_, '_> {
             Kind::Keyword(k) => match self.scope.entities.iter().position(|e| e == k) {
                 Some(i) => Some(Entity::Role(i as u8)),
                 None => {
-                    let mut candidates: Vec<&str> = self.scope.entities.iter().map(String::as_str).collect();
+                    let mut candidates: Vec<&str> =
+                        self.scope.entities.iter().map(String::as_str).collect();
                     if self.scope.in_operation {
                         candidates.push(TARGET);
                     }
@@ -604,7 +731,11 @@ impl<'a> Checker<'_, '_> {
                         Some(Entity::If(Box::new(cond), Box::new(t?), Box::new(e?)))
                     }
                     None => {
-                        self.wrong_kind(form, "an entity such as `:you`", &format!("a `{}` expression", call.op.name));
+                        self.wrong_kind(
+                            form,
+                            "an entity such as `:you`",
+                            &format!("a `{}` expression", call.op.name),
+                        );
                         None
                     }
                 }
@@ -655,7 +786,11 @@ impl<'a> Checker<'_, '_> {
                         Some(Target::If(Box::new(cond), Box::new(t?), Box::new(e?)))
                     }
                     None => {
-                        self.wrong_kind(form, "a resource such as `:wall`", &format!("a `{}` expression", call.op.name));
+                        self.wrong_kind(
+                            form,
+                            "a resource such as `:wall`",
+                            &format!("a `{}` expression", call.op.name),
+                        );
                         None
                     }
                 }

@@ -43,12 +43,7 @@ pub struct Operator {
     pub doc: &'static str,
 }
 
-const fn op(
-    name: &'static str,
-    kind: OpKind,
-    forms: &'static str,
-    doc: &'static str,
-) -> Operator {
+const fn op(name: &'static str, kind: OpKind, forms: &'static str, doc: &'static str) -> Operator {
     Operator {
         name,
         kind,
@@ -133,8 +128,18 @@ pub const OPERATORS: &[Operator] = &[
         "[/ a b]",
         "a divided by b, a decimal; dividing by zero gives 0",
     ),
-    op("min", OpKind::Arith(Arith::Min), "[min a b ...]", "the smallest"),
-    op("max", OpKind::Arith(Arith::Max), "[max a b ...]", "the largest"),
+    op(
+        "min",
+        OpKind::Arith(Arith::Min),
+        "[min a b ...]",
+        "the smallest",
+    ),
+    op(
+        "max",
+        OpKind::Arith(Arith::Max),
+        "[max a b ...]",
+        "the largest",
+    ),
     op(
         "round",
         OpKind::Round(Rounding::Nearest),

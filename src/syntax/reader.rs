@@ -66,7 +66,9 @@ pub enum ReadError {
         first: Span,
     },
     /// `99999999999999999999` — integers are 64-bit and never wrap.
-    #[error("integer `{text}` does not fit in 64 bits (from -9223372036854775808 to 9223372036854775807)")]
+    #[error(
+        "integer `{text}` does not fit in 64 bits (from -9223372036854775808 to 9223372036854775807)"
+    )]
     IntOverflow {
         /// The number.
         span: Span,
@@ -238,7 +240,26 @@ struct Reader<'a> {
 }
 
 fn is_symbol_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '.' | '*' | '+' | '!' | '-' | '_' | '?' | '$' | '%' | '&' | '=' | '<' | '>' | '/' | '\'' | '#' | ':')
+    c.is_alphanumeric()
+        || matches!(
+            c,
+            '.' | '*'
+                | '+'
+                | '!'
+                | '-'
+                | '_'
+                | '?'
+                | '$'
+                | '%'
+                | '&'
+                | '='
+                | '<'
+                | '>'
+                | '/'
+                | '\''
+                | '#'
+                | ':'
+        )
 }
 
 fn token(input: &str) -> IResult<&str, &str> {
@@ -541,7 +562,8 @@ impl<'a> Reader<'a> {
         let end = start + 1 + name.len();
         self.pos = end;
         let span = Span::new(start, end);
-        if name.is_empty() || name.starts_with(':') || name.ends_with('/') || name.starts_with('/') {
+        if name.is_empty() || name.starts_with(':') || name.ends_with('/') || name.starts_with('/')
+        {
             self.errors.push(ReadError::BadKeyword { span });
         }
         Ok(Form {

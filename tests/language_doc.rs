@@ -1,0 +1,215 @@
+//! Runs every example of docs/LANGUAGE.md and holds its operator table to the registry.
+
+use grimoire::check::{self, ops};
+use grimoire::diag::Diagnostic;
+use grimoire::eval::{State, apply, eval_expr};
+use grimoire::rules::RuleSet;
+use grimoire::syntax::{read, read_one};
+
+const DOC: &str = "docs/LANGUAGE.md";
+
+/// One ```grimoire block: its `key: value` lines, continuation lines joined.
+fn blocks(doc: &str) -> Vec<(usize, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, Vec<(String, String)>)> = None;
+    for (n, line) in doc.lines().enumerate() {
+        if line.trim() == "```grimoire" {
+            current = Some((n + 1, Vec::new()));
+        } else if line.trim() == "```" {
+            if let Some(block) = current.take() {
+                out.push(block);
+            }
+        } else if let Some((_, fields)) = &mut current {
+            if line.starts_with(' ') {
+                let last = fields.last_mut().expect("continuation after a key");
+                last.1.push('\n');
+                last.1.push_str(line);
+            } else {
+                let (k, v) = line.split_once(':').expect("`key: value` line");
+                fields.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn field<'b>(fields: &'b [(String, String)], key: &str) -> Option<&'b str> {
+    fields
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn diag_text(diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                d.message,
+                d.label.clone().unwrap_or_default(),
+                d.help.clone().unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
+    let seed = field(fields, "seed").map_or(0, |s| s.parse().expect("seed"));
+    let mut state = State::new(rules, rules.entities.len(), seed);
+    for set in field(fields, "given").unwrap_or("").split_whitespace() {
+        let (path, value) = set.split_once('=').expect("entity.attr=value");
+        let (who, attr) = path.split_once('.').expect("entity.attr");
+        state.put(
+            rules.entity(who).expect("entity") as usize,
+            rules.attribute(attr).expect("attribute"),
+            value.parse().expect("integer"),
+        );
+    }
+    state
+}
+
+fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), String> {
+    let expect = field(fields, "expect");
+    let error = field(fields, "error");
+    let fail = |what: String| Err(format!("{DOC}:{line}: {what}"));
+    if let Some(text) = field(fields, "read") {
+        let read = read(text);
+        let errors: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
+        return match (error, expect) {
+            (Some(e), _) if diag_text(&errors).contains(e) => Ok(()),
+            (Some(e), _) => fail(format!(
+                "expected an error containing {e:?}, got {:?}",
+                diag_text(&errors)
+            )),
+            (None, Some(x)) => {
+                let shown: Vec<String> = read.forms.iter().map(ToString::to_string).collect();
+                if errors.is_empty() && shown.join(" ") == x {
+                    Ok(())
+                } else {
+                    fail(format!(
+                        "read {:?} with errors {:?}",
+                        shown.join(" "),
+                        diag_text(&errors)
+                    ))
+                }
+            }
+            (None, None) => fail("a read example needs expect: or error:".into()),
+        };
+    }
+    let mut state = state(rules, fields);
+    let roles: Vec<u8> = (0..rules.entities.len() as u8).collect();
+    let mut diags = Vec::new();
+    if let Some(text) = field(fields, "value") {
+        let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+        let checked = check::expr(&form, &rules.scope(), &mut diags);
+        return match (checked, error, expect) {
+            (_, Some(e), _) if diag_text(&diags).contains(e) => Ok(()),
+            (Some(expr), None, Some(x)) if diags.is_empty() => {
+                let got = eval_expr(&expr, &mut state, &roles).to_string();
+                if got == x {
+                    Ok(())
+                } else {
+                    fail(format!("{text} gave {got}, expected {x}"))
+                }
+            }
+            _ => fail(format!("unexpected diagnostics: {}", diag_text(&diags))),
+        };
+    }
+    let text = field(fields, "effects")
+        .ok_or_else(|| format!("{DOC}:{line}: no read:, value: or effects:"))?;
+    let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+    match (rules.check_effects(&form), error) {
+        (Err(diags), Some(e)) if diag_text(&diags).contains(e) => Ok(()),
+        (Err(diags), _) => fail(format!("diagnostics: {}", diag_text(&diags))),
+        (Ok(_), Some(e)) => fail(format!(
+            "expected an error containing {e:?}, but it checked"
+        )),
+        (Ok(effects), None) => {
+            let mut events = Vec::new();
+            apply(rules, &effects, &mut state, &roles, &mut events);
+            for want in expect.unwrap_or("").split_whitespace() {
+                let (path, value) = want.split_once('=').expect("entity.attr=value");
+                let (who, attr) = path.split_once('.').expect("entity.attr");
+                let got = state.get(
+                    rules.entity(who).expect("entity") as usize,
+                    rules.attribute(attr).expect("attr"),
+                );
+                if got.to_string() != value {
+                    return fail(format!("{path} is {got}, expected {value}"));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn every_example_in_the_language_reference_holds() {
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
+    let blocks = blocks(&doc);
+    assert!(blocks.len() > 40, "found only {} examples", blocks.len());
+    let failures: Vec<String> = blocks
+        .iter()
+        .filter_map(|(line, f)| run(&rules, *line, f).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_operator_and_effect_key_has_a_tested_example() {
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let code: Vec<String> = blocks(&doc)
+        .into_iter()
+        .flat_map(|(_, f)| {
+            f.into_iter()
+                .filter(|(k, _)| k == "value" || k == "effects")
+                .map(|(_, v)| v)
+        })
+        .collect();
+    let code = code.join("\n");
+    for op in ops::OPERATORS {
+        assert!(
+            code.contains(&format!("[{} ", op.name)),
+            "no example uses `{}`",
+            op.name
+        );
+    }
+    for key in check::EFFECT_KEYS {
+        assert!(
+            code.contains(&format!(":{key} ")),
+            "no example uses `:{key}`"
+        );
+    }
+}
+
+#[test]
+fn operator_table_matches_the_registry() {
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let begin = doc
+        .find("<!-- operators:begin")
+        .expect("operators:begin marker");
+    let begin = begin + doc[begin..].find('\n').expect("marker line") + 1;
+    let end = doc
+        .find("<!-- operators:end -->")
+        .expect("operators:end marker");
+    let mut table = String::from("| operator | forms | meaning |\n|---|---|---|\n");
+    for op in ops::OPERATORS {
+        table.push_str(&format!(
+            "| `{}` | `{}` | {} |\n",
+            op.name, op.forms, op.doc
+        ));
+    }
+    if doc[begin..end] != table {
+        if std::env::var_os("GRIMOIRE_BLESS").is_some() {
+            let updated = format!("{}{}{}", &doc[..begin], table, &doc[end..]);
+            std::fs::write(DOC, updated).expect("write docs/LANGUAGE.md");
+        } else {
+            panic!(
+                "docs/LANGUAGE.md's operator table is out of date; rerun with GRIMOIRE_BLESS=1. Expected:\n{table}"
+            );
+        }
+    }
+}
