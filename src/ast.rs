@@ -160,6 +160,12 @@ pub struct Effect {
     pub amount: Int,
     /// `:set true`: replace instead of add.
     pub set: bool,
+    /// How many effects, this one first, are computed together from one state
+    /// before any of them applies (`{:at-once [...]}`); 1 for an effect on its own.
+    pub at_once: u8,
     /// The map in the source.
     pub span: Span,
 }
+
+/// The most effects one `{:at-once [...]}` group may hold.
+pub const MAX_AT_ONCE: usize = 16;

@@ -80,6 +80,15 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a hint unless one is already there (a "did you mean" beats a list).
+    pub fn with_help_if_none(self, help: impl Into<String>) -> Diagnostic {
+        if self.help.is_some() {
+            self
+        } else {
+            self.with_help(help)
+        }
+    }
+
     /// Adds another place to show.
     pub fn with_related(mut self, span: Span, note: impl Into<String>) -> Diagnostic {
         self.related.push((span, note.into()));

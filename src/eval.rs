@@ -10,7 +10,9 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Arith, AttrId, Bool, Dec, Effect, Entity, Int, OpId, Rounding, Target};
+use crate::ast::{
+    Arith, AttrId, Bool, Dec, Effect, Entity, Int, MAX_AT_ONCE, OpId, Rounding, Target,
+};
 use crate::check::Expr;
 use crate::rules::RuleSet;
 
@@ -108,17 +110,61 @@ pub fn apply(
     roles: &[u8],
     events: &mut Vec<Event>,
 ) {
-    for (i, effect) in effects.iter().enumerate() {
-        let frame = Frame {
-            roles,
-            target: 0,
-            amount: 0,
-            cause: Cause {
-                effect: u16::try_from(i).unwrap_or(u16::MAX),
-                via: None,
-            },
-        };
-        apply_one(rules, effect, state, frame, events);
+    run(rules, effects, state, Frame::outside(roles), events, true);
+}
+
+/// Applies a list of effects in `frame`; `number` makes each change's cause its effect's index.
+fn run(
+    rules: &RuleSet,
+    effects: &[Effect],
+    state: &mut State,
+    frame: Frame<'_>,
+    events: &mut Vec<Event>,
+    number: bool,
+) {
+    let at = |i: usize| {
+        if number {
+            Frame {
+                cause: Cause {
+                    effect: u16::try_from(i).unwrap_or(u16::MAX),
+                    via: None,
+                },
+                ..frame
+            }
+        } else {
+            frame
+        }
+    };
+    let mut i = 0;
+    while i < effects.len() {
+        let n = usize::from(effects[i].at_once.max(1)).min(effects.len() - i);
+        if n == 1 {
+            apply_one(rules, &effects[i], state, at(i), events);
+        } else {
+            // Every effect of an `:at-once` group is computed from the same state first.
+            let group = &effects[i..i + n];
+            let mut resolved = [(0u8, Ok(0), 0i64); MAX_AT_ONCE];
+            for (slot, effect) in resolved.iter_mut().zip(group) {
+                *slot = (
+                    entity(&effect.entity, state, frame),
+                    target(&effect.target, state, frame),
+                    int(&effect.amount, state, frame),
+                );
+            }
+            for (k, (effect, &(slot, target, amount))) in group.iter().zip(&resolved).enumerate() {
+                change(
+                    rules,
+                    effect.set,
+                    slot,
+                    target,
+                    amount,
+                    state,
+                    at(i + k),
+                    events,
+                );
+            }
+        }
+        i += n;
     }
 }
 
@@ -132,10 +178,27 @@ fn apply_one(
     let slot = entity(&effect.entity, state, frame);
     let target = target(&effect.target, state, frame);
     let amount = int(&effect.amount, state, frame);
+    change(
+        rules, effect.set, slot, target, amount, state, frame, events,
+    );
+}
+
+/// Adds `amount` to (or sets) an attribute of `slot`, or applies an operation to it.
+#[allow(clippy::too_many_arguments)]
+fn change(
+    rules: &RuleSet,
+    set: bool,
+    slot: u8,
+    target: Result<AttrId, OpId>,
+    amount: i64,
+    state: &mut State,
+    frame: Frame<'_>,
+    events: &mut Vec<Event>,
+) {
     match target {
         Ok(attr) => {
             let before = state.get(slot as usize, attr);
-            let raw = if effect.set {
+            let raw = if set {
                 amount
             } else {
                 before.saturating_add(amount)
@@ -163,9 +226,14 @@ fn apply_one(
                     via: Some(frame.cause.via.unwrap_or(op)),
                 },
             };
-            for e in &rules.operation_defs[op as usize].effects {
-                apply_one(rules, e, state, inner, events);
-            }
+            run(
+                rules,
+                &rules.operation_defs[op as usize].effects,
+                state,
+                inner,
+                events,
+                false,
+            );
         }
     }
 }
@@ -329,20 +397,37 @@ impl std::fmt::Display for Value {
     }
 }
 
+impl<'b> Frame<'b> {
+    /// Bindings outside any effect: for expressions evaluated on their own.
+    fn outside(roles: &'b [u8]) -> Frame<'b> {
+        Frame {
+            roles,
+            target: 0,
+            amount: 0,
+            cause: Cause {
+                effect: 0,
+                via: None,
+            },
+        }
+    }
+}
+
 /// Evaluates any checked expression against a state.
 pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
-    let frame = Frame {
-        roles,
-        target: 0,
-        amount: 0,
-        cause: Cause {
-            effect: 0,
-            via: None,
-        },
-    };
+    let frame = Frame::outside(roles);
     match e {
         Expr::Int(i) => Value::Int(int(i, state, frame)),
         Expr::Dec(d) => Value::Dec(dec(d, state, frame)),
         Expr::Bool(b) => Value::Bool(boolean(b, state, frame)),
     }
+}
+
+/// Does condition `cond` hold, with entity name `i` bound to slot `roles[i]`?
+pub fn holds(cond: &Bool, state: &mut State, roles: &[u8]) -> bool {
+    boolean(cond, state, Frame::outside(roles))
+}
+
+/// The value of integer expression `e`, with entity name `i` bound to slot `roles[i]`.
+pub fn value(e: &Int, state: &mut State, roles: &[u8]) -> i64 {
+    int(e, state, Frame::outside(roles))
 }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::ast::Effect;
+use crate::ast::{AttrId, Effect};
 use crate::check::{self, EFFECT_KEYS};
 use crate::diag::{Diagnostic, Severity, Source};
 use crate::rules::{BUNDLED, RuleSet};
@@ -38,12 +38,47 @@ pub struct Definition {
     pub text: Option<String>,
     /// Its checked effects.
     pub effects: Vec<Effect>,
+    /// How a card is played: cost, flags; defaults for named effects.
+    pub play: CardRules,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file in [`Checked::sources`].
     pub source: usize,
     /// The definition's map.
     pub span: Span,
+}
+
+/// How a card is played, beyond its effects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardRules {
+    /// The attribute the cost is paid in (`:type :bricks`), if it costs anything.
+    pub pay_with: Option<AttrId>,
+    /// The cost (`:cost 3`).
+    pub cost: i64,
+    /// `:play-again true`: the same player acts again after it.
+    pub play_again: bool,
+    /// `:discardable false`: it can never be discarded.
+    pub discardable: bool,
+    /// `:draw N`: cards drawn after it is played.
+    pub draw: u8,
+    /// `:discard N`: cards the player must then discard.
+    pub discard: u8,
+    /// `:copies N`: how many of it a deck holds.
+    pub copies: u8,
+}
+
+impl Default for CardRules {
+    fn default() -> CardRules {
+        CardRules {
+            pay_with: None,
+            cost: 0,
+            play_again: false,
+            discardable: true,
+            draw: 0,
+            discard: 0,
+            copies: 1,
+        }
+    }
 }
 
 /// The result of checking a set of files.
@@ -71,7 +106,18 @@ impl Checked {
     }
 }
 
-const CARD_KEYS: &[&str] = &["card", "text", "effects"];
+const CARD_KEYS: &[&str] = &[
+    "card",
+    "text",
+    "effects",
+    "type",
+    "cost",
+    "play-again",
+    "discardable",
+    "draw",
+    "discard",
+    "copies",
+];
 const NAMED_EFFECT_KEYS: &[&str] = &["effect", "text", "effects"];
 
 /// Finds the data files under `paths` (files as given, folders recursively, sorted).
@@ -330,8 +376,50 @@ pub fn definition(
     let mut name = None;
     let mut text = None;
     let mut effects = None;
+    let mut play = CardRules::default();
     for (key, value) in pairs {
         match key {
+            "type" => match value.as_keyword().and_then(|k| rules.attribute(k)) {
+                Some(a) if rules.pay_with.is_empty() || rules.pay_with.contains(&a) => {
+                    play.pay_with = Some(a)
+                }
+                _ => {
+                    let allowed: Vec<&str> = if rules.pay_with.is_empty() {
+                        rules.attributes.iter().map(String::as_str).collect()
+                    } else {
+                        rules
+                            .pay_with
+                            .iter()
+                            .map(|&a| rules.attributes[a as usize].as_str())
+                            .collect()
+                    };
+                    diags.push(
+                        Diagnostic::error(
+                            value.span,
+                            format!(
+                                "`:type` names what the card is paid in, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_label("not a card type of this rule set")
+                        .suggest(
+                            value.as_keyword().unwrap_or(""),
+                            allowed.iter().copied(),
+                            |s| format!(":{s}"),
+                        )
+                        .with_help_if_none(format!(
+                            "the card types are {}",
+                            check::list(allowed.iter().map(|a| format!("`:{a}`")))
+                        )),
+                    );
+                }
+            },
+            "cost" => play.cost = count(value, key, i64::MAX, diags).unwrap_or(0),
+            "draw" => play.draw = count(value, key, 10, diags).unwrap_or(0) as u8,
+            "discard" => play.discard = count(value, key, 10, diags).unwrap_or(0) as u8,
+            "copies" => play.copies = count(value, key, 100, diags).unwrap_or(1) as u8,
+            "play-again" => play.play_again = flag(value, key, diags).unwrap_or(false),
+            "discardable" => play.discardable = flag(value, key, diags).unwrap_or(true),
             "card" | "effect" => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 _ => diags.push(
@@ -352,6 +440,19 @@ pub fn definition(
             _ => effects = check::effects(value, &rules.scope(), diags),
         }
     }
+    if kind == DefKind::Card && !rules.pay_with.is_empty() {
+        for key in ["type", "cost"] {
+            if !has_key(form, key) {
+                diags.push(
+                    Diagnostic::error(
+                        form.span,
+                        format!("a card of rule set `{}` needs `:{key}`", rules.name),
+                    )
+                    .with_label(format!("missing `:{key}`")),
+                );
+            }
+        }
+    }
     if !has_key(form, "effects") {
         diags.push(
             Diagnostic::error(form.span, format!("{what} needs `:effects`"))
@@ -367,8 +468,45 @@ pub fn definition(
         name: name?,
         text,
         effects: effects?,
+        play,
         rules: rules.name.clone(),
         source,
         span: form.span,
     })
+}
+
+/// A whole number from 0 to `max`.
+fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+    match value.kind {
+        Kind::Int(n) if (0..=max).contains(&n) => Some(n),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:{key}` is a whole number from 0 to {max}, found {}",
+                        value.describe()
+                    ),
+                )
+                .with_label("out of range"),
+            );
+            None
+        }
+    }
+}
+
+fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    match value.kind {
+        Kind::Bool(b) => Some(b),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!("`:{key}` is `true` or `false`, found {}", value.describe()),
+                )
+                .with_label("expected `true` or `false`"),
+            );
+            None
+        }
+    }
 }

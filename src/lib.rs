@@ -19,10 +19,13 @@
 //! assert_eq!(state.get(0, wall), 6);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod rules;

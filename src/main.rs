@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use grimoire::cli::{self, EvalArgs, Format, Output};
+use grimoire::cli::{self, EvalArgs, Format, Output, PlayArgs, SimArgs};
+use grimoire::engine::ai::Policy;
 
 /// Data-driven card and effect engine: check, evaluate and play games written as data.
 #[derive(Parser)]
@@ -26,6 +27,21 @@ impl From<FormatArg> for Format {
         match f {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AiArg {
+    Random,
+    Greedy,
+}
+
+impl From<AiArg> for Policy {
+    fn from(a: AiArg) -> Policy {
+        match a {
+            AiArg::Random => Policy::Random,
+            AiArg::Greedy => Policy::Greedy,
         }
     }
 }
@@ -73,6 +89,52 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: FormatArg,
     },
+    /// Play a seeded game: AI against AI with a readable log, or you against an AI.
+    #[command(
+        after_help = "Examples:\n  grimoire play arcomage --seed 7\n  grimoire play arcomage --seed 7 --ai greedy --ai random\n  grimoire play arcomage --human --ai greedy"
+    )]
+    Play {
+        /// Rule set: a bundled name (arcomage) or a rule-set file.
+        rules: String,
+        /// The game's seed: the same seed plays the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// AI policy; once for both seats, or once per seat in seat order.
+        #[arg(long, value_enum)]
+        ai: Vec<AiArg>,
+        /// Play the first seat yourself: N plays card N, d N discards it, q quits.
+        #[arg(long)]
+        human: bool,
+        /// Card files or folders (default: cards/RULES).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
+    },
+    /// Simulate many seeded AI games: win rates, game length, per-card figures.
+    #[command(
+        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json"
+    )]
+    Simulate {
+        /// Rule set: a bundled name (arcomage) or a rule-set file.
+        rules: String,
+        /// How many games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// The run's seed: the same seed gives the same figures.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// AI policy; once for both seats, or once per seat in seat order.
+        #[arg(long, value_enum)]
+        ai: Vec<AiArg>,
+        /// Worker threads (default: every core). The figures do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Card files or folders (default: cards/RULES).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: FormatArg,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +161,48 @@ fn main() -> ExitCode {
             state,
             seed,
             format: format.into(),
+            color,
+        }),
+        Command::Play {
+            rules,
+            seed,
+            ai,
+            human,
+            cards,
+        } => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut output = std::io::stdout();
+            cli::play(
+                &PlayArgs {
+                    rules,
+                    cards,
+                    seed,
+                    ai: ai.into_iter().map(Policy::from).collect(),
+                    human,
+                    color,
+                },
+                &mut input,
+                &mut output,
+            )
+        }
+        Command::Simulate {
+            rules,
+            games,
+            seed,
+            ai,
+            threads,
+            cards,
+            format,
+        } => cli::simulate(&SimArgs {
+            rules,
+            cards,
+            games,
+            seed,
+            ai: ai.into_iter().map(Policy::from).collect(),
+            threads,
+            format: format.into(),
+            progress: std::io::stderr().is_terminal(),
             color,
         }),
     };

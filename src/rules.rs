@@ -5,7 +5,7 @@
 //! operations such as Arcomage's `:damage`, whose meaning is written in the
 //! effect language itself.
 
-use crate::ast::{Effect, OpId, Target};
+use crate::ast::{AttrId, Bool, Effect, Int, OpId, RoleId, Target};
 use crate::check::{self, AMOUNT, Scope, TARGET};
 use crate::diag::{Diagnostic, Source};
 use crate::syntax::{Form, Kind, Span, read};
@@ -32,6 +32,41 @@ pub struct RuleSet {
     pub operations: Vec<String>,
     /// Each operation's meaning.
     pub operation_defs: Vec<OpDef>,
+    /// Named constants (`:tower-goal 50`), usable wherever a number is.
+    pub params: Vec<(String, i64)>,
+    /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
+    pub seats: Vec<String>,
+    /// Effects the engine applies at fixed moments of a turn.
+    pub hooks: Hooks,
+    /// How a game is won, checked after every action.
+    pub victory: Vec<Victory>,
+    /// The attributes a card's cost may be paid in (`:bricks :gems :beasts`).
+    pub pay_with: Vec<AttrId>,
+    /// How the greedy AI scores a state for the player whose turn it is (`:ai {:score …}`).
+    pub ai_score: Option<Int>,
+}
+
+/// Effects applied by the engine at fixed moments, with `:you` bound to the player whose turn it is.
+#[derive(Clone, Debug, Default)]
+pub struct Hooks {
+    /// At the start of each turn (Arcomage: production).
+    pub turn_start: Vec<Effect>,
+    /// At the end of each turn.
+    pub turn_end: Vec<Effect>,
+}
+
+/// The names of the hooks, in the order a turn reaches them.
+pub const HOOKS: &[&str] = &["turn-start", "turn-end"];
+
+/// A way to win: when `when` holds, the entity `winner` names wins.
+#[derive(Clone, Debug)]
+pub struct Victory {
+    /// The condition, checked with `:you` bound to each seat in turn.
+    pub when: Bool,
+    /// Who wins when it holds.
+    pub winner: RoleId,
+    /// Why, for the log.
+    pub reason: String,
 }
 
 /// An attribute's default and bounds.
@@ -56,7 +91,22 @@ pub struct OpDef {
     pub effects: Vec<Effect>,
 }
 
-const RULE_KEYS: &[&str] = &["rules", "doc", "entities", "attributes", "operations"];
+const RULE_KEYS: &[&str] = &[
+    "rules",
+    "doc",
+    "entities",
+    "attributes",
+    "operations",
+    "params",
+    "seats",
+    "hooks",
+    "victory",
+    "cards",
+    "ai",
+];
+const AI_KEYS: &[&str] = &["score"];
+const VICTORY_KEYS: &[&str] = &["when", "winner", "reason"];
+const CARDS_KEYS: &[&str] = &["pay-with"];
 const ATTR_KEYS: &[&str] = &["default", "min", "max", "doc"];
 const OP_KEYS: &[&str] = &["doc", "effects"];
 
@@ -112,8 +162,15 @@ impl RuleSet {
             attribute_defs: Vec::new(),
             operations: Vec::new(),
             operation_defs: Vec::new(),
+            params: Vec::new(),
+            seats: Vec::new(),
+            hooks: Hooks::default(),
+            victory: Vec::new(),
+            pay_with: Vec::new(),
+            ai_score: None,
         };
         let mut op_forms = Vec::new();
+        let mut later: Vec<(&str, &Form<'_>)> = Vec::new();
         let mut names: Vec<(String, Span)> = Vec::new();
         let mut declare = |name: &str, span: Span, diags: &mut Vec<Diagnostic>| {
             if name == TARGET || name == AMOUNT {
@@ -176,13 +233,58 @@ impl RuleSet {
                         rules.attribute_defs.push(attr_def(def.1, diags));
                     }
                 }
-                _ => {
+                "operations" => {
                     for (name, def) in keyword_map(value, "`:operations`", diags) {
                         declare(name, def.0, diags);
                         rules.operations.push(name.to_string());
                         op_forms.push((def.0, def.1));
                     }
                 }
+                "params" => {
+                    for (name, (span, v)) in keyword_map(value, "`:params`", diags) {
+                        declare(name, span, diags);
+                        match v.kind {
+                            Kind::Int(n) => rules.params.push((name.to_string(), n)),
+                            _ => diags.push(
+                                Diagnostic::error(
+                                    v.span,
+                                    format!("a param is an integer, found {}", v.describe()),
+                                )
+                                .with_label("expected an integer"),
+                            ),
+                        }
+                    }
+                }
+                "seats" => match &value.kind {
+                    Kind::Vector(items) => {
+                        for item in items {
+                            match item.as_keyword() {
+                                Some(name) if rules.seats.iter().any(|s| s == name) => {
+                                    diags.push(Diagnostic::error(
+                                        item.span,
+                                        format!("seat `:{name}` is listed twice"),
+                                    ))
+                                }
+                                Some(name) => rules.seats.push(name.to_string()),
+                                None => diags.push(Diagnostic::error(
+                                    item.span,
+                                    format!(
+                                        "a seat is named by a keyword, found {}",
+                                        item.describe()
+                                    ),
+                                )),
+                            }
+                        }
+                    }
+                    _ => diags.push(Diagnostic::error(
+                        value.span,
+                        format!(
+                            "`:seats` is a vector of keywords such as `[:p1 :p2]`, found {}",
+                            value.describe()
+                        ),
+                    )),
+                },
+                _ => later.push((key, value)),
             }
         }
         if !saw_name {
@@ -212,6 +314,7 @@ impl RuleSet {
             entities: &rules.entities,
             attributes: &rules.attributes,
             operations: &rules.operations,
+            params: &rules.params,
             in_operation: true,
         };
         let mut defs = Vec::new();
@@ -237,6 +340,19 @@ impl RuleSet {
             defs.push(effects.map(|effects| OpDef { doc, effects }));
         }
         rules.operation_defs = defs.into_iter().collect::<Option<_>>()?;
+        for (key, value) in later {
+            rules.game_part(key, value, diags);
+        }
+        if !rules.seats.is_empty() && rules.seats.len() < rules.entities.len() {
+            diags.push(Diagnostic::error(
+                form.span,
+                format!(
+                    "{} seats cannot bind {} entities: each entity names a different seat",
+                    rules.seats.len(),
+                    rules.entities.len()
+                ),
+            ));
+        }
         if let Some(cycle) = find_cycle(&rules.operation_defs) {
             let path: Vec<String> = cycle
                 .iter()
@@ -258,12 +374,130 @@ impl RuleSet {
         Some(rules)
     }
 
+    /// Checks `:hooks`, `:victory` and `:cards`, which need the names declared before.
+    fn game_part(&mut self, key: &str, value: &Form<'_>, diags: &mut Vec<Diagnostic>) {
+        match key {
+            "hooks" => {
+                for (name, (span, body)) in keyword_map(value, "`:hooks`", diags) {
+                    let effects = check::effects(body, &self.scope(), diags).unwrap_or_default();
+                    match name {
+                        "turn-start" => self.hooks.turn_start = effects,
+                        "turn-end" => self.hooks.turn_end = effects,
+                        _ => diags.push(
+                            Diagnostic::error(span, format!("unknown hook `:{name}`"))
+                                .suggest(name, HOOKS.iter().copied(), |s| format!(":{s}"))
+                                .with_help_if_none(format!("the hooks are {}", HOOKS.join(", "))),
+                        ),
+                    }
+                }
+            }
+            "victory" => {
+                let Kind::Vector(items) = &value.kind else {
+                    diags.push(Diagnostic::error(
+                        value.span,
+                        format!(
+                            "`:victory` is a vector of `{{:when … :winner …}}` maps, found {}",
+                            value.describe()
+                        ),
+                    ));
+                    return;
+                };
+                for item in items {
+                    let Some(pairs) =
+                        check::fields(item, "a victory condition", VICTORY_KEYS, diags)
+                    else {
+                        continue;
+                    };
+                    let (mut when, mut winner, mut reason) = (None, None, String::new());
+                    for (k, v) in pairs {
+                        match k {
+                            "when" => when = check::condition(v, &self.scope(), diags),
+                            "winner" => match v.as_keyword().and_then(|w| self.entity(w)) {
+                                Some(r) => winner = Some(r),
+                                None => diags.push(
+                                    Diagnostic::error(
+                                        v.span,
+                                        format!("`:winner` is an entity, found {}", v.describe()),
+                                    )
+                                    .with_help(format!(
+                                        "the entities are {}",
+                                        self.entities.join(", ")
+                                    )),
+                                ),
+                            },
+                            _ => reason = string(v, diags).unwrap_or_default(),
+                        }
+                    }
+                    for (k, missing) in [("when", when.is_none()), ("winner", winner.is_none())] {
+                        if missing && !has(item, k) {
+                            diags.push(Diagnostic::error(
+                                item.span,
+                                format!("this victory condition has no `:{k}`"),
+                            ));
+                        }
+                    }
+                    if let (Some(when), Some(winner)) = (when, winner) {
+                        self.victory.push(Victory {
+                            when,
+                            winner,
+                            reason,
+                        });
+                    }
+                }
+            }
+            "ai" => {
+                let Some(pairs) = check::fields(value, "`:ai`", AI_KEYS, diags) else {
+                    return;
+                };
+                for (_, v) in pairs {
+                    self.ai_score = check::integer(v, &self.scope(), diags);
+                }
+            }
+            _ => {
+                let Some(pairs) = check::fields(value, "`:cards`", CARDS_KEYS, diags) else {
+                    return;
+                };
+                for (_, v) in pairs {
+                    let Kind::Vector(items) = &v.kind else {
+                        diags.push(Diagnostic::error(
+                            v.span,
+                            "`:pay-with` is a vector of attributes",
+                        ));
+                        continue;
+                    };
+                    for item in items {
+                        match item.as_keyword().and_then(|a| self.attribute(a)) {
+                            Some(a) => self.pay_with.push(a),
+                            None => diags.push(
+                                Diagnostic::error(
+                                    item.span,
+                                    format!("expected an attribute, found {}", item.describe()),
+                                )
+                                .suggest(
+                                    item.as_keyword().unwrap_or(""),
+                                    self.attributes.iter().map(String::as_str),
+                                    |s| format!(":{s}"),
+                                ),
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of param `name`.
+    pub fn param(&self, name: &str) -> Option<i64> {
+        self.params.iter().find(|(p, _)| p == name).map(|(_, v)| *v)
+    }
+
     /// The scope effects outside any operation are checked in.
     pub fn scope(&self) -> Scope<'_> {
         Scope {
             entities: &self.entities,
             attributes: &self.attributes,
             operations: &self.operations,
+            params: &self.params,
             in_operation: false,
         }
     }

@@ -6,7 +6,7 @@
 
 pub mod ops;
 
-use crate::ast::{Arith, Bool, Dec, Effect, Entity, Int, Target};
+use crate::ast::{Arith, Bool, Dec, Effect, Entity, Int, MAX_AT_ONCE, Target};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span};
 use ops::{OpKind, Operator};
@@ -20,6 +20,8 @@ pub struct Scope<'r> {
     pub attributes: &'r [String],
     /// Operation names (`damage`).
     pub operations: &'r [String],
+    /// Named constants (`tower-goal`), replaced by their values when checked.
+    pub params: &'r [(String, i64)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
 }
@@ -80,6 +82,16 @@ pub fn expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> 
         Num::Int(i) => Expr::Int(i),
         Num::Dec(d) => Expr::Dec(d),
     })
+}
+
+/// Lowers one integer expression (a score, a formula).
+pub fn integer(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Int> {
+    Checker { scope, diags }.int(form)
+}
+
+/// Lowers one condition (a victory rule, a requirement).
+pub fn condition(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
+    Checker { scope, diags }.boolean(form)
 }
 
 /// Reads a map whose keys must be keywords from `allowed`; returns the pairs in order.
@@ -156,20 +168,6 @@ pub fn list(items: impl IntoIterator<Item = String>) -> String {
     }
 }
 
-trait HelpIfNone {
-    fn with_help_if_none(self, help: String) -> Self;
-}
-
-impl HelpIfNone for Diagnostic {
-    fn with_help_if_none(self, help: String) -> Self {
-        if self.help.is_some() {
-            self
-        } else {
-            self.with_help(help)
-        }
-    }
-}
-
 /// A number of either type, before the context decides which it must be.
 enum Num {
     Int(Int),
@@ -211,6 +209,10 @@ impl<'a> Checker<'_, '_> {
                 let mut out = Vec::with_capacity(items.len());
                 let mut ok = true;
                 for item in items {
+                    if let Some(group) = at_once_group(item) {
+                        ok &= self.at_once(item, group, &mut out);
+                        continue;
+                    }
                     match self.effect(item) {
                         Some(e) => out.push(e),
                         None => ok = false,
@@ -233,6 +235,56 @@ impl<'a> Checker<'_, '_> {
                 None
             }
         }
+    }
+
+    /// `{:at-once [e1 e2 ...]}`: effects computed from one state, then applied in order.
+    fn at_once(&mut self, form: &Form<'a>, group: &Form<'a>, out: &mut Vec<Effect>) -> bool {
+        if let Kind::Map(pairs) = &form.kind
+            && pairs.len() > 1
+        {
+            self.error(
+                Diagnostic::error(form.span, "an `:at-once` map holds only `:at-once`")
+                    .with_help("put the effects inside: `{:at-once [{…} {…}]}`"),
+            );
+            return false;
+        }
+        let Kind::Vector(items) = &group.kind else {
+            self.wrong_kind(group, "a vector of effect maps", &group.describe());
+            return false;
+        };
+        if items.is_empty() || items.len() > MAX_AT_ONCE {
+            self.error(
+                Diagnostic::error(
+                    group.span,
+                    format!(
+                        "`:at-once` groups 1 to {MAX_AT_ONCE} effects; this has {}",
+                        items.len()
+                    ),
+                )
+                .with_label("wrong size"),
+            );
+            return false;
+        }
+        let start = out.len();
+        let mut ok = true;
+        for item in items {
+            if at_once_group(item).is_some() {
+                self.error(Diagnostic::error(
+                    item.span,
+                    "`:at-once` groups cannot nest",
+                ));
+                ok = false;
+                continue;
+            }
+            match self.effect(item) {
+                Some(e) => out.push(e),
+                None => ok = false,
+            }
+        }
+        if ok {
+            out[start].at_once = items.len() as u8;
+        }
+        ok
     }
 
     fn effect(&mut self, form: &Form<'a>) -> Option<Effect> {
@@ -307,6 +359,7 @@ impl<'a> Checker<'_, '_> {
             target: target?,
             amount: amount?,
             set: set?,
+            at_once: 1,
             span: form.span,
         })
     }
@@ -327,10 +380,10 @@ impl<'a> Checker<'_, '_> {
                     Diagnostic::error(head.span, format!("unknown operator `{name}`"))
                         .with_label("not an operator")
                         .suggest(name, ops::names(), str::to_string)
-                        .with_help_if_none(
-                            "operators are = not= < > <= >= and or not if + - * / min max round floor ceil random chance"
-                                .into(),
-                        ),
+                        .with_help_if_none(format!(
+                            "the operators are {}",
+                            ops::names().collect::<Vec<_>>().join(" ")
+                        )),
                 );
                 None
             }
@@ -415,6 +468,15 @@ impl<'a> Checker<'_, '_> {
         match &form.kind {
             Kind::Int(n) => Some(Num::Int(Int::Lit(*n))),
             Kind::Dec(d) => Some(Num::Dec(Dec::Lit(*d))),
+            Kind::Keyword(k) if self.scope.params.iter().any(|(p, _)| p == k) => {
+                let value = self
+                    .scope
+                    .params
+                    .iter()
+                    .find(|(p, _)| p == k)
+                    .map_or(0, |(_, v)| *v);
+                Some(Num::Int(Int::Lit(value)))
+            }
             Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => {
                 Some(Num::Int(Int::Amount))
             }
@@ -428,6 +490,10 @@ impl<'a> Checker<'_, '_> {
                     d = d.with_help("`:amount` names an operation's amount and is only bound inside an operation");
                 } else if self.scope.attributes.iter().any(|a| a == k) {
                     d = d.with_help(format!("to read a value, name whose it is: `[:you :{k}]`"));
+                } else {
+                    d = d.suggest(k, self.scope.params.iter().map(|(p, _)| p.as_str()), |s| {
+                        format!(":{s}")
+                    });
                 }
                 self.error(d);
                 None
@@ -800,6 +866,17 @@ impl<'a> Checker<'_, '_> {
                 None
             }
         }
+    }
+}
+
+/// The group of an `{:at-once [...]}` map.
+fn at_once_group<'f, 'a>(form: &'f Form<'a>) -> Option<&'f Form<'a>> {
+    match &form.kind {
+        Kind::Map(pairs) => pairs
+            .iter()
+            .find(|(k, _)| k.as_keyword() == Some("at-once"))
+            .map(|(_, v)| v),
+        _ => None,
     }
 }
 

@@ -3,6 +3,12 @@
 //! `main.rs` parses arguments with clap and prints what these return, so every
 //! command can be tested without spawning a process.
 
+mod play;
+mod simulate;
+
+pub use play::{PlayArgs, play, render_log};
+pub use simulate::{SimArgs, simulate};
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,7 +51,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn usage(message: impl Into<String>) -> Output {
+    pub(crate) fn usage(message: impl Into<String>) -> Output {
         Output {
             stderr: format!("error: {}\n", message.into()),
             code: EXIT_USAGE,
@@ -53,7 +59,11 @@ impl Output {
         }
     }
 
-    fn diagnostics(located: &[(&Source, &Diagnostic)], format: Format, color: bool) -> Output {
+    pub(crate) fn diagnostics(
+        located: &[(&Source, &Diagnostic)],
+        format: Format,
+        color: bool,
+    ) -> Output {
         let mut out = Output {
             code: EXIT_DIAGNOSTICS,
             ..Output::default()
@@ -74,14 +84,14 @@ impl Output {
     }
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> String {
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
     let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("\"{e}\""));
     s.push('\n');
     s
 }
 
 /// Loads `--rules`, turning failures into output.
-fn load_rules(name: &str, format: Format, color: bool) -> Result<RuleSet, Output> {
+pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<RuleSet, Output> {
     rules::load(name).map_err(|e| match e {
         LoadError::Invalid(source, diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
@@ -344,13 +354,13 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         );
     }
     out.push('\n');
-    out.push_str(&state_table(rules, state));
+    out.push_str(&state_table(rules, &rules.entities, state));
     out
 }
 
 /// The state as a table: one row per entity, one column per attribute.
-pub fn state_table(rules: &RuleSet, state: &State) -> String {
-    let name_width = rules.entities.iter().map(String::len).max().unwrap_or(0);
+pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
+    let name_width = rows.iter().map(String::len).max().unwrap_or(0);
     let widths: Vec<usize> = rules
         .attributes
         .iter()
@@ -368,7 +378,7 @@ pub fn state_table(rules: &RuleSet, state: &State) -> String {
         let _ = write!(out, "  {attr:>w$}");
     }
     out.push('\n');
-    for (slot, who) in rules.entities.iter().enumerate() {
+    for (slot, who) in rows.iter().enumerate() {
         let _ = write!(out, "{who:<name_width$}");
         for (i, w) in widths.iter().enumerate() {
             let _ = write!(out, "  {:>w$}", state.get(slot, i as u16));

@@ -1,0 +1,145 @@
+//! Computer players: a random policy and a greedy one-move lookahead.
+//!
+//! Both draw any chance from the game state's generator, so an AI game replays
+//! exactly from its seed. The greedy policy scores states with the rule set's
+//! `:ai {:score …}` expression, so what "good" means is data too.
+
+use rand::RngExt;
+
+use super::{Action, Game, Phase};
+use crate::eval::{Event, State, apply, holds, value};
+
+/// How a computer player chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// A random affordable card, else a random discard.
+    Random,
+    /// The play whose result scores best by the rule set's `:ai :score`; a discard if none helps.
+    Greedy,
+}
+
+impl Policy {
+    /// The policy's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
+}
+
+/// Buffers a computer player reuses between decisions, so choosing allocates nothing.
+#[derive(Debug, Default)]
+pub struct Ai {
+    legal: Vec<Action>,
+    scratch: Option<State>,
+    events: Vec<Event>,
+}
+
+/// The score given to a move that wins outright.
+const WIN: i64 = i64::MAX / 2;
+
+impl Ai {
+    /// A new player.
+    pub fn new() -> Ai {
+        Ai::default()
+    }
+
+    /// The action `policy` chooses for the player whose turn it is, if any is legal.
+    pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
+        game.legal(&mut self.legal);
+        if self.legal.is_empty() {
+            return None;
+        }
+        match policy {
+            Policy::Random => {
+                let plays = self
+                    .legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Play(_)))
+                    .count();
+                // Plays come first in `legal`: pick among them if there are any.
+                let pool = if plays > 0 { plays } else { self.legal.len() };
+                let pick = game.state.rng.random_range(0..pool);
+                Some(self.legal[pick])
+            }
+            Policy::Greedy => Some(self.greedy(game)),
+        }
+    }
+
+    fn greedy(&mut self, game: &Game<'_>) -> Action {
+        let rules = game.rules();
+        let cards = game.cards();
+        let seat = game.current as usize;
+        let roles = game.roles(game.current);
+        let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
+        scratch.clone_from(&game.state);
+        let base = score(game, scratch, roles);
+        let mut best: Option<(i64, Action)> = None;
+        if game.phase == Phase::Act {
+            for &action in &self.legal {
+                let Action::Play(i) = action else { continue };
+                let card = &cards[game.hand()[i] as usize];
+                scratch.clone_from(&game.state);
+                if let Some(attr) = card.play.pay_with {
+                    let have = scratch.get(seat, attr);
+                    scratch.put(seat, attr, have - card.play.cost);
+                }
+                self.events.clear();
+                apply(rules, &card.effects, scratch, roles, &mut self.events);
+                let mut s = score(game, scratch, roles);
+                if card.play.play_again {
+                    // Another action follows: worth a little more than the same change without one.
+                    s = s.saturating_add(1);
+                }
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, action));
+                }
+            }
+        }
+        match best {
+            Some((s, action)) if s >= base => action,
+            _ => self.worst_card(game),
+        }
+    }
+
+    /// The discard a greedy player makes: the card furthest from affordable.
+    fn worst_card(&self, game: &Game<'_>) -> Action {
+        let seat = game.current as usize;
+        let mut worst: Option<(i64, Action)> = None;
+        for &action in &self.legal {
+            let Action::Discard(i) = action else { continue };
+            let card = &game.cards()[game.hand()[i] as usize];
+            let have = card.play.pay_with.map_or(0, |a| game.state.get(seat, a));
+            let shortfall = card.play.cost - have;
+            if worst.is_none_or(|(w, _)| shortfall > w) {
+                worst = Some((shortfall, action));
+            }
+        }
+        // A player who may not discard anything plays the first legal card.
+        worst.map_or(self.legal[0], |(_, a)| a)
+    }
+}
+
+/// A state's worth to the player `roles[0]` names: a win or loss outweighs any score.
+fn score(game: &Game<'_>, state: &mut State, roles: &[u8]) -> i64 {
+    let rules = game.rules();
+    let me = roles[0];
+    let seats = rules.seats.len();
+    for seat in 0..seats {
+        let seat_roles = game.roles(seat as u8);
+        for v in &rules.victory {
+            if holds(&v.when, state, seat_roles) {
+                return if seat_roles[v.winner as usize] == me {
+                    WIN
+                } else {
+                    -WIN
+                };
+            }
+        }
+    }
+    rules
+        .ai_score
+        .as_ref()
+        .map_or(0, |e| value(e, state, roles))
+}
