@@ -296,7 +296,7 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
 }
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.
-fn rule_set_for<'r>(
+pub(crate) fn rule_set_for<'r>(
     path: &Path,
     found: &'r [RuleSet],
     bundled: &'r mut HashMap<String, Option<RuleSet>>,

@@ -29,4 +29,5 @@ pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod rules;
+pub mod scenario;
 pub mod syntax;

@@ -109,6 +109,18 @@ enum Command {
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
+    /// Run scenario files: given a state, play cards, expect values and logs.
+    #[command(
+        after_help = "Examples:\n  grimoire test tests/scenarios\n  grimoire test tests/scenarios/arcomage/bricks.edn --cards my-deck"
+    )]
+    Test {
+        /// Scenario files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Card files or folders (default: cards/RULES).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
+    },
     /// Simulate many seeded AI games: win rates, game length, per-card figures.
     #[command(
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json"
@@ -186,6 +198,7 @@ fn main() -> ExitCode {
                 &mut output,
             )
         }
+        Command::Test { paths, cards } => cli::test(&paths, &cards, color),
         Command::Simulate {
             rules,
             games,

@@ -36,7 +36,7 @@ fn misspelled_resource_in_a_file_exits_1_with_location_caret_and_suggestion() {
     let file = dir.join("arcomage/bad.edn");
     std::fs::write(
         &file,
-        "; a card with a typo\n{:card \"Miners\"\n :effects [{:effected :you :resource :quary :amount 1}]}\n",
+        "; a card with a typo\n{:card \"Miners\" :type :bricks :cost 3\n :effects [{:effected :you :resource :quary :amount 1}]}\n",
     )
     .unwrap();
     let out = grimoire(&["check", file.to_str().unwrap()]);
@@ -66,10 +66,10 @@ fn misspelled_resource_in_a_file_exits_1_with_location_caret_and_suggestion() {
 #[test]
 fn every_error_of_every_file_is_reported() {
     let dir = scratch("many");
-    std::fs::write(dir.join("arcomage/a.edn"), "{:card \"A\" :effects [{:effected :yuo :resource :wall :amount 1}]}\n{:card \"B\" :effects [{:effected :you :resource :wal :amount 1}]}").unwrap();
+    std::fs::write(dir.join("arcomage/a.edn"), "{:card \"A\" :type :bricks :cost 1 :effects [{:effected :yuo :resource :wall :amount 1}]}\n{:card \"B\" :type :bricks :cost 1 :effects [{:effected :you :resource :wal :amount 1}]}").unwrap();
     std::fs::write(
         dir.join("arcomage/b.edn"),
-        "{:card \"C\" :effects [{:effected :you :resource :wall :amount [< 1]}]}",
+        "{:card \"C\" :type :bricks :cost 1 :effects [{:effected :you :resource :wall :amount [< 1]}]}",
     )
     .unwrap();
     let out = grimoire(&["check", "--format", "json", dir.to_str().unwrap()]);

@@ -5,9 +5,11 @@
 
 mod play;
 mod simulate;
+mod test;
 
-pub use play::{PlayArgs, play, render_log};
+pub use play::{PlayArgs, play, render_log, render_log_named};
 pub use simulate::{SimArgs, simulate};
+pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

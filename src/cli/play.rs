@@ -245,8 +245,18 @@ fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Opti
 
 /// A game log as people read it: turns, plays and discards, every change, the end.
 pub fn render_log(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
+    render_log_named(rules, cards, log, &rules.seats)
+}
+
+/// [`render_log`] with each seat called by `names[seat]` (scenarios say `you` and `other`).
+pub fn render_log_named(
+    rules: &RuleSet,
+    cards: &[Card],
+    log: &[GameEvent],
+    names: &[String],
+) -> String {
     let mut out = String::new();
-    let seat = |s: u8| rules.seats.get(s as usize).map_or("?", String::as_str);
+    let seat = |s: u8| names.get(s as usize).map_or("?", String::as_str);
     let mut hook_line: Vec<String> = Vec::new();
     let flush = |out: &mut String, hook_line: &mut Vec<String>| {
         if !hook_line.is_empty() {

@@ -63,6 +63,8 @@ pub enum Phase {
     Act,
     /// The player must discard this many more cards (after Prism's "draw 1, discard 1").
     MustDiscard(u8),
+    /// A turn has ended and the next has not begun: only with [`Game::pause_between_turns`].
+    BetweenTurns,
     /// The game has ended.
     Over(Outcome),
 }
@@ -163,6 +165,9 @@ pub enum Illegal {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// The turn has ended and the next has not begun.
+    #[error("the turn has ended")]
+    BetweenTurns,
 }
 
 /// Why a game cannot be set up.
@@ -207,6 +212,7 @@ pub struct Game<'r> {
     /// `roles[seat]`: the seat each entity name means during `seat`'s turn.
     roles: Vec<Vec<u8>>,
     events: Vec<Event>,
+    pause: bool,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -256,6 +262,7 @@ impl<'r> Game<'r> {
             max_turns,
             roles,
             events: Vec::with_capacity(32),
+            pause: false,
             log: keep_log.then(Vec::new),
         };
         game.deal();
@@ -357,7 +364,8 @@ impl<'r> Game<'r> {
             return false;
         };
         match (self.phase, action) {
-            (Phase::Over(_), _) | (Phase::MustDiscard(_), Action::Play(_)) => false,
+            (Phase::Over(_) | Phase::BetweenTurns, _)
+            | (Phase::MustDiscard(_), Action::Play(_)) => false,
             (_, Action::Discard(_)) => self.cards[card as usize].play.discardable,
             (Phase::Act, Action::Play(_)) => self.affordable(card),
         }
@@ -376,6 +384,7 @@ impl<'r> Game<'r> {
         let def = &self.cards[card as usize];
         match (self.phase, action) {
             (Phase::Over(_), _) => Err(Illegal::Over),
+            (Phase::BetweenTurns, _) => Err(Illegal::BetweenTurns),
             (Phase::MustDiscard(_), Action::Play(_)) => Err(Illegal::MustDiscard),
             (_, Action::Discard(_)) if !def.play.discardable => {
                 Err(Illegal::Undiscardable(def.name.clone()))
@@ -469,6 +478,10 @@ impl<'r> Game<'r> {
         }
         self.current = ((seat as usize + 1) % self.hands.len()) as u8;
         self.turn += 1;
+        if self.pause {
+            self.phase = Phase::BetweenTurns;
+            return;
+        }
         self.phase = Phase::Act;
         self.start_turn();
     }
@@ -600,6 +613,25 @@ impl<'r> Game<'r> {
         } else {
             self.end_turn();
         }
+    }
+
+    /// Stop after each turn's end, before the next turn's start hooks run, until
+    /// [`Game::resume`]: for scenarios that look at the state a play leaves.
+    pub fn pause_between_turns(&mut self, pause: bool) {
+        self.pause = pause;
+    }
+
+    /// Starts the next turn after a pause.
+    pub fn resume(&mut self) {
+        if self.phase == Phase::BetweenTurns {
+            self.phase = Phase::Act;
+            self.start_turn();
+        }
+    }
+
+    /// Puts `card` into the hand of the seat whose turn it is: for scenarios.
+    pub fn give(&mut self, card: CardId) {
+        self.hands[self.current as usize].push(card);
     }
 
     /// The outcome, once the game is over.

@@ -1,0 +1,136 @@
+//! `grimoire test`: runs scenario files and reports each scenario.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::play::load_deck;
+use super::{EXIT_DIAGNOSTICS, Output};
+use crate::diag::{Diagnostic, Source};
+use crate::engine::Card;
+use crate::files;
+use crate::rules::RuleSet;
+use crate::scenario::{self, Scenario};
+use crate::syntax::{Span, read};
+
+/// One scenario's result.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// `path:line: name`.
+    pub name: String,
+    /// The log it produced, or what failed.
+    pub result: Result<String, Vec<String>>,
+}
+
+/// Loads every scenario under `paths` and runs it; problems in the files are diagnostics.
+pub fn run_paths(
+    paths: &[PathBuf],
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<Vec<Outcome>, Output> {
+    let mut io_errors = Vec::new();
+    let files = files::discover(paths, &mut io_errors);
+    if !io_errors.is_empty() {
+        return Err(Output::usage(io_errors.join("\n")));
+    }
+    let mut decks: HashMap<String, (RuleSet, Vec<Card>)> = HashMap::new();
+    let mut outcomes = Vec::new();
+    let mut problems: Vec<(Source, Diagnostic)> = Vec::new();
+    for path in &files {
+        let source = match files::load(path) {
+            Ok(Ok(source)) => source,
+            Ok(Err((source, d))) => {
+                problems.push((source, d));
+                continue;
+            }
+            Err(e) => return Err(Output::usage(format!("{}: {e}", path.display()))),
+        };
+        let read = read(&source.text);
+        if !read.errors.is_empty() {
+            problems.extend(
+                read.errors
+                    .iter()
+                    .map(|e| (source.clone(), Diagnostic::from(e))),
+            );
+            continue;
+        }
+        let Some(name) = rules_name(path, &read.forms) else {
+            let d = Diagnostic::error(
+                Span::new(0, 0),
+                "cannot tell which rule set these scenarios use",
+            )
+            .with_help("put the file in a folder named after the rule set, or add `:rules :NAME`");
+            problems.push((source, d));
+            continue;
+        };
+        if !decks.contains_key(&name) {
+            let deck = load_deck(&name, cards, color)?;
+            decks.insert(name.clone(), deck);
+        }
+        let (rules, deck) = &decks[&name];
+        let mut diags = Vec::new();
+        let scenarios: Vec<Scenario> = scenario::load(&read.forms, rules, deck, &mut diags);
+        let index = crate::syntax::LineIndex::new(&source.text);
+        for s in &scenarios {
+            let line = index.location(&source.text, s.span.start).line;
+            outcomes.push(Outcome {
+                name: format!("{}:{line}: {}", source.path, s.name),
+                result: scenario::run(s, rules, deck),
+            });
+        }
+        problems.extend(diags.into_iter().map(|d| (source.clone(), d)));
+    }
+    if !problems.is_empty() {
+        let located: Vec<_> = problems.iter().map(|(s, d)| (s, d)).collect();
+        return Err(Output::diagnostics(&located, super::Format::Human, color));
+    }
+    Ok(outcomes)
+}
+
+/// The rule set a scenario file uses: its `:rules`, else a folder named after a bundled rule set.
+fn rules_name(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
+    for f in forms {
+        if let crate::syntax::Kind::Map(pairs) = &f.kind
+            && let Some((_, v)) = pairs.iter().find(|(k, _)| k.as_keyword() == Some("rules"))
+            && let Some(name) = v.as_keyword()
+        {
+            return Some(name.to_string());
+        }
+    }
+    path.ancestors()
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
+        .find(|dir| crate::rules::BUNDLED.iter().any(|(n, _)| n == dir))
+        .map(str::to_string)
+}
+
+/// `grimoire test PATH...`.
+pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
+    let outcomes = match run_paths(paths, cards, color) {
+        Ok(o) => o,
+        Err(out) => return out,
+    };
+    let mut out = Output::default();
+    let (mut passed, mut failed) = (0, 0);
+    for o in &outcomes {
+        match &o.result {
+            Ok(_) => {
+                passed += 1;
+                let _ = writeln!(out.stdout, "ok    {}", o.name);
+            }
+            Err(why) => {
+                failed += 1;
+                let _ = writeln!(out.stdout, "FAIL  {}", o.name);
+                for line in why {
+                    for l in line.lines() {
+                        let _ = writeln!(out.stdout, "        {l}");
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(out.stdout, "{passed} passed, {failed} failed");
+    if failed > 0 || outcomes.is_empty() {
+        out.code = EXIT_DIAGNOSTICS;
+    }
+    out
+}
