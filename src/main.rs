@@ -72,7 +72,14 @@ enum Command {
     )]
     Eval {
         /// The effects: a vector of effect maps.
-        effects: String,
+        #[arg(required_unless_present = "card")]
+        effects: Option<String>,
+        /// Apply this card's effects instead (from cards/RULES or --cards).
+        #[arg(long, conflicts_with = "effects")]
+        card: Option<String>,
+        /// Card files or folders for --card (default: cards/RULES).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
         /// Rule set: a bundled name (arcomage) or a rule-set file.
         #[arg(long)]
         rules: String,
@@ -161,6 +168,8 @@ fn main() -> ExitCode {
         } => cli::check(&paths, rules.as_deref(), format.into(), color),
         Command::Eval {
             effects,
+            card,
+            cards,
             rules,
             sets,
             state,
@@ -168,7 +177,9 @@ fn main() -> ExitCode {
             format,
         } => cli::eval(&EvalArgs {
             rules,
-            effects,
+            effects: effects.unwrap_or_default(),
+            card,
+            cards,
             sets,
             state,
             seed,

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::diag::{Diagnostic, Source};
+use crate::ast::Effect;
 use crate::eval::{Event, State, apply};
 use crate::files;
 use crate::rules::{self, LoadError, RuleSet};
@@ -168,8 +169,12 @@ fn plural(n: usize) -> &'static str {
 pub struct EvalArgs {
     /// Rule set name or path.
     pub rules: String,
-    /// The effects, as text.
+    /// The effects, as text (ignored with `card`).
     pub effects: String,
+    /// Apply this card's effects instead.
+    pub card: Option<String>,
+    /// Card files or folders for `card` (default: cards/RULES).
+    pub cards: Vec<PathBuf>,
     /// `entity.attribute=value` assignments.
     pub sets: Vec<String>,
     /// A RON state file.
@@ -233,6 +238,9 @@ pub fn eval(args: &EvalArgs) -> Output {
             return Output::usage(format!("{shown}: {message}"));
         }
     }
+    if let Some(name) = &args.card {
+        return eval_card(args, &rules, name, state);
+    }
     let source = Source::new("<effects>", args.effects.clone());
     let read = read(&source.text);
     let diags: Vec<Diagnostic> = if !read.errors.is_empty() {
@@ -240,18 +248,7 @@ pub fn eval(args: &EvalArgs) -> Output {
     } else {
         match read.forms.as_slice() {
             [form] => match rules.check_effects(form) {
-                Ok(effects) => {
-                    let roles: Vec<u8> = (0..rules.entities.len()).map(|i| i as u8).collect();
-                    let mut events = Vec::new();
-                    apply(&rules, &effects, &mut state, &roles, &mut events);
-                    return Output {
-                        stdout: match args.format {
-                            Format::Human => render_eval(&rules, &state, &events),
-                            Format::Json => to_json(&eval_json(&rules, &state, &events)),
-                        },
-                        ..Output::default()
-                    };
-                }
+                Ok(effects) => return run_effects(args, &rules, &effects, state),
                 Err(diags) => diags,
             },
             [] => vec![Diagnostic::error(
@@ -269,6 +266,49 @@ pub fn eval(args: &EvalArgs) -> Output {
     };
     let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
     Output::diagnostics(&located, args.format, args.color)
+}
+
+/// Applies effects with entity `i` bound to slot `i` and prints the result.
+fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: State) -> Output {
+    let roles: Vec<u8> = (0..rules.entities.len()).map(|i| i as u8).collect();
+    let mut events = Vec::new();
+    apply(rules, effects, &mut state, &roles, &mut events);
+    Output {
+        stdout: match args.format {
+            Format::Human => render_eval(rules, &state, &events),
+            Format::Json => to_json(&eval_json(rules, &state, &events)),
+        },
+        ..Output::default()
+    }
+}
+
+/// `eval --card NAME`: one card's effects, from the rule set's cards.
+fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
+    let (_, deck) = match play::load_deck(&args.rules, &args.cards, args.color) {
+        Ok(d) => d,
+        Err(out) => return out,
+    };
+    match deck.iter().find(|c| c.name == name) {
+        Some(card) => run_effects(args, rules, &card.effects, state),
+        None => {
+            let lower = name.to_lowercase();
+            let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
+            let mut near: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| n.to_lowercase() == lower || n.to_lowercase().contains(&lower))
+                .collect();
+            if near.is_empty() {
+                near.extend(crate::diag::nearest(name, names.iter().copied()));
+            }
+            let hint = match near.as_slice() {
+                [] => String::new(),
+                [one] => format!("; did you mean \"{one}\"?"),
+                many => format!("; did you mean one of {}?", many.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")),
+            };
+            Output::usage(format!("no card named \"{name}\" in rule set `{}`{hint}", rules.name))
+        }
+    }
 }
 
 fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
