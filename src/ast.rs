@@ -134,6 +134,8 @@ pub enum Bool {
     Or(Box<Bool>, Box<Bool>),
     /// `[not a]`
     Not(Box<Bool>),
+    /// Simple logic choosing between conditions: `[if c a b]`.
+    If(Box<Bool>, Box<Bool>, Box<Bool>),
     /// `[chance p]`: true with probability `p`, drawn from the state's generator.
     Chance(Box<Dec>),
 }

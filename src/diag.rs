@@ -80,6 +80,28 @@ impl Diagnostic {
         self
     }
 
+    /// Removes an empty hint (so a later `suggest_if_none` can fill it).
+    pub fn drop_empty_help(mut self) -> Diagnostic {
+        if self.help.as_deref() == Some("") {
+            self.help = None;
+        }
+        self
+    }
+
+    /// [`Diagnostic::suggest`], unless a hint is already there.
+    pub fn suggest_if_none<'c>(
+        self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+        show: impl Fn(&str) -> String,
+    ) -> Diagnostic {
+        if self.help.is_some() {
+            self
+        } else {
+            self.suggest(name, candidates, show)
+        }
+    }
+
     /// Adds a hint unless one is already there (a "did you mean" beats a list).
     pub fn with_help_if_none(self, help: impl Into<String>) -> Diagnostic {
         if self.help.is_some() {
@@ -147,6 +169,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// Longest source line shown whole; longer lines are cut around the caret.
+const MAX_LINE: usize = 120;
 
 /// A named source text that diagnostics point into.
 #[derive(Clone, Debug)]
@@ -240,7 +265,9 @@ impl Source {
             self.snippet(&mut out, *span, None, &paint, "1;36");
         }
         if let Some(help) = &d.help {
-            let _ = writeln!(out, "  = {}: {help}", paint("1", "help"));
+            let line = self.index.location(&self.text, d.span.start).line;
+            let gutter = " ".repeat(line.to_string().len());
+            let _ = writeln!(out, "{gutter} = {}: {help}", paint("1", "help"));
         }
         out
     }
@@ -255,33 +282,52 @@ impl Source {
     ) {
         let start = self.index.location(&self.text, span.start);
         let end = self.index.location(&self.text, span.end);
+        let gutter = " ".repeat(start.line.to_string().len());
         let _ = writeln!(
             out,
-            "  {} {}:{}:{}",
+            "{gutter} {} {}:{}:{}",
             paint("1;34", "-->"),
             self.path,
             start.line,
             start.column
         );
         let line = self.index.line_text(&self.text, start.line);
-        let shown: String = line
+        let mut shown: Vec<char> = line
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
+        let mut column = start.column;
+        // A very long line is cut to a window around the caret, so output stays small.
+        if shown.len() > MAX_LINE {
+            let from = column
+                .saturating_sub(MAX_LINE / 2)
+                .min(shown.len().saturating_sub(MAX_LINE));
+            let to = (from + MAX_LINE).min(shown.len());
+            let mut window: Vec<char> = Vec::with_capacity(MAX_LINE + 2);
+            if from > 0 {
+                window.push('…');
+            }
+            window.extend_from_slice(&shown[from..to]);
+            if to < shown.len() {
+                window.push('…');
+            }
+            column = column - from + usize::from(from > 0);
+            shown = window;
+        }
+        let line_chars = shown.len();
+        let shown: String = shown.into_iter().collect();
         let number = start.line.to_string();
-        let gutter = " ".repeat(number.len());
         let bar = paint("1;34", "|");
         let _ = writeln!(out, "{gutter} {bar}");
         let _ = writeln!(out, "{} {bar} {shown}", paint("1;34", &number));
-        let line_chars = shown.chars().count();
         let width = if end.line == start.line {
             end.column.saturating_sub(start.column)
         } else {
-            (line_chars + 1).saturating_sub(start.column)
+            (line_chars + 1).saturating_sub(column)
         }
-        .max(1);
+        .clamp(1, (line_chars + 1).saturating_sub(column).max(1));
         let carets = paint(code, &"^".repeat(width));
-        let pad = " ".repeat(start.column - 1);
+        let pad = " ".repeat(column - 1);
         match label {
             Some(label) => {
                 let _ = writeln!(out, "{gutter} {bar} {pad}{carets} {}", paint(code, label));

@@ -367,6 +367,13 @@ fn boolean(e: &Bool, state: &mut State, frame: Frame<'_>) -> bool {
         Bool::And(a, b) => boolean(a, state, frame) && boolean(b, state, frame),
         Bool::Or(a, b) => boolean(a, state, frame) || boolean(b, state, frame),
         Bool::Not(a) => !boolean(a, state, frame),
+        Bool::If(c, a, b) => {
+            if boolean(c, state, frame) {
+                boolean(a, state, frame)
+            } else {
+                boolean(b, state, frame)
+            }
+        }
         Bool::Chance(p) => {
             let p = dec(p, state, frame);
             // NaN and out-of-range probabilities clamp: `random_bool` needs 0..=1.

@@ -16,7 +16,11 @@ use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Form, Kind, Span, read};
 
 /// The file extensions `check` reads when given a folder.
-pub const EXTENSIONS: &[&str] = &["edn"];
+pub const EXTENSIONS: &[&str] = &["edn", "csv"];
+
+fn is_csv(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".csv")
+}
 
 /// What a definition defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +202,10 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
             kinds.push(None);
             continue;
         }
+        if is_csv(&source.path) {
+            kinds.push(Some(()));
+            continue;
+        }
         let read = read(&source.text);
         if !read.errors.is_empty() {
             out.diagnostics
@@ -264,9 +272,25 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
             }
         };
         let Some(rs) = chosen else { continue };
-        let read = read(&source.text);
         let mut diags = Vec::new();
-        for form in &read.forms {
+        let cells;
+        let read_result;
+        let forms = if is_csv(&source.path) {
+            match crate::csv::rows(&source.text) {
+                Ok(rows) => {
+                    cells = rows;
+                    crate::csv::cards(&cells, &mut diags)
+                }
+                Err(d) => {
+                    diags.push(d);
+                    Vec::new()
+                }
+            }
+        } else {
+            read_result = read(&source.text);
+            read_result.forms
+        };
+        for form in &forms {
             if let Some(def) = definition(form, rs, i, &mut diags) {
                 let key = (rs.name.clone(), def.name.clone());
                 if let Some((file, first)) = seen.get(&key) {
@@ -409,7 +433,7 @@ pub fn definition(
                         )
                         .with_help_if_none(format!(
                             "the card types are {}",
-                            check::list(allowed.iter().map(|a| format!("`:{a}`")))
+                            check::list_and(allowed.iter().map(|a| format!("`:{a}`")))
                         )),
                     );
                 }
@@ -422,10 +446,14 @@ pub fn definition(
             "discardable" => play.discardable = flag(value, key, diags).unwrap_or(true),
             "card" | "effect" => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
+                Kind::Str(_) => diags.push(
+                    Diagnostic::error(value.span, "a name cannot be empty")
+                        .with_label("expected a name such as \"Miners\""),
+                ),
                 _ => diags.push(
                     Diagnostic::error(
                         value.span,
-                        format!("a name is a non-empty string, found {}", value.describe()),
+                        format!("a name is a string, found {}", value.describe()),
                     )
                     .with_label("expected a name such as \"Miners\""),
                 ),
@@ -448,7 +476,20 @@ pub fn definition(
                         form.span,
                         format!("a card of rule set `{}` needs `:{key}`", rules.name),
                     )
-                    .with_label(format!("missing `:{key}`")),
+                    .with_label(format!("missing `:{key}`"))
+                    .with_help(if key == "cost" {
+                        "write `:cost 0` for a free card".to_string()
+                    } else {
+                        format!(
+                            "write what it is paid in: {}",
+                            check::list(
+                                rules
+                                    .pay_with
+                                    .iter()
+                                    .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
+                            )
+                        )
+                    }),
                 );
             }
         }
@@ -463,7 +504,7 @@ pub fn definition(
     if diags.len() > before {
         return None;
     }
-    Some(Definition {
+    let def = Definition {
         kind,
         name: name?,
         text,
@@ -472,23 +513,64 @@ pub fn definition(
         rules: rules.name.clone(),
         source,
         span: form.span,
-    })
+    };
+    if kind == DefKind::Card
+        && let Some(text) = &def.text
+    {
+        let at = value_span(form, "text").unwrap_or(form.span);
+        for message in crate::lint::text_vs_card(rules, text, &def.effects, &def.play) {
+            diags.push(
+                Diagnostic::warning(at, message)
+                    .with_label("the card's text")
+                    .with_help("make the text and the data agree"),
+            );
+        }
+    }
+    Some(def)
+}
+
+fn value_span(form: &Form<'_>, key: &str) -> Option<Span> {
+    match &form.kind {
+        Kind::Map(pairs) => pairs
+            .iter()
+            .find(|(k, _)| k.as_keyword() == Some(key))
+            .map(|(_, v)| v.span),
+        _ => None,
+    }
 }
 
 /// A whole number from 0 to `max`.
 fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+    let range = if max == i64::MAX {
+        "0 or more".to_string()
+    } else {
+        format!("from 0 to {max}")
+    };
     match value.kind {
         Kind::Int(n) if (0..=max).contains(&n) => Some(n),
+        Kind::Int(_) => {
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:{key}` is a whole number {range}, found {}",
+                        value.describe()
+                    ),
+                )
+                .with_label("out of range"),
+            );
+            None
+        }
         _ => {
             diags.push(
                 Diagnostic::error(
                     value.span,
                     format!(
-                        "`:{key}` is a whole number from 0 to {max}, found {}",
+                        "`:{key}` is a whole number {range}, found {}",
                         value.describe()
                     ),
                 )
-                .with_label("out of range"),
+                .with_label("expected a whole number"),
             );
             None
         }

@@ -24,10 +24,12 @@
 pub mod ast;
 pub mod check;
 pub mod cli;
+pub mod csv;
 pub mod diag;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod lint;
 pub mod rules;
 pub mod scenario;
 pub mod syntax;

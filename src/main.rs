@@ -106,7 +106,7 @@ enum Command {
         /// The game's seed: the same seed plays the same game.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// AI policy; once for both seats, or once per seat in seat order.
+        /// AI policy (default greedy); once for both seats, or once per seat in seat order.
         #[arg(long, value_enum)]
         ai: Vec<AiArg>,
         /// Play the first seat yourself: N plays card N, d N discards it, q quits.
@@ -141,7 +141,7 @@ enum Command {
         /// The run's seed: the same seed gives the same figures.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// AI policy; once for both seats, or once per seat in seat order.
+        /// AI policy (default random); once for both seats, or once per seat in seat order.
         #[arg(long, value_enum)]
         ai: Vec<AiArg>,
         /// Worker threads (default: every core). The figures do not depend on it.
@@ -201,7 +201,12 @@ fn main() -> ExitCode {
                     rules,
                     cards,
                     seed,
-                    ai: ai.into_iter().map(Policy::from).collect(),
+                    // A game to watch is more telling between two greedy players.
+                    ai: if ai.is_empty() {
+                        vec![Policy::Greedy]
+                    } else {
+                        ai.into_iter().map(Policy::from).collect()
+                    },
                     human,
                     color,
                 },

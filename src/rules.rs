@@ -301,12 +301,11 @@ impl RuleSet {
                 ),
             );
         }
-        if rules.attributes.len() > usize::from(u16::MAX)
-            || rules.operations.len() > usize::from(u16::MAX)
+        if rules.attributes.len() > usize::from(u16::MAX) || rules.operations.len() > MAX_OPERATIONS
         {
             diags.push(Diagnostic::error(
                 form.span,
-                "too many attributes or operations (at most 65535)",
+                format!("too many attributes or operations (at most 65535 attributes and {MAX_OPERATIONS} operations)"),
             ));
             return None;
         }
@@ -371,6 +370,24 @@ impl RuleSet {
             );
             return None;
         }
+        if let Some((op, size)) = expansion(&rules.operation_defs)
+            .into_iter()
+            .enumerate()
+            .find(|&(_, n)| n > MAX_EXPANSION)
+        {
+            diags.push(
+                Diagnostic::error(
+                    op_forms[op].0,
+                    format!(
+                        "`:{}` expands to {size} changes through the operations it uses; at most {MAX_EXPANSION}",
+                        rules.operations[op]
+                    ),
+                )
+                .with_label("expands too far")
+                .with_help("an operation that applies another several times multiplies its work; flatten the chain"),
+            );
+            return None;
+        }
         Some(rules)
     }
 
@@ -386,7 +403,10 @@ impl RuleSet {
                         _ => diags.push(
                             Diagnostic::error(span, format!("unknown hook `:{name}`"))
                                 .suggest(name, HOOKS.iter().copied(), |s| format!(":{s}"))
-                                .with_help_if_none(format!("the hooks are {}", HOOKS.join(", "))),
+                                .with_help_if_none(format!(
+                                    "the hooks are {}",
+                                    crate::check::list_and(HOOKS.iter().map(|h| format!("`:{h}`")))
+                                )),
                         ),
                     }
                 }
@@ -705,6 +725,39 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         ));
     }
     def
+}
+
+/// The most operations a rule set may define (it also bounds how deep a chain of them can go).
+pub const MAX_OPERATIONS: usize = 1000;
+
+/// The most attribute changes one application of an operation may expand to.
+pub const MAX_EXPANSION: u64 = 10_000;
+
+/// How many attribute changes each operation expands to at most (operations are acyclic here).
+fn expansion(ops: &[OpDef]) -> Vec<u64> {
+    fn target_cost(t: &Target, size: &mut [Option<u64>], ops: &[OpDef]) -> u64 {
+        match t {
+            Target::Attr(_) => 1,
+            Target::Op(o) => op_size(*o as usize, size, ops),
+            Target::If(_, a, b) => target_cost(a, size, ops).max(target_cost(b, size, ops)),
+        }
+    }
+    fn op_size(op: usize, size: &mut [Option<u64>], ops: &[OpDef]) -> u64 {
+        if let Some(n) = size[op] {
+            return n;
+        }
+        let n = ops[op]
+            .effects
+            .iter()
+            .map(|e| target_cost(&e.target, size, ops))
+            .fold(0u64, u64::saturating_add);
+        size[op] = Some(n);
+        n
+    }
+    let mut size = vec![None; ops.len()];
+    (0..ops.len())
+        .map(|op| op_size(op, &mut size, ops))
+        .collect()
 }
 
 /// A chain of operations that leads back to its start, if the bodies contain one.

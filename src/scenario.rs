@@ -169,7 +169,10 @@ fn entity(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Opti
             .suggest(name, rules.entities.iter().map(String::as_str), |s| {
                 format!(":{s}")
             })
-            .with_help_if_none(format!("the entities are {}", rules.entities.join(", "))),
+            .with_help_if_none(format!(
+                "the entities are {}",
+                crate::check::list_and(rules.entities.iter().map(|e| format!("`:{e}`")))
+            )),
         );
     }
     found

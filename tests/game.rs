@@ -43,7 +43,9 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
 fn a_seeded_game_log() {
     let out = play(7, &[Policy::Greedy, Policy::Random]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains(" wins: ") || out.stdout.contains("draw") || out.stdout.contains("tie"));
+    assert!(
+        out.stdout.contains(" wins: ") || out.stdout.contains("draw") || out.stdout.contains("tie")
+    );
     insta::assert_snapshot!(out.stdout);
 }
 
@@ -54,12 +56,18 @@ fn the_same_seed_gives_a_byte_identical_log() {
         let b = play(seed, &[Policy::Random]);
         assert_eq!(a.stdout, b.stdout);
     }
-    assert_ne!(play(1, &[Policy::Random]).stdout, play(2, &[Policy::Random]).stdout);
+    assert_ne!(
+        play(1, &[Policy::Random]).stdout,
+        play(2, &[Policy::Random]).stdout
+    );
 }
 
 #[test]
 fn simulate_json_is_the_same_with_one_thread_and_with_all() {
-    for ai in [[Policy::Random, Policy::Random], [Policy::Greedy, Policy::Random]] {
+    for ai in [
+        [Policy::Random, Policy::Random],
+        [Policy::Greedy, Policy::Random],
+    ] {
         let one = sim(700, Some(1), &ai);
         let all = sim(700, None, &ai);
         let three = sim(700, Some(3), &ai);
@@ -67,7 +75,12 @@ fn simulate_json_is_the_same_with_one_thread_and_with_all() {
         assert_eq!(one.stdout, all.stdout);
         assert_eq!(one.stdout, three.stdout);
         let json: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
-        let wins: u64 = json["seats"].as_array().unwrap().iter().map(|s| s["wins"].as_u64().unwrap()).sum();
+        let wins: u64 = json["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["wins"].as_u64().unwrap())
+            .sum();
         let ties = json["ties"].as_u64().unwrap() + json["turn_limits"].as_u64().unwrap();
         assert_eq!(wins + ties, 700);
         assert_eq!(json["cards"].as_array().unwrap().len(), 102);
@@ -106,8 +119,16 @@ fn play_refuses_a_deck_that_does_not_check() {
         &mut Vec::new(),
     );
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("did you mean `:damage`?"), "{}", out.stderr);
-    assert!(out.stderr.contains("the deck does not check"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("did you mean `:damage`?"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("the deck does not check"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -144,7 +165,10 @@ fn lodestone_cannot_be_discarded() {
     let mut game = Game::new(&rules, &deck, 1, false).unwrap();
     game.give(lodestone);
     let at = game.hand().len() - 1;
-    assert_eq!(game.check(Action::Discard(at)), Err(Illegal::Undiscardable("Lodestone".into())));
+    assert_eq!(
+        game.check(Action::Discard(at)),
+        Err(Illegal::Undiscardable("Lodestone".into()))
+    );
     let mut legal = Vec::new();
     game.legal(&mut legal);
     assert!(!legal.contains(&Action::Discard(at)));

@@ -125,7 +125,7 @@ pub fn fields<'f, 'a>(
                         .suggest(name, allowed.iter().copied(), |s| format!(":{s}"))
                         .with_help_if_none(format!(
                             "the keys of {what} are {}",
-                            list(allowed.iter().map(|a| format!("`:{a}`")))
+                            list_and(allowed.iter().map(|a| format!("`:{a}`")))
                         )),
                 );
             }
@@ -156,6 +156,26 @@ pub fn fields<'f, 'a>(
         }
     }
     Some(out)
+}
+
+/// An operator's forms for a message: "`[< a b]` or `[< a b then else]`".
+fn shapes(op: &Operator) -> String {
+    let forms: Vec<String> = op
+        .forms
+        .split("] [")
+        .map(|f| format!("`[{}]`", f.trim_start_matches('[').trim_end_matches(']')))
+        .collect();
+    list(forms)
+}
+
+/// Joins names for a list of what exists: "`a`, `b` and `c`".
+pub fn list_and(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+    }
 }
 
 /// Joins names for a message: "`a`, `b` or `c`".
@@ -323,10 +343,20 @@ impl<'a> Checker<'_, '_> {
                 }
             }
         }
+        // A misspelled key (`:ammount`) is reported once, as unknown, not again as missing.
         for (key, missing) in [
-            ("effected", !has_key(form, "effected")),
-            ("resource", !has_key(form, "resource")),
-            ("amount", !has_key(form, "amount")),
+            (
+                "effected",
+                !has_key(form, "effected") && !has_near_key(form, "effected"),
+            ),
+            (
+                "resource",
+                !has_key(form, "resource") && !has_near_key(form, "resource"),
+            ),
+            (
+                "amount",
+                !has_key(form, "amount") && !has_near_key(form, "amount"),
+            ),
         ] {
             if missing {
                 self.error(
@@ -376,10 +406,13 @@ impl<'a> Checker<'_, '_> {
                 span: form.span,
             }),
             None => {
+                let alias = ops::alias(name).map(|a| format!("did you mean `{a}`?"));
                 self.error(
                     Diagnostic::error(head.span, format!("unknown operator `{name}`"))
                         .with_label("not an operator")
-                        .suggest(name, ops::names(), str::to_string)
+                        .with_help(alias.unwrap_or_default())
+                        .drop_empty_help()
+                        .suggest_if_none(name, ops::names(), str::to_string)
                         .with_help_if_none(format!(
                             "the operators are {}",
                             ops::names().collect::<Vec<_>>().join(" ")
@@ -450,10 +483,7 @@ impl<'a> Checker<'_, '_> {
                 ),
             )
             .with_label(format!("wrong number of operands for `{}`", call.op.name))
-            .with_help(format!(
-                "the forms of `{}` are {}",
-                call.op.name, call.op.forms
-            )),
+            .with_help(format!("write {}", shapes(call.op))),
         );
     }
 
@@ -489,7 +519,13 @@ impl<'a> Checker<'_, '_> {
                 if *k == AMOUNT {
                     d = d.with_help("`:amount` names an operation's amount and is only bound inside an operation");
                 } else if self.scope.attributes.iter().any(|a| a == k) {
-                    d = d.with_help(format!("to read a value, name whose it is: `[:you :{k}]`"));
+                    let whose: Vec<String> = self
+                        .scope
+                        .entities
+                        .iter()
+                        .map(|e| format!("`[:{e} :{k}]`"))
+                        .collect();
+                    d = d.with_help(format!("say whose: {}", list(whose)));
                 } else {
                     d = d.suggest(k, self.scope.params.iter().map(|(p, _)| p.as_str()), |s| {
                         format!(":{s}")
@@ -524,10 +560,38 @@ impl<'a> Checker<'_, '_> {
                 self.arith(&call)
             }
             _ => {
-                self.wrong_kind(form, "a number", &form.describe());
+                self.not_a_number(form);
                 None
             }
         }
+    }
+
+    /// Reports a form where a number belongs; kept out of `num` so its frame stays small.
+    #[cold]
+    #[inline(never)]
+    fn not_a_number(&mut self, form: &Form<'a>) {
+        let help = match &form.kind {
+            Kind::List(_) => Some(
+                "simple logic is written in square brackets: `[= [:you :wall] 0 6 3]`".to_string(),
+            ),
+            Kind::Symbol(sym) if format!("0{sym}").parse::<f64>().is_ok() => {
+                Some(format!("write `0{sym}`"))
+            }
+            Kind::Str(text) if text.trim().parse::<f64>().is_ok() => Some(format!(
+                "numbers are written without quotes: `{}`",
+                text.trim()
+            )),
+            _ => None,
+        };
+        let mut d = Diagnostic::error(
+            form.span,
+            format!("expected a number, found {}", form.describe()),
+        )
+        .with_label("expected a number");
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        self.error(d);
     }
 
     fn arith(&mut self, call: &Call<'_, 'a>) -> Option<Num> {
@@ -609,7 +673,10 @@ impl<'a> Checker<'_, '_> {
                 } else {
                     self.arity(
                         call,
-                        "2 operands, or 4 to choose a value: `[op a b then else]`",
+                        &format!(
+                            "2 operands, or 4 to choose a value: `[{} a b then else]`",
+                            call.op.name
+                        ),
                     );
                 }
                 None
@@ -696,11 +763,11 @@ impl<'a> Checker<'_, '_> {
     }
 
     fn attribute_list(&self) -> String {
-        list(self.scope.attributes.iter().map(|a| format!("`:{a}`")))
+        list_and(self.scope.attributes.iter().map(|a| format!("`:{a}`")))
     }
 
     fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
-        Diagnostic::error(span, format!("unknown resource `:{name}`"))
+        Diagnostic::error(span, format!("unknown attribute `:{name}`"))
             .with_label("not an attribute of this rule set")
             .suggest(
                 name,
@@ -717,12 +784,7 @@ impl<'a> Checker<'_, '_> {
                 let call = self.call(form, items)?;
                 if let Some((cond, then, other)) = self.choice_parts(&call)? {
                     let (t, e) = (self.boolean(then), self.boolean(other));
-                    // `[if c a b]` on conditions: (c and a) or (not c and b).
-                    let c = Box::new(cond);
-                    return Some(Bool::Or(
-                        Box::new(Bool::And(c.clone(), Box::new(t?))),
-                        Box::new(Bool::And(Box::new(Bool::Not(c)), Box::new(e?))),
-                    ));
+                    return Some(Bool::If(Box::new(cond), Box::new(t?), Box::new(e?)));
                 }
                 match (call.op.kind, call.args) {
                     (OpKind::Compare(_) | OpKind::And | OpKind::Or, [a, b]) => {
@@ -731,7 +793,10 @@ impl<'a> Checker<'_, '_> {
                     (OpKind::Compare(_) | OpKind::And | OpKind::Or, _) => {
                         self.arity(
                             &call,
-                            "2 operands, or 4 to choose a value: `[op a b then else]`",
+                            &format!(
+                                "2 operands, or 4 to choose a value: `[{} a b then else]`",
+                                call.op.name
+                            ),
                         );
                         None
                     }
@@ -771,6 +836,20 @@ impl<'a> Checker<'_, '_> {
     fn entity(&mut self, form: &Form<'a>) -> Option<Entity> {
         match &form.kind {
             Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
+            Kind::Keyword(k) if *k == TARGET => {
+                self.error(
+                    Diagnostic::error(
+                        form.span,
+                        "`:target` is only bound inside an operation's `:effects`",
+                    )
+                    .with_label("not bound here")
+                    .with_help(format!(
+                        "outside an operation, name an entity: {}",
+                        list(self.scope.entities.iter().map(|e| format!("`:{e}`")))
+                    )),
+                );
+                None
+            }
             Kind::Keyword(k) => match self.scope.entities.iter().position(|e| e == k) {
                 Some(i) => Some(Entity::Role(i as u8)),
                 None => {
@@ -779,7 +858,7 @@ impl<'a> Checker<'_, '_> {
                     if self.scope.in_operation {
                         candidates.push(TARGET);
                     }
-                    let names = list(candidates.iter().map(|e| format!("`:{e}`")));
+                    let names = list_and(candidates.iter().map(|e| format!("`:{e}`")));
                     self.error(
                         Diagnostic::error(form.span, format!("unknown entity `:{k}`"))
                             .with_label("not an entity of this rule set")
@@ -832,7 +911,7 @@ impl<'a> Checker<'_, '_> {
                         .suggest(k, names, |s| format!(":{s}"))
                         .with_help_if_none(format!(
                             "the resources are {}",
-                            list(
+                            list_and(
                                 self.scope
                                     .attributes
                                     .iter()
@@ -877,6 +956,19 @@ fn at_once_group<'f, 'a>(form: &'f Form<'a>) -> Option<&'f Form<'a>> {
             .find(|(k, _)| k.as_keyword() == Some("at-once"))
             .map(|(_, v)| v),
         _ => None,
+    }
+}
+
+/// True if the map has an unknown keyword key that is a likely typo of `key`.
+fn has_near_key(form: &Form<'_>, key: &str) -> bool {
+    match &form.kind {
+        Kind::Map(pairs) => pairs.iter().any(|(k, _)| {
+            k.as_keyword().is_some_and(|name| {
+                !EFFECT_KEYS.contains(&name)
+                    && crate::diag::nearest(name, EFFECT_KEYS.iter().copied()) == Some(key)
+            })
+        }),
+        _ => false,
     }
 }
 

@@ -181,3 +181,17 @@ pub fn find(name: &str) -> Option<&'static Operator> {
 pub fn names() -> impl Iterator<Item = &'static str> {
     OPERATORS.iter().map(|o| o.name)
 }
+
+/// The operator people from other languages mean by `name` (`!=` is `not=`).
+pub fn alias(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "!=" | "<>" | "/=" | "≠" => "not=",
+        "==" | "===" => "=",
+        "=>" | "≥" => ">=",
+        "=<" | "≤" => "<=",
+        "&&" | "&" => "and",
+        "||" | "|" => "or",
+        "!" => "not",
+        _ => return None,
+    })
+}

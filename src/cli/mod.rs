@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::diag::{Diagnostic, Source};
 use crate::ast::Effect;
+use crate::diag::{Diagnostic, Source};
 use crate::eval::{Event, State, apply};
 use crate::files;
 use crate::rules::{self, LoadError, RuleSet};
@@ -304,9 +304,18 @@ fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Outp
             let hint = match near.as_slice() {
                 [] => String::new(),
                 [one] => format!("; did you mean \"{one}\"?"),
-                many => format!("; did you mean one of {}?", many.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")),
+                many => format!(
+                    "; did you mean one of {}?",
+                    many.iter()
+                        .map(|n| format!("\"{n}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             };
-            Output::usage(format!("no card named \"{name}\" in rule set `{}`{hint}", rules.name))
+            Output::usage(format!(
+                "no card named \"{name}\" in rule set `{}`{hint}",
+                rules.name
+            ))
         }
     }
 }

@@ -123,7 +123,27 @@ impl fmt::Display for Form<'_> {
             Kind::Bool(b) => write!(f, "{b}"),
             Kind::Int(n) => write!(f, "{n}"),
             Kind::Dec(d) => write!(f, "{d:?}"),
-            Kind::Str(s) => write!(f, "{s:?}"),
+            Kind::Str(s) => {
+                // EDN's escapes, so the text reads back as the same string.
+                f.write_str("\"")?;
+                for c in s.chars() {
+                    match c {
+                        '"' => f.write_str("\\\"")?,
+                        '\\' => f.write_str("\\\\")?,
+                        '\n' => f.write_str("\\n")?,
+                        '\t' => f.write_str("\\t")?,
+                        '\r' => f.write_str("\\r")?,
+                        c if c.is_control()
+                            || (c as u32 <= 0xffff && c.is_whitespace() && c != ' ')
+                            || c == '\u{200b}' =>
+                        {
+                            write!(f, "\\u{:04x}", c as u32)?
+                        }
+                        c => write!(f, "{c}")?,
+                    }
+                }
+                f.write_str("\"")
+            }
             Kind::Keyword(k) => write!(f, ":{k}"),
             Kind::Symbol(s) => f.write_str(s),
             Kind::Vector(v) => {

@@ -38,6 +38,8 @@ pub enum ReadError {
         found: char,
         /// The closer the open collection needs, if any is open.
         expected: Option<char>,
+        /// The opener of the collection still open, if any.
+        open: Option<Span>,
     },
     /// `{:a 1 :b}` — a map needs an even number of forms.
     #[error("this map has an odd number of forms: every key needs a value")]
@@ -97,7 +99,29 @@ pub enum ReadError {
         /// The escape as written.
         text: String,
     },
-    /// `:` alone or `::x` — a keyword needs a name.
+    /// `"\u00"`, `"\uD800"` — `\u` takes four hex digits naming a character.
+    #[error("`\\u` needs four hex digits naming a character, such as `\\u00e9`")]
+    BadUnicodeEscape {
+        /// The escape.
+        span: Span,
+    },
+    /// `1e999` — a decimal too large to hold.
+    #[error("decimal `{text}` is out of range")]
+    DecimalOutOfRange {
+        /// The number.
+        span: Span,
+        /// The number as written.
+        text: String,
+    },
+    /// `::quarry` — auto-resolved keywords belong to Clojure, not to this language.
+    #[error("`::` keywords are not supported; write `:{name}`")]
+    DoubleColon {
+        /// The keyword.
+        span: Span,
+        /// The name after the colons.
+        name: String,
+    },
+    /// `:` alone — a keyword needs a name.
     #[error("a keyword needs a name after `:`, such as `:wall`")]
     BadKeyword {
         /// The keyword token.
@@ -157,6 +181,9 @@ impl ReadError {
             | ReadError::UnclosedString { span }
             | ReadError::BadEscape { span, .. }
             | ReadError::BadKeyword { span }
+            | ReadError::BadUnicodeEscape { span }
+            | ReadError::DecimalOutOfRange { span, .. }
+            | ReadError::DoubleColon { span, .. }
             | ReadError::UnsupportedDispatch { span, .. }
             | ReadError::NothingToDiscard { span }
             | ReadError::UnexpectedChar { span, .. }
@@ -170,6 +197,9 @@ impl ReadError {
         match self {
             ReadError::DuplicateKey { first, .. } => Some((*first, "first used here")),
             ReadError::DuplicateElement { first, .. } => Some((*first, "first here")),
+            ReadError::UnexpectedCloser {
+                open: Some(open), ..
+            } => Some((*open, "the collection opened here is still open")),
             _ => None,
         }
     }
@@ -289,15 +319,22 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads forms into `out` until `close` (or the end of text when `close` is `None`).
+    ///
+    /// `#_` discards are counted rather than recursed into, so a million of them
+    /// in a row cannot overflow the stack: `#_ #_ a b` drops both `a` and `b`.
     fn items(
         &mut self,
         open: Option<(Span, &'static str, u8)>,
         depth: usize,
         out: &mut Vec<Form<'a>>,
     ) -> Result<(), ReadError> {
+        let mut discards: Vec<Span> = Vec::new();
         loop {
             self.skip_trivia();
             let Some(b) = self.peek() else {
+                if let Some(&span) = discards.last() {
+                    return Err(ReadError::NothingToDiscard { span });
+                }
                 return match open {
                     Some((span, open, _)) => Err(ReadError::Unclosed { span, open }),
                     None => Ok(()),
@@ -305,6 +342,9 @@ impl<'a> Reader<'a> {
             };
             match b {
                 b']' | b')' | b'}' => {
+                    if let Some(&span) = discards.last() {
+                        return Err(ReadError::NothingToDiscard { span });
+                    }
                     let span = Span::new(self.pos, self.pos + 1);
                     return match open {
                         Some((_, _, close)) if close == b => {
@@ -315,51 +355,22 @@ impl<'a> Reader<'a> {
                             span,
                             found: b as char,
                             expected: open.map(|(_, _, c)| c as char),
+                            open: open.map(|(s, _, _)| s),
                         }),
                     };
                 }
                 b'#' if self.rest().starts_with("#_") => {
-                    let span = Span::new(self.pos, self.pos + 2);
+                    discards.push(Span::new(self.pos, self.pos + 2));
                     self.pos += 2;
-                    self.skip_trivia();
-                    match self.peek() {
-                        None | Some(b']' | b')' | b'}') => {
-                            return Err(ReadError::NothingToDiscard { span });
-                        }
-                        Some(_) => {
-                            // A discard inside a discard is fine: `#_ #_ a b` drops both.
-                            let mut dropped = Vec::new();
-                            self.one(depth, &mut dropped)?;
-                        }
+                }
+                _ => {
+                    let form = self.form(depth)?;
+                    if discards.pop().is_none() {
+                        out.push(form);
                     }
                 }
-                _ => self.one(depth, out)?,
             }
         }
-    }
-
-    /// Reads one form (or a discard and the form after it) into `out`.
-    fn one(&mut self, depth: usize, out: &mut Vec<Form<'a>>) -> Result<(), ReadError> {
-        if self.rest().starts_with("#_") {
-            // `#_ #_ a b` discards both: drop one form here, then read the next one.
-            let mut scratch = Vec::new();
-            self.pos += 2;
-            self.skip_trivia();
-            if self.peek().is_none() {
-                return Err(ReadError::NothingToDiscard {
-                    span: Span::new(self.pos.saturating_sub(2), self.pos),
-                });
-            }
-            self.one(depth, &mut scratch)?;
-            self.skip_trivia();
-            return match self.peek() {
-                None | Some(b']' | b')' | b'}') => Ok(()),
-                Some(_) => self.one(depth, out),
-            };
-        }
-        let form = self.form(depth)?;
-        out.push(form);
-        Ok(())
     }
 
     fn form(&mut self, depth: usize) -> Result<Form<'a>, ReadError> {
@@ -537,10 +548,25 @@ impl<'a> Reader<'a> {
         if let Some(c) = simple {
             return Ok((c, 2));
         }
-        if let Some(hex) = rest.strip_prefix('u').and_then(|h| h.get(..4))
-            && let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
-        {
-            return Ok((c, 6));
+        if let Some(after) = rest.strip_prefix('u') {
+            let hex = after
+                .get(..4)
+                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+            if let Some(c) = hex
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32)
+            {
+                return Ok((c, 6));
+            }
+            let len = 2 + after
+                .bytes()
+                .take(4)
+                .take_while(u8::is_ascii_hexdigit)
+                .count();
+            self.errors.push(ReadError::BadUnicodeEscape {
+                span: Span::new(at, at + len),
+            });
+            return Ok(('\u{fffd}', len));
         }
         let len = 1 + rest.chars().next().map_or(0, char::len_utf8);
         if rest.is_empty() {
@@ -562,8 +588,12 @@ impl<'a> Reader<'a> {
         let end = start + 1 + name.len();
         self.pos = end;
         let span = Span::new(start, end);
-        if name.is_empty() || name.starts_with(':') || name.ends_with('/') || name.starts_with('/')
-        {
+        if let Some(rest) = name.strip_prefix(':') {
+            self.errors.push(ReadError::DoubleColon {
+                span,
+                name: rest.trim_start_matches(':').to_string(),
+            });
+        } else if name.is_empty() || name.ends_with('/') || name.starts_with('/') {
             self.errors.push(ReadError::BadKeyword { span });
         }
         Ok(Form {
@@ -591,6 +621,13 @@ impl<'a> Reader<'a> {
         } else if is_decimal(digits) {
             match text.parse::<f64>() {
                 Ok(d) if d.is_finite() => Kind::Dec(d),
+                Ok(_) => {
+                    self.errors.push(ReadError::DecimalOutOfRange {
+                        span,
+                        text: text.into(),
+                    });
+                    Kind::Dec(0.0)
+                }
                 _ => {
                     self.errors.push(ReadError::BadNumber {
                         span,

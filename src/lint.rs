@@ -1,0 +1,193 @@
+//! Card text against card data: warnings where what a card says and what it does disagree.
+//!
+//! The text is read for simple claims: a number before a resource name
+//! ("+6 Wall", "10 Damage", "lose 8 bricks") and "play again". A claim no
+//! effect can make true is reported, so a spreadsheet whose description says
+//! 10 damage while its effect deals 6 is caught rather than shipped.
+
+use crate::ast::{Bool, Dec, Effect, Int, Target};
+use crate::files::CardRules;
+use crate::rules::RuleSet;
+
+/// A number and the resource word after it, as found in a card's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Claim {
+    amount: i64,
+    word: String,
+    /// "10 damage to enemy tower": the words after "to", where the damage lands.
+    to: Vec<String>,
+}
+
+fn claims(text: &str) -> Vec<Claim> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '(' | ')' | '!'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for (i, pair) in words.windows(2).enumerate() {
+        let number = pair[0].trim_start_matches(['+', '-']);
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let to = match words.get(i + 2) {
+            Some(w) if w.eq_ignore_ascii_case("to") => words[i + 3..]
+                .iter()
+                .take(2)
+                .map(|w| w.to_lowercase())
+                .collect(),
+            _ => Vec::new(),
+        };
+        if let Ok(amount) = number.parse() {
+            out.push(Claim {
+                amount,
+                word: pair[1].to_lowercase(),
+                to,
+            });
+        }
+    }
+    out
+}
+
+/// The attribute or operation a word names: its name, or its name with or without a final `s`.
+fn resource(rules: &RuleSet, word: &str) -> Option<Target> {
+    let matches = |name: &str| {
+        word == name || word.strip_suffix('s') == Some(name) || name.strip_suffix('s') == Some(word)
+    };
+    if let Some(a) = rules.attributes.iter().position(|a| matches(a)) {
+        return Some(Target::Attr(a as u16));
+    }
+    rules
+        .operations
+        .iter()
+        .position(|o| matches(o))
+        .map(|o| Target::Op(o as u16))
+}
+
+fn can_be(t: &Target, want: &Target) -> bool {
+    match t {
+        Target::If(_, a, b) => can_be(a, want) || can_be(b, want),
+        _ => t == want,
+    }
+}
+
+fn int_literals(e: &Int, out: &mut Vec<i64>) {
+    match e {
+        Int::Lit(n) => out.push(*n),
+        Int::Attr(..) | Int::Amount => {}
+        Int::Fold(_, items) => items.iter().for_each(|i| int_literals(i, out)),
+        Int::Neg(a) => {
+            let mut inner = Vec::new();
+            int_literals(a, &mut inner);
+            out.extend(inner.iter().map(|n| n.saturating_neg()));
+        }
+        Int::If(c, a, b) => {
+            bool_literals(c, out);
+            int_literals(a, out);
+            int_literals(b, out);
+        }
+        Int::Round(_, d) => dec_literals(d, out),
+        Int::Random(a, b) => {
+            int_literals(a, out);
+            int_literals(b, out);
+        }
+    }
+}
+
+fn dec_literals(e: &Dec, out: &mut Vec<i64>) {
+    match e {
+        Dec::Lit(d) if d.fract() == 0.0 => out.push(*d as i64),
+        Dec::Lit(_) => {}
+        Dec::Int(i) => int_literals(i, out),
+        Dec::Fold(_, items) => items.iter().for_each(|d| dec_literals(d, out)),
+        Dec::Neg(a) => dec_literals(a, out),
+        Dec::Div(a, b) => {
+            dec_literals(a, out);
+            dec_literals(b, out);
+        }
+        Dec::If(c, a, b) => {
+            bool_literals(c, out);
+            dec_literals(a, out);
+            dec_literals(b, out);
+        }
+    }
+}
+
+fn bool_literals(e: &Bool, out: &mut Vec<i64>) {
+    match e {
+        Bool::Lit(_) => {}
+        Bool::CmpInt(_, a, b) => {
+            int_literals(a, out);
+            int_literals(b, out);
+        }
+        Bool::CmpDec(_, a, b) => {
+            dec_literals(a, out);
+            dec_literals(b, out);
+        }
+        Bool::And(a, b) | Bool::Or(a, b) => {
+            bool_literals(a, out);
+            bool_literals(b, out);
+        }
+        Bool::Not(a) => bool_literals(a, out),
+        Bool::If(c, a, b) => {
+            bool_literals(c, out);
+            bool_literals(a, out);
+            bool_literals(b, out);
+        }
+        Bool::Chance(p) => dec_literals(p, out),
+    }
+}
+
+/// Where a card's text and its data disagree, one message each.
+pub fn text_vs_card(
+    rules: &RuleSet,
+    text: &str,
+    effects: &[Effect],
+    play: &CardRules,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for claim in claims(text) {
+        // "N damage to enemy tower" lands on the tower, not through the wall.
+        let landing = claim.to.iter().find_map(|w| resource(rules, w));
+        let Some(target) = landing.or_else(|| resource(rules, &claim.word)) else {
+            continue;
+        };
+        let made = effects.iter().any(|e| {
+            let mut literals = Vec::new();
+            int_literals(&e.amount, &mut literals);
+            can_be(&e.target, &target)
+                && literals.iter().any(|n| n.saturating_abs() == claim.amount)
+        });
+        if !made {
+            let what = match target {
+                Target::Attr(a) => format!("`:{}`", rules.attributes[a as usize]),
+                Target::Op(o) => format!("`:{}`", rules.operations[o as usize]),
+                Target::If(..) => String::new(),
+            };
+            out.push(format!(
+                "the text says {} {}, but no effect changes {what} by {}",
+                claim.amount, claim.word, claim.amount
+            ));
+        }
+    }
+    let says_again = text.to_lowercase().contains("play again");
+    if says_again && !play.play_again {
+        out.push("the text says \"play again\", but the card is not `:play-again true`".into());
+    } else if play.play_again && !says_again {
+        out.push("the card is `:play-again true`, but its text does not say \"play again\"".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_are_numbers_before_words() {
+        let c = claims("+6 Wall, 10 Damage. -8 bricks; 1/2 amount");
+        let pairs: Vec<(i64, &str)> = c.iter().map(|c| (c.amount, c.word.as_str())).collect();
+        assert_eq!(pairs, [(6, "wall"), (10, "damage"), (8, "bricks")]);
+        let c = claims("3 Damage to enemy tower");
+        assert_eq!(c[0].to, ["enemy", "tower"]);
+    }
+}
