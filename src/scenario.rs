@@ -10,7 +10,8 @@
 //! The acting player is the first seat; `:you` and `:other` keep naming the
 //! same seats for the whole scenario. Before each step the named card is put
 //! into the hand of the player whose turn it is, then played (or discarded,
-//! `[:discard "Name"]`) through the engine: costs, effects, "play again",
+//! `[:discard "Name"]`; `[:refused "Name"]` or `[:refused [:discard "Name"]]`
+//! when the engine must refuse it) through the engine: costs, effects, "play again",
 //! "draw", "discard" and victory all apply. The next turn's start hooks do not
 //! run after the last step, so the state is what the plays left.
 
@@ -50,6 +51,8 @@ pub enum Step {
     Play(CardId),
     /// Discard this card.
     Discard(CardId),
+    /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
+    Refused(CardId, bool),
 }
 
 /// One expectation.
@@ -61,6 +64,8 @@ pub enum Expect {
     Next(RoleId),
     /// Who won: `Some(role)`, or `None` for a game still going.
     Winner(Option<RoleId>),
+    /// Both players won at once (`:winner :tie`).
+    Tie,
     /// Cards the acting player must still discard.
     MustDiscard(u8),
     /// Cards in the hand of the player whose turn it is.
@@ -264,6 +269,17 @@ fn steps(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Vec<Ste
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
                 out.extend(card(&pair[1], deck, diags).map(Step::Discard));
             }
+            Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("refused") => {
+                let (what, discard) = match &pair[1].kind {
+                    Kind::Vector(inner)
+                        if inner.len() == 2 && inner[0].as_keyword() == Some("discard") =>
+                    {
+                        (&inner[1], true)
+                    }
+                    _ => (&pair[1], false),
+                };
+                out.extend(card(what, deck, diags).map(|c| Step::Refused(c, discard)));
+            }
             _ => diags.push(Diagnostic::error(
                 item.span,
                 format!(
@@ -276,7 +292,7 @@ fn steps(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Vec<Ste
     out
 }
 
-/// `{:you {:wall 6} :next :other :winner :you :must-discard 1 :hand 6}`
+/// `{:you {:wall 6} :next :other :winner :you :must-discard 1 :hand 6}`; `:winner :tie` for a tie.
 fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Expect> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
@@ -302,6 +318,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
             Some("next") => out.extend(entity(v, rules, diags).map(Expect::Next)),
             Some("winner") => match v.kind {
                 Kind::Nil => out.push(Expect::Winner(None)),
+                Kind::Keyword("tie") => out.push(Expect::Tie),
                 _ => out.extend(entity(v, rules, diags).map(|r| Expect::Winner(Some(r)))),
             },
             Some(key @ ("must-discard" | "hand")) => match v.kind {
@@ -358,9 +375,10 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     let mut failures = Vec::new();
     for (n, step) in s.steps.iter().enumerate() {
         game.resume();
-        let (card, play) = match *step {
-            Step::Play(c) => (c, true),
-            Step::Discard(c) => (c, false),
+        let (card, play, refused) = match *step {
+            Step::Play(c) => (c, true, false),
+            Step::Discard(c) => (c, false, false),
+            Step::Refused(c, discard) => (c, !discard, true),
         };
         game.give(card);
         let at = game.hand().len() - 1;
@@ -369,6 +387,24 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         } else {
             Action::Discard(at)
         };
+        if refused {
+            match game.act(action) {
+                Ok(()) => {
+                    failures.push(format!(
+                        "step {}: expected {} {} to be refused, but it was allowed",
+                        n + 1,
+                        if play { "playing" } else { "discarding" },
+                        deck[card as usize].name
+                    ));
+                    break;
+                }
+                Err(_) => {
+                    // Take back the card the step gave, so the hand is as before.
+                    game.take_back(at);
+                    continue;
+                }
+            }
+        }
         if let Err(e) = game.act(action) {
             failures.push(format!(
                 "step {}: {} {}: {e}",
@@ -422,6 +458,11 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                         "expected winner: {want}; {}",
                         describe(&game, &names)
                     ));
+                }
+            }
+            Expect::Tie => {
+                if game.outcome() != Some(Outcome::Tie) {
+                    failures.push(format!("expected a tie; {}", describe(&game, &names)));
                 }
             }
             Expect::MustDiscard(n) => {

@@ -123,7 +123,12 @@ fn err_files_as_json() {
         "data/err/{unknown-resource-quary,unclosed-vector,duplicate-key,symbol-key-effected,set-on-operation,binary,empty-file,duplicate-card}.edn",
         |path| {
             let rel = relative(path);
-            let out = cli::check(std::slice::from_ref(&rel), Some("arcomage"), Format::Json, false);
+            let out = cli::check(
+                std::slice::from_ref(&rel),
+                Some("arcomage"),
+                Format::Json,
+                false,
+            );
             assert_eq!(out.code, EXIT_DIAGNOSTICS, "{}", out.stderr);
             let list: serde_json::Value =
                 serde_json::from_str(&out.stdout).expect("the JSON output parses");
@@ -169,10 +174,20 @@ fn ok_files_check_clean() {
             rel.display()
         );
 
-        let out = cli::check(std::slice::from_ref(&rel), Some("arcomage"), Format::Human, false);
+        let out = cli::check(
+            std::slice::from_ref(&rel),
+            Some("arcomage"),
+            Format::Human,
+            false,
+        );
         assert_eq!(out.code, EXIT_OK, "{}", out.stderr);
         assert!(out.stderr.contains(" 0 errors"), "{}", out.stderr);
-        let out = cli::check(std::slice::from_ref(&rel), Some("arcomage"), Format::Json, false);
+        let out = cli::check(
+            std::slice::from_ref(&rel),
+            Some("arcomage"),
+            Format::Json,
+            false,
+        );
         assert_eq!(
             (out.code, out.stdout.as_str()),
             (EXIT_OK, "[]\n"),

@@ -634,6 +634,12 @@ impl<'r> Game<'r> {
         self.hands[self.current as usize].push(card);
     }
 
+    /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.
+    pub fn take_back(&mut self, at: usize) -> Option<CardId> {
+        let hand = &mut self.hands[self.current as usize];
+        (at < hand.len()).then(|| hand.remove(at))
+    }
+
     /// The outcome, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         match self.phase {

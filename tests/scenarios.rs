@@ -1,0 +1,86 @@
+//! Runs every scenario under tests/scenarios, as `grimoire test` does, and keeps their logs as snapshots.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use grimoire::cli;
+
+#[test]
+fn every_scenario_passes() {
+    let outcomes = cli::run_scenarios(&[PathBuf::from("tests/scenarios")], &[], false)
+        .unwrap_or_else(|out| panic!("{}", out.stderr));
+    assert!(outcomes.len() >= 190, "only {} scenarios", outcomes.len());
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| {
+            o.result
+                .as_ref()
+                .err()
+                .map(|why| format!("{}\n  {}", o.name, why.join("\n  ")))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn scenario_logs() {
+    insta::glob!("scenarios/arcomage/*.edn", |path| {
+        let rel = Path::new("tests").join(
+            path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap_or(path)
+                .strip_prefix("tests")
+                .unwrap_or(path),
+        );
+        let outcomes =
+            cli::run_scenarios(&[rel], &[], false).unwrap_or_else(|out| panic!("{}", out.stderr));
+        let mut text = String::new();
+        for o in &outcomes {
+            let _ = writeln!(
+                text,
+                "== {}",
+                o.name.split(": ").skip(1).collect::<Vec<_>>().join(": ")
+            );
+            match &o.result {
+                Ok(log) => text.push_str(log),
+                Err(why) => text.push_str(&format!("FAILED: {}\n", why.join("; "))),
+            }
+        }
+        insta::assert_snapshot!(text);
+    });
+}
+
+#[test]
+fn a_wrong_expectation_fails_with_the_difference() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wrong.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"Miners gives two\" :given {:you {:bricks 5}} :play [\"Miners\"] :expect {:you {:quarry 4}}}\n\
+         {:scenario \"Lodestone discarded\" :play [[:discard \"Lodestone\"]] :expect {:next :other}}\n\
+         {:scenario \"Miners refused\" :given {:you {:bricks 5}} :play [[:refused \"Miners\"]] :expect {:next :other}}",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("you.quarry is 3, expected 4"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("Lodestone cannot be discarded"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("expected playing Miners to be refused"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("0 passed, 3 failed\n"),
+        "{}",
+        out.stdout
+    );
+}
