@@ -1,7 +1,7 @@
 //! Runs every scenario under tests/scenarios, as `grimoire test` does, and keeps their logs as snapshots.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use grimoire::cli;
 
@@ -25,7 +25,7 @@ fn every_scenario_passes() {
 #[test]
 fn scenario_logs() {
     insta::glob!("scenarios/arcomage/*.edn", |path| {
-        let rel = Path::new("tests").join(
+        let rel = std::path::Path::new("tests").join(
             path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
                 .unwrap_or(path)
                 .strip_prefix("tests")
