@@ -126,6 +126,9 @@ pub enum Bool {
     Lit(bool),
     /// Comparing integers.
     CmpInt(Cmp, Box<Int>, Box<Int>),
+    /// Comparing an entity's attribute with a number, `[= [:you :wall] 0]`: the
+    /// commonest condition, kept flat so it costs one load and one compare.
+    AttrCmp(Cmp, RoleId, AttrId, i64),
     /// Comparing decimals (one side at least was a decimal).
     CmpDec(Cmp, Box<Dec>, Box<Dec>),
     /// `[and a b]`

@@ -110,7 +110,7 @@ pub fn apply(
     roles: &[u8],
     events: &mut Vec<Event>,
 ) {
-    run(rules, effects, state, Frame::outside(roles), events, true);
+    run(rules, effects, state, &Frame::outside(roles), events, true);
 }
 
 /// Applies a list of effects in `frame`; `number` makes each change's cause its effect's index.
@@ -118,7 +118,7 @@ fn run(
     rules: &RuleSet,
     effects: &[Effect],
     state: &mut State,
-    frame: Frame<'_>,
+    frame: &Frame<'_>,
     events: &mut Vec<Event>,
     number: bool,
 ) {
@@ -129,17 +129,17 @@ fn run(
                     effect: u16::try_from(i).unwrap_or(u16::MAX),
                     via: None,
                 },
-                ..frame
+                ..*frame
             }
         } else {
-            frame
+            *frame
         }
     };
     let mut i = 0;
     while i < effects.len() {
         let n = usize::from(effects[i].at_once.max(1)).min(effects.len() - i);
         if n == 1 {
-            apply_one(rules, &effects[i], state, at(i), events);
+            apply_one(rules, &effects[i], state, &at(i), events);
         } else {
             // Every effect of an `:at-once` group is computed from the same state first.
             let group = &effects[i..i + n];
@@ -159,7 +159,7 @@ fn run(
                     target,
                     amount,
                     state,
-                    at(i + k),
+                    &at(i + k),
                     events,
                 );
             }
@@ -168,16 +168,23 @@ fn run(
     }
 }
 
+#[inline]
 fn apply_one(
     rules: &RuleSet,
     effect: &Effect,
     state: &mut State,
-    frame: Frame<'_>,
+    frame: &Frame<'_>,
     events: &mut Vec<Event>,
 ) {
     let slot = entity(&effect.entity, state, frame);
-    let target = target(&effect.target, state, frame);
-    let amount = int(&effect.amount, state, frame);
+    let target = match effect.target {
+        Target::Attr(a) => Ok(a),
+        ref t => target(t, state, frame),
+    };
+    let amount = match effect.amount {
+        Int::Lit(n) => n,
+        ref e => int(e, state, frame),
+    };
     change(
         rules, effect.set, slot, target, amount, state, frame, events,
     );
@@ -185,6 +192,7 @@ fn apply_one(
 
 /// Adds `amount` to (or sets) an attribute of `slot`, or applies an operation to it.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 fn change(
     rules: &RuleSet,
     set: bool,
@@ -192,7 +200,7 @@ fn change(
     target: Result<AttrId, OpId>,
     amount: i64,
     state: &mut State,
-    frame: Frame<'_>,
+    frame: &Frame<'_>,
     events: &mut Vec<Event>,
 ) {
     match target {
@@ -230,7 +238,7 @@ fn change(
                 rules,
                 &rules.operation_defs[op as usize].effects,
                 state,
-                inner,
+                &inner,
                 events,
                 false,
             );
@@ -238,7 +246,15 @@ fn change(
     }
 }
 
-fn entity(e: &Entity, state: &mut State, frame: Frame<'_>) -> u8 {
+#[inline]
+fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> u8 {
+    match e {
+        Entity::Role(r) => frame.roles[*r as usize],
+        _ => entity_slow(e, state, frame),
+    }
+}
+
+fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> u8 {
     match e {
         Entity::Role(r) => frame.roles[*r as usize],
         Entity::Target => frame.target,
@@ -253,7 +269,7 @@ fn entity(e: &Entity, state: &mut State, frame: Frame<'_>) -> u8 {
 }
 
 /// `Ok(attribute)` or `Err(operation)`.
-fn target(t: &Target, state: &mut State, frame: Frame<'_>) -> Result<AttrId, OpId> {
+fn target(t: &Target, state: &mut State, frame: &Frame<'_>) -> Result<AttrId, OpId> {
     match t {
         Target::Attr(a) => Ok(*a),
         Target::Op(o) => Err(*o),
@@ -267,9 +283,11 @@ fn target(t: &Target, state: &mut State, frame: Frame<'_>) -> Result<AttrId, OpI
     }
 }
 
-fn int(e: &Int, state: &mut State, frame: Frame<'_>) -> i64 {
+fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
     match e {
         Int::Lit(n) => *n,
+        // The common smart value `[:you :wall]`, without a call to resolve the entity.
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[*r as usize] as usize, *attr),
         Int::Attr(who, attr) => {
             let slot = entity(who, state, frame);
             state.get(slot as usize, *attr)
@@ -317,7 +335,7 @@ fn int(e: &Int, state: &mut State, frame: Frame<'_>) -> i64 {
     }
 }
 
-fn dec(e: &Dec, state: &mut State, frame: Frame<'_>) -> f64 {
+fn dec(e: &Dec, state: &mut State, frame: &Frame<'_>) -> f64 {
     match e {
         Dec::Lit(d) => *d,
         Dec::Int(i) => int(i, state, frame) as f64,
@@ -353,9 +371,12 @@ fn dec(e: &Dec, state: &mut State, frame: Frame<'_>) -> f64 {
     }
 }
 
-fn boolean(e: &Bool, state: &mut State, frame: Frame<'_>) -> bool {
+fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     match e {
         Bool::Lit(b) => *b,
+        Bool::AttrCmp(cmp, r, attr, n) => {
+            cmp.test(state.get(frame.roles[*r as usize] as usize, *attr), *n)
+        }
         Bool::CmpInt(cmp, a, b) => {
             let a = int(a, state, frame);
             cmp.test(a, int(b, state, frame))
@@ -421,7 +442,7 @@ impl<'b> Frame<'b> {
 
 /// Evaluates any checked expression against a state.
 pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
-    let frame = Frame::outside(roles);
+    let frame = &Frame::outside(roles);
     match e {
         Expr::Int(i) => Value::Int(int(i, state, frame)),
         Expr::Dec(d) => Value::Dec(dec(d, state, frame)),
@@ -431,10 +452,10 @@ pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
 
 /// Does condition `cond` hold, with entity name `i` bound to slot `roles[i]`?
 pub fn holds(cond: &Bool, state: &mut State, roles: &[u8]) -> bool {
-    boolean(cond, state, Frame::outside(roles))
+    boolean(cond, state, &Frame::outside(roles))
 }
 
 /// The value of integer expression `e`, with entity name `i` bound to slot `roles[i]`.
 pub fn value(e: &Int, state: &mut State, roles: &[u8]) -> i64 {
-    int(e, state, Frame::outside(roles))
+    int(e, state, &Frame::outside(roles))
 }

@@ -115,6 +115,7 @@ fn dec_literals(e: &Dec, out: &mut Vec<i64>) {
 fn bool_literals(e: &Bool, out: &mut Vec<i64>) {
     match e {
         Bool::Lit(_) => {}
+        Bool::AttrCmp(_, _, _, n) => out.push(*n),
         Bool::CmpInt(_, a, b) => {
             int_literals(a, out);
             int_literals(b, out);

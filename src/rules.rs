@@ -67,6 +67,82 @@ pub struct Victory {
     pub winner: RoleId,
     /// Why, for the log.
     pub reason: String,
+    /// The attributes the condition reads, by entity; `None` if it draws chance or
+    /// reads through computed entities, and so must be checked every time.
+    pub reads: Option<Vec<(RoleId, AttrId)>>,
+}
+
+/// The attributes a condition reads, or `None` if that cannot be known before it runs.
+pub fn reads(b: &Bool) -> Option<Vec<(RoleId, AttrId)>> {
+    fn int(e: &Int, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
+        match e {
+            Int::Lit(_) | Int::Amount => Some(()),
+            Int::Attr(crate::ast::Entity::Role(r), a) => {
+                out.push((*r, *a));
+                Some(())
+            }
+            Int::Attr(..) | Int::Random(..) => None,
+            Int::Fold(_, items) => items.iter().try_for_each(|i| int(i, out)),
+            Int::Neg(a) => int(a, out),
+            Int::If(c, a, b) => {
+                boolean(c, out)?;
+                int(a, out)?;
+                int(b, out)
+            }
+            Int::Round(_, d) => dec(d, out),
+        }
+    }
+    fn dec(e: &crate::ast::Dec, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
+        use crate::ast::Dec;
+        match e {
+            Dec::Lit(_) => Some(()),
+            Dec::Int(i) => int(i, out),
+            Dec::Fold(_, items) => items.iter().try_for_each(|d| dec(d, out)),
+            Dec::Neg(a) => dec(a, out),
+            Dec::Div(a, b) => {
+                dec(a, out)?;
+                dec(b, out)
+            }
+            Dec::If(c, a, b) => {
+                boolean(c, out)?;
+                dec(a, out)?;
+                dec(b, out)
+            }
+        }
+    }
+    fn boolean(e: &Bool, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
+        match e {
+            Bool::Lit(_) => Some(()),
+            Bool::AttrCmp(_, r, a, _) => {
+                out.push((*r, *a));
+                Some(())
+            }
+            Bool::CmpInt(_, a, b) => {
+                int(a, out)?;
+                int(b, out)
+            }
+            Bool::CmpDec(_, a, b) => {
+                dec(a, out)?;
+                dec(b, out)
+            }
+            Bool::And(a, b) | Bool::Or(a, b) => {
+                boolean(a, out)?;
+                boolean(b, out)
+            }
+            Bool::Not(a) => boolean(a, out),
+            Bool::If(c, a, b) => {
+                boolean(c, out)?;
+                boolean(a, out)?;
+                boolean(b, out)
+            }
+            Bool::Chance(_) => None,
+        }
+    }
+    let mut out = Vec::new();
+    boolean(b, &mut out)?;
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
 }
 
 /// An attribute's default and bounds.
@@ -458,6 +534,7 @@ impl RuleSet {
                     }
                     if let (Some(when), Some(winner)) = (when, winner) {
                         self.victory.push(Victory {
+                            reads: reads(&when),
                             when,
                             winner,
                             reason,

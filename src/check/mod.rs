@@ -450,7 +450,10 @@ impl<'a> Checker<'_, '_> {
             OpKind::Compare(cmp) => {
                 let (x, y) = (self.num(a), self.num(b));
                 match (x?, y?) {
-                    (Num::Int(x), Num::Int(y)) => Some(Bool::CmpInt(cmp, Box::new(x), Box::new(y))),
+                    (Num::Int(x), Num::Int(y)) => Some(match (x, y) {
+                        (Int::Attr(Entity::Role(r), a), Int::Lit(n)) => Bool::AttrCmp(cmp, r, a, n),
+                        (x, y) => Bool::CmpInt(cmp, Box::new(x), Box::new(y)),
+                    }),
                     (x, y) => Some(Bool::CmpDec(
                         cmp,
                         Box::new(x.into_dec()),

@@ -47,23 +47,39 @@ impl Ai {
 
     /// The action `policy` chooses for the player whose turn it is, if any is legal.
     pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
-        game.legal(&mut self.legal);
-        if self.legal.is_empty() {
-            return None;
-        }
         match policy {
             Policy::Random => {
-                let plays = self
-                    .legal
-                    .iter()
-                    .filter(|a| matches!(a, Action::Play(_)))
-                    .count();
-                // Plays come first in `legal`: pick among them if there are any.
-                let pool = if plays > 0 { plays } else { self.legal.len() };
-                let pick = game.state.rng.random_range(0..pool);
+                // Any affordable card; only when there is none, any discardable one.
+                self.legal.clear();
+                let hand = game.hand();
+                if game.phase == Phase::Act {
+                    for (i, &card) in hand.iter().enumerate() {
+                        if game.affordable(card) {
+                            self.legal.push(Action::Play(i));
+                        }
+                    }
+                }
+                if self.legal.is_empty() {
+                    let cards = game.cards();
+                    for (i, &card) in hand.iter().enumerate() {
+                        if cards[card as usize].play.discardable {
+                            self.legal.push(Action::Discard(i));
+                        }
+                    }
+                }
+                if self.legal.is_empty() {
+                    return None;
+                }
+                let pick = game.state.rng.random_range(0..self.legal.len());
                 Some(self.legal[pick])
             }
-            Policy::Greedy => Some(self.greedy(game)),
+            Policy::Greedy => {
+                game.legal(&mut self.legal);
+                if self.legal.is_empty() {
+                    return None;
+                }
+                Some(self.greedy(game))
+            }
         }
     }
 

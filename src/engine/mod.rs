@@ -189,6 +189,42 @@ pub enum SetupError {
     NoCards(String),
 }
 
+/// Which attributes any victory condition reads; every one if some condition cannot say.
+fn watched(rules: &RuleSet) -> Vec<bool> {
+    let mut out = vec![false; rules.attributes.len()];
+    for v in &rules.victory {
+        match &v.reads {
+            Some(reads) => reads.iter().for_each(|&(_, a)| out[a as usize] = true),
+            None => out.iter_mut().for_each(|w| *w = true),
+        }
+    }
+    out
+}
+
+/// Bit `i` of a change mask; values past the 64th share the last bit.
+fn bit(i: usize) -> u64 {
+    1 << i.min(63)
+}
+
+/// For each seat and victory condition, the mask of the values it reads
+/// (everything, for a condition that draws chance or reads computed entities).
+fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
+    let width = rules.attributes.len();
+    let mut out = Vec::with_capacity(seats * rules.victory.len());
+    for seat in 0..seats {
+        for v in &rules.victory {
+            out.push(match &v.reads {
+                Some(reads) => reads.iter().fold(0, |m, &(r, a)| {
+                    let slot = (seat + r as usize) % seats;
+                    m | bit(slot * width + a as usize)
+                }),
+                None => u64::MAX,
+            });
+        }
+    }
+    out
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'r> {
@@ -213,6 +249,14 @@ pub struct Game<'r> {
     roles: Vec<Vec<u8>>,
     events: Vec<Event>,
     pause: bool,
+    /// Whether any value changed since victory was last checked.
+    changed: bool,
+    /// Which values changed since then: bit `slot × attributes + attribute`.
+    dirty: u64,
+    /// For each seat and victory condition, the bits of the values it reads.
+    victory_masks: Vec<u64>,
+    /// The attributes victory conditions read, by attribute (all, if one cannot say).
+    watched: Vec<bool>,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -263,6 +307,10 @@ impl<'r> Game<'r> {
             roles,
             events: Vec::with_capacity(32),
             pause: false,
+            changed: true,
+            dirty: u64::MAX,
+            victory_masks: victory_masks(rules, seats),
+            watched: watched(rules),
             log: keep_log.then(Vec::new),
         };
         game.deal();
@@ -281,6 +329,8 @@ impl<'r> Game<'r> {
         self.turn = 1;
         self.phase = Phase::Act;
         self.play_again_pending = false;
+        self.changed = true;
+        self.dirty = u64::MAX;
         if let Some(log) = &mut self.log {
             log.clear();
         }
@@ -418,6 +468,14 @@ impl<'r> Game<'r> {
     }
 
     fn flush_events(&mut self, by: By) {
+        let width = self.rules.attributes.len();
+        for e in &self.events {
+            // Only values some victory condition reads can end the game.
+            if self.watched[e.attr as usize] {
+                self.changed = true;
+                self.dirty |= bit(e.slot as usize * width + e.attr as usize);
+            }
+        }
         if let Some(log) = &mut self.log {
             log.extend(
                 self.events
@@ -493,12 +551,22 @@ impl<'r> Game<'r> {
 
     /// Checks every victory condition for every seat; ends the game if any holds.
     fn check_victory(&mut self) {
+        // Nothing a condition reads changed since the last check: nothing new can hold.
+        if !std::mem::take(&mut self.changed) {
+            return;
+        }
+        let dirty = std::mem::take(&mut self.dirty);
+        let conditions = self.rules.victory.len();
         let mut winner: Option<u8> = None;
         let mut reason = 0;
         let mut tie = false;
         for seat in 0..self.hands.len() {
             let roles = &self.roles[seat];
             for (i, v) in self.rules.victory.iter().enumerate() {
+                // A condition that was false and reads nothing that changed is still false.
+                if dirty & self.victory_masks[seat * conditions + i] == 0 {
+                    continue;
+                }
                 if crate::eval::holds(&v.when, &mut self.state, roles) {
                     let w = roles[v.winner as usize];
                     match winner {
