@@ -14,35 +14,44 @@ use crate::rules::RuleSet;
 struct Claim {
     amount: i64,
     word: String,
-    /// "10 damage to enemy tower": the words after "to", where the damage lands.
+    /// Where an operation's amount lands: the words after "to" ("10 damage to
+    /// enemy tower"), else the other words of the clause ("All walls take 5 damage").
     to: Vec<String>,
 }
 
 fn claims(text: &str) -> Vec<Claim> {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '(' | ')' | '!'))
-        .filter(|w| !w.is_empty())
-        .collect();
     let mut out = Vec::new();
-    for (i, pair) in words.windows(2).enumerate() {
-        let number = pair[0].trim_start_matches(['+', '-']);
-        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let to = match words.get(i + 2) {
-            Some(w) if w.eq_ignore_ascii_case("to") => words[i + 3..]
-                .iter()
-                .take(2)
-                .map(|w| w.to_lowercase())
-                .collect(),
-            _ => Vec::new(),
-        };
-        if let Ok(amount) = number.parse() {
-            out.push(Claim {
-                amount,
-                word: pair[1].to_lowercase(),
-                to,
-            });
+    // A claim's landing place is looked for within its clause: "All walls take 5 damage".
+    for clause in text.split([',', '.', ';']) {
+        let words: Vec<&str> = clause
+            .split(|c: char| c.is_whitespace() || matches!(c, ':' | '(' | ')' | '!'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for (i, pair) in words.windows(2).enumerate() {
+            let number = pair[0].trim_start_matches(['+', '-']);
+            if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let to = match words.get(i + 2) {
+                Some(w) if w.eq_ignore_ascii_case("to") => words[i + 3..]
+                    .iter()
+                    .take(2)
+                    .map(|w| w.to_lowercase())
+                    .collect(),
+                _ => words
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i && j != i + 1)
+                    .map(|(_, w)| w.to_lowercase())
+                    .collect(),
+            };
+            if let Ok(amount) = number.parse() {
+                out.push(Claim {
+                    amount,
+                    word: pair[1].to_lowercase(),
+                    to,
+                });
+            }
         }
     }
     out
@@ -147,17 +156,27 @@ pub fn text_vs_card(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for claim in claims(text) {
-        // "N damage to enemy tower" lands on the tower, not through the wall.
-        let landing = claim.to.iter().find_map(|w| resource(rules, w));
-        let Some(target) = landing.or_else(|| resource(rules, &claim.word)) else {
+        let Some(named) = resource(rules, &claim.word) else {
             continue;
         };
-        let made = effects.iter().any(|e| {
-            let mut literals = Vec::new();
-            int_literals(&e.amount, &mut literals);
-            can_be(&e.target, &target)
-                && literals.iter().any(|n| n.saturating_abs() == claim.amount)
-        });
+        // "N damage to enemy tower" lands on the tower, not through the wall.
+        let landing = match named {
+            Target::Op(_) => claim.to.iter().find_map(|w| match resource(rules, w) {
+                Some(t @ Target::Attr(_)) => Some(t),
+                _ => None,
+            }),
+            _ => None,
+        };
+        let makes = |target: &Target| {
+            effects.iter().any(|e| {
+                let mut literals = Vec::new();
+                int_literals(&e.amount, &mut literals);
+                can_be(&e.target, target)
+                    && literals.iter().any(|n| n.saturating_abs() == claim.amount)
+            })
+        };
+        let made = makes(&named) || landing.as_ref().is_some_and(makes);
+        let target = named;
         if !made {
             let what = match target {
                 Target::Attr(a) => format!("`:{}`", rules.attributes[a as usize]),
@@ -190,5 +209,7 @@ mod tests {
         assert_eq!(pairs, [(6, "wall"), (10, "damage"), (8, "bricks")]);
         let c = claims("3 Damage to enemy tower");
         assert_eq!(c[0].to, ["enemy", "tower"]);
+        let c = claims("All walls take 5 damage. Play again");
+        assert_eq!(c[0].to, ["all", "walls", "take"]);
     }
 }
