@@ -312,10 +312,17 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         }
         Int::Neg(a) => int(a, state, frame).saturating_neg(),
         Int::If(c, a, b) => {
-            if boolean(c, state, frame) {
-                int(a, state, frame)
-            } else {
-                int(b, state, frame)
+            // Simple logic on a smart value with literal branches, `[= [:you :wall] 0 6 3]`,
+            // is the seed's commonest shape: it runs here without further calls.
+            let holds = match **c {
+                Bool::AttrCmp(cmp, r, attr, n) => {
+                    cmp.test(state.get(frame.roles[r as usize] as usize, attr), n)
+                }
+                ref c => boolean(c, state, frame),
+            };
+            match if holds { &**a } else { &**b } {
+                Int::Lit(n) => *n,
+                e => int(e, state, frame),
             }
         }
         Int::Round(mode, d) => {
