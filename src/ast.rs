@@ -96,6 +96,9 @@ pub enum Int {
     Neg(Box<Int>),
     /// `[op p1 p2 then else]` or `[if c then else]`.
     If(Box<Bool>, Box<Int>, Box<Int>),
+    /// The seed's commonest shape, `[= [:you :wall] 0 6 3]`, kept flat: compare an
+    /// entity's attribute with a number and choose between two numbers.
+    Pick(Cmp, RoleId, AttrId, i64, i64, i64),
     /// `[round d]`, `[floor d]`, `[ceil d]`.
     Round(Rounding, Box<Dec>),
     /// `[random lo hi]`: uniform in `lo..=hi`, drawn from the state's generator.

@@ -286,6 +286,13 @@ fn target(t: &Target, state: &mut State, frame: &Frame<'_>) -> Result<AttrId, Op
 fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
     match e {
         Int::Lit(n) => *n,
+        Int::Pick(cmp, r, attr, n, then, other) => {
+            if cmp.test(state.get(frame.roles[*r as usize] as usize, *attr), *n) {
+                *then
+            } else {
+                *other
+            }
+        }
         // The common smart value `[:you :wall]`, without a call to resolve the entity.
         Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[*r as usize] as usize, *attr),
         Int::Attr(who, attr) => {

@@ -82,6 +82,7 @@ fn can_be(t: &Target, want: &Target) -> bool {
 fn int_literals(e: &Int, out: &mut Vec<i64>) {
     match e {
         Int::Lit(n) => out.push(*n),
+        Int::Pick(_, _, _, n, a, b) => out.extend([*n, *a, *b]),
         Int::Attr(..) | Int::Amount => {}
         Int::Fold(_, items) => items.iter().for_each(|i| int_literals(i, out)),
         Int::Neg(a) => {

@@ -81,6 +81,10 @@ pub fn reads(b: &Bool) -> Option<Vec<(RoleId, AttrId)>> {
                 out.push((*r, *a));
                 Some(())
             }
+            Int::Pick(_, r, a, ..) => {
+                out.push((*r, *a));
+                Some(())
+            }
             Int::Attr(..) | Int::Random(..) => None,
             Int::Fold(_, items) => items.iter().try_for_each(|i| int(i, out)),
             Int::Neg(a) => int(a, out),

@@ -550,9 +550,12 @@ impl<'a> Checker<'_, '_> {
                 if let Some((cond, then, other)) = self.choice_parts(&call)? {
                     let (t, e) = (self.num(then), self.num(other));
                     return Some(match (t?, e?) {
-                        (Num::Int(t), Num::Int(e)) => {
-                            Num::Int(Int::If(Box::new(cond), Box::new(t), Box::new(e)))
-                        }
+                        (Num::Int(t), Num::Int(e)) => Num::Int(match (cond, t, e) {
+                            (Bool::AttrCmp(cmp, r, a, n), Int::Lit(t), Int::Lit(e)) => {
+                                Int::Pick(cmp, r, a, n, t, e)
+                            }
+                            (cond, t, e) => Int::If(Box::new(cond), Box::new(t), Box::new(e)),
+                        }),
                         (t, e) => Num::Dec(Dec::If(
                             Box::new(cond),
                             Box::new(t.into_dec()),
