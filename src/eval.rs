@@ -96,7 +96,6 @@ struct Frame<'b> {
     roles: &'b [u8],
     target: u8,
     amount: i64,
-    cause: Cause,
 }
 
 /// Applies `effects` in order to `state`, with entity name `i` bound to slot `roles[i]`.
@@ -110,70 +109,68 @@ pub fn apply(
     roles: &[u8],
     events: &mut Vec<Event>,
 ) {
-    run(rules, effects, state, &Frame::outside(roles), events, true);
+    run(rules, effects, state, &Frame::outside(roles), events, None);
 }
 
-/// Applies a list of effects in `frame`; `number` makes each change's cause its effect's index.
+/// Applies a list of effects in `frame`. At the top level (`inside` is `None`) each
+/// change's cause is its effect's index; inside an operation it is the applying
+/// effect and the operation, `inside`.
 fn run(
     rules: &RuleSet,
     effects: &[Effect],
     state: &mut State,
     frame: &Frame<'_>,
     events: &mut Vec<Event>,
-    number: bool,
+    inside: Option<Cause>,
 ) {
-    let at = |i: usize| {
-        if number {
-            Frame {
-                cause: Cause {
-                    effect: u16::try_from(i).unwrap_or(u16::MAX),
-                    via: None,
-                },
-                ..*frame
-            }
-        } else {
-            *frame
-        }
+    // The cause travels beside the frame, in registers: read back from a frame
+    // written moments before, it stalled the load (measured).
+    let cause = |i: usize| {
+        inside.unwrap_or(Cause {
+            effect: u16::try_from(i).unwrap_or(u16::MAX),
+            via: None,
+        })
     };
     let mut i = 0;
     while i < effects.len() {
-        let n = usize::from(effects[i].at_once.max(1)).min(effects.len() - i);
-        if n == 1 {
-            apply_one(rules, &effects[i], state, &at(i), events);
-        } else {
-            // Every effect of an `:at-once` group is computed from the same state first.
-            let group = &effects[i..i + n];
-            let mut resolved = [(0u8, Ok(0), 0i64); MAX_AT_ONCE];
-            for (slot, effect) in resolved.iter_mut().zip(group) {
-                *slot = (
-                    entity(&effect.entity, state, frame),
-                    target(&effect.target, state, frame),
-                    int(&effect.amount, state, frame),
-                );
-            }
-            for (k, (effect, &(slot, target, amount))) in group.iter().zip(&resolved).enumerate() {
-                change(
-                    rules,
-                    effect.set,
-                    slot,
-                    target,
-                    amount,
-                    state,
-                    &at(i + k),
-                    events,
-                );
-            }
+        let effect = &effects[i];
+        if effect.at_once <= 1 {
+            apply_one(rules, effect, state, frame, cause(i), events);
+            i += 1;
+            continue;
+        }
+        // Every effect of an `:at-once` group is computed from the same state first.
+        let n = usize::from(effect.at_once).min(effects.len() - i);
+        let group = &effects[i..i + n];
+        let mut resolved = [(0u8, Ok(0), 0i64); MAX_AT_ONCE];
+        for (slot, effect) in resolved.iter_mut().zip(group) {
+            *slot = (
+                entity(&effect.entity, state, frame),
+                target(&effect.target, state, frame),
+                int(&effect.amount, state, frame),
+            );
+        }
+        for (k, (effect, &(slot, target, amount))) in group.iter().zip(&resolved).enumerate() {
+            let change = Change {
+                set: effect.set,
+                slot,
+                target,
+                amount,
+                cause: cause(i + k),
+            };
+            change.apply(rules, state, frame, events);
         }
         i += n;
     }
 }
 
-#[inline]
+#[inline(always)]
 fn apply_one(
     rules: &RuleSet,
     effect: &Effect,
     state: &mut State,
     frame: &Frame<'_>,
+    cause: Cause,
     events: &mut Vec<Event>,
 ) {
     let slot = entity(&effect.entity, state, frame);
@@ -183,66 +180,91 @@ fn apply_one(
     };
     let amount = match effect.amount {
         Int::Lit(n) => n,
+        Int::Pick(cmp, r, attr, n, then, other) => {
+            if cmp.test(state.get(frame.roles[r as usize] as usize, attr), n) {
+                then
+            } else {
+                other
+            }
+        }
         ref e => int(e, state, frame),
     };
-    change(
-        rules, effect.set, slot, target, amount, state, frame, events,
-    );
+    let change = Change {
+        set: effect.set,
+        slot,
+        target,
+        amount,
+        cause,
+    };
+    change.apply(rules, state, frame, events);
 }
 
-/// Adds `amount` to (or sets) an attribute of `slot`, or applies an operation to it.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn change(
-    rules: &RuleSet,
+/// One resolved change: add `amount` to (or set) an attribute of `slot`, or apply an operation to it.
+struct Change {
     set: bool,
     slot: u8,
     target: Result<AttrId, OpId>,
     amount: i64,
-    state: &mut State,
-    frame: &Frame<'_>,
-    events: &mut Vec<Event>,
-) {
-    match target {
-        Ok(attr) => {
-            let before = state.get(slot as usize, attr);
-            let raw = if set {
-                amount
-            } else {
-                before.saturating_add(amount)
-            };
-            let def = &rules.attribute_defs[attr as usize];
-            let after = raw.clamp(def.min, def.max);
-            if after != before {
-                state.put(slot as usize, attr, after);
-                events.push(Event {
-                    slot,
-                    attr,
-                    before,
-                    after,
-                    cause: frame.cause,
-                });
+    cause: Cause,
+}
+
+impl Change {
+    #[inline(always)]
+    fn apply(self, rules: &RuleSet, state: &mut State, frame: &Frame<'_>, events: &mut Vec<Event>) {
+        match self.target {
+            Ok(attr) => {
+                let slot = self.slot as usize;
+                let before = state.get(slot, attr);
+                let raw = if self.set {
+                    self.amount
+                } else {
+                    before.saturating_add(self.amount)
+                };
+                let def = &rules.attribute_defs[attr as usize];
+                let after = raw.clamp(def.min, def.max);
+                if after != before {
+                    state.put(slot, attr, after);
+                    events.push(Event {
+                        slot: self.slot,
+                        attr,
+                        before,
+                        after,
+                        cause: self.cause,
+                    });
+                }
             }
+            Err(op) => self.operation(op, rules, state, frame, events),
         }
-        Err(op) => {
-            let inner = Frame {
-                roles: frame.roles,
-                target: slot,
-                amount,
-                cause: Cause {
-                    effect: frame.cause.effect,
-                    via: Some(frame.cause.via.unwrap_or(op)),
-                },
-            };
-            run(
-                rules,
-                &rules.operation_defs[op as usize].effects,
-                state,
-                &inner,
-                events,
-                false,
-            );
-        }
+    }
+
+    /// Applies operation `op` to the slot, with `:target` and `:amount` bound.
+    /// Kept out of line so the plain attribute change above stays small.
+    #[inline(never)]
+    fn operation(
+        &self,
+        op: OpId,
+        rules: &RuleSet,
+        state: &mut State,
+        frame: &Frame<'_>,
+        events: &mut Vec<Event>,
+    ) {
+        let inner = Frame {
+            roles: frame.roles,
+            target: self.slot,
+            amount: self.amount,
+        };
+        let cause = Cause {
+            effect: self.cause.effect,
+            via: Some(self.cause.via.unwrap_or(op)),
+        };
+        run(
+            rules,
+            &rules.operation_defs[op as usize].effects,
+            state,
+            &inner,
+            events,
+            Some(cause),
+        );
     }
 }
 
@@ -446,10 +468,6 @@ impl<'b> Frame<'b> {
             roles,
             target: 0,
             amount: 0,
-            cause: Cause {
-                effect: 0,
-                via: None,
-            },
         }
     }
 }

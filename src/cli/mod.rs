@@ -8,7 +8,7 @@ mod simulate;
 mod test;
 
 pub use play::{PlayArgs, play, render_log, render_log_named};
-pub use simulate::{SimArgs, simulate};
+pub use simulate::{SimArgs, Tally, game_seed, run_all, run_games, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;
