@@ -11,7 +11,7 @@ pub mod ai;
 
 use rand::seq::SliceRandom;
 
-use crate::ast::Effect;
+use crate::ast::{AttrId, Effect};
 use crate::eval::{Cause, Event, State, apply};
 use crate::files::{CardRules, DefKind, Definition};
 use crate::rules::RuleSet;
@@ -253,8 +253,10 @@ pub struct Game<'r> {
     changed: bool,
     /// Which values changed since then: bit `slot × attributes + attribute`.
     dirty: u64,
-    /// For each seat and victory condition, the bits of the values it reads.
+        /// For each seat and victory condition, the bits of the values it reads.
     victory_masks: Vec<u64>,
+    /// Each card's cost, packed for the affordability test: (attribute, cost; 0 if free).
+    costs: Vec<(AttrId, i64)>,
     /// The attributes victory conditions read, by attribute (all, if one cannot say).
     watched: Vec<bool>,
     /// The log, if kept.
@@ -309,7 +311,11 @@ impl<'r> Game<'r> {
             pause: false,
             changed: true,
             dirty: u64::MAX,
-            victory_masks: victory_masks(rules, seats),
+                        victory_masks: victory_masks(rules, seats),
+            costs: cards
+                .iter()
+                .map(|c| c.play.pay_with.map_or((0, 0), |a| (a, c.play.cost)))
+                .collect(),
             watched: watched(rules),
             log: keep_log.then(Vec::new),
         };
@@ -398,12 +404,9 @@ impl<'r> Game<'r> {
     }
 
     /// Can the current player pay for `card`?
-    pub fn affordable(&self, card: CardId) -> bool {
-        let rules = &self.cards[card as usize].play;
-        match rules.pay_with {
-            Some(attr) => self.state.get(self.current as usize, attr) >= rules.cost,
-            None => true,
-        }
+        pub fn affordable(&self, card: CardId) -> bool {
+        let (attr, cost) = self.costs[card as usize];
+        cost <= 0 || self.state.get(self.current as usize, attr) >= cost
     }
 
     /// Is `action` allowed now? The cheap test; [`Game::check`] says why not.
