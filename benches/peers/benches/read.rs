@@ -126,7 +126,7 @@ fn text(g: &mut Gen) -> String {
                 let _ = write!(s, "+{}", g.int(1, 20));
             }
             1 => s.push_str("\\\"quoted\\\""),
-            2 => s.push_str("\u{2014}"),
+            2 => s.push('\u{2014}'),
             _ => s.push_str(g.pick(WORDS)),
         }
     }
