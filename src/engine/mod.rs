@@ -253,7 +253,7 @@ pub struct Game<'r> {
     changed: bool,
     /// Which values changed since then: bit `slot × attributes + attribute`.
     dirty: u64,
-        /// For each seat and victory condition, the bits of the values it reads.
+    /// For each seat and victory condition, the bits of the values it reads.
     victory_masks: Vec<u64>,
     /// Each card's cost, packed for the affordability test: (attribute, cost; 0 if free).
     costs: Vec<(AttrId, i64)>,
@@ -311,7 +311,7 @@ impl<'r> Game<'r> {
             pause: false,
             changed: true,
             dirty: u64::MAX,
-                        victory_masks: victory_masks(rules, seats),
+            victory_masks: victory_masks(rules, seats),
             costs: cards
                 .iter()
                 .map(|c| c.play.pay_with.map_or((0, 0), |a| (a, c.play.cost)))
@@ -404,7 +404,7 @@ impl<'r> Game<'r> {
     }
 
     /// Can the current player pay for `card`?
-        pub fn affordable(&self, card: CardId) -> bool {
+    pub fn affordable(&self, card: CardId) -> bool {
         let (attr, cost) = self.costs[card as usize];
         cost <= 0 || self.state.get(self.current as usize, attr) >= cost
     }
