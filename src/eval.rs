@@ -220,8 +220,8 @@ impl Change {
                 } else {
                     before.saturating_add(self.amount)
                 };
-                let def = &rules.attribute_defs[attr as usize];
-                let after = raw.clamp(def.min, def.max);
+                let (min, max) = rules.bounds[attr as usize];
+                let after = raw.clamp(min, max);
                 if after != before {
                     state.put(slot, attr, after);
                     events.push(Event {

@@ -28,6 +28,8 @@ pub struct RuleSet {
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
     pub attribute_defs: Vec<AttrDef>,
+    /// Each attribute's `(min, max)`, packed for the evaluator's clamp.
+    pub bounds: Vec<(i64, i64)>,
     /// Operation names, in declaration order.
     pub operations: Vec<String>,
     /// Each operation's meaning.
@@ -240,6 +242,7 @@ impl RuleSet {
             entity_docs: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
+            bounds: Vec::new(),
             operations: Vec::new(),
             operation_defs: Vec::new(),
             params: Vec::new(),
@@ -310,7 +313,9 @@ impl RuleSet {
                     for (name, def) in keyword_map(value, "`:attributes`", diags) {
                         declare(name, def.0, diags);
                         rules.attributes.push(name.to_string());
-                        rules.attribute_defs.push(attr_def(def.1, diags));
+                        let def = attr_def(def.1, diags);
+                        rules.bounds.push((def.min, def.max));
+                        rules.attribute_defs.push(def);
                     }
                 }
                 "operations" => {
