@@ -60,7 +60,8 @@ pub fn rows(text: &str) -> Result<Vec<Vec<Cell<'_>>>, Diagnostic> {
     let bytes = text.as_bytes();
     let mut rows = Vec::new();
     let mut row = Vec::new();
-    let mut i = 0;
+    // Spreadsheets saved as "CSV UTF-8" start with a byte-order mark.
+    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
     loop {
         let start = i;
         if bytes.get(i) == Some(&b'"') {

@@ -218,14 +218,16 @@ impl Source {
 
     /// The byte offset of 1-based `line` and `column` (characters), clamped to the text.
     pub fn offset(&self, line: usize, column: usize) -> usize {
+        let Some(start) = self.index.line_start(line) else {
+            return self.text.len();
+        };
         let text = self.index.line_text(&self.text, line);
-        let line_start = text.as_ptr() as usize - self.text.as_ptr() as usize;
         let within: usize = text
             .chars()
             .take(column.saturating_sub(1))
             .map(char::len_utf8)
             .sum();
-        (line_start + within).min(self.text.len())
+        (start as usize + within).min(self.text.len())
     }
 
     /// The diagnostic with its path, line and column, for machines.

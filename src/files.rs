@@ -148,8 +148,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for path in paths {
+        // A symlinked folder is not followed: `up -> ..` would read everything again.
+        let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
         if path.is_dir() {
-            walk(&path, out, io_errors);
+            if !link {
+                walk(&path, out, io_errors);
+            }
         } else if path
             .extension()
             .and_then(|e| e.to_str())
@@ -501,7 +505,32 @@ pub fn definition(
                 .with_help("write `:effects []` for one that does nothing"),
         );
     }
-    if diags.len() > before {
+    if let Some(list) = &effects
+        && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
+    {
+        diags.push(Diagnostic::error(
+            value_span(form, "effects").unwrap_or(form.span),
+            format!(
+                "these effects expand to {} changes through operations; at most {}",
+                rules.expansion_of(list),
+                crate::rules::MAX_LIST_EXPANSION
+            ),
+        ));
+    }
+    if play.pay_with.is_none() && play.cost > 0 && !has_key(form, "type") {
+        diags.push(
+            Diagnostic::warning(
+                value_span(form, "cost").unwrap_or(form.span),
+                "this card has a `:cost` but no `:type` to pay it in, so it is free",
+            )
+            .with_help("add `:type`, naming the attribute the cost is paid in"),
+        );
+    }
+    if diags
+        .iter()
+        .skip(before)
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
         return None;
     }
     let def = Definition {

@@ -30,6 +30,8 @@ pub struct RuleSet {
     pub attribute_defs: Vec<AttrDef>,
     /// Each attribute's `(min, max)`, packed for the evaluator's clamp.
     pub bounds: Vec<(i64, i64)>,
+    /// How many attribute changes each operation expands to at most.
+    pub op_sizes: Vec<u64>,
     /// Operation names, in declaration order.
     pub operations: Vec<String>,
     /// Each operation's meaning.
@@ -243,6 +245,7 @@ impl RuleSet {
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
             bounds: Vec::new(),
+            op_sizes: Vec::new(),
             operations: Vec::new(),
             operation_defs: Vec::new(),
             params: Vec::new(),
@@ -341,6 +344,12 @@ impl RuleSet {
                     }
                 }
                 "seats" => match &value.kind {
+                    Kind::Vector(items) if items.len() > usize::from(u8::MAX) => {
+                        diags.push(Diagnostic::error(
+                            value.span,
+                            format!("a game has at most 255 seats; this lists {}", items.len()),
+                        ))
+                    }
                     Kind::Vector(items) => {
                         for item in items {
                             match item.as_keyword() {
@@ -455,23 +464,38 @@ impl RuleSet {
             );
             return None;
         }
-        if let Some((op, size)) = expansion(&rules.operation_defs)
-            .into_iter()
-            .enumerate()
-            .find(|&(_, n)| n > MAX_EXPANSION)
-        {
-            diags.push(
-                Diagnostic::error(
-                    op_forms[op].0,
-                    format!(
-                        "`:{}` expands to {size} changes through the operations it uses; at most {MAX_EXPANSION}",
-                        rules.operations[op]
-                    ),
+        let sizes = expansion(&rules.operation_defs);
+        for (op, &(size, depth)) in sizes.iter().enumerate() {
+            let problem = if size > MAX_EXPANSION {
+                format!(
+                    "expands to {size} changes through the operations it uses; at most {MAX_EXPANSION}"
                 )
-                .with_label("expands too far")
-                .with_help("an operation that applies another several times multiplies its work; flatten the chain"),
+            } else if depth > MAX_OPERATION_DEPTH {
+                format!("goes {depth} operations deep; at most {MAX_OPERATION_DEPTH}")
+            } else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::error(op_forms[op].0, format!("`:{}` {problem}", rules.operations[op]))
+                    .with_label("expands too far")
+                    .with_help("an operation that applies another several times multiplies its work; flatten the chain"),
             );
             return None;
+        }
+        rules.op_sizes = sizes.into_iter().map(|(n, _)| n).collect();
+        for (name, hook) in [
+            ("turn-start", &rules.hooks.turn_start),
+            ("turn-end", &rules.hooks.turn_end),
+        ] {
+            let n = rules.expansion_of(hook);
+            if n > MAX_LIST_EXPANSION {
+                diags.push(Diagnostic::error(
+                    form.span,
+                    format!(
+                        "the `:{name}` hook expands to {n} changes; at most {MAX_LIST_EXPANSION}"
+                    ),
+                ));
+            }
         }
         Some(rules)
     }
@@ -590,6 +614,21 @@ impl RuleSet {
                 }
             }
         }
+    }
+
+    /// How many attribute changes applying `effects` can make at most.
+    pub fn expansion_of(&self, effects: &[Effect]) -> u64 {
+        fn cost(t: &Target, sizes: &[u64]) -> u64 {
+            match t {
+                Target::Attr(_) => 1,
+                Target::Op(o) => sizes.get(*o as usize).copied().unwrap_or(1),
+                Target::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
+            }
+        }
+        effects
+            .iter()
+            .map(|e| cost(&e.target, &self.op_sizes))
+            .fold(0, u64::saturating_add)
     }
 
     /// The value of param `name`.
@@ -819,30 +858,39 @@ pub const MAX_OPERATIONS: usize = 1000;
 /// The most attribute changes one application of an operation may expand to.
 pub const MAX_EXPANSION: u64 = 10_000;
 
-/// How many attribute changes each operation expands to at most (operations are acyclic here).
-fn expansion(ops: &[OpDef]) -> Vec<u64> {
-    fn target_cost(t: &Target, size: &mut [Option<u64>], ops: &[OpDef]) -> u64 {
+/// The most attribute changes one effect list (a card, a hook) may expand to.
+pub const MAX_LIST_EXPANSION: u64 = 100_000;
+
+/// How deep operations may call operations.
+pub const MAX_OPERATION_DEPTH: u32 = 32;
+
+/// For each operation, how many attribute changes it expands to at most, and how
+/// deep its chain of operations goes (operations are acyclic here).
+fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
+    fn target_cost(t: &Target, memo: &mut [Option<(u64, u32)>], ops: &[OpDef]) -> (u64, u32) {
         match t {
-            Target::Attr(_) => 1,
-            Target::Op(o) => op_size(*o as usize, size, ops),
-            Target::If(_, a, b) => target_cost(a, size, ops).max(target_cost(b, size, ops)),
+            Target::Attr(_) => (1, 0),
+            Target::Op(o) => op_size(*o as usize, memo, ops),
+            Target::If(_, a, b) => {
+                let (x, y) = (target_cost(a, memo, ops), target_cost(b, memo, ops));
+                (x.0.max(y.0), x.1.max(y.1))
+            }
         }
     }
-    fn op_size(op: usize, size: &mut [Option<u64>], ops: &[OpDef]) -> u64 {
-        if let Some(n) = size[op] {
+    fn op_size(op: usize, memo: &mut [Option<(u64, u32)>], ops: &[OpDef]) -> (u64, u32) {
+        if let Some(n) = memo[op] {
             return n;
         }
-        let n = ops[op]
-            .effects
-            .iter()
-            .map(|e| target_cost(&e.target, size, ops))
-            .fold(0u64, u64::saturating_add);
-        size[op] = Some(n);
-        n
+        let (size, depth) = ops[op].effects.iter().fold((0u64, 0u32), |(n, d), e| {
+            let (en, ed) = target_cost(&e.target, memo, ops);
+            (n.saturating_add(en), d.max(ed))
+        });
+        memo[op] = Some((size, depth + 1));
+        (size, depth + 1)
     }
-    let mut size = vec![None; ops.len()];
+    let mut memo = vec![None; ops.len()];
     (0..ops.len())
-        .map(|op| op_size(op, &mut size, ops))
+        .map(|op| op_size(op, &mut memo, ops))
         .collect()
 }
 

@@ -221,7 +221,20 @@ fn values(
                 continue;
             };
             match v.kind {
-                Kind::Int(n) => out.push((role, attr, n)),
+                Kind::Int(n) => {
+                    let (min, max) = rules.bounds[attr as usize];
+                    if (min..=max).contains(&n) {
+                        out.push((role, attr, n));
+                    } else {
+                        diags.push(
+                            Diagnostic::error(
+                                v.span,
+                                format!("{n} is outside the bounds of `:{name}` ({min} to {max})"),
+                            )
+                            .with_label("out of bounds"),
+                        );
+                    }
+                }
                 _ => diags.push(Diagnostic::error(
                     v.span,
                     format!("expected an integer, found {}", v.describe()),
@@ -362,16 +375,17 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     let defaults = State::new(rules, rules.seats.len(), s.seed);
     for slot in 0..rules.seats.len() {
         for attr in 0..rules.attributes.len() {
-            game.state
-                .put(slot, attr as AttrId, defaults.get(slot, attr as AttrId));
+            game.set(slot, attr as AttrId, defaults.get(slot, attr as AttrId));
         }
     }
     for &(role, attr, value) in &s.given {
-        game.state.put(roles[role as usize] as usize, attr, value);
+        game.set(roles[role as usize] as usize, attr, value);
     }
     if let Some(log) = &mut game.log {
         log.clear();
     }
+    // The given state may already be won (a tower at 0): judge it before any step.
+    game.recheck();
     let mut failures = Vec::new();
     for (n, step) in s.steps.iter().enumerate() {
         game.resume();
@@ -428,7 +442,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         let role_name = |r: RoleId| rules.entities[r as usize].as_str();
         match *e {
             Expect::Value(role, attr, want) => {
-                let got = game.state.get(roles[role as usize] as usize, attr);
+                let got = game.state().get(roles[role as usize] as usize, attr);
                 if got != want {
                     failures.push(format!(
                         "{}.{} is {got}, expected {want}",

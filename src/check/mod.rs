@@ -31,6 +31,9 @@ pub const TARGET: &str = "target";
 /// The amount an operation was applied with.
 pub const AMOUNT: &str = "amount";
 
+/// The most effects one list may hold.
+pub const MAX_EFFECTS: usize = 10_000;
+
 /// The keys of an effect map.
 pub const EFFECT_KEYS: &[&str] = &["effected", "resource", "amount", "set"];
 
@@ -225,6 +228,19 @@ impl<'a> Checker<'_, '_> {
 
     fn effect_list(&mut self, form: &Form<'a>) -> Option<Vec<Effect>> {
         match &form.kind {
+            Kind::Vector(items) if items.len() > MAX_EFFECTS => {
+                self.error(
+                    Diagnostic::error(
+                        form.span,
+                        format!(
+                            "an effect list holds at most {MAX_EFFECTS} effects; this has {}",
+                            items.len()
+                        ),
+                    )
+                    .with_label("too many effects"),
+                );
+                None
+            }
             Kind::Vector(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 let mut ok = true;

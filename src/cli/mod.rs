@@ -67,8 +67,12 @@ impl Output {
         format: Format,
         color: bool,
     ) -> Output {
+        // Warnings alone do not fail: only errors exit 1.
+        let errors = located
+            .iter()
+            .any(|(_, d)| d.severity == crate::diag::Severity::Error);
         let mut out = Output {
-            code: EXIT_DIAGNOSTICS,
+            code: if errors { EXIT_DIAGNOSTICS } else { EXIT_OK },
             ..Output::default()
         };
         match format {
@@ -154,7 +158,7 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
     }
     if checked.sources.is_empty() && checked.io_errors.is_empty() {
         out.stderr
-            .push_str("error: no data files found (looked for .edn files)\n");
+            .push_str("error: no data files found (looked for .edn and .csv files)\n");
         out.code = EXIT_USAGE;
     }
     out
@@ -401,7 +405,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
             format!("{who}.{attr}"),
             e.before,
             e.after,
-            e.cause.effect + 1
+            u32::from(e.cause.effect) + 1
         );
     }
     out.push('\n');
@@ -458,7 +462,7 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                 "attribute": rules.attributes[e.attr as usize],
                 "before": e.before,
                 "after": e.after,
-                "effect": e.cause.effect + 1,
+                "effect": u32::from(e.cause.effect) + 1,
                 "via": e.cause.via.map(|o| rules.operations[o as usize].clone()),
             })
         })

@@ -143,7 +143,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
     let mut text = if args.human { String::new() } else { header };
     text.push_str(&render_log(&rules, &deck, &log[shown..]));
     text.push('\n');
-    text.push_str(&state_table(&rules, &rules.seats, &game.state));
+    text.push_str(&state_table(&rules, &rules.seats, game.state()));
     if args.human {
         let _ = output.write_all(text.as_bytes());
         return Output::default();
@@ -163,7 +163,7 @@ fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Opti
         let _ = writeln!(
             prompt,
             "\n{}",
-            state_table(rules, &rules.seats, &game.state)
+            state_table(rules, &rules.seats, game.state())
         );
         match game.phase {
             Phase::MustDiscard(n) => {
@@ -257,10 +257,12 @@ pub fn render_log_named(
 ) -> String {
     let mut out = String::new();
     let seat = |s: u8| names.get(s as usize).map_or("?", String::as_str);
+    // A hook's changes share one line: "start: p1.bricks 5 -> 7, …".
     let mut hook_line: Vec<String> = Vec::new();
-    let flush = |out: &mut String, hook_line: &mut Vec<String>| {
+    let mut hook_name = "start";
+    let flush = |out: &mut String, hook_line: &mut Vec<String>, name: &str| {
         if !hook_line.is_empty() {
-            let _ = writeln!(out, "  start: {}", hook_line.join(", "));
+            let _ = writeln!(out, "  {name}: {}", hook_line.join(", "));
             hook_line.clear();
         }
     };
@@ -268,8 +270,13 @@ pub fn render_log_named(
         match *e {
             GameEvent::Changed {
                 event,
-                by: By::Hook,
+                by: by @ (By::TurnStart | By::TurnEnd),
             } => {
+                let name = if by == By::TurnStart { "start" } else { "end" };
+                if name != hook_name {
+                    flush(&mut out, &mut hook_line, hook_name);
+                    hook_name = name;
+                }
                 hook_line.push(format!(
                     "{}.{} {} -> {}",
                     seat(event.slot),
@@ -279,7 +286,7 @@ pub fn render_log_named(
                 ));
                 continue;
             }
-            _ => flush(&mut out, &mut hook_line),
+            _ => flush(&mut out, &mut hook_line, hook_name),
         }
         match *e {
             GameEvent::TurnStart { turn, seat: s } => {
@@ -328,6 +335,6 @@ pub fn render_log_named(
             }
         }
     }
-    flush(&mut out, &mut hook_line);
+    flush(&mut out, &mut hook_line, hook_name);
     out
 }

@@ -165,7 +165,8 @@ pub fn run_all(
     (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(games);
+            let range =
+                c.saturating_mul(CHUNK)..c.saturating_add(1).saturating_mul(CHUNK).min(games);
             run_games(rules, deck, seed, range, ai, done)
         })
         .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
@@ -184,6 +185,8 @@ pub fn simulate(args: &SimArgs) -> Output {
     let finished = AtomicBool::new(false);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
+        // Deep effect trees recurse; give workers the stack the main thread has.
+        .stack_size(8 << 20)
         .build()
     {
         Ok(p) => p,

@@ -28,6 +28,22 @@ pub fn run_paths(
     cards: &[PathBuf],
     color: bool,
 ) -> Result<Vec<Outcome>, Output> {
+    let (outcomes, problems) = collect(paths, cards, color)?;
+    if !problems.is_empty() {
+        let located: Vec<_> = problems.iter().map(|(s, d)| (s, d)).collect();
+        return Err(Output::diagnostics(&located, super::Format::Human, color));
+    }
+    Ok(outcomes)
+}
+
+/// Every scenario's outcome, and the problems of the files that could not be read
+/// (those files' scenarios are skipped; the others still run).
+#[allow(clippy::type_complexity)]
+fn collect(
+    paths: &[PathBuf],
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<(Vec<Outcome>, Vec<(Source, Diagnostic)>), Output> {
     let mut io_errors = Vec::new();
     let files = files::discover(paths, &mut io_errors);
     if !io_errors.is_empty() {
@@ -80,11 +96,7 @@ pub fn run_paths(
         }
         problems.extend(diags.into_iter().map(|d| (source.clone(), d)));
     }
-    if !problems.is_empty() {
-        let located: Vec<_> = problems.iter().map(|(s, d)| (s, d)).collect();
-        return Err(Output::diagnostics(&located, super::Format::Human, color));
-    }
-    Ok(outcomes)
+    Ok((outcomes, problems))
 }
 
 /// The rule set a scenario file uses: its `:rules`, else a folder named after a bundled rule set.
@@ -105,11 +117,15 @@ fn rules_name(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> 
 
 /// `grimoire test PATH...`.
 pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
-    let outcomes = match run_paths(paths, cards, color) {
+    let (outcomes, problems) = match collect(paths, cards, color) {
         Ok(o) => o,
         Err(out) => return out,
     };
     let mut out = Output::default();
+    if !problems.is_empty() {
+        let located: Vec<_> = problems.iter().map(|(s, d)| (s, d)).collect();
+        out.stderr = Output::diagnostics(&located, super::Format::Human, color).stderr;
+    }
     let (mut passed, mut failed) = (0, 0);
     for o in &outcomes {
         match &o.result {
@@ -129,7 +145,7 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
         }
     }
     let _ = writeln!(out.stdout, "{passed} passed, {failed} failed");
-    if failed > 0 || outcomes.is_empty() {
+    if failed > 0 || outcomes.is_empty() || !problems.is_empty() {
         out.code = EXIT_DIAGNOSTICS;
     }
     out

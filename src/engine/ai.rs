@@ -86,7 +86,6 @@ impl Ai {
     fn greedy(&mut self, game: &Game<'_>) -> Action {
         let rules = game.rules();
         let cards = game.cards();
-        let seat = game.current as usize;
         let roles = game.roles(game.current);
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
         scratch.clone_from(&game.state);
@@ -97,11 +96,8 @@ impl Ai {
                 let Action::Play(i) = action else { continue };
                 let card = &cards[game.hand()[i] as usize];
                 scratch.clone_from(&game.state);
-                if let Some(attr) = card.play.pay_with {
-                    let have = scratch.get(seat, attr);
-                    scratch.put(seat, attr, have - card.play.cost);
-                }
                 self.events.clear();
+                super::pay(rules, scratch, game.current, &card.play, &mut self.events);
                 apply(rules, &card.effects, scratch, roles, &mut self.events);
                 let mut s = score(game, scratch, roles);
                 if card.play.play_again {
@@ -127,7 +123,7 @@ impl Ai {
             let Action::Discard(i) = action else { continue };
             let card = &game.cards()[game.hand()[i] as usize];
             let have = card.play.pay_with.map_or(0, |a| game.state.get(seat, a));
-            let shortfall = card.play.cost - have;
+            let shortfall = card.play.cost.saturating_sub(have);
             if worst.is_none_or(|(w, _)| shortfall > w) {
                 worst = Some((shortfall, action));
             }

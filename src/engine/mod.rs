@@ -16,6 +16,10 @@ use crate::eval::{Cause, Event, State, apply};
 use crate::files::{CardRules, DefKind, Definition};
 use crate::rules::RuleSet;
 
+/// The most actions one turn may hold: "play again" past it ends the turn, so a
+/// deck of nothing but "play again" cards still reaches the turn limit.
+pub const MAX_ACTIONS_PER_TURN: u32 = 100;
+
 /// A card as the engine plays it.
 #[derive(Clone, Debug)]
 pub struct Card {
@@ -88,8 +92,10 @@ pub enum Outcome {
 /// What changed an attribute during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum By {
-    /// A rule-set hook (production at the start of a turn).
-    Hook,
+    /// The rule set's `:turn-start` hook (Arcomage: production).
+    TurnStart,
+    /// The rule set's `:turn-end` hook.
+    TurnEnd,
     /// Paying for a card.
     Cost,
     /// A card's effects.
@@ -184,9 +190,19 @@ pub enum SetupError {
         /// The param.
         param: &'static str,
     },
-    /// There are no cards.
+    /// There are no cards (or every card has `:copies 0`).
     #[error("there are no cards for rule set `{0}`")]
     NoCards(String),
+    /// A param the engine needs is out of range.
+    #[error("the param `:{param}` is {value}; it must be from 1 to {max}")]
+    BadParam {
+        /// The param.
+        param: &'static str,
+        /// Its value.
+        value: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
 }
 
 /// Which attributes any victory condition reads; every one if some condition cannot say.
@@ -199,6 +215,34 @@ fn watched(rules: &RuleSet) -> Vec<bool> {
         }
     }
     out
+}
+
+/// Pays a card's cost from `seat`'s attribute, within the attribute's bounds;
+/// the change, if any, goes to `events`.
+pub fn pay(
+    rules: &RuleSet,
+    state: &mut State,
+    seat: u8,
+    card: &CardRules,
+    events: &mut Vec<Event>,
+) {
+    let Some(attr) = card.pay_with else { return };
+    let before = state.get(seat as usize, attr);
+    let (min, max) = rules.bounds[attr as usize];
+    let after = before.saturating_sub(card.cost).clamp(min, max);
+    if after != before {
+        state.put(seat as usize, attr, after);
+        events.push(Event {
+            slot: seat,
+            attr,
+            before,
+            after,
+            cause: Cause {
+                effect: 0,
+                via: None,
+            },
+        });
+    }
 }
 
 /// Bit `i` of a change mask; values past the 64th share the last bit.
@@ -214,11 +258,12 @@ fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
     for seat in 0..seats {
         for v in &rules.victory {
             out.push(match &v.reads {
-                Some(reads) => reads.iter().fold(0, |m, &(r, a)| {
+                // A condition that reads no value (`true`, params only) is checked every time.
+                Some(reads) if !reads.is_empty() => reads.iter().fold(0, |m, &(r, a)| {
                     let slot = (seat + r as usize) % seats;
                     m | bit(slot * width + a as usize)
                 }),
-                None => u64::MAX,
+                _ => u64::MAX,
             });
         }
     }
@@ -230,8 +275,9 @@ fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
 pub struct Game<'r> {
     rules: &'r RuleSet,
     cards: &'r [Card],
-    /// Every attribute of every seat, and the generator.
-    pub state: State,
+    /// Every attribute of every seat, and the generator. Private: a value changed
+    /// behind the engine's back would escape its victory checks ([`Game::set`]).
+    state: State,
     /// Each seat's hand, in the order drawn.
     pub hands: Vec<Vec<CardId>>,
     draw_pile: Vec<CardId>,
@@ -249,6 +295,7 @@ pub struct Game<'r> {
     roles: Vec<Vec<u8>>,
     events: Vec<Event>,
     pause: bool,
+    actions_this_turn: u32,
     /// Whether any value changed since victory was last checked.
     changed: bool,
     /// Which values changed since then: bit `slot × attributes + attribute`.
@@ -275,7 +322,7 @@ impl<'r> Game<'r> {
         if seats == 0 {
             return Err(SetupError::NoSeats(rules.name.clone()));
         }
-        if cards.is_empty() {
+        if cards.iter().all(|c| c.play.copies == 0) {
             return Err(SetupError::NoCards(rules.name.clone()));
         }
         let param = |name: &'static str| {
@@ -284,8 +331,20 @@ impl<'r> Game<'r> {
                 param: name,
             })
         };
-        let hand_size = param("hand-size")?.clamp(0, 64) as usize;
-        let max_turns = param("max-turns")?.clamp(1, i64::from(u32::MAX)) as u32;
+        let ranged = |name: &'static str, max: i64| {
+            let value = param(name)?;
+            if (1..=max).contains(&value) {
+                Ok(value)
+            } else {
+                Err(SetupError::BadParam {
+                    param: name,
+                    value,
+                    max,
+                })
+            }
+        };
+        let hand_size = ranged("hand-size", 64)? as usize;
+        let max_turns = ranged("max-turns", i64::from(u32::MAX))? as u32;
         let roles = (0..seats)
             .map(|seat| {
                 (0..rules.entities.len())
@@ -309,6 +368,7 @@ impl<'r> Game<'r> {
             roles,
             events: Vec::with_capacity(32),
             pause: false,
+            actions_this_turn: 0,
             changed: true,
             dirty: u64::MAX,
             victory_masks: victory_masks(rules, seats),
@@ -335,6 +395,7 @@ impl<'r> Game<'r> {
         self.turn = 1;
         self.phase = Phase::Act;
         self.play_again_pending = false;
+        self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;
         if let Some(log) = &mut self.log {
@@ -489,7 +550,16 @@ impl<'r> Game<'r> {
         self.events.clear();
     }
 
+    /// Starts the turn of `current`, passing for as long as nobody can act.
     fn start_turn(&mut self) {
+        if !self.begin_turn() {
+            self.end_turn();
+        }
+    }
+
+    /// The turn's start: its hook, a victory check. False if the game went on
+    /// and the player could do nothing (they pass; the caller ends the turn).
+    fn begin_turn(&mut self) -> bool {
         let seat = self.current;
         self.record(GameEvent::TurnStart {
             turn: self.turn,
@@ -504,12 +574,13 @@ impl<'r> Game<'r> {
             &mut self.events,
         );
         self.roles = roles;
-        self.flush_events(By::Hook);
+        self.flush_events(By::TurnStart);
         self.check_victory();
         if self.phase == Phase::Act && !self.has_action() {
             self.record(GameEvent::Passed { seat });
-            self.end_turn();
+            return false;
         }
+        true
     }
 
     fn has_action(&self) -> bool {
@@ -517,34 +588,41 @@ impl<'r> Game<'r> {
             .any(|i| self.allowed(Action::Play(i)) || self.allowed(Action::Discard(i)))
     }
 
+    /// Ends the current turn and starts the next; a loop, not recursion, so turns
+    /// where nobody can act cannot exhaust the stack.
     fn end_turn(&mut self) {
-        let seat = self.current;
-        let roles = std::mem::take(&mut self.roles);
-        apply(
-            self.rules,
-            &self.rules.hooks.turn_end,
-            &mut self.state,
-            &roles[seat as usize],
-            &mut self.events,
-        );
-        self.roles = roles;
-        self.flush_events(By::Hook);
-        self.check_victory();
-        if matches!(self.phase, Phase::Over(_)) {
-            return;
+        loop {
+            let seat = self.current;
+            let roles = std::mem::take(&mut self.roles);
+            apply(
+                self.rules,
+                &self.rules.hooks.turn_end,
+                &mut self.state,
+                &roles[seat as usize],
+                &mut self.events,
+            );
+            self.roles = roles;
+            self.flush_events(By::TurnEnd);
+            self.check_victory();
+            if matches!(self.phase, Phase::Over(_)) {
+                return;
+            }
+            if self.turn >= self.max_turns {
+                self.finish(Outcome::TurnLimit);
+                return;
+            }
+            self.current = ((seat as usize + 1) % self.hands.len()) as u8;
+            self.turn += 1;
+            self.actions_this_turn = 0;
+            if self.pause {
+                self.phase = Phase::BetweenTurns;
+                return;
+            }
+            self.phase = Phase::Act;
+            if self.begin_turn() {
+                return;
+            }
         }
-        if self.turn >= self.max_turns {
-            self.finish(Outcome::TurnLimit);
-            return;
-        }
-        self.current = ((seat as usize + 1) % self.hands.len()) as u8;
-        self.turn += 1;
-        if self.pause {
-            self.phase = Phase::BetweenTurns;
-            return;
-        }
-        self.phase = Phase::Act;
-        self.start_turn();
     }
 
     fn finish(&mut self, outcome: Outcome) {
@@ -602,24 +680,14 @@ impl<'r> Game<'r> {
                 let card = self.hands[s].remove(i);
                 self.record(GameEvent::Played { seat, card });
                 let def = &self.cards[card as usize];
-                if let Some(attr) = def.play.pay_with {
-                    let before = self.state.get(s, attr);
-                    let after = before - def.play.cost;
-                    if after != before {
-                        self.state.put(s, attr, after);
-                        self.events.push(Event {
-                            slot: seat,
-                            attr,
-                            before,
-                            after,
-                            cause: Cause {
-                                effect: 0,
-                                via: None,
-                            },
-                        });
-                        self.flush_events(By::Cost);
-                    }
-                }
+                pay(
+                    self.rules,
+                    &mut self.state,
+                    seat,
+                    &def.play,
+                    &mut self.events,
+                );
+                self.flush_events(By::Cost);
                 let roles = std::mem::take(&mut self.roles);
                 apply(
                     self.rules,
@@ -674,6 +742,11 @@ impl<'r> Game<'r> {
     }
 
     fn after_action(&mut self) {
+        self.actions_this_turn += 1;
+        if self.play_again_pending && self.actions_this_turn >= MAX_ACTIONS_PER_TURN {
+            // An endless "play again" chain would never reach the turn limit.
+            self.play_again_pending = false;
+        }
         if self.play_again_pending {
             self.play_again_pending = false;
             self.phase = Phase::Act;
@@ -703,6 +776,27 @@ impl<'r> Game<'r> {
     /// Puts `card` into the hand of the seat whose turn it is: for scenarios.
     pub fn give(&mut self, card: CardId) {
         self.hands[self.current as usize].push(card);
+    }
+
+    /// Every attribute of every seat, and the generator.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Sets a value directly (a scenario's given state, a debugging tool), bounds
+    /// not applied. Call [`Game::recheck`] after the last one, so victory is
+    /// judged on the whole new state.
+    pub fn set(&mut self, slot: usize, attr: AttrId, value: i64) {
+        self.state.put(slot, attr, value);
+        self.dirty = u64::MAX;
+        self.changed = true;
+    }
+
+    /// Checks every victory condition now, as after any change.
+    pub fn recheck(&mut self) {
+        if !matches!(self.phase, Phase::Over(_)) {
+            self.check_victory();
+        }
     }
 
     /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.

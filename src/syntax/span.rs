@@ -100,6 +100,11 @@ impl LineIndex {
         }
     }
 
+    /// The byte offset where 1-based `line` starts.
+    pub fn line_start(&self, line: usize) -> Option<u32> {
+        self.starts.get(line.checked_sub(1)?).copied()
+    }
+
     /// The text of 1-based `line`, without its line ending.
     pub fn line_text<'t>(&self, text: &'t str, line: usize) -> &'t str {
         let Some(&start) = self.starts.get(line.saturating_sub(1)) else {
