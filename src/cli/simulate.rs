@@ -185,8 +185,6 @@ pub fn simulate(args: &SimArgs) -> Output {
     let finished = AtomicBool::new(false);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
-        // Deep effect trees recurse; give workers the stack the main thread has.
-        .stack_size(8 << 20)
         .build()
     {
         Ok(p) => p,
