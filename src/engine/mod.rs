@@ -565,22 +565,25 @@ impl<'r> Game<'r> {
             turn: self.turn,
             seat,
         });
-        let roles = std::mem::take(&mut self.roles);
-        apply(
-            self.rules,
-            &self.rules.hooks.turn_start,
-            &mut self.state,
-            &roles[seat as usize],
-            &mut self.events,
-        );
-        self.roles = roles;
-        self.flush_events(By::TurnStart);
-        self.check_victory();
+        self.run_hook(By::TurnStart);
         if self.phase == Phase::Act && !self.has_action() {
             self.record(GameEvent::Passed { seat });
             return false;
         }
         true
+    }
+
+    /// Applies a rule-set hook for the seat whose turn it is, then checks victory.
+    fn run_hook(&mut self, hook: By) {
+        let rules = self.rules;
+        let effects = match hook {
+            By::TurnEnd => &rules.hooks.turn_end,
+            _ => &rules.hooks.turn_start,
+        };
+        let roles = &self.roles[self.current as usize];
+        apply(rules, effects, &mut self.state, roles, &mut self.events);
+        self.flush_events(hook);
+        self.check_victory();
     }
 
     fn has_action(&self) -> bool {
@@ -593,17 +596,7 @@ impl<'r> Game<'r> {
     fn end_turn(&mut self) {
         loop {
             let seat = self.current;
-            let roles = std::mem::take(&mut self.roles);
-            apply(
-                self.rules,
-                &self.rules.hooks.turn_end,
-                &mut self.state,
-                &roles[seat as usize],
-                &mut self.events,
-            );
-            self.roles = roles;
-            self.flush_events(By::TurnEnd);
-            self.check_victory();
+            self.run_hook(By::TurnEnd);
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }
