@@ -203,6 +203,23 @@ pub struct Located {
     /// How to fix it, if known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// The note shown beside the caret, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Other places worth showing ("first used here").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+/// Another place a diagnostic points at, for machines.
+#[derive(Clone, Debug, Serialize)]
+pub struct Related {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters).
+    pub column: usize,
+    /// What is there.
+    pub note: String,
 }
 
 impl Source {
@@ -243,6 +260,19 @@ impl Source {
             severity: d.severity,
             message: d.message.clone(),
             help: d.help.clone(),
+            label: d.label.clone(),
+            related: d
+                .related
+                .iter()
+                .map(|(span, note)| {
+                    let at = self.index.location(&self.text, span.start);
+                    Related {
+                        line: at.line,
+                        column: at.column,
+                        note: note.clone(),
+                    }
+                })
+                .collect(),
         }
     }
 
