@@ -201,3 +201,21 @@ fn binary_and_empty_files_are_diagnostics_not_panics() {
     assert!(err.contains("not UTF-8"), "{err}");
     assert!(err.contains("holds no forms"), "{err}");
 }
+
+#[test]
+fn a_file_with_hundreds_of_errors_shows_the_first_two_hundred_and_counts_the_rest() {
+    let dir = scratch("hundreds");
+    let cards: String = (0..500)
+        .map(|i| format!("{{:card \"C{i}\" :type :bricks :cost 1 :effects [{{:effected :you :resource :wal :amount 1}}]}}\n"))
+        .collect();
+    std::fs::write(dir.join("arcomage/many.edn"), cards).unwrap();
+    let out = grimoire(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("error: unknown resource `:wal`").count(), 200);
+    assert!(
+        err.contains("300 more diagnostics in this file are not shown"),
+        "{err}"
+    );
+    assert!(err.contains("500 errors"), "{err}");
+}

@@ -25,6 +25,9 @@ use crate::files;
 use crate::rules::{self, LoadError, RuleSet};
 use crate::syntax::{Span, read};
 
+/// The most diagnostics `check` shows for one file.
+pub const MAX_PER_FILE: usize = 200;
+
 /// Exit code: everything checked clean.
 pub const EXIT_OK: i32 = 0;
 /// Exit code: diagnostics were found.
@@ -115,11 +118,34 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         Err(out) => return out,
     };
     let checked = files::check_paths(paths, rules.as_ref());
-    let located: Vec<_> = checked
-        .diagnostics
+    // A file with thousands of errors shows its first ones and a count of the rest.
+    let mut shown = vec![0usize; checked.sources.len()];
+    let mut hidden = vec![0usize; checked.sources.len()];
+    let mut located: Vec<_> = Vec::new();
+    for (i, d) in &checked.diagnostics {
+        if shown[*i] < MAX_PER_FILE {
+            shown[*i] += 1;
+            located.push((&checked.sources[*i], d));
+        } else {
+            hidden[*i] += 1;
+        }
+    }
+    let notes: Vec<(usize, Diagnostic)> = hidden
         .iter()
-        .map(|(i, d)| (&checked.sources[*i], d))
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(i, &n)| {
+            let end = Span::new(checked.sources[i].text.len(), checked.sources[i].text.len());
+            (
+                i,
+                Diagnostic::warning(
+                    end,
+                    format!("{n} more diagnostics in this file are not shown"),
+                ),
+            )
+        })
         .collect();
+    located.extend(notes.iter().map(|(i, d)| (&checked.sources[*i], d)));
     let mut out = if located.is_empty() {
         Output {
             stdout: if format == Format::Json {
