@@ -213,8 +213,14 @@ impl Change {
     fn apply(self, rules: &RuleSet, state: &mut State, frame: &Frame<'_>, events: &mut Vec<Event>) {
         match self.target {
             Ok(attr) => {
-                let slot = self.slot as usize;
-                let before = state.get(slot, attr);
+                // One index, one bounds check, for both the read and the write.
+                let Some(value) = state
+                    .values
+                    .get_mut(self.slot as usize * state.width + attr as usize)
+                else {
+                    return;
+                };
+                let before = *value;
                 let raw = if self.set {
                     self.amount
                 } else {
@@ -223,7 +229,7 @@ impl Change {
                 let (min, max) = rules.bounds[attr as usize];
                 let after = raw.clamp(min, max);
                 if after != before {
-                    state.put(slot, attr, after);
+                    *value = after;
                     events.push(Event {
                         slot: self.slot,
                         attr,
