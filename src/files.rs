@@ -198,6 +198,44 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
             Err(e) => out.io_errors.push(format!("{}: {e}", path.display())),
         }
     }
+    check_loaded(out, rules)
+}
+
+/// Checks texts already in memory (the decks compiled into the binary, say) as
+/// [`check_paths`] checks files.
+pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
+    check_loaded(
+        Checked {
+            sources,
+            ..Checked::default()
+        },
+        rules,
+    )
+}
+
+/// The decks compiled into the binary, by rule set: what `play` and `simulate`
+/// use when there is no `cards/RULES` folder and no `--cards`.
+pub const BUNDLED_DECKS: &[(&str, &[(&str, &str)])] = &[(
+    "arcomage",
+    // In the order `discover` sorts the folder's files, so a seed deals the same game either way.
+    &[
+        (
+            "cards/arcomage/beasts.edn",
+            include_str!("../cards/arcomage/beasts.edn"),
+        ),
+        (
+            "cards/arcomage/bricks.edn",
+            include_str!("../cards/arcomage/bricks.edn"),
+        ),
+        (
+            "cards/arcomage/gems.edn",
+            include_str!("../cards/arcomage/gems.edn"),
+        ),
+    ],
+)];
+
+/// Checks the sources in `out` (files already read, with any read problems noted).
+fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     let unreadable: Vec<usize> = out.diagnostics.iter().map(|(i, _)| *i).collect();
     // First the rule sets, so definitions can be checked against rule sets given beside them.
     let mut kinds = Vec::with_capacity(out.sources.len());
@@ -349,7 +387,7 @@ pub(crate) fn rule_set_for<'r>(
 }
 
 fn has_key(form: &Form<'_>, key: &str) -> bool {
-    matches!(&form.kind, Kind::Map(pairs) if pairs.iter().any(|(k, _)| k.as_keyword() == Some(key)))
+    form.has_key(key)
 }
 
 fn name_span(form: &Form<'_>) -> Option<Span> {

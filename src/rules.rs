@@ -424,7 +424,7 @@ impl RuleSet {
                     _ => effects = check::effects(value, &scope, diags),
                 }
             }
-            if !has(body, "effects") {
+            if !body.has_key("effects") {
                 diags.push(
                     Diagnostic::error(body.span, "this operation has no `:effects`")
                         .with_label("missing `:effects`"),
@@ -558,7 +558,7 @@ impl RuleSet {
                         }
                     }
                     for (k, missing) in [("when", when.is_none()), ("winner", winner.is_none())] {
-                        if missing && !has(item, k) {
+                        if missing && !item.has_key(k) {
                             diags.push(Diagnostic::error(
                                 item.span,
                                 format!("this victory condition has no `:{k}`"),
@@ -775,10 +775,6 @@ fn string(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
             None
         }
     }
-}
-
-fn has(form: &Form<'_>, key: &str) -> bool {
-    matches!(&form.kind, Kind::Map(pairs) if pairs.iter().any(|(k, _)| k.as_keyword() == Some(key)))
 }
 
 /// The entries of a map from keywords to anything, reporting non-keyword keys.

@@ -219,3 +219,16 @@ fn a_file_with_hundreds_of_errors_shows_the_first_two_hundred_and_counts_the_res
     );
     assert!(err.contains("500 errors"), "{err}");
 }
+
+#[test]
+fn outside_a_checkout_play_uses_the_bundled_deck_and_deals_the_same_game() {
+    let elsewhere = scratch("elsewhere");
+    let here = grimoire(&["play", "arcomage", "--seed", "7"]);
+    let there = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["play", "arcomage", "--seed", "7"])
+        .current_dir(&elsewhere)
+        .output()
+        .expect("run grimoire");
+    assert_eq!(there.status.code(), Some(0), "{}", text(&there.stderr));
+    assert_eq!(text(&here.stdout), text(&there.stdout));
+}

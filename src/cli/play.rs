@@ -35,12 +35,22 @@ pub(crate) fn load_deck(
     color: bool,
 ) -> Result<(RuleSet, Vec<Card>), Output> {
     let rules = load_rules(rules, Format::Human, color)?;
-    let paths = if cards.is_empty() {
-        vec![PathBuf::from("cards").join(&rules.name)]
-    } else {
-        cards.to_vec()
+    let folder = PathBuf::from("cards").join(&rules.name);
+    let bundled = files::BUNDLED_DECKS
+        .iter()
+        .find(|(name, _)| *name == rules.name);
+    let checked = match bundled {
+        // Outside a checkout, a bundled rule set plays its bundled deck.
+        Some((_, texts)) if cards.is_empty() && !folder.is_dir() => {
+            let sources = texts
+                .iter()
+                .map(|(path, text)| crate::diag::Source::new(format!("<bundled {path}>"), *text))
+                .collect();
+            files::check_sources(sources, Some(&rules))
+        }
+        _ if cards.is_empty() => files::check_paths(&[folder], Some(&rules)),
+        _ => files::check_paths(cards, Some(&rules)),
     };
-    let checked = files::check_paths(&paths, Some(&rules));
     let errors: Vec<_> = checked
         .diagnostics
         .iter()

@@ -58,6 +58,11 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// True if this is a map with the keyword key `:key`.
+    pub fn has_key(&self, key: &str) -> bool {
+        matches!(&self.kind, Kind::Map(pairs) if pairs.iter().any(|(k, _)| k.as_keyword() == Some(key)))
+    }
+
     /// A short noun for messages: "a vector", "the keyword `:wall`".
     pub fn describe(&self) -> String {
         self.kind.describe()
