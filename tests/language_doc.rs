@@ -213,3 +213,67 @@ fn operator_table_matches_the_registry() {
         }
     }
 }
+
+/// The ```clojure blocks of the reference: definitions, scenarios and operation bodies.
+fn clojure_blocks(doc: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (n, line) in doc.lines().enumerate() {
+        match (&mut current, line.trim()) {
+            (None, "```clojure") => current = Some((n + 2, String::new())),
+            (Some(_), "```") => out.extend(current.take()),
+            (Some((_, text)), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_clojure_example_in_the_reference_checks_or_runs() {
+    use grimoire::check::Scope;
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
+    let blocks = clojure_blocks(&doc);
+    assert!(blocks.len() >= 3);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("doc-examples/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (line, text) in &blocks {
+        let read = read(text);
+        assert!(read.errors.is_empty(), "{DOC}:{line}: {:?}", read.errors);
+        let first = &read.forms[0];
+        if first.has_key("scenario") {
+            let file = dir.join(format!("scenario-{line}.edn"));
+            std::fs::write(&file, text).unwrap();
+            let out = grimoire::cli::test(&[file], &[], false);
+            assert_eq!(out.code, 0, "{DOC}:{line}: {}{}", out.stdout, out.stderr);
+        } else if first.has_key("card") || first.has_key("effect") {
+            let file = dir.join(format!("definitions-{line}.edn"));
+            std::fs::write(&file, text).unwrap();
+            let out = grimoire::cli::check(&[file], None, grimoire::cli::Format::Human, false);
+            assert_eq!(out.code, 0, "{DOC}:{line}: {}", out.stderr);
+            assert!(
+                !out.stderr.contains("warning:"),
+                "{DOC}:{line}: {}",
+                out.stderr
+            );
+        } else {
+            // An operation's body: effect maps with `:target` and `:amount` bound.
+            let scope = Scope {
+                in_operation: true,
+                ..rules.scope()
+            };
+            for form in &read.forms {
+                let mut diags = Vec::new();
+                let checked = check::effects(form, &scope, &mut diags);
+                assert!(
+                    checked.is_some() && diags.is_empty(),
+                    "{DOC}:{line}: {diags:?}"
+                );
+            }
+        }
+    }
+}
