@@ -177,3 +177,111 @@ pub struct Effect {
 
 /// The most effects one `{:at-once [...]}` group may hold.
 pub const MAX_AT_ONCE: usize = 16;
+
+/// The leaves of an expression, as [`Int::leaves`] and friends report them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Leaf {
+    /// An integer literal (the literals of a fused node included).
+    Int(i64),
+    /// A decimal literal.
+    Dec(f64),
+    /// A smart value: whose (`None` when computed by simple logic, which is not
+    /// walked further) and which attribute.
+    Attr(Option<RoleId>, AttrId),
+    /// `:amount` inside an operation.
+    Amount,
+    /// A draw from the generator: `random` or `chance`.
+    Draw,
+}
+
+impl Int {
+    /// Calls `f` on every leaf, conditions included, in source order.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Int::Lit(n) => f(Leaf::Int(*n)),
+            Int::Attr(who, a) => f(Leaf::Attr(
+                match who {
+                    Entity::Role(r) => Some(*r),
+                    _ => None,
+                },
+                *a,
+            )),
+            Int::Amount => f(Leaf::Amount),
+            Int::Pick(_, r, a, n, then, other) => {
+                f(Leaf::Attr(Some(*r), *a));
+                [*n, *then, *other]
+                    .into_iter()
+                    .for_each(|n| f(Leaf::Int(n)));
+            }
+            Int::Fold(_, items) => items.iter().for_each(|i| i.leaves(f)),
+            Int::Neg(a) => a.leaves(f),
+            Int::If(c, a, b) => {
+                c.leaves(f);
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Int::Round(_, d) => d.leaves(f),
+            Int::Random(a, b) => {
+                f(Leaf::Draw);
+                a.leaves(f);
+                b.leaves(f);
+            }
+        }
+    }
+}
+
+impl Dec {
+    /// Calls `f` on every leaf, conditions included, in source order.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Dec::Lit(d) => f(Leaf::Dec(*d)),
+            Dec::Int(i) => i.leaves(f),
+            Dec::Fold(_, items) => items.iter().for_each(|d| d.leaves(f)),
+            Dec::Neg(a) => a.leaves(f),
+            Dec::Div(a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Dec::If(c, a, b) => {
+                c.leaves(f);
+                a.leaves(f);
+                b.leaves(f);
+            }
+        }
+    }
+}
+
+impl Bool {
+    /// Calls `f` on every leaf, in source order.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Bool::Lit(_) => {}
+            Bool::AttrCmp(_, r, a, n) => {
+                f(Leaf::Attr(Some(*r), *a));
+                f(Leaf::Int(*n));
+            }
+            Bool::CmpInt(_, a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Bool::CmpDec(_, a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Bool::And(a, b) | Bool::Or(a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Bool::Not(a) => a.leaves(f),
+            Bool::If(c, a, b) => {
+                c.leaves(f);
+                a.leaves(f);
+                b.leaves(f);
+            }
+            Bool::Chance(p) => {
+                f(Leaf::Draw);
+                p.leaves(f);
+            }
+        }
+    }
+}

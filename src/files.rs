@@ -267,7 +267,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             continue;
         }
         if let [form] = read.forms.as_slice()
-            && has_key(form, "rules")
+            && form.has_key("rules")
         {
             let mut diags = Vec::new();
             if let Some(rs) = RuleSet::from_form(form, &mut diags)
@@ -362,32 +362,31 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
 }
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.
-pub(crate) fn rule_set_for<'r>(
+fn rule_set_for<'r>(
     path: &Path,
     found: &'r [RuleSet],
     bundled: &'r mut HashMap<String, Option<RuleSet>>,
 ) -> Option<&'r RuleSet> {
-    let dirs: Vec<String> = path
-        .ancestors()
-        .skip(1)
-        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string))
-        .collect();
-    for dir in &dirs {
-        if let Some(rs) = found.iter().find(|r| &r.name == dir) {
-            return Some(rs);
-        }
-        if BUNDLED.iter().any(|(n, _)| n == dir) {
-            let entry = bundled
-                .entry(dir.clone())
-                .or_insert_with(|| RuleSet::bundled(dir).and_then(Result::ok));
-            return entry.as_ref();
-        }
+    let is_bundled = |dir: &str| BUNDLED.iter().any(|(n, _)| *n == dir);
+    let dir = rules_folder(path, |dir| {
+        found.iter().any(|r| r.name == dir) || is_bundled(dir)
+    })?;
+    if let Some(rs) = found.iter().find(|r| r.name == dir) {
+        return Some(rs);
     }
-    None
+    bundled
+        .entry(dir.to_string())
+        .or_insert_with(|| RuleSet::bundled(dir).and_then(Result::ok))
+        .as_ref()
 }
 
-fn has_key(form: &Form<'_>, key: &str) -> bool {
-    form.has_key(key)
+/// The nearest folder above `path` whose name `is_rule_set` accepts: the rule
+/// set a file is written for (`cards/arcomage/bricks.edn` → `arcomage`).
+pub fn rules_folder(path: &Path, is_rule_set: impl Fn(&str) -> bool) -> Option<&str> {
+    path.ancestors()
+        .skip(1)
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
+        .find(|dir| is_rule_set(dir))
 }
 
 fn name_span(form: &Form<'_>) -> Option<Span> {
@@ -408,9 +407,9 @@ pub fn definition(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Definition> {
     let before = diags.len();
-    let kind = if has_key(form, "card") {
+    let kind = if form.has_key("card") {
         DefKind::Card
-    } else if has_key(form, "effect") {
+    } else if form.has_key("effect") {
         DefKind::Effect
     } else {
         let mut d = Diagnostic::error(
@@ -512,7 +511,7 @@ pub fn definition(
     }
     if kind == DefKind::Card && !rules.pay_with.is_empty() {
         for key in ["type", "cost"] {
-            if !has_key(form, key) {
+            if !form.has_key(key) {
                 diags.push(
                     Diagnostic::error(
                         form.span,
@@ -536,7 +535,7 @@ pub fn definition(
             }
         }
     }
-    if !has_key(form, "effects") {
+    if !form.has_key("effects") {
         diags.push(
             Diagnostic::error(form.span, format!("{what} needs `:effects`"))
                 .with_label("missing `:effects`")
@@ -555,7 +554,7 @@ pub fn definition(
             ),
         ));
     }
-    if play.pay_with.is_none() && play.cost > 0 && !has_key(form, "type") {
+    if play.pay_with.is_none() && play.cost > 0 && !form.has_key("type") {
         diags.push(
             Diagnostic::warning(
                 value_span(form, "cost").unwrap_or(form.span),
@@ -615,20 +614,12 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
     };
     match value.kind {
         Kind::Int(n) if (0..=max).contains(&n) => Some(n),
-        Kind::Int(_) => {
-            diags.push(
-                Diagnostic::error(
-                    value.span,
-                    format!(
-                        "`:{key}` is a whole number {range}, found {}",
-                        value.describe()
-                    ),
-                )
-                .with_label("out of range"),
-            );
-            None
-        }
         _ => {
+            let label = if matches!(value.kind, Kind::Int(_)) {
+                "out of range"
+            } else {
+                "expected a whole number"
+            };
             diags.push(
                 Diagnostic::error(
                     value.span,
@@ -637,7 +628,7 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
                         value.describe()
                     ),
                 )
-                .with_label("expected a whole number"),
+                .with_label(label),
             );
             None
         }

@@ -5,7 +5,7 @@
 //! effect can make true is reported, so a spreadsheet whose description says
 //! 10 damage while its effect deals 6 is caught rather than shipped.
 
-use crate::ast::{Bool, Dec, Effect, Int, Target};
+use crate::ast::{Effect, Int, Leaf, Target};
 use crate::files::CardRules;
 use crate::rules::RuleSet;
 
@@ -79,73 +79,13 @@ fn can_be(t: &Target, want: &Target) -> bool {
     }
 }
 
+/// Every whole number written in an amount, conditions included.
 fn int_literals(e: &Int, out: &mut Vec<i64>) {
-    match e {
-        Int::Lit(n) => out.push(*n),
-        Int::Pick(_, _, _, n, a, b) => out.extend([*n, *a, *b]),
-        Int::Attr(..) | Int::Amount => {}
-        Int::Fold(_, items) => items.iter().for_each(|i| int_literals(i, out)),
-        Int::Neg(a) => {
-            let mut inner = Vec::new();
-            int_literals(a, &mut inner);
-            out.extend(inner.iter().map(|n| n.saturating_neg()));
-        }
-        Int::If(c, a, b) => {
-            bool_literals(c, out);
-            int_literals(a, out);
-            int_literals(b, out);
-        }
-        Int::Round(_, d) => dec_literals(d, out),
-        Int::Random(a, b) => {
-            int_literals(a, out);
-            int_literals(b, out);
-        }
-    }
-}
-
-fn dec_literals(e: &Dec, out: &mut Vec<i64>) {
-    match e {
-        Dec::Lit(d) if d.fract() == 0.0 => out.push(*d as i64),
-        Dec::Lit(_) => {}
-        Dec::Int(i) => int_literals(i, out),
-        Dec::Fold(_, items) => items.iter().for_each(|d| dec_literals(d, out)),
-        Dec::Neg(a) => dec_literals(a, out),
-        Dec::Div(a, b) => {
-            dec_literals(a, out);
-            dec_literals(b, out);
-        }
-        Dec::If(c, a, b) => {
-            bool_literals(c, out);
-            dec_literals(a, out);
-            dec_literals(b, out);
-        }
-    }
-}
-
-fn bool_literals(e: &Bool, out: &mut Vec<i64>) {
-    match e {
-        Bool::Lit(_) => {}
-        Bool::AttrCmp(_, _, _, n) => out.push(*n),
-        Bool::CmpInt(_, a, b) => {
-            int_literals(a, out);
-            int_literals(b, out);
-        }
-        Bool::CmpDec(_, a, b) => {
-            dec_literals(a, out);
-            dec_literals(b, out);
-        }
-        Bool::And(a, b) | Bool::Or(a, b) => {
-            bool_literals(a, out);
-            bool_literals(b, out);
-        }
-        Bool::Not(a) => bool_literals(a, out),
-        Bool::If(c, a, b) => {
-            bool_literals(c, out);
-            bool_literals(a, out);
-            bool_literals(b, out);
-        }
-        Bool::Chance(p) => dec_literals(p, out),
-    }
+    e.leaves(&mut |leaf| match leaf {
+        Leaf::Int(n) => out.push(n),
+        Leaf::Dec(d) if d.fract() == 0.0 => out.push(d as i64),
+        _ => {}
+    });
 }
 
 /// Where a card's text and its data disagree, one message each.

@@ -5,7 +5,7 @@
 //! operations such as Arcomage's `:damage`, whose meaning is written in the
 //! effect language itself.
 
-use crate::ast::{AttrId, Bool, Effect, Int, OpId, RoleId, Target};
+use crate::ast::{AttrId, Bool, Effect, Int, Leaf, OpId, RoleId, Target};
 use crate::check::{self, AMOUNT, Scope, TARGET};
 use crate::diag::{Diagnostic, Source};
 use crate::syntax::{Form, Kind, Span, read};
@@ -78,79 +78,16 @@ pub struct Victory {
 
 /// The attributes a condition reads, or `None` if that cannot be known before it runs.
 pub fn reads(b: &Bool) -> Option<Vec<(RoleId, AttrId)>> {
-    fn int(e: &Int, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
-        match e {
-            Int::Lit(_) | Int::Amount => Some(()),
-            Int::Attr(crate::ast::Entity::Role(r), a) => {
-                out.push((*r, *a));
-                Some(())
-            }
-            Int::Pick(_, r, a, ..) => {
-                out.push((*r, *a));
-                Some(())
-            }
-            Int::Attr(..) | Int::Random(..) => None,
-            Int::Fold(_, items) => items.iter().try_for_each(|i| int(i, out)),
-            Int::Neg(a) => int(a, out),
-            Int::If(c, a, b) => {
-                boolean(c, out)?;
-                int(a, out)?;
-                int(b, out)
-            }
-            Int::Round(_, d) => dec(d, out),
-        }
-    }
-    fn dec(e: &crate::ast::Dec, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
-        use crate::ast::Dec;
-        match e {
-            Dec::Lit(_) => Some(()),
-            Dec::Int(i) => int(i, out),
-            Dec::Fold(_, items) => items.iter().try_for_each(|d| dec(d, out)),
-            Dec::Neg(a) => dec(a, out),
-            Dec::Div(a, b) => {
-                dec(a, out)?;
-                dec(b, out)
-            }
-            Dec::If(c, a, b) => {
-                boolean(c, out)?;
-                dec(a, out)?;
-                dec(b, out)
-            }
-        }
-    }
-    fn boolean(e: &Bool, out: &mut Vec<(RoleId, AttrId)>) -> Option<()> {
-        match e {
-            Bool::Lit(_) => Some(()),
-            Bool::AttrCmp(_, r, a, _) => {
-                out.push((*r, *a));
-                Some(())
-            }
-            Bool::CmpInt(_, a, b) => {
-                int(a, out)?;
-                int(b, out)
-            }
-            Bool::CmpDec(_, a, b) => {
-                dec(a, out)?;
-                dec(b, out)
-            }
-            Bool::And(a, b) | Bool::Or(a, b) => {
-                boolean(a, out)?;
-                boolean(b, out)
-            }
-            Bool::Not(a) => boolean(a, out),
-            Bool::If(c, a, b) => {
-                boolean(c, out)?;
-                boolean(a, out)?;
-                boolean(b, out)
-            }
-            Bool::Chance(_) => None,
-        }
-    }
     let mut out = Vec::new();
-    boolean(b, &mut out)?;
+    let mut knowable = true;
+    b.leaves(&mut |leaf| match leaf {
+        Leaf::Attr(Some(r), a) => out.push((r, a)),
+        Leaf::Attr(None, _) | Leaf::Draw => knowable = false,
+        Leaf::Int(_) | Leaf::Dec(_) | Leaf::Amount => {}
+    });
     out.sort_unstable();
     out.dedup();
-    Some(out)
+    knowable.then_some(out)
 }
 
 /// An attribute's default and bounds.

@@ -506,6 +506,29 @@ impl<'a> Checker<'_, '_> {
         );
     }
 
+    /// Simple logic where only a choice makes sense (entities, resources): the
+    /// condition, and both branches lowered by `lower`.
+    fn choice<T>(
+        &mut self,
+        form: &Form<'a>,
+        items: &[Form<'a>],
+        what: &str,
+        lower: fn(&mut Self, &Form<'a>) -> Option<T>,
+        make: fn(Box<Bool>, Box<T>, Box<T>) -> T,
+    ) -> Option<T> {
+        let call = self.call(form, items)?;
+        match self.choice_parts(&call)? {
+            Some((cond, then, other)) => {
+                let (t, e) = (lower(self, then), lower(self, other));
+                Some(make(Box::new(cond), Box::new(t?), Box::new(e?)))
+            }
+            None => {
+                self.wrong_kind(form, what, &format!("a `{}` expression", call.op.name));
+                None
+            }
+        }
+    }
+
     fn wrong_kind(&mut self, form: &Form<'a>, expected: &str, found: &str) {
         self.error(
             Diagnostic::error(form.span, format!("expected {expected}, found {found}"))
@@ -890,23 +913,14 @@ impl<'a> Checker<'_, '_> {
                     None
                 }
             },
-            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
-                let call = self.call(form, items)?;
-                match self.choice_parts(&call)? {
-                    Some((cond, then, other)) => {
-                        let (t, e) = (self.entity(then), self.entity(other));
-                        Some(Entity::If(Box::new(cond), Box::new(t?), Box::new(e?)))
-                    }
-                    None => {
-                        self.wrong_kind(
-                            form,
-                            "an entity such as `:you`",
-                            &format!("a `{}` expression", call.op.name),
-                        );
-                        None
-                    }
-                }
-            }
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => self
+                .choice(
+                    form,
+                    items,
+                    "an entity such as `:you`",
+                    Self::entity,
+                    Entity::If,
+                ),
             _ => {
                 self.wrong_kind(form, "an entity such as `:you`", &form.describe());
                 None
@@ -945,23 +959,14 @@ impl<'a> Checker<'_, '_> {
                     None
                 }
             }
-            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
-                let call = self.call(form, items)?;
-                match self.choice_parts(&call)? {
-                    Some((cond, then, other)) => {
-                        let (t, e) = (self.target(then), self.target(other));
-                        Some(Target::If(Box::new(cond), Box::new(t?), Box::new(e?)))
-                    }
-                    None => {
-                        self.wrong_kind(
-                            form,
-                            "a resource such as `:wall`",
-                            &format!("a `{}` expression", call.op.name),
-                        );
-                        None
-                    }
-                }
-            }
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => self
+                .choice(
+                    form,
+                    items,
+                    "a resource such as `:wall`",
+                    Self::target,
+                    Target::If,
+                ),
             _ => {
                 self.wrong_kind(form, "a resource such as `:wall`", &form.describe());
                 None

@@ -235,28 +235,19 @@ fn render(rules: &RuleSet, deck: &[Card], args: &SimArgs, policies: &[&str], t: 
         players.join(" vs ")
     );
     let _ = writeln!(out, "\n{:<6} {:>8} {:>7}", "seat", "wins", "rate");
-    for (s, name) in rules.seats.iter().enumerate() {
+    let rows = rules
+        .seats
+        .iter()
+        .map(String::as_str)
+        .zip(t.wins.iter().copied())
+        .chain([("ties", t.ties), ("limit", t.turn_limits)]);
+    for (name, n) in rows {
         let _ = writeln!(
             out,
-            "{name:<6} {:>8} {:>6.1}%",
-            t.wins[s],
-            100.0 * rate(t.wins[s], args.games)
+            "{name:<6} {n:>8} {:>6.1}%",
+            100.0 * rate(n, args.games)
         );
     }
-    let _ = writeln!(
-        out,
-        "{:<6} {:>8} {:>6.1}%",
-        "ties",
-        t.ties,
-        100.0 * rate(t.ties, args.games)
-    );
-    let _ = writeln!(
-        out,
-        "{:<6} {:>8} {:>6.1}%",
-        "limit",
-        t.turn_limits,
-        100.0 * rate(t.turn_limits, args.games)
-    );
     let _ = writeln!(out, "\nmean length: {:.1} turns", rate(t.turns, args.games));
     let width = deck.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
     let _ = writeln!(

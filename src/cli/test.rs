@@ -109,10 +109,10 @@ fn rules_name(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> 
             return Some(name.to_string());
         }
     }
-    path.ancestors()
-        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
-        .find(|dir| crate::rules::BUNDLED.iter().any(|(n, _)| n == dir))
-        .map(str::to_string)
+    files::rules_folder(path, |dir| {
+        crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
+    })
+    .map(str::to_string)
 }
 
 /// `grimoire test PATH...`.

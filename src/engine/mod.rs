@@ -681,15 +681,13 @@ impl<'r> Game<'r> {
                     &mut self.events,
                 );
                 self.flush_events(By::Cost);
-                let roles = std::mem::take(&mut self.roles);
                 apply(
                     self.rules,
                     &def.effects,
                     &mut self.state,
-                    &roles[s],
+                    &self.roles[s],
                     &mut self.events,
                 );
-                self.roles = roles;
                 self.flush_events(By::Card);
                 self.discard_pile.push(card);
                 self.check_victory();
