@@ -7,9 +7,11 @@ use crate::syntax::Span;
 
 /// Index of an attribute in the rule set (`:wall`).
 pub type AttrId = u16;
+/// An entity's number in a state: a seat's player, a unit, a tile; never reused in a game.
+pub type EntityId = u32;
 /// Index of an operation in the rule set (`:damage`).
 pub type OpId = u16;
-/// Index of an entity name (role) in the rule set (`:you`).
+/// Index of a role in the rule set (`:you`): a name bound to an entity when effects run.
 pub type RoleId = u8;
 
 /// Comparison operators of simple logic.
@@ -73,7 +75,7 @@ pub enum Arith {
 /// Who an effect touches, or whose attribute a smart value reads.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entity {
-    /// A name the rule set declares (`:you`, `:other`), bound to a slot when applied.
+    /// A role the rule set declares (`:you`, `:other`), bound to an entity when applied.
     Role(RoleId),
     /// `:target` inside an operation: the entity the operation was applied to.
     Target,
@@ -146,15 +148,15 @@ pub enum Bool {
     Chance(Box<Dec>),
 }
 
-/// What an effect changes: a stored attribute or a rule-set operation.
+/// What an effect's `:resource` names: a stored attribute or a rule-set operation.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Target {
+pub enum Resource {
     /// `:wall`
     Attr(AttrId),
     /// `:damage`
     Op(OpId),
     /// `[> [:other :wall] 10 :wall :tower]`
-    If(Box<Bool>, Box<Target>, Box<Target>),
+    If(Box<Bool>, Box<Resource>, Box<Resource>),
 }
 
 /// One checked effect map: `{:effected :you :resource :wall :amount 3}`.
@@ -163,7 +165,7 @@ pub struct Effect {
     /// `:effected`
     pub entity: Entity,
     /// `:resource`
-    pub target: Target,
+    pub resource: Resource,
     /// `:amount`
     pub amount: Int,
     /// `:set true`: replace instead of add.
@@ -173,6 +175,17 @@ pub struct Effect {
     pub at_once: u8,
     /// The map in the source.
     pub span: Span,
+}
+
+/// A checked expression of any type: for tools and the language reference.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// An integer expression.
+    Int(Int),
+    /// A decimal expression.
+    Dec(Dec),
+    /// A condition.
+    Bool(Bool),
 }
 
 /// The most effects one `{:at-once [...]}` group may hold.
@@ -283,5 +296,42 @@ impl Bool {
                 p.leaves(f);
             }
         }
+    }
+}
+
+impl Entity {
+    /// Calls `f` on every leaf of the conditions that choose the entity.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Entity::Role(_) | Entity::Target => {}
+            Entity::If(c, a, b) => {
+                c.leaves(f);
+                a.leaves(f);
+                b.leaves(f);
+            }
+        }
+    }
+}
+
+impl Resource {
+    /// Calls `f` on every leaf of the conditions that choose the resource.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Resource::Attr(_) | Resource::Op(_) => {}
+            Resource::If(c, a, b) => {
+                c.leaves(f);
+                a.leaves(f);
+                b.leaves(f);
+            }
+        }
+    }
+}
+
+impl Effect {
+    /// Calls `f` on every leaf of the effect: who, what and how much.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        self.entity.leaves(f);
+        self.resource.leaves(f);
+        self.amount.leaves(f);
     }
 }

@@ -11,58 +11,92 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
 use crate::ast::{
-    Arith, AttrId, Bool, Dec, Effect, Entity, Int, MAX_AT_ONCE, OpId, Rounding, Target,
+    Arith, AttrId, Bool, Dec, Effect, Entity, EntityId, Expr, Int, MAX_AT_ONCE, OpId, Resource,
+    Rounding,
 };
-use crate::check::Expr;
 use crate::rules::RuleSet;
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
 
-/// Attribute values of every entity slot, and the seeded generator.
+/// Every entity's attribute values, and the seeded generator.
+///
+/// Entities are rows of one width (the rule set's attributes), numbered by
+/// [`EntityId`] in the order they were added. A game adds its seats first;
+/// more can be added during play ([`State::add`]) and removed ([`State::remove`]):
+/// a removed entity keeps its number, so nothing that names it can come to name
+/// another.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     width: usize,
     values: Vec<i64>,
+    /// Whether each entity is still in play.
+    live: Vec<bool>,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
 }
 
 impl State {
-    /// `slots` entities, each with the rule set's defaults, and a generator seeded with `seed`.
-    pub fn new(rules: &RuleSet, slots: usize, seed: u64) -> State {
-        let defaults: Vec<i64> = rules.attribute_defs.iter().map(|a| a.default).collect();
-        State {
-            width: defaults.len(),
-            values: defaults
-                .iter()
-                .copied()
-                .cycle()
-                .take(defaults.len() * slots)
-                .collect(),
+    /// `entities` entities, each with the rule set's defaults, and a generator seeded with `seed`.
+    pub fn new(rules: &RuleSet, entities: usize, seed: u64) -> State {
+        let mut state = State {
+            width: rules.attribute_defs.len(),
+            values: Vec::with_capacity(rules.attribute_defs.len() * entities),
+            live: Vec::with_capacity(entities),
             rng: Rng::seed_from_u64(seed),
+        };
+        for _ in 0..entities {
+            state.add(rules);
+        }
+        state
+    }
+
+    /// Adds an entity with the rule set's defaults; its number is the next one.
+    pub fn add(&mut self, rules: &RuleSet) -> EntityId {
+        let id = self.live.len() as EntityId;
+        self.values
+            .extend(rules.attribute_defs.iter().map(|a| a.default));
+        self.live.push(true);
+        id
+    }
+
+    /// Takes an entity out of play; its values stay readable, its number is never reused.
+    pub fn remove(&mut self, entity: EntityId) {
+        if let Some(live) = self.live.get_mut(entity as usize) {
+            *live = false;
         }
     }
 
-    /// How many entity slots there are.
-    pub fn slots(&self) -> usize {
-        self.values.len().checked_div(self.width).unwrap_or(0)
+    /// Whether `entity` exists and is still in play.
+    pub fn is_live(&self, entity: EntityId) -> bool {
+        self.live.get(entity as usize).copied().unwrap_or(false)
     }
 
-    /// The value of `attr` in slot `slot`.
+    /// How many entities were ever added (removed ones included).
+    pub fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    /// True if no entity was ever added.
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// The value of `attr` of `entity`.
     #[inline]
-    pub fn get(&self, slot: usize, attr: AttrId) -> i64 {
-        self.values[slot * self.width + attr as usize]
+    pub fn get(&self, entity: EntityId, attr: AttrId) -> i64 {
+        self.values[entity as usize * self.width + attr as usize]
     }
 
     /// Sets a value directly, without bounds or events: for building states.
-    pub fn put(&mut self, slot: usize, attr: AttrId, value: i64) {
-        self.values[slot * self.width + attr as usize] = value;
+    pub fn put(&mut self, entity: EntityId, attr: AttrId, value: i64) {
+        self.values[entity as usize * self.width + attr as usize] = value;
     }
 
-    /// Every value of slot `slot`, in the rule set's attribute order.
-    pub fn slot(&self, slot: usize) -> &[i64] {
-        &self.values[slot * self.width..(slot + 1) * self.width]
+    /// Every value of `entity`, in the rule set's attribute order.
+    pub fn row(&self, entity: EntityId) -> &[i64] {
+        let at = entity as usize * self.width;
+        &self.values[at..at + self.width]
     }
 }
 
@@ -78,8 +112,8 @@ pub struct Cause {
 /// One attribute change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Event {
-    /// The entity slot changed.
-    pub slot: u8,
+    /// The entity changed.
+    pub entity: EntityId,
     /// The attribute changed.
     pub attr: AttrId,
     /// Its value before.
@@ -90,15 +124,15 @@ pub struct Event {
     pub cause: Cause,
 }
 
-/// Bindings for one application: which slot each entity name means.
+/// Bindings for one application: which entity each role means.
 #[derive(Clone, Copy)]
 struct Frame<'b> {
-    roles: &'b [u8],
-    target: u8,
+    roles: &'b [EntityId],
+    target: EntityId,
     amount: i64,
 }
 
-/// Applies `effects` in order to `state`, with entity name `i` bound to slot `roles[i]`.
+/// Applies `effects` in order to `state`, with role `i` bound to entity `roles[i]`.
 ///
 /// Each change that alters a value is pushed to `events`. Later effects see the
 /// changes of earlier ones.
@@ -106,7 +140,7 @@ pub fn apply(
     rules: &RuleSet,
     effects: &[Effect],
     state: &mut State,
-    roles: &[u8],
+    roles: &[EntityId],
     events: &mut Vec<Event>,
 ) {
     run(rules, effects, state, &Frame::outside(roles), events, None);
@@ -142,18 +176,18 @@ fn run(
         // Every effect of an `:at-once` group is computed from the same state first.
         let n = usize::from(effect.at_once).min(effects.len() - i);
         let group = &effects[i..i + n];
-        let mut resolved = [(0u8, Ok(0), 0i64); MAX_AT_ONCE];
+        let mut resolved = [(0 as EntityId, Ok(0), 0i64); MAX_AT_ONCE];
         for (slot, effect) in resolved.iter_mut().zip(group) {
             *slot = (
                 entity(&effect.entity, state, frame),
-                target(&effect.target, state, frame),
+                resource(&effect.resource, state, frame),
                 int(&effect.amount, state, frame),
             );
         }
-        for (k, (effect, &(slot, target, amount))) in group.iter().zip(&resolved).enumerate() {
+        for (k, (effect, &(entity, target, amount))) in group.iter().zip(&resolved).enumerate() {
             let change = Change {
                 set: effect.set,
-                slot,
+                entity,
                 target,
                 amount,
                 cause: cause(i + k),
@@ -173,15 +207,15 @@ fn apply_one(
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
-    let slot = entity(&effect.entity, state, frame);
-    let target = match effect.target {
-        Target::Attr(a) => Ok(a),
-        ref t => target(t, state, frame),
+    let who = entity(&effect.entity, state, frame);
+    let target = match effect.resource {
+        Resource::Attr(a) => Ok(a),
+        ref t => resource(t, state, frame),
     };
     let amount = match effect.amount {
         Int::Lit(n) => n,
         Int::Pick(cmp, r, attr, n, then, other) => {
-            if cmp.test(state.get(frame.roles[r as usize] as usize, attr), n) {
+            if cmp.test(state.get(frame.roles[r as usize], attr), n) {
                 then
             } else {
                 other
@@ -191,7 +225,7 @@ fn apply_one(
     };
     let change = Change {
         set: effect.set,
-        slot,
+        entity: who,
         target,
         amount,
         cause,
@@ -199,10 +233,10 @@ fn apply_one(
     change.apply(rules, state, frame, events);
 }
 
-/// One resolved change: add `amount` to (or set) an attribute of `slot`, or apply an operation to it.
+/// One resolved change: add `amount` to (or set) an attribute of `entity`, or apply an operation to it.
 struct Change {
     set: bool,
-    slot: u8,
+    entity: EntityId,
     target: Result<AttrId, OpId>,
     amount: i64,
     cause: Cause,
@@ -216,7 +250,7 @@ impl Change {
                 // One index, one bounds check, for both the read and the write.
                 let Some(value) = state
                     .values
-                    .get_mut(self.slot as usize * state.width + attr as usize)
+                    .get_mut(self.entity as usize * state.width + attr as usize)
                 else {
                     return;
                 };
@@ -231,7 +265,7 @@ impl Change {
                 if after != before {
                     *value = after;
                     events.push(Event {
-                        slot: self.slot,
+                        entity: self.entity,
                         attr,
                         before,
                         after,
@@ -243,7 +277,7 @@ impl Change {
         }
     }
 
-    /// Applies operation `op` to the slot, with `:target` and `:amount` bound.
+    /// Applies operation `op` to the entity, with `:target` and `:amount` bound.
     /// Kept out of line so the plain attribute change above stays small.
     #[inline(never)]
     fn operation(
@@ -256,7 +290,7 @@ impl Change {
     ) {
         let inner = Frame {
             roles: frame.roles,
-            target: self.slot,
+            target: self.entity,
             amount: self.amount,
         };
         let cause = Cause {
@@ -275,14 +309,14 @@ impl Change {
 }
 
 #[inline]
-fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> u8 {
+fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
         Entity::Role(r) => frame.roles[*r as usize],
         _ => entity_slow(e, state, frame),
     }
 }
 
-fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> u8 {
+fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
         Entity::Role(r) => frame.roles[*r as usize],
         Entity::Target => frame.target,
@@ -297,15 +331,15 @@ fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> u8 {
 }
 
 /// `Ok(attribute)` or `Err(operation)`.
-fn target(t: &Target, state: &mut State, frame: &Frame<'_>) -> Result<AttrId, OpId> {
+fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Result<AttrId, OpId> {
     match t {
-        Target::Attr(a) => Ok(*a),
-        Target::Op(o) => Err(*o),
-        Target::If(c, a, b) => {
+        Resource::Attr(a) => Ok(*a),
+        Resource::Op(o) => Err(*o),
+        Resource::If(c, a, b) => {
             if boolean(c, state, frame) {
-                target(a, state, frame)
+                resource(a, state, frame)
             } else {
-                target(b, state, frame)
+                resource(b, state, frame)
             }
         }
     }
@@ -315,17 +349,17 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
     match e {
         Int::Lit(n) => *n,
         Int::Pick(cmp, r, attr, n, then, other) => {
-            if cmp.test(state.get(frame.roles[*r as usize] as usize, *attr), *n) {
+            if cmp.test(state.get(frame.roles[*r as usize], *attr), *n) {
                 *then
             } else {
                 *other
             }
         }
         // The common smart value `[:you :wall]`, without a call to resolve the entity.
-        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[*r as usize] as usize, *attr),
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[*r as usize], *attr),
         Int::Attr(who, attr) => {
-            let slot = entity(who, state, frame);
-            state.get(slot as usize, *attr)
+            let who = entity(who, state, frame);
+            state.get(who, *attr)
         }
         Int::Amount => frame.amount,
         Int::Fold(op, items) => {
@@ -351,7 +385,7 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             // is the seed's commonest shape: it runs here without further calls.
             let holds = match **c {
                 Bool::AttrCmp(cmp, r, attr, n) => {
-                    cmp.test(state.get(frame.roles[r as usize] as usize, attr), n)
+                    cmp.test(state.get(frame.roles[r as usize], attr), n)
                 }
                 ref c => boolean(c, state, frame),
             };
@@ -416,9 +450,7 @@ fn dec(e: &Dec, state: &mut State, frame: &Frame<'_>) -> f64 {
 fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     match e {
         Bool::Lit(b) => *b,
-        Bool::AttrCmp(cmp, r, attr, n) => {
-            cmp.test(state.get(frame.roles[*r as usize] as usize, *attr), *n)
-        }
+        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[*r as usize], *attr), *n),
         Bool::CmpInt(cmp, a, b) => {
             let a = int(a, state, frame);
             cmp.test(a, int(b, state, frame))
@@ -469,7 +501,7 @@ impl std::fmt::Display for Value {
 
 impl<'b> Frame<'b> {
     /// Bindings outside any effect: for expressions evaluated on their own.
-    fn outside(roles: &'b [u8]) -> Frame<'b> {
+    fn outside(roles: &'b [EntityId]) -> Frame<'b> {
         Frame {
             roles,
             target: 0,
@@ -479,7 +511,7 @@ impl<'b> Frame<'b> {
 }
 
 /// Evaluates any checked expression against a state.
-pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
+pub fn eval_expr(e: &Expr, state: &mut State, roles: &[EntityId]) -> Value {
     let frame = &Frame::outside(roles);
     match e {
         Expr::Int(i) => Value::Int(int(i, state, frame)),
@@ -488,12 +520,12 @@ pub fn eval_expr(e: &Expr, state: &mut State, roles: &[u8]) -> Value {
     }
 }
 
-/// Does condition `cond` hold, with entity name `i` bound to slot `roles[i]`?
-pub fn holds(cond: &Bool, state: &mut State, roles: &[u8]) -> bool {
+/// Does condition `cond` hold, with role `i` bound to entity `roles[i]`?
+pub fn holds(cond: &Bool, state: &mut State, roles: &[EntityId]) -> bool {
     boolean(cond, state, &Frame::outside(roles))
 }
 
-/// The value of integer expression `e`, with entity name `i` bound to slot `roles[i]`.
-pub fn value(e: &Int, state: &mut State, roles: &[u8]) -> i64 {
+/// The value of integer expression `e`, with role `i` bound to entity `roles[i]`.
+pub fn value(e: &Int, state: &mut State, roles: &[EntityId]) -> i64 {
     int(e, state, &Frame::outside(roles))
 }

@@ -1,88 +1,24 @@
-//! Files: finding data files, reading them safely, and checking each against its rule set.
+//! Files: finding data files, reading them safely, checking each against its
+//! rule set, and loading a game's deck.
 //!
-//! A file is either a rule set (one map with `:rules`) or a definitions file:
-//! top-level maps, each a `{:card "Name" …}` or an `{:effect "Name" …}`. A
-//! definitions file is checked against the rule set named by `--rules`, or else
-//! against the rule set whose name is one of the file's folders
-//! (`cards/arcomage/miners.edn` is an Arcomage file).
+//! A file is either a rule set (one map with `:rules`) or a definitions file
+//! ([`crate::defs`]). A definitions file is checked against the rule set named
+//! by `--rules`, or else against the rule set whose name is one of the file's
+//! folders (`cards/arcomage/miners.edn` is an Arcomage file).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::ast::{AttrId, Effect};
-use crate::check::{self, EFFECT_KEYS};
+use crate::defs::{Definition, definition, name_span};
 use crate::diag::{Diagnostic, Severity, Source};
 use crate::rules::{BUNDLED, RuleSet};
-use crate::syntax::{Form, Kind, Span, read};
+use crate::syntax::{Span, read};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv"];
 
 fn is_csv(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".csv")
-}
-
-/// What a definition defines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DefKind {
-    /// `{:card "Miners" …}`
-    Card,
-    /// `{:effect "Foundations" …}`
-    Effect,
-}
-
-/// A checked card or named effect.
-#[derive(Clone, Debug)]
-pub struct Definition {
-    /// Card or effect.
-    pub kind: DefKind,
-    /// Its name.
-    pub name: String,
-    /// Its text for players (`:text`), if any.
-    pub text: Option<String>,
-    /// Its checked effects.
-    pub effects: Vec<Effect>,
-    /// How a card is played: cost, flags; defaults for named effects.
-    pub play: CardRules,
-    /// The rule set it was checked against.
-    pub rules: String,
-    /// Index of its file in [`Checked::sources`].
-    pub source: usize,
-    /// The definition's map.
-    pub span: Span,
-}
-
-/// How a card is played, beyond its effects.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardRules {
-    /// The attribute the cost is paid in (`:type :bricks`), if it costs anything.
-    pub pay_with: Option<AttrId>,
-    /// The cost (`:cost 3`).
-    pub cost: i64,
-    /// `:play-again true`: the same player acts again after it.
-    pub play_again: bool,
-    /// `:discardable false`: it can never be discarded.
-    pub discardable: bool,
-    /// `:draw N`: cards drawn after it is played.
-    pub draw: u8,
-    /// `:discard N`: cards the player must then discard.
-    pub discard: u8,
-    /// `:copies N`: how many of it a deck holds.
-    pub copies: u8,
-}
-
-impl Default for CardRules {
-    fn default() -> CardRules {
-        CardRules {
-            pay_with: None,
-            cost: 0,
-            play_again: false,
-            discardable: true,
-            draw: 0,
-            discard: 0,
-            copies: 1,
-        }
-    }
 }
 
 /// The result of checking a set of files.
@@ -109,20 +45,6 @@ impl Checked {
             .count()
     }
 }
-
-const CARD_KEYS: &[&str] = &[
-    "card",
-    "text",
-    "effects",
-    "type",
-    "cost",
-    "play-again",
-    "discardable",
-    "draw",
-    "discard",
-    "copies",
-];
-const NAMED_EFFECT_KEYS: &[&str] = &["effect", "text", "effects"];
 
 /// Finds the data files under `paths` (files as given, folders recursively, sorted).
 pub fn discover(paths: &[PathBuf], io_errors: &mut Vec<String>) -> Vec<PathBuf> {
@@ -389,264 +311,200 @@ pub fn rules_folder(path: &Path, is_rule_set: impl Fn(&str) -> bool) -> Option<&
         .find(|dir| is_rule_set(dir))
 }
 
-fn name_span(form: &Form<'_>) -> Option<Span> {
-    let Kind::Map(pairs) = &form.kind else {
-        return None;
+/// Loads a rule set by bundled name or from a file path; diagnostics come with their source.
+pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
+    if let Some(result) = RuleSet::bundled(name_or_path) {
+        return result.map_err(|diags| {
+            LoadError::Invalid(
+                Source::new(
+                    format!("<bundled {name_or_path}>"),
+                    bundled_text(name_or_path),
+                ),
+                diags,
+            )
+        });
+    }
+    let text = match std::fs::read(name_or_path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let source = Source::new(
+                    name_or_path,
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                );
+                let d = Diagnostic::error(Span::new(at, at + 1), "this file is not UTF-8 text");
+                return Err(LoadError::Invalid(source, vec![d]));
+            }
+        },
+        Err(e) => {
+            let known: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+            return Err(LoadError::Missing {
+                name: name_or_path.to_string(),
+                reason: e.to_string(),
+                suggestion: crate::diag::nearest(name_or_path, known.iter().copied())
+                    .map(str::to_string),
+                known: known.join(", "),
+            });
+        }
     };
-    pairs
-        .iter()
-        .find(|(k, _)| matches!(k.as_keyword(), Some("card" | "effect")))
-        .map(|(_, v)| v.span)
+    let source = Source::new(name_or_path, text);
+    RuleSet::parse(&source.text).map_err(|diags| LoadError::Invalid(source, diags))
 }
 
-/// Checks one `{:card …}` or `{:effect …}` map.
-pub fn definition(
-    form: &Form<'_>,
-    rules: &RuleSet,
-    source: usize,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Definition> {
-    let before = diags.len();
-    let kind = if form.has_key("card") {
-        DefKind::Card
-    } else if form.has_key("effect") {
-        DefKind::Effect
-    } else {
-        let mut d = Diagnostic::error(
-            form.span,
-            format!(
-                "expected a definition, `{{:card \"Name\" …}}` or `{{:effect \"Name\" …}}`, found {}",
-                form.describe()
-            ),
-        );
-        if let Kind::Map(pairs) = &form.kind
-            && pairs
-                .iter()
-                .any(|(k, _)| k.as_keyword().is_some_and(|k| EFFECT_KEYS.contains(&k)))
-        {
-            d = d.with_help(
-                "this looks like an effect map: put it in a definition's `:effects` vector",
-            );
-        } else if matches!(form.kind, Kind::Vector(_)) {
-            d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
-        }
-        diags.push(d);
-        return None;
-    };
-    let (keys, what) = match kind {
-        DefKind::Card => (CARD_KEYS, "a card"),
-        DefKind::Effect => (NAMED_EFFECT_KEYS, "an effect definition"),
-    };
-    let pairs = check::fields(form, what, keys, diags)?;
-    let mut name = None;
-    let mut text = None;
-    let mut effects = None;
-    let mut play = CardRules::default();
-    for (key, value) in pairs {
-        match key {
-            "type" => match value.as_keyword().and_then(|k| rules.attribute(k)) {
-                Some(a) if rules.pay_with.is_empty() || rules.pay_with.contains(&a) => {
-                    play.pay_with = Some(a)
+fn bundled_text(name: &str) -> &'static str {
+    BUNDLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, t)| t)
+}
+
+/// Why a rule set could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// Neither a bundled name nor a readable file.
+    Missing {
+        /// What was asked for.
+        name: String,
+        /// Why the file could not be read.
+        reason: String,
+        /// The nearest bundled name.
+        suggestion: Option<String>,
+        /// All bundled names.
+        known: String,
+    },
+    /// Read, but wrong: the diagnostics and the text they point into.
+    Invalid(Source, Vec<Diagnostic>),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Missing {
+                name,
+                reason,
+                suggestion,
+                known,
+            } => {
+                write!(
+                    f,
+                    "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
+                )?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean `{s}`?")?;
                 }
-                _ => {
-                    let allowed: Vec<&str> = if rules.pay_with.is_empty() {
-                        rules.attributes.iter().map(String::as_str).collect()
-                    } else {
-                        rules
-                            .pay_with
-                            .iter()
-                            .map(|&a| rules.attributes[a as usize].as_str())
-                            .collect()
-                    };
-                    diags.push(
-                        Diagnostic::error(
-                            value.span,
-                            format!(
-                                "`:type` names what the card is paid in, found {}",
-                                value.describe()
-                            ),
-                        )
-                        .with_label("not a card type of this rule set")
-                        .suggest(
-                            value.as_keyword().unwrap_or(""),
-                            allowed.iter().copied(),
-                            |s| format!(":{s}"),
-                        )
-                        .with_help_if_none(format!(
-                            "the card types are {}",
-                            check::list_and(allowed.iter().map(|a| format!("`:{a}`")))
-                        )),
-                    );
-                }
-            },
-            "cost" => play.cost = count(value, key, i64::MAX, diags).unwrap_or(0),
-            "draw" => play.draw = count(value, key, 10, diags).unwrap_or(0) as u8,
-            "discard" => play.discard = count(value, key, 10, diags).unwrap_or(0) as u8,
-            "copies" => play.copies = count(value, key, 100, diags).unwrap_or(1) as u8,
-            "play-again" => play.play_again = flag(value, key, diags).unwrap_or(false),
-            "discardable" => play.discardable = flag(value, key, diags).unwrap_or(true),
-            "card" | "effect" => match &value.kind {
-                Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
-                Kind::Str(_) => diags.push(
-                    Diagnostic::error(value.span, "a name cannot be empty")
-                        .with_label("expected a name such as \"Miners\""),
-                ),
-                _ => diags.push(
-                    Diagnostic::error(
-                        value.span,
-                        format!("a name is a string, found {}", value.describe()),
-                    )
-                    .with_label("expected a name such as \"Miners\""),
-                ),
-            },
-            "text" => match &value.kind {
-                Kind::Str(s) => text = Some(s.to_string()),
-                _ => diags.push(Diagnostic::error(
-                    value.span,
-                    format!("`:text` is a string, found {}", value.describe()),
-                )),
-            },
-            _ => effects = check::effects(value, &rules.scope(), diags),
-        }
-    }
-    if kind == DefKind::Card && !rules.pay_with.is_empty() {
-        for key in ["type", "cost"] {
-            if !form.has_key(key) {
-                diags.push(
-                    Diagnostic::error(
-                        form.span,
-                        format!("a card of rule set `{}` needs `:{key}`", rules.name),
-                    )
-                    .with_label(format!("missing `:{key}`"))
-                    .with_help(if key == "cost" {
-                        "write `:cost 0` for a free card".to_string()
-                    } else {
-                        format!(
-                            "write what it is paid in: {}",
-                            check::list(
-                                rules
-                                    .pay_with
-                                    .iter()
-                                    .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
-                            )
-                        )
-                    }),
-                );
+                Ok(())
+            }
+            LoadError::Invalid(source, diags) => {
+                write!(f, "rule set {} has {} error(s)", source.path, diags.len())
             }
         }
     }
-    if !form.has_key("effects") {
-        diags.push(
-            Diagnostic::error(form.span, format!("{what} needs `:effects`"))
-                .with_label("missing `:effects`")
-                .with_help("write `:effects []` for one that does nothing"),
-        );
+}
+
+/// Where a game's cards come from; said in every game log header and simulation report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeckSource {
+    /// The deck compiled into the binary for a bundled rule set (`play arcomage`
+    /// without `--cards`), whatever folder the command runs in.
+    Bundled(String),
+    /// Card files and folders named explicitly (`--cards PATH`).
+    Paths(Vec<PathBuf>),
+}
+
+impl std::fmt::Display for DeckSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeckSource::Bundled(name) => write!(f, "the bundled {name} deck"),
+            DeckSource::Paths(paths) => {
+                let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                write!(f, "{}", shown.join(", "))
+            }
+        }
     }
-    if let Some(list) = &effects
-        && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
-    {
-        diags.push(Diagnostic::error(
-            value_span(form, "effects").unwrap_or(form.span),
-            format!(
-                "these effects expand to {} changes through operations; at most {}",
-                rules.expansion_of(list),
-                crate::rules::MAX_LIST_EXPANSION
+}
+
+/// A checked deck: the cards a game deals, and where they came from.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    /// The cards, in the order their files were read.
+    pub cards: Vec<crate::defs::Card>,
+    /// Where they came from.
+    pub source: DeckSource,
+}
+
+/// Why a deck could not be loaded.
+#[derive(Debug)]
+pub enum DeckError {
+    /// Paths that could not be read at all.
+    Io(Vec<String>),
+    /// The files were read but have errors; the whole check result, to show them.
+    Invalid(Checked),
+    /// The files hold no cards for the rule set.
+    Empty {
+        /// The rule set.
+        rules: String,
+        /// Where the deck was looked for.
+        source: DeckSource,
+    },
+    /// The rule set has no bundled deck and no card paths were given.
+    NoDeck(String),
+}
+
+impl std::fmt::Display for DeckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeckError::Io(errors) => write!(f, "{}", errors.join("\n")),
+            DeckError::Invalid(checked) => write!(
+                f,
+                "the deck does not check ({} errors); not starting",
+                checked.error_count()
             ),
-        ));
+            DeckError::Empty { rules, source } => {
+                write!(f, "no cards for rule set `{rules}` in {source}")
+            }
+            DeckError::NoDeck(rules) => write!(
+                f,
+                "rule set `{rules}` has no bundled deck: name its card files or folders with --cards"
+            ),
+        }
     }
-    if play.pay_with.is_none() && play.cost > 0 && !form.has_key("type") {
-        diags.push(
-            Diagnostic::warning(
-                value_span(form, "cost").unwrap_or(form.span),
-                "this card has a `:cost` but no `:type` to pay it in, so it is free",
+}
+
+/// The deck for a game of `rules`: the files under `cards` when any are given,
+/// else the deck bundled with the rule set. The working directory plays no part,
+/// so the same command deals the same cards wherever it runs.
+pub fn load_deck(rules: &RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
+    let bundled = BUNDLED_DECKS.iter().find(|(name, _)| *name == rules.name);
+    let (checked, source) = match bundled {
+        Some((name, texts)) if cards.is_empty() => {
+            let sources = texts
+                .iter()
+                .map(|(path, text)| Source::new(format!("<bundled {path}>"), *text))
+                .collect();
+            (
+                check_sources(sources, Some(rules)),
+                DeckSource::Bundled(name.to_string()),
             )
-            .with_help("add `:type`, naming the attribute the cost is paid in"),
-        );
-    }
-    if diags
-        .iter()
-        .skip(before)
-        .any(|d| d.severity == crate::diag::Severity::Error)
-    {
-        return None;
-    }
-    let def = Definition {
-        kind,
-        name: name?,
-        text,
-        effects: effects?,
-        play,
-        rules: rules.name.clone(),
-        source,
-        span: form.span,
+        }
+        _ if cards.is_empty() => return Err(DeckError::NoDeck(rules.name.clone())),
+        _ => (
+            check_paths(cards, Some(rules)),
+            DeckSource::Paths(cards.to_vec()),
+        ),
     };
-    if kind == DefKind::Card
-        && let Some(text) = &def.text
-    {
-        let at = value_span(form, "text").unwrap_or(form.span);
-        for message in crate::lint::text_vs_card(rules, text, &def.effects, &def.play) {
-            diags.push(
-                Diagnostic::warning(at, message)
-                    .with_label("the card's text")
-                    .with_help("make the text and the data agree"),
-            );
-        }
+    if !checked.io_errors.is_empty() {
+        return Err(DeckError::Io(checked.io_errors));
     }
-    Some(def)
-}
-
-fn value_span(form: &Form<'_>, key: &str) -> Option<Span> {
-    match &form.kind {
-        Kind::Map(pairs) => pairs
-            .iter()
-            .find(|(k, _)| k.as_keyword() == Some(key))
-            .map(|(_, v)| v.span),
-        _ => None,
+    if checked.error_count() > 0 {
+        return Err(DeckError::Invalid(checked));
     }
-}
-
-/// A whole number from 0 to `max`.
-fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> Option<i64> {
-    let range = if max == i64::MAX {
-        "0 or more".to_string()
-    } else {
-        format!("from 0 to {max}")
-    };
-    match value.kind {
-        Kind::Int(n) if (0..=max).contains(&n) => Some(n),
-        _ => {
-            let label = if matches!(value.kind, Kind::Int(_)) {
-                "out of range"
-            } else {
-                "expected a whole number"
-            };
-            diags.push(
-                Diagnostic::error(
-                    value.span,
-                    format!(
-                        "`:{key}` is a whole number {range}, found {}",
-                        value.describe()
-                    ),
-                )
-                .with_label(label),
-            );
-            None
-        }
+    let cards = crate::defs::Card::from_definitions(&checked.definitions, &rules.name);
+    if cards.is_empty() {
+        return Err(DeckError::Empty {
+            rules: rules.name.clone(),
+            source,
+        });
     }
-}
-
-fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool> {
-    match value.kind {
-        Kind::Bool(b) => Some(b),
-        _ => {
-            diags.push(
-                Diagnostic::error(
-                    value.span,
-                    format!("`:{key}` is `true` or `false`, found {}", value.describe()),
-                )
-                .with_label("expected `true` or `false`"),
-            );
-            None
-        }
-    }
+    Ok(Deck { cards, source })
 }

@@ -25,6 +25,7 @@ pub mod ast;
 pub mod check;
 pub mod cli;
 pub mod csv;
+pub mod defs;
 pub mod diag;
 pub mod engine;
 pub mod eval;

@@ -5,8 +5,7 @@
 //! effect can make true is reported, so a spreadsheet whose description says
 //! 10 damage while its effect deals 6 is caught rather than shipped.
 
-use crate::ast::{Effect, Int, Leaf, Target};
-use crate::files::CardRules;
+use crate::ast::{Effect, Int, Leaf, Resource};
 use crate::rules::RuleSet;
 
 /// A number and the resource word after it, as found in a card's text.
@@ -58,23 +57,23 @@ fn claims(text: &str) -> Vec<Claim> {
 }
 
 /// The attribute or operation a word names: its name, or its name with or without a final `s`.
-fn resource(rules: &RuleSet, word: &str) -> Option<Target> {
+fn resource(rules: &RuleSet, word: &str) -> Option<Resource> {
     let matches = |name: &str| {
         word == name || word.strip_suffix('s') == Some(name) || name.strip_suffix('s') == Some(word)
     };
     if let Some(a) = rules.attributes.iter().position(|a| matches(a)) {
-        return Some(Target::Attr(a as u16));
+        return Some(Resource::Attr(a as u16));
     }
     rules
         .operations
         .iter()
         .position(|o| matches(o))
-        .map(|o| Target::Op(o as u16))
+        .map(|o| Resource::Op(o as u16))
 }
 
-fn can_be(t: &Target, want: &Target) -> bool {
+fn can_be(t: &Resource, want: &Resource) -> bool {
     match t {
-        Target::If(_, a, b) => can_be(a, want) || can_be(b, want),
+        Resource::If(_, a, b) => can_be(a, want) || can_be(b, want),
         _ => t == want,
     }
 }
@@ -93,7 +92,7 @@ pub fn text_vs_card(
     rules: &RuleSet,
     text: &str,
     effects: &[Effect],
-    play: &CardRules,
+    play_again: bool,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for claim in claims(text) {
@@ -102,17 +101,17 @@ pub fn text_vs_card(
         };
         // "N damage to enemy tower" lands on the tower, not through the wall.
         let landing = match named {
-            Target::Op(_) => claim.to.iter().find_map(|w| match resource(rules, w) {
-                Some(t @ Target::Attr(_)) => Some(t),
+            Resource::Op(_) => claim.to.iter().find_map(|w| match resource(rules, w) {
+                Some(t @ Resource::Attr(_)) => Some(t),
                 _ => None,
             }),
             _ => None,
         };
-        let makes = |target: &Target| {
+        let makes = |target: &Resource| {
             effects.iter().any(|e| {
                 let mut literals = Vec::new();
                 int_literals(&e.amount, &mut literals);
-                can_be(&e.target, target)
+                can_be(&e.resource, target)
                     && literals.iter().any(|n| n.saturating_abs() == claim.amount)
             })
         };
@@ -120,9 +119,9 @@ pub fn text_vs_card(
         let target = named;
         if !made {
             let what = match target {
-                Target::Attr(a) => format!("`:{}`", rules.attributes[a as usize]),
-                Target::Op(o) => format!("`:{}`", rules.operations[o as usize]),
-                Target::If(..) => String::new(),
+                Resource::Attr(a) => format!("`:{}`", rules.attributes[a as usize]),
+                Resource::Op(o) => format!("`:{}`", rules.operations[o as usize]),
+                Resource::If(..) => String::new(),
             };
             out.push(format!(
                 "the text says {} {}, but no effect changes {what} by {}",
@@ -131,9 +130,9 @@ pub fn text_vs_card(
         }
     }
     let says_again = text.to_lowercase().contains("play again");
-    if says_again && !play.play_again {
+    if says_again && !play_again {
         out.push("the text says \"play again\", but the card is not `:play-again true`".into());
-    } else if play.play_again && !says_again {
+    } else if play_again && !says_again {
         out.push("the card is `:play-again true`, but its text does not say \"play again\"".into());
     }
     out

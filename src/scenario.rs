@@ -17,10 +17,12 @@
 
 use std::fmt::Write as _;
 
-use crate::ast::{AttrId, RoleId};
+use crate::ast::{AttrId, EntityId, RoleId};
 use crate::check;
+use crate::check::keys::{Keys, keys};
+use crate::defs::Card;
 use crate::diag::Diagnostic;
-use crate::engine::{Action, Card, CardId, Game, Outcome, Phase};
+use crate::engine::{CardId, Game, Outcome, Phase};
 use crate::eval::State;
 use crate::rules::RuleSet;
 use crate::syntax::{Form, Kind, Span};
@@ -72,10 +74,39 @@ pub enum Expect {
     Hand(usize),
 }
 
-const KEYS: &[&str] = &[
-    "scenario", "rules", "seed", "given", "play", "expect", "log",
-];
-const EXPECT_KEYS: &[&str] = &["next", "winner", "must-discard", "hand"];
+keys! {
+    /// The keys of a scenario.
+    pub enum ScenarioKey {
+        /// `:scenario "Name"`.
+        Scenario = "scenario",
+        /// `:rules :name`: the rule set it is written for.
+        Rules = "rules",
+        /// `:seed N`: the game's seed.
+        Seed = "seed",
+        /// `:given {:you {:wall 0}}`: values set before the first step.
+        Given = "given",
+        /// `:play ["Card" …]`: the steps.
+        Play = "play",
+        /// `:expect {…}`: what must hold afterwards.
+        Expect = "expect",
+        /// `:log "…"`: the exact log expected.
+        Log = "log",
+    }
+}
+
+keys! {
+    /// The keys of `:expect` besides role names.
+    pub enum ExpectKey {
+        /// `:next :other`: whose turn it is next.
+        Next = "next",
+        /// `:winner :you` (or `:tie`, or `nil` for a game still going).
+        Winner = "winner",
+        /// `:must-discard N`: cards the actor must still discard.
+        MustDiscard = "must-discard",
+        /// `:hand N`: cards in the actor's hand.
+        Hand = "hand",
+    }
+}
 
 /// Checks the scenario maps among `forms` against a rule set and its cards.
 pub fn load(
@@ -97,7 +128,7 @@ fn scenario(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Scenario> {
     let before = diags.len();
-    let pairs = check::fields(form, "a scenario", KEYS, diags)?;
+    let pairs = check::fields(form, "a scenario", ScenarioKey::ALL, diags)?;
     let mut s = Scenario {
         name: String::new(),
         seed: 1,
@@ -110,7 +141,7 @@ fn scenario(
     let mut named = false;
     for (key, v) in pairs {
         match key {
-            "scenario" => match &v.kind {
+            ScenarioKey::Scenario => match &v.kind {
                 Kind::Str(name) => {
                     s.name = name.to_string();
                     named = true;
@@ -120,7 +151,7 @@ fn scenario(
                     "`:scenario` is the scenario's name, a string",
                 )),
             },
-            "rules" => {
+            ScenarioKey::Rules => {
                 if v.as_keyword() != Some(rules.name.as_str()) {
                     diags.push(Diagnostic::error(
                         v.span,
@@ -131,14 +162,14 @@ fn scenario(
                     ));
                 }
             }
-            "seed" => match v.kind {
+            ScenarioKey::Seed => match v.kind {
                 Kind::Int(n) if n >= 0 => s.seed = n as u64,
                 _ => diags.push(Diagnostic::error(v.span, "`:seed` is a whole number")),
             },
-            "given" => s.given = values(v, rules, diags),
-            "play" => s.steps = steps(v, deck, diags),
-            "expect" => s.expect = expectations(v, rules, diags),
-            _ => match &v.kind {
+            ScenarioKey::Given => s.given = values(v, rules, diags),
+            ScenarioKey::Play => s.steps = steps(v, deck, diags),
+            ScenarioKey::Expect => s.expect = expectations(v, rules, diags),
+            ScenarioKey::Log => match &v.kind {
                 Kind::Str(text) => s.log = Some(text.to_string()),
                 _ => diags.push(Diagnostic::error(
                     v.span,
@@ -162,21 +193,21 @@ fn scenario(
     (diags.len() == before).then_some(s)
 }
 
-fn entity(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<RoleId> {
+fn role(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<RoleId> {
     let name = form.as_keyword().unwrap_or("");
-    let found = rules.entity(name);
+    let found = rules.role(name);
     if found.is_none() {
         diags.push(
             Diagnostic::error(
                 form.span,
-                format!("expected an entity, found {}", form.describe()),
+                format!("expected a role, found {}", form.describe()),
             )
-            .suggest(name, rules.entities.iter().map(String::as_str), |s| {
+            .suggest(name, rules.roles.iter().map(String::as_str), |s| {
                 format!(":{s}")
             })
             .with_help_if_none(format!(
-                "the entities are {}",
-                crate::check::list_and(rules.entities.iter().map(|e| format!("`:{e}`")))
+                "the roles are {}",
+                crate::check::list_and(rules.roles.iter().map(|e| format!("`:{e}`")))
             )),
         );
     }
@@ -198,7 +229,7 @@ fn values(
         return out;
     };
     for (who, attrs) in pairs {
-        let Some(role) = entity(who, rules, diags) else {
+        let Some(role) = role(who, rules, diags) else {
             continue;
         };
         let Kind::Map(attrs) = &attrs.kind else {
@@ -316,8 +347,9 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
         return out;
     };
     for (k, v) in pairs {
-        match k.as_keyword() {
-            Some(name) if rules.entity(name).is_some() => {
+        let name = k.as_keyword().unwrap_or("");
+        match (rules.role(name), ExpectKey::find(name)) {
+            (Some(_), _) => {
                 let one = Form {
                     kind: Kind::Map(vec![(k.clone(), v.clone())]),
                     span: k.span.to(v.span),
@@ -328,37 +360,37 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                         .map(|(r, a, n)| Expect::Value(r, a, n)),
                 );
             }
-            Some("next") => out.extend(entity(v, rules, diags).map(Expect::Next)),
-            Some("winner") => match v.kind {
+            (None, Some(ExpectKey::Next)) => out.extend(role(v, rules, diags).map(Expect::Next)),
+            (None, Some(ExpectKey::Winner)) => match v.kind {
                 Kind::Nil => out.push(Expect::Winner(None)),
                 Kind::Keyword("tie") => out.push(Expect::Tie),
-                _ => out.extend(entity(v, rules, diags).map(|r| Expect::Winner(Some(r)))),
+                _ => out.extend(role(v, rules, diags).map(|r| Expect::Winner(Some(r)))),
             },
-            Some(key @ ("must-discard" | "hand")) => match v.kind {
-                Kind::Int(n) if (0..=255).contains(&n) => out.push(if key == "hand" {
+            (None, Some(key @ (ExpectKey::MustDiscard | ExpectKey::Hand))) => match v.kind {
+                Kind::Int(n) if (0..=255).contains(&n) => out.push(if key == ExpectKey::Hand {
                     Expect::Hand(n as usize)
                 } else {
                     Expect::MustDiscard(n as u8)
                 }),
                 _ => diags.push(Diagnostic::error(
                     v.span,
-                    format!("`:{key}` is a small whole number"),
+                    format!("`:{}` is a small whole number", key.name()),
                 )),
             },
-            _ => {
-                let name = k.as_keyword().unwrap_or("");
+            (None, None) => {
+                let keys = || ExpectKey::ALL.iter().map(|k| k.name());
                 let known: Vec<&str> = rules
-                    .entities
+                    .roles
                     .iter()
                     .map(String::as_str)
-                    .chain(EXPECT_KEYS.iter().copied())
+                    .chain(keys())
                     .collect();
                 diags.push(
                     Diagnostic::error(k.span, format!("unknown expectation {k}"))
                         .suggest(name, known.iter().copied(), |s| format!(":{s}"))
                         .with_help_if_none(format!(
-                            "expect entity values or {}",
-                            EXPECT_KEYS.join(", ")
+                            "expect role values or {}",
+                            keys().collect::<Vec<_>>().join(", ")
                         )),
                 );
             }
@@ -371,15 +403,15 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
 pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {
     let mut game = Game::new(rules, deck, s.seed, true).map_err(|e| vec![e.to_string()])?;
     game.pause_between_turns(true);
-    let roles: Vec<u8> = game.roles(0).to_vec();
+    let roles: Vec<EntityId> = game.roles(0).to_vec();
     let defaults = State::new(rules, rules.seats.len(), s.seed);
-    for slot in 0..rules.seats.len() {
+    for seat in 0..rules.seats.len() as EntityId {
         for attr in 0..rules.attributes.len() {
-            game.set(slot, attr as AttrId, defaults.get(slot, attr as AttrId));
+            game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
         }
     }
     for &(role, attr, value) in &s.given {
-        game.set(roles[role as usize] as usize, attr, value);
+        game.set(roles[role as usize], attr, value);
     }
     if let Some(log) = &mut game.log {
         log.clear();
@@ -397,9 +429,9 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         game.give(card);
         let at = game.hand().len() - 1;
         let action = if play {
-            Action::Play(at)
+            game.play(at)
         } else {
-            Action::Discard(at)
+            game.discard(at)
         };
         if refused {
             match game.act(action) {
@@ -432,17 +464,18 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     let names: Vec<String> = (0..rules.seats.len())
         .map(
             |seat| match roles.iter().position(|&r| r as usize == seat) {
-                Some(role) => rules.entities[role].clone(),
+                Some(role) => rules.roles[role].clone(),
                 None => rules.seats[seat].clone(),
             },
         )
         .collect();
-    let log = crate::cli::render_log_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
+    let log =
+        crate::engine::log::render_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
     for e in &s.expect {
-        let role_name = |r: RoleId| rules.entities[r as usize].as_str();
+        let role_name = |r: RoleId| rules.roles[r as usize].as_str();
         match *e {
             Expect::Value(role, attr, want) => {
-                let got = game.state().get(roles[role as usize] as usize, attr);
+                let got = game.state().get(roles[role as usize], attr);
                 if got != want {
                     failures.push(format!(
                         "{}.{} is {got}, expected {want}",

@@ -232,3 +232,58 @@ fn outside_a_checkout_play_uses_the_bundled_deck_and_deals_the_same_game() {
     assert_eq!(there.status.code(), Some(0), "{}", text(&there.stderr));
     assert_eq!(text(&here.stdout), text(&there.stdout));
 }
+
+#[test]
+fn the_working_directory_does_not_change_the_deck_and_the_deck_is_named() {
+    // A folder with its own `cards/arcomage`: one free card nobody else has.
+    let dir = scratch("cwd-deck");
+    let cards = dir.join("cards/arcomage");
+    std::fs::create_dir_all(&cards).unwrap();
+    std::fs::write(
+        cards.join("only.edn"),
+        "{:card \"Only Card\" :type :bricks :cost 0 :copies 20 :text \"+1 Wall\" \
+         :effects [{:effected :you :resource :wall :amount 1}]}",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_grimoire"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run grimoire")
+    };
+    let out = run(&["play", "arcomage", "--seed", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(
+        log.lines()
+            .nth(1)
+            .is_some_and(|l| l == "deck: the bundled arcomage deck, 102 cards"),
+        "{log}"
+    );
+    assert!(!log.contains("Only Card"), "{log}");
+
+    let out = run(&[
+        "play",
+        "arcomage",
+        "--seed",
+        "3",
+        "--cards",
+        "cards/arcomage",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(log.contains("deck: cards/arcomage, 1 card\n"), "{log}");
+    assert!(log.contains("plays Only Card"), "{log}");
+
+    let out = run(&["simulate", "arcomage", "--games", "10", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["deck"]["source"], "the bundled arcomage deck");
+    assert_eq!(json["deck"]["cards"], 102);
+    let out = run(&["simulate", "arcomage", "--games", "10"]);
+    assert!(
+        text(&out.stdout).contains("deck: the bundled arcomage deck, 102 cards"),
+        "{}",
+        text(&out.stdout)
+    );
+}

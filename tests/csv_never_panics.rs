@@ -1,7 +1,6 @@
 //! Arbitrary spreadsheet text never makes the CSV reader or the card checker panic.
 
 use grimoire::csv;
-use grimoire::files;
 use grimoire::rules::RuleSet;
 use proptest::prelude::*;
 
@@ -47,7 +46,7 @@ proptest! {
             let mut diags = Vec::new();
             let cards = csv::cards(&rows, &mut diags);
             for card in &cards {
-                let _ = files::definition(card, &rules, 0, &mut diags);
+                let _ = grimoire::defs::definition(card, &rules, 0, &mut diags);
             }
             // Every diagnostic points inside the text.
             for d in &diags {

@@ -3,29 +3,32 @@
 use std::path::PathBuf;
 
 use grimoire::cli::{self, Format, PlayArgs};
+use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::{Card, Game, Outcome, SetupError};
-use grimoire::files;
+use grimoire::engine::{Game, Outcome, SetupError};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read;
 
-/// A small game: two seats, gold and hp, with the given params, victory and extra text.
-fn rules(params: &str, victory: &str) -> RuleSet {
-    let text = format!(
-        "{{:rules :mini :entities {{:you \"me\" :other \"them\"}}
+/// A small game: two seats, gold and hp, with the given hand size, turn limit and victory.
+fn rules(hand: usize, limit: u32, victory: &str) -> RuleSet {
+    RuleSet::parse(&rules_text(hand, limit, victory)).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+fn rules_text(hand: usize, limit: u32, victory: &str) -> String {
+    format!(
+        "{{:rules :mini :roles {{:you \"me\" :other \"them\"}}
           :attributes {{:gold {{:default 5 :min 1}} :hp {{:default 3 :min 0}}}}
-          :params {{{params}}}
           :seats [:p1 :p2]
-          :cards {{:pay-with [:gold]}}
+          :turns {{:limit {limit}}}
+          :cards {{:pay-with [:gold] :hand-size {hand}}}
           :victory [{victory}]}}"
-    );
-    RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:?}"))
+    )
 }
 
 fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
     let read = read(text);
     let mut diags = Vec::new();
-    let def = files::definition(&read.forms[0], rules, 0, &mut diags)
+    let def = grimoire::defs::definition(&read.forms[0], rules, 0, &mut diags)
         .unwrap_or_else(|| panic!("{diags:?}"));
     Card {
         name: name.into(),
@@ -47,7 +50,7 @@ fn play_out(game: &mut Game<'_>, policy: Policy) {
 
 #[test]
 fn a_condition_that_reads_no_value_is_checked_from_the_start() {
-    let rules = rules(":hand-size 3 :max-turns 50", "{:when true :winner :you}");
+    let rules = rules(3, 50, "{:when true :winner :you}");
     let deck = [card(
         "Nothing",
         "{:card \"Nothing\" :type :gold :cost 0 :effects []}",
@@ -60,10 +63,7 @@ fn a_condition_that_reads_no_value_is_checked_from_the_start() {
 
 #[test]
 fn an_endless_play_again_chain_still_reaches_the_turn_limit() {
-    let rules = rules(
-        ":hand-size 3 :max-turns 40",
-        "{:when [= [:you :hp] 0] :winner :other}",
-    );
+    let rules = rules(3, 40, "{:when [= [:you :hp] 0] :winner :other}");
     let deck = [card(
         "Again",
         "{:card \"Again\" :type :gold :cost 0 :play-again true :effects []}",
@@ -78,10 +78,7 @@ fn an_endless_play_again_chain_still_reaches_the_turn_limit() {
 #[test]
 fn turns_where_nobody_can_act_loop_without_exhausting_the_stack() {
     // One card nobody can afford and nobody may discard: every turn is a pass.
-    let rules = rules(
-        ":hand-size 3 :max-turns 200000",
-        "{:when [= [:you :hp] 0] :winner :other}",
-    );
+    let rules = rules(3, 200000, "{:when [= [:you :hp] 0] :winner :other}");
     let deck = [card(
         "Anchor",
         "{:card \"Anchor\" :type :gold :cost 99 :discardable false :copies 3 :effects []}",
@@ -103,10 +100,7 @@ fn turns_where_nobody_can_act_loop_without_exhausting_the_stack() {
 
 #[test]
 fn paying_a_cost_respects_the_attributes_bounds() {
-    let rules = rules(
-        ":hand-size 3 :max-turns 10",
-        "{:when [= [:you :hp] 0] :winner :other}",
-    );
+    let rules = rules(3, 10, "{:when [= [:you :hp] 0] :winner :other}");
     // Gold is at least 1; a card costing all of it leaves 1, not 0.
     let deck = [card(
         "Spend",
@@ -115,26 +109,24 @@ fn paying_a_cost_respects_the_attributes_bounds() {
     )];
     let mut game = Game::new(&rules, &deck, 1, false).unwrap();
     let gold = rules.attribute("gold").unwrap();
-    game.act(grimoire::engine::Action::Play(0)).unwrap();
+    game.act(game.play(0)).unwrap();
     assert_eq!(game.state().get(0, gold), 1);
 }
 
 #[test]
 fn setups_the_engine_cannot_play_are_refused() {
-    let zero_hand = rules(":hand-size 0 :max-turns 10", "");
-    let deck = [card(
-        "X",
-        "{:card \"X\" :type :gold :cost 0 :effects []}",
-        &zero_hand,
-    )];
-    assert!(matches!(
-        Game::new(&zero_hand, &deck, 1, false),
-        Err(SetupError::BadParam {
-            param: "hand-size",
-            ..
+    // A hand of no cards is refused when the rule set is checked, at its place.
+    let text = rules_text(0, 10, "");
+    let diags = RuleSet::parse(&text).unwrap_err();
+    let d = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("`:hand-size` is a whole number from 1 to 64")
         })
-    ));
-    let rules = rules(":hand-size 3 :max-turns 10", "");
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(&text[d.span.start as usize..d.span.end as usize], "0");
+    let rules = rules(3, 10, "");
     let none = [card(
         "Y",
         "{:card \"Y\" :type :gold :cost 0 :copies 0 :effects []}",
@@ -149,9 +141,8 @@ fn setups_the_engine_cannot_play_are_refused() {
 #[test]
 fn rule_sets_beyond_the_engines_limits_are_diagnosed() {
     let seats: String = (0..300).map(|i| format!(":s{i} ")).collect();
-    let text = format!(
-        "{{:rules :big :entities {{:you \"me\"}} :attributes {{:hp {{}}}} :seats [{seats}]}}"
-    );
+    let text =
+        format!("{{:rules :big :roles {{:you \"me\"}} :attributes {{:hp {{}}}} :seats [{seats}]}}");
     let diags = RuleSet::parse(&text).unwrap_err();
     assert!(
         diags
@@ -169,7 +160,7 @@ fn rule_sets_beyond_the_engines_limits_are_diagnosed() {
         })
         .collect();
     let text = format!(
-        "{{:rules :deep :entities {{:you \"me\"}} :attributes {{:hp {{}}}}
+        "{{:rules :deep :roles {{:you \"me\"}} :attributes {{:hp {{}}}}
           :operations {{{ops} :op40 {{:effects [{{:effected :target :resource :hp :amount :amount}}]}}}}}}"
     );
     let diags = RuleSet::parse(&text).unwrap_err();

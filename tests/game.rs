@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use grimoire::cli::{self, Format, PlayArgs, SimArgs};
+use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
-use grimoire::engine::{Action, Card, Game, Illegal};
+use grimoire::engine::{Game, Illegal};
 use grimoire::files;
 use grimoire::rules::RuleSet;
 
@@ -166,12 +167,12 @@ fn lodestone_cannot_be_discarded() {
     game.give(lodestone);
     let at = game.hand().len() - 1;
     assert_eq!(
-        game.check(Action::Discard(at)),
+        game.check(game.discard(at)),
         Err(Illegal::Undiscardable("Lodestone".into()))
     );
     let mut legal = Vec::new();
     game.legal(&mut legal);
-    assert!(!legal.contains(&Action::Discard(at)));
-    assert!(game.act(Action::Discard(at)).is_err());
+    assert!(!legal.contains(&game.discard(at)));
+    assert!(game.act(game.discard(at)).is_err());
     assert_eq!(game.hand()[at], lodestone);
 }

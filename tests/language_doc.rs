@@ -1,5 +1,6 @@
 //! Runs every example of docs/LANGUAGE.md and holds its operator table to the registry.
 
+use grimoire::check::keys::Keys;
 use grimoire::check::{self, ops};
 use grimoire::diag::Diagnostic;
 use grimoire::eval::{State, apply, eval_expr};
@@ -57,12 +58,12 @@ fn diag_text(diags: &[Diagnostic]) -> String {
 
 fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
     let seed = field(fields, "seed").map_or(0, |s| s.parse().expect("seed"));
-    let mut state = State::new(rules, rules.entities.len(), seed);
+    let mut state = State::new(rules, rules.roles.len(), seed);
     for set in field(fields, "given").unwrap_or("").split_whitespace() {
         let (path, value) = set.split_once('=').expect("entity.attr=value");
         let (who, attr) = path.split_once('.').expect("entity.attr");
         state.put(
-            rules.entity(who).expect("entity") as usize,
+            rules.role(who).expect("role").into(),
             rules.attribute(attr).expect("attribute"),
             value.parse().expect("integer"),
         );
@@ -99,7 +100,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
         };
     }
     let mut state = state(rules, fields);
-    let roles: Vec<u8> = (0..rules.entities.len() as u8).collect();
+    let roles: Vec<u32> = (0..rules.roles.len() as u32).collect();
     let mut diags = Vec::new();
     if let Some(text) = field(fields, "value") {
         let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
@@ -133,7 +134,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
                 let (path, value) = want.split_once('=').expect("entity.attr=value");
                 let (who, attr) = path.split_once('.').expect("entity.attr");
                 let got = state.get(
-                    rules.entity(who).expect("entity") as usize,
+                    rules.role(who).expect("role").into(),
                     rules.attribute(attr).expect("attr"),
                 );
                 if got.to_string() != value {
@@ -177,7 +178,7 @@ fn every_operator_and_effect_key_has_a_tested_example() {
             op.name
         );
     }
-    for key in check::EFFECT_KEYS {
+    for key in check::EffectKey::ALL.iter().map(|k| k.name()) {
         assert!(
             code.contains(&format!(":{key} ")),
             "no example uses `:{key}`"

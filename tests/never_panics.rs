@@ -2,7 +2,7 @@
 //!
 //! Arbitrary text goes through every layer: the reader ([`grimoire::syntax::read`]),
 //! the checker (`RuleSet::check_effects`, `RuleSet::from_form`,
-//! `files::definition`), diagnostics rendering, and, whenever the checks pass,
+//! `defs::definition`), diagnostics rendering, and, whenever the checks pass,
 //! the evaluator on a state. The generators: any string at all; a soup of
 //! EDN-ish tokens; well-formed effects, which must check clean, as they are and
 //! with one random edit; and generated rule sets with operations that call each
@@ -22,7 +22,6 @@ use std::time::{Duration, Instant};
 
 use grimoire::diag::{Diagnostic, Source};
 use grimoire::eval::{State, apply};
-use grimoire::files;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::{self, MAX_DEPTH, ReadError};
 use proptest::prelude::*;
@@ -51,13 +50,13 @@ fn config(cases: u32) -> Config {
 /// Applies checked effects to a state built from `values` (cycled over every slot)
 /// and checks what the evaluator promises: events change values, within bounds.
 fn run(rules: &RuleSet, effects: &[grimoire::ast::Effect], values: &[i64], seed: u64) {
-    for roles in [[0u8, 1], [1, 0]] {
-        let mut state = State::new(rules, rules.entities.len(), seed);
+    for roles in [[0u32, 1], [1, 0]] {
+        let mut state = State::new(rules, rules.roles.len(), seed);
         if !values.is_empty() {
             let mut it = values.iter().cycle();
-            for slot in 0..state.slots() {
+            for entity in 0..state.len() as u32 {
                 for attr in 0..rules.attributes.len() {
-                    state.put(slot, attr as u16, *it.next().expect("cycle"));
+                    state.put(entity, attr as u16, *it.next().expect("cycle"));
                 }
             }
         }
@@ -77,9 +76,9 @@ fn run(rules: &RuleSet, effects: &[grimoire::ast::Effect], values: &[i64], seed:
             let last = events
                 .iter()
                 .rev()
-                .find(|x| x.slot == e.slot && x.attr == e.attr)
+                .find(|x| x.entity == e.entity && x.attr == e.attr)
                 .expect("e itself");
-            assert_eq!(state.get(e.slot as usize, e.attr), last.after);
+            assert_eq!(state.get(e.entity, e.attr), last.after);
         }
     }
 }
@@ -155,13 +154,13 @@ fn exercise_with(rules: &RuleSet, text: &str, values: &[i64], seed: u64) -> usiz
         let mut diags = Vec::new();
         match RuleSet::from_form(form, &mut diags) {
             Some(rs) if diags.is_empty() => {
-                let _ = State::new(&rs, rs.entities.len(), seed);
+                let _ = State::new(&rs, rs.roles.len(), seed);
             }
             _ => show(&source, &diags),
         }
 
         let mut diags = Vec::new();
-        match files::definition(form, rules, 0, &mut diags) {
+        match grimoire::defs::definition(form, rules, 0, &mut diags) {
             Some(def) => {
                 assert!(diags.is_empty(), "a definition with diagnostics: {diags:?}");
                 run(rules, &def.effects, values, seed);
@@ -189,7 +188,7 @@ const TOKENS: &[&str] = &[
     ":effected", ":resource", ":amount", ":set", ":card", ":effect", ":effects", ":text", ":type", ":cost",
     ":play-again", ":draw", ":discard", ":copies", ":discardable", ":rules", ":you", ":other", ":target",
     ":tower", ":wall", ":quarry", ":bricks", ":magic", ":gems", ":zoo", ":beasts", ":damage", ":quary",
-    ":tower-goal", ":hand-size", ":a/b", ":/", ":a/", ":entities", ":attributes", ":operations", ":default",
+    ":tower-goal", ":hand-size", ":a/b", ":/", ":a/", ":roles", ":attributes", ":operations", ":default",
     ":min", ":max", ":doc", ":params",
     // symbols and operators
     "=", "not=", "<", ">", "<=", ">=", "and", "or", "not", "if", "+", "-", "*", "/", "min", "max", "round",
@@ -273,7 +272,7 @@ fn int_expr() -> BoxedStrategy<String> {
         4 => int_literal(),
         4 => smart_value(),
         // The rule set's parameters read as numbers.
-        1 => prop::sample::select(&[":tower-goal", ":hand-size"][..]).prop_map(str::to_string),
+        1 => prop::sample::select(&[":tower-goal", ":resource-goal"][..]).prop_map(str::to_string),
     ];
     leaf.prop_recursive(4, 40, 4, |inner| {
         let inner = inner.boxed();
@@ -423,7 +422,7 @@ proptest! {
             prop_assert!(effects.is_ok(), "`{text}`:\n{:#?}", effects.err());
         } else {
             let mut diags = Vec::new();
-            let def = files::definition(form, &RULES, 0, &mut diags);
+            let def = grimoire::defs::definition(form, &RULES, 0, &mut diags);
             prop_assert!(def.is_some() && diags.is_empty(), "`{text}`:\n{diags:#?}");
         }
         exercise(&text, &values, seed);
@@ -506,7 +505,7 @@ fn rule_set_text() -> impl Strategy<Value = String> {
     )
         .prop_map(|(attrs, ops)| {
             let mut s = String::from(
-                "{:rules :generated\n :entities {:you \"one\" :other \"two\"}\n :attributes {",
+                "{:rules :generated\n :roles {:you \"one\" :other \"two\"}\n :attributes {",
             );
             for (name, def) in ATTRS.iter().zip(attrs) {
                 s.push_str(&format!(":{name} {def}\n  "));

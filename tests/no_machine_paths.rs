@@ -28,7 +28,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 fn data_files_cite_sources_by_name_not_by_path() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["cards", "effects", "rules", "tests/scenarios", "tests/data", "docs"] {
+    for dir in [
+        "cards",
+        "effects",
+        "rules",
+        "tests/scenarios",
+        "tests/data",
+        "docs",
+    ] {
         walk(&root.join(dir), &mut files);
     }
     walk(&root.join("src"), &mut files);

@@ -4,18 +4,20 @@
 //! registry in [`ops`], and every expression gets one type. Errors are
 //! collected, never thrown, so one run reports all of them.
 
+pub mod keys;
 pub mod ops;
 
-use crate::ast::{Arith, Bool, Dec, Effect, Entity, Int, MAX_AT_ONCE, Target};
+use crate::ast::{Arith, Bool, Dec, Effect, Entity, Expr, Int, MAX_AT_ONCE, Resource};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span};
+use keys::{Keys, keys};
 use ops::{OpKind, Operator};
 
 /// The names an effect may use: what the rule set declares, plus what is in scope.
 #[derive(Clone, Copy, Debug)]
 pub struct Scope<'r> {
-    /// Entity names (`you`, `other`), without colons.
-    pub entities: &'r [String],
+    /// Role names (`you`, `other`), without colons.
+    pub roles: &'r [String],
     /// Attribute names (`wall`, `tower`).
     pub attributes: &'r [String],
     /// Operation names (`damage`).
@@ -34,8 +36,19 @@ pub const AMOUNT: &str = "amount";
 /// The most effects one list may hold.
 pub const MAX_EFFECTS: usize = 10_000;
 
-/// The keys of an effect map.
-pub const EFFECT_KEYS: &[&str] = &["effected", "resource", "amount", "set"];
+keys! {
+    /// The keys of an effect map.
+    pub enum EffectKey {
+        /// `:effected`: who the effect touches.
+        Effected = "effected",
+        /// `:resource`: the attribute or operation it changes.
+        Resource = "resource",
+        /// `:amount`: by how much, or to what with `:set`.
+        Amount = "amount",
+        /// `:set true`: replace instead of add.
+        Set = "set",
+    }
+}
 
 /// Lowers a vector of effect maps (or one map) to checked effects.
 ///
@@ -47,17 +60,6 @@ pub fn effects(
 ) -> Option<Vec<Effect>> {
     let mut cx = Checker { scope, diags };
     cx.effect_list(form)
-}
-
-/// A checked expression of any type: for tools and the language reference.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expr {
-    /// An integer expression.
-    Int(Int),
-    /// A decimal expression.
-    Dec(Dec),
-    /// A condition.
-    Bool(Bool),
 }
 
 /// Lowers one expression, a number or a condition, whichever it is.
@@ -97,16 +99,17 @@ pub fn condition(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>
     Checker { scope, diags }.boolean(form)
 }
 
-/// Reads a map whose keys must be keywords from `allowed`; returns the pairs in order.
+/// Reads a map whose keys must be keywords of `K` (only those in `allowed`);
+/// returns the pairs in order.
 ///
 /// Symbol keys (`effected` for `:effected`), unknown keys and non-map forms are
 /// reported; the known pairs are still returned when possible.
-pub fn fields<'f, 'a>(
+pub fn fields<'f, 'a, K: Keys>(
     form: &'f Form<'a>,
     what: &str,
-    allowed: &[&str],
+    allowed: &[K],
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<(&'a str, &'f Form<'a>)>> {
+) -> Option<Vec<(K, &'f Form<'a>)>> {
     let Kind::Map(pairs) = &form.kind else {
         diags.push(
             Diagnostic::error(
@@ -117,22 +120,26 @@ pub fn fields<'f, 'a>(
         );
         return None;
     };
+    let names = || allowed.iter().map(|k| k.name());
+    let known = |name: &str| K::find(name).filter(|k| allowed.contains(k));
     let mut out = Vec::with_capacity(pairs.len());
     for (k, v) in pairs {
         match &k.kind {
-            Kind::Keyword(name) if allowed.contains(name) => out.push((*name, v)),
+            Kind::Keyword(name) if known(name).is_some() => {
+                out.extend(known(name).map(|key| (key, v)));
+            }
             Kind::Keyword(name) => {
                 diags.push(
                     Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
                         .with_label("unknown key")
-                        .suggest(name, allowed.iter().copied(), |s| format!(":{s}"))
+                        .suggest(name, names(), |s| format!(":{s}"))
                         .with_help_if_none(format!(
                             "the keys of {what} are {}",
-                            list_and(allowed.iter().map(|a| format!("`:{a}`")))
+                            list_and(names().map(|a| format!("`:{a}`")))
                         )),
                 );
             }
-            Kind::Symbol(name) if allowed.contains(name) => {
+            Kind::Symbol(name) if known(name).is_some() => {
                 diags.push(
                     Diagnostic::error(
                         k.span,
@@ -149,11 +156,7 @@ pub fn fields<'f, 'a>(
                         format!("keys of {what} are keywords, found {}", k.describe()),
                     )
                     .with_label("expected a keyword")
-                    .suggest(
-                        k.as_symbol().unwrap_or(""),
-                        allowed.iter().copied(),
-                        |s| format!(":{s}"),
-                    ),
+                    .suggest(k.as_symbol().unwrap_or(""), names(), |s| format!(":{s}")),
                 );
             }
         }
@@ -325,19 +328,19 @@ impl<'a> Checker<'_, '_> {
 
     fn effect(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
-        let pairs = fields(form, "an effect map", EFFECT_KEYS, self.diags)?;
+        let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
         let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
         let mut target_form = None;
         let mut set_form = None;
         for (key, value) in pairs {
             match key {
-                "effected" => entity = self.entity(value),
-                "resource" => {
+                EffectKey::Effected => entity = self.entity(value),
+                EffectKey::Resource => {
                     target_form = Some(value);
-                    target = self.target(value);
+                    target = self.resource(value);
                 }
-                "amount" => amount = self.int(value),
-                _ => {
+                EffectKey::Amount => amount = self.int(value),
+                EffectKey::Set => {
                     set_form = Some(value);
                     set = match value.kind {
                         Kind::Bool(b) => Some(b),
@@ -402,7 +405,7 @@ impl<'a> Checker<'_, '_> {
         }
         Some(Effect {
             entity: entity?,
-            target: target?,
+            resource: target?,
             amount: amount?,
             set: set?,
             at_once: 1,
@@ -506,7 +509,7 @@ impl<'a> Checker<'_, '_> {
         );
     }
 
-    /// Simple logic where only a choice makes sense (entities, resources): the
+    /// Simple logic where only a choice makes sense (roles, resources): the
     /// condition, and both branches lowered by `lower`.
     fn choice<T>(
         &mut self,
@@ -563,7 +566,7 @@ impl<'a> Checker<'_, '_> {
                 } else if self.scope.attributes.iter().any(|a| a == k) {
                     let whose: Vec<String> = self
                         .scope
-                        .entities
+                        .roles
                         .iter()
                         .map(|e| format!("`[:{e} :{k}]`"))
                         .collect();
@@ -768,7 +771,7 @@ impl<'a> Checker<'_, '_> {
                         items.len()
                     ),
                 )
-                .with_label("expected `[entity attribute]`"),
+                .with_label("expected `[role attribute]`"),
             );
             return None;
         };
@@ -889,26 +892,26 @@ impl<'a> Checker<'_, '_> {
                     )
                     .with_label("not bound here")
                     .with_help(format!(
-                        "outside an operation, name an entity: {}",
-                        list(self.scope.entities.iter().map(|e| format!("`:{e}`")))
+                        "outside an operation, name a role: {}",
+                        list(self.scope.roles.iter().map(|e| format!("`:{e}`")))
                     )),
                 );
                 None
             }
-            Kind::Keyword(k) => match self.scope.entities.iter().position(|e| e == k) {
+            Kind::Keyword(k) => match self.scope.roles.iter().position(|e| e == k) {
                 Some(i) => Some(Entity::Role(i as u8)),
                 None => {
                     let mut candidates: Vec<&str> =
-                        self.scope.entities.iter().map(String::as_str).collect();
+                        self.scope.roles.iter().map(String::as_str).collect();
                     if self.scope.in_operation {
                         candidates.push(TARGET);
                     }
                     let names = list_and(candidates.iter().map(|e| format!("`:{e}`")));
                     self.error(
-                        Diagnostic::error(form.span, format!("unknown entity `:{k}`"))
-                            .with_label("not an entity of this rule set")
+                        Diagnostic::error(form.span, format!("unknown role `:{k}`"))
+                            .with_label("not a role of this rule set")
                             .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
-                            .with_help_if_none(format!("the entities are {names}")),
+                            .with_help_if_none(format!("the roles are {names}")),
                     );
                     None
                 }
@@ -917,24 +920,24 @@ impl<'a> Checker<'_, '_> {
                 .choice(
                     form,
                     items,
-                    "an entity such as `:you`",
+                    "a role such as `:you`",
                     Self::entity,
                     Entity::If,
                 ),
             _ => {
-                self.wrong_kind(form, "an entity such as `:you`", &form.describe());
+                self.wrong_kind(form, "a role such as `:you`", &form.describe());
                 None
             }
         }
     }
 
-    fn target(&mut self, form: &Form<'a>) -> Option<Target> {
+    fn resource(&mut self, form: &Form<'a>) -> Option<Resource> {
         match &form.kind {
             Kind::Keyword(k) => {
                 if let Some(i) = self.scope.attributes.iter().position(|a| a == k) {
-                    Some(Target::Attr(i as u16))
+                    Some(Resource::Attr(i as u16))
                 } else if let Some(i) = self.scope.operations.iter().position(|o| o == k) {
-                    Some(Target::Op(i as u16))
+                    Some(Resource::Op(i as u16))
                 } else {
                     let names = self
                         .scope
@@ -964,8 +967,8 @@ impl<'a> Checker<'_, '_> {
                     form,
                     items,
                     "a resource such as `:wall`",
-                    Self::target,
-                    Target::If,
+                    Self::resource,
+                    Resource::If,
                 ),
             _ => {
                 self.wrong_kind(form, "a resource such as `:wall`", &form.describe());
@@ -991,8 +994,9 @@ fn has_near_key(form: &Form<'_>, key: &str) -> bool {
     match &form.kind {
         Kind::Map(pairs) => pairs.iter().any(|(k, _)| {
             k.as_keyword().is_some_and(|name| {
-                !EFFECT_KEYS.contains(&name)
-                    && crate::diag::nearest(name, EFFECT_KEYS.iter().copied()) == Some(key)
+                EffectKey::find(name).is_none()
+                    && crate::diag::nearest(name, EffectKey::ALL.iter().map(|k| k.name()))
+                        == Some(key)
             })
         }),
         _ => false,
@@ -1009,10 +1013,10 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 }
 
 /// The first operation a target can choose, if any branch is one.
-fn first_op(t: &Target) -> Option<u16> {
+fn first_op(t: &Resource) -> Option<u16> {
     match t {
-        Target::Attr(_) => None,
-        Target::Op(o) => Some(*o),
-        Target::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
+        Resource::Attr(_) => None,
+        Resource::Op(o) => Some(*o),
+        Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }
 }

@@ -7,7 +7,7 @@ mod play;
 mod simulate;
 mod test;
 
-pub use play::{PlayArgs, play, render_log, render_log_named};
+pub use play::{PlayArgs, play};
 pub use simulate::{SimArgs, Tally, game_seed, run_all, run_games, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
@@ -18,11 +18,12 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::ast::Effect;
+use crate::ast::{Effect, EntityId};
 use crate::diag::{Diagnostic, Source};
 use crate::eval::{Event, State, apply};
 use crate::files;
-use crate::rules::{self, LoadError, RuleSet};
+use crate::files::LoadError;
+use crate::rules::RuleSet;
 use crate::syntax::{Span, read};
 
 /// The most diagnostics `check` shows for one file.
@@ -102,7 +103,7 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
 
 /// Loads `--rules`, turning failures into output.
 pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<RuleSet, Output> {
-    rules::load(name).map_err(|e| match e {
+    files::load_rules(name).map_err(|e| match e {
         LoadError::Invalid(source, diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
             Output::diagnostics(&located, format, color)
@@ -262,7 +263,7 @@ pub fn eval(args: &EvalArgs) -> Output {
         }
     }
     let seed = args.seed.unwrap_or(seed);
-    let mut state = State::new(&rules, rules.entities.len(), seed);
+    let mut state = State::new(&rules, rules.roles.len(), seed);
     for (entity, attr, value, shown) in &assignments {
         if let Err(message) = assign(&rules, &mut state, entity, attr, *value) {
             return Output::usage(format!("{shown}: {message}"));
@@ -298,9 +299,9 @@ pub fn eval(args: &EvalArgs) -> Output {
     Output::diagnostics(&located, args.format, args.color)
 }
 
-/// Applies effects with entity `i` bound to slot `i` and prints the result.
+/// Applies effects with role `i` bound to entity `i` and prints the result.
 fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: State) -> Output {
-    let roles: Vec<u8> = (0..rules.entities.len()).map(|i| i as u8).collect();
+    let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId).collect();
     let mut events = Vec::new();
     apply(rules, effects, &mut state, &roles, &mut events);
     Output {
@@ -314,8 +315,8 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
 
 /// `eval --card NAME`: one card's effects, from the rule set's cards.
 fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
-    let (_, deck) = match play::load_deck(&args.rules, &args.cards, args.color) {
-        Ok(d) => d,
+    let deck = match play::load_deck(&args.rules, &args.cards, args.color) {
+        Ok((_, deck)) => deck.cards,
         Err(out) => return out,
     };
     match deck.iter().find(|c| c.name == name) {
@@ -389,12 +390,9 @@ fn assign(
             .map(|n| format!("; did you mean `{n}`?"))
             .unwrap_or_else(|| format!("; the names are {}", names.join(", ")))
     };
-    let slot = rules.entity(entity).ok_or_else(|| {
-        format!(
-            "unknown entity `{entity}`{}",
-            suggest(entity, &rules.entities)
-        )
-    })?;
+    let role = rules
+        .role(entity)
+        .ok_or_else(|| format!("unknown role `{entity}`{}", suggest(entity, &rules.roles)))?;
     let a = rules.attribute(attr).ok_or_else(|| {
         format!(
             "unknown attribute `{attr}`{}",
@@ -408,7 +406,7 @@ fn assign(
             def.min, def.max
         ));
     }
-    state.put(slot as usize, a, value);
+    state.put(EntityId::from(role), a, value);
     Ok(())
 }
 
@@ -418,7 +416,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         out.push_str("no changes\n");
     }
     for e in events {
-        let who = &rules.entities[e.slot as usize];
+        let who = &rules.roles[e.entity as usize];
         let attr = &rules.attributes[e.attr as usize];
         let via = e
             .cause
@@ -435,7 +433,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         );
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &rules.entities, state));
+    out.push_str(&state_table(rules, &rules.roles, state));
     out
 }
 
@@ -447,7 +445,7 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         .iter()
         .enumerate()
         .map(|(i, a)| {
-            (0..state.slots())
+            (0..state.len() as EntityId)
                 .map(|s| state.get(s, i as u16).to_string().len())
                 .chain([a.len()])
                 .max()
@@ -459,10 +457,10 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         let _ = write!(out, "  {attr:>w$}");
     }
     out.push('\n');
-    for (slot, who) in rows.iter().enumerate() {
+    for (entity, who) in (0..).zip(rows) {
         let _ = write!(out, "{who:<name_width$}");
         for (i, w) in widths.iter().enumerate() {
-            let _ = write!(out, "  {:>w$}", state.get(slot, i as u16));
+            let _ = write!(out, "  {:>w$}", state.get(entity, i as u16));
         }
         out.push('\n');
     }
@@ -471,12 +469,12 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
 
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let mut entities = serde_json::Map::new();
-    for (slot, who) in rules.entities.iter().enumerate() {
+    for (entity, who) in (0..).zip(&rules.roles) {
         let attrs: serde_json::Map<String, Value> = rules
             .attributes
             .iter()
             .enumerate()
-            .map(|(i, a)| (a.clone(), json!(state.get(slot, i as u16))))
+            .map(|(i, a)| (a.clone(), json!(state.get(entity, i as u16))))
             .collect();
         entities.insert(who.clone(), Value::Object(attrs));
     }
@@ -484,7 +482,7 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
         .iter()
         .map(|e| {
             json!({
-                "entity": rules.entities[e.slot as usize],
+                "entity": rules.roles[e.entity as usize],
                 "attribute": rules.attributes[e.attr as usize],
                 "before": e.before,
                 "after": e.after,

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use super::{Format, Output, load_rules, state_table};
 use crate::diag::Severity;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::{Action, By, Card, Game, GameEvent, Outcome, Phase};
-use crate::files;
+use crate::engine::{Action, Game, Phase};
+use crate::files::{self, Deck, DeckError};
 use crate::rules::RuleSet;
 
 /// What `grimoire play` needs.
@@ -28,58 +28,48 @@ pub struct PlayArgs {
     pub color: bool,
 }
 
-/// Loads a rule set and its cards, refusing a deck that does not check.
+/// Loads a rule set and its deck, refusing a deck that does not check.
 pub(crate) fn load_deck(
     rules: &str,
     cards: &[PathBuf],
     color: bool,
-) -> Result<(RuleSet, Vec<Card>), Output> {
+) -> Result<(RuleSet, Deck), Output> {
     let rules = load_rules(rules, Format::Human, color)?;
-    let folder = PathBuf::from("cards").join(&rules.name);
-    let bundled = files::BUNDLED_DECKS
-        .iter()
-        .find(|(name, _)| *name == rules.name);
-    let checked = match bundled {
-        // Outside a checkout, a bundled rule set plays its bundled deck.
-        Some((_, texts)) if cards.is_empty() && !folder.is_dir() => {
-            let sources = texts
+    match files::load_deck(&rules, cards) {
+        Ok(deck) => Ok((rules, deck)),
+        Err(DeckError::Invalid(checked)) => {
+            let errors: Vec<_> = checked
+                .diagnostics
                 .iter()
-                .map(|(path, text)| crate::diag::Source::new(format!("<bundled {path}>"), *text))
+                .filter(|(_, d)| d.severity == Severity::Error)
+                .map(|(i, d)| (&checked.sources[*i], d))
                 .collect();
-            files::check_sources(sources, Some(&rules))
+            let mut out = Output::diagnostics(&errors, Format::Human, color);
+            let _ = writeln!(
+                out.stderr,
+                "error: the deck does not check ({} errors); not starting",
+                errors.len()
+            );
+            Err(out)
         }
-        _ if cards.is_empty() => files::check_paths(&[folder], Some(&rules)),
-        _ => files::check_paths(cards, Some(&rules)),
-    };
-    let errors: Vec<_> = checked
-        .diagnostics
-        .iter()
-        .filter(|(_, d)| d.severity == Severity::Error)
-        .map(|(i, d)| (&checked.sources[*i], d))
-        .collect();
-    if !checked.io_errors.is_empty() {
-        let mut out = Output::usage(checked.io_errors.join("\n"));
-        out.stderr
-            .push_str("help: pass the card files or folders with --cards\n");
-        return Err(out);
+        Err(e @ DeckError::Io(_)) => {
+            let mut out = Output::usage(e.to_string());
+            out.stderr
+                .push_str("help: pass the card files or folders with --cards\n");
+            Err(out)
+        }
+        Err(e) => Err(Output::usage(e.to_string())),
     }
-    if !errors.is_empty() {
-        let mut out = Output::diagnostics(&errors, Format::Human, color);
-        let _ = writeln!(
-            out.stderr,
-            "error: the deck does not check ({} errors); not starting",
-            errors.len()
-        );
-        return Err(out);
-    }
-    let deck = Card::from_definitions(&checked.definitions, &rules.name);
-    if deck.is_empty() {
-        return Err(Output::usage(format!(
-            "no cards for rule set `{}` in the given paths",
-            rules.name
-        )));
-    }
-    Ok((rules, deck))
+}
+
+/// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".
+pub(crate) fn deck_line(deck: &Deck) -> String {
+    let n = deck.cards.len();
+    format!(
+        "deck: {}, {n} card{}",
+        deck.source,
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// The policy of `seat` from `--ai` values (one value serves every seat).
@@ -96,6 +86,8 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
         Ok(d) => d,
         Err(out) => return out,
     };
+    let header_deck = deck_line(&deck);
+    let deck = deck.cards;
     let mut game = match Game::new(&rules, &deck, args.seed, true) {
         Ok(g) => g,
         Err(e) => return Output::usage(e.to_string()),
@@ -114,6 +106,8 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
         .collect();
     header.push_str(&players.join(" vs "));
     header.push('\n');
+    header.push_str(&header_deck);
+    header.push('\n');
     let mut ai = Ai::new();
     let mut shown = 0;
     if args.human {
@@ -123,7 +117,8 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
         let human_turn = args.human && game.current == 0;
         let action = if human_turn {
             let log = game.log.as_deref().unwrap_or(&[]);
-            let _ = output.write_all(render_log(&rules, &deck, &log[shown..]).as_bytes());
+            let _ = output
+                .write_all(crate::engine::log::render(&rules, &deck, &log[shown..]).as_bytes());
             shown = log.len();
             match ask(&game, input, output) {
                 Some(a) => a,
@@ -151,7 +146,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
     }
     let log = game.log.as_deref().unwrap_or(&[]);
     let mut text = if args.human { String::new() } else { header };
-    text.push_str(&render_log(&rules, &deck, &log[shown..]));
+    text.push_str(&crate::engine::log::render(&rules, &deck, &log[shown..]));
     text.push('\n');
     text.push_str(&state_table(&rules, &rules.seats, game.state()));
     if args.human {
@@ -240,9 +235,9 @@ fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Opti
             continue;
         };
         let action = if discard {
-            Action::Discard(i - 1)
+            game.discard(i - 1)
         } else {
-            Action::Play(i - 1)
+            game.play(i - 1)
         };
         match game.check(action) {
             Ok(()) => return Some(action),
@@ -251,100 +246,4 @@ fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Opti
             }
         }
     }
-}
-
-/// A game log as people read it: turns, plays and discards, every change, the end.
-pub fn render_log(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
-    render_log_named(rules, cards, log, &rules.seats)
-}
-
-/// [`render_log`] with each seat called by `names[seat]` (scenarios say `you` and `other`).
-pub fn render_log_named(
-    rules: &RuleSet,
-    cards: &[Card],
-    log: &[GameEvent],
-    names: &[String],
-) -> String {
-    let mut out = String::new();
-    let seat = |s: u8| names.get(s as usize).map_or("?", String::as_str);
-    // A hook's changes share one line: "start: p1.bricks 5 -> 7, …".
-    let mut hook_line: Vec<String> = Vec::new();
-    let mut hook_name = "start";
-    let flush = |out: &mut String, hook_line: &mut Vec<String>, name: &str| {
-        if !hook_line.is_empty() {
-            let _ = writeln!(out, "  {name}: {}", hook_line.join(", "));
-            hook_line.clear();
-        }
-    };
-    for e in log {
-        match *e {
-            GameEvent::Changed {
-                event,
-                by: by @ (By::TurnStart | By::TurnEnd),
-            } => {
-                let name = if by == By::TurnStart { "start" } else { "end" };
-                if name != hook_name {
-                    flush(&mut out, &mut hook_line, hook_name);
-                    hook_name = name;
-                }
-                hook_line.push(format!(
-                    "{}.{} {} -> {}",
-                    seat(event.slot),
-                    rules.attributes[event.attr as usize],
-                    event.before,
-                    event.after
-                ));
-                continue;
-            }
-            _ => flush(&mut out, &mut hook_line, hook_name),
-        }
-        match *e {
-            GameEvent::TurnStart { turn, seat: s } => {
-                let _ = writeln!(out, "turn {turn}: {}", seat(s));
-            }
-            GameEvent::Played { seat: s, card } => {
-                let c = &cards[card as usize];
-                let _ = writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text);
-            }
-            GameEvent::Discarded {
-                seat: s,
-                card,
-                forced,
-            } => {
-                let how = if forced { "must discard" } else { "discards" };
-                let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card as usize].name);
-            }
-            GameEvent::Passed { seat: s } => {
-                let _ = writeln!(out, "  {} cannot act and passes", seat(s));
-            }
-            GameEvent::Changed { event, by } => {
-                let note = if by == By::Cost { " (cost)" } else { "" };
-                let _ = writeln!(
-                    out,
-                    "    {}.{} {} -> {}{note}",
-                    seat(event.slot),
-                    rules.attributes[event.attr as usize],
-                    event.before,
-                    event.after
-                );
-            }
-            GameEvent::Ended(outcome) => {
-                let _ = match outcome {
-                    Outcome::Win { seat: s, reason } => writeln!(
-                        out,
-                        "{} wins: {}",
-                        seat(s),
-                        rules
-                            .victory
-                            .get(reason as usize)
-                            .map_or("", |v| v.reason.as_str())
-                    ),
-                    Outcome::Tie => writeln!(out, "tie: both players won at once"),
-                    Outcome::TurnLimit => writeln!(out, "draw: the turn limit was reached"),
-                };
-            }
-        }
-    }
-    flush(&mut out, &mut hook_line, hook_name);
-    out
 }

@@ -12,10 +12,11 @@ use std::time::Duration;
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::play::{load_deck, policy};
+use super::play::{deck_line, load_deck, policy};
 use super::{Format, Output, to_json};
+use crate::defs::Card;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::{Action, Card, Game, Outcome};
+use crate::engine::{Ability, Game, Outcome};
 use crate::rules::RuleSet;
 
 /// What `grimoire simulate` needs.
@@ -115,8 +116,8 @@ pub fn run_games(
             let Some(action) = ai.choose(&mut game, policy(ai_policies, seat)) else {
                 break;
             };
-            if let Action::Play(h) = action {
-                plays[seat * deck.len() + game.hand()[h] as usize] += 1;
+            if let Ability::Card(h) = action.ability {
+                plays[seat * deck.len() + game.hand()[usize::from(h)] as usize] += 1;
             }
             if game.act(action).is_err() {
                 break;
@@ -178,6 +179,9 @@ pub fn simulate(args: &SimArgs) -> Output {
         Ok(d) => d,
         Err(out) => return out,
     };
+    let source = deck.source.to_string();
+    let deck_shown = deck_line(&deck);
+    let deck = deck.cards;
     if let Err(e) = Game::new(&rules, &deck, 0, false) {
         return Output::usage(e.to_string());
     }
@@ -203,8 +207,10 @@ pub fn simulate(args: &SimArgs) -> Output {
         .collect();
     Output {
         stdout: match args.format {
-            Format::Human => render(&rules, &deck, args, &policies, &tally),
-            Format::Json => to_json(&report_json(&rules, &deck, args, &policies, &tally)),
+            Format::Human => render(&rules, &deck, &deck_shown, args, &policies, &tally),
+            Format::Json => to_json(&report_json(
+                &rules, &deck, &source, args, &policies, &tally,
+            )),
         },
         ..Output::default()
     }
@@ -218,7 +224,14 @@ fn rate(part: u64, whole: u64) -> f64 {
     }
 }
 
-fn render(rules: &RuleSet, deck: &[Card], args: &SimArgs, policies: &[&str], t: &Tally) -> String {
+fn render(
+    rules: &RuleSet,
+    deck: &[Card],
+    deck_shown: &str,
+    args: &SimArgs,
+    policies: &[&str],
+    t: &Tally,
+) -> String {
     let mut out = String::new();
     let players: Vec<String> = rules
         .seats
@@ -234,6 +247,7 @@ fn render(rules: &RuleSet, deck: &[Card], args: &SimArgs, policies: &[&str], t: 
         args.seed,
         players.join(" vs ")
     );
+    let _ = writeln!(out, "{deck_shown}");
     let _ = writeln!(out, "\n{:<6} {:>8} {:>7}", "seat", "wins", "rate");
     let rows = rules
         .seats
@@ -272,6 +286,7 @@ fn render(rules: &RuleSet, deck: &[Card], args: &SimArgs, policies: &[&str], t: 
 fn report_json(
     rules: &RuleSet,
     deck: &[Card],
+    source: &str,
     args: &SimArgs,
     policies: &[&str],
     t: &Tally,
@@ -296,6 +311,7 @@ fn report_json(
         .collect();
     json!({
         "rules": rules.name,
+        "deck": {"source": source, "cards": deck.len()},
         "games": args.games,
         "seed": args.seed,
         "seats": seats,

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::play::load_deck;
 use super::{EXIT_DIAGNOSTICS, Output};
+use crate::defs::Card;
 use crate::diag::{Diagnostic, Source};
-use crate::engine::Card;
 use crate::files;
 use crate::rules::RuleSet;
 use crate::scenario::{self, Scenario};
@@ -80,8 +80,8 @@ fn collect(
             continue;
         };
         if !decks.contains_key(&name) {
-            let deck = load_deck(&name, cards, color)?;
-            decks.insert(name.clone(), deck);
+            let (rules, deck) = load_deck(&name, cards, color)?;
+            decks.insert(name.clone(), (rules, deck.cards));
         }
         let (rules, deck) = &decks[&name];
         let mut diags = Vec::new();

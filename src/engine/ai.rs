@@ -1,13 +1,17 @@
 //! Computer players: a random policy and a greedy one-move lookahead.
 //!
-//! Both draw any chance from the game state's generator, so an AI game replays
-//! exactly from its seed. The greedy policy scores states with the rule set's
-//! `:ai {:score …}` expression, so what "good" means is data too.
+//! The random policy draws its choice from the game state's generator, so an
+//! AI game replays exactly from its seed. The greedy policy scores states with
+//! the rule set's `:ai {:score …}` expression, so what "good" means is data too.
+//! Its lookahead never sees the game's dice: a trial play draws from a
+//! generator of the AI's own (seeded from the game's, so it replays too), and a
+//! card whose effects draw chance is tried several times and scored by the mean.
 
-use rand::RngExt;
+use rand::{RngExt, SeedableRng};
 
-use super::{Action, Game, Phase};
-use crate::eval::{Event, State, apply, holds, value};
+use super::{Ability, Action, Game, Phase, cards};
+use crate::ast::EntityId;
+use crate::eval::{Event, Rng, State, apply, holds, value};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +43,19 @@ pub struct Ai {
 /// The score given to a move that wins outright.
 const WIN: i64 = i64::MAX / 2;
 
+/// How many trial plays a card that draws chance gets; its score is their mean.
+pub const CHANCE_SAMPLES: u32 = 16;
+
+/// Mixed into the lookahead generator's seed, so its draws are not the game's.
+const LOOKAHEAD: u64 = 0x6C6F_6F6B_6168_6561;
+
 impl Ai {
     /// A new player.
     pub fn new() -> Ai {
         Ai::default()
     }
 
-    /// The action `policy` chooses for the player whose turn it is, if any is legal.
+    /// The action `policy` chooses for the entity whose turn it is, if any is legal.
     pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
         match policy {
             Policy::Random => {
@@ -55,7 +65,7 @@ impl Ai {
                 if game.phase == Phase::Act {
                     for (i, &card) in hand.iter().enumerate() {
                         if game.affordable(card) {
-                            self.legal.push(Action::Play(i));
+                            self.legal.push(game.play(i));
                         }
                     }
                 }
@@ -63,7 +73,7 @@ impl Ai {
                     let cards = game.cards();
                     for (i, &card) in hand.iter().enumerate() {
                         if cards[card as usize].play.discardable {
-                            self.legal.push(Action::Discard(i));
+                            self.legal.push(game.discard(i));
                         }
                     }
                 }
@@ -90,16 +100,30 @@ impl Ai {
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
         scratch.clone_from(&game.state);
         let base = score(game, scratch, roles);
+        // The game's generator, cloned so the game's own draws are untouched,
+        // seeds a generator whose draws are unrelated to the ones the game will make.
+        let lookahead_seed = game.state.rng.clone().random::<u64>() ^ LOOKAHEAD;
+        let mut lookahead = Rng::seed_from_u64(lookahead_seed);
         let mut best: Option<(i64, Action)> = None;
         if game.phase == Phase::Act {
             for &action in &self.legal {
-                let Action::Play(i) = action else { continue };
-                let card = &cards[game.hand()[i] as usize];
-                scratch.clone_from(&game.state);
-                self.events.clear();
-                super::pay(rules, scratch, game.current, &card.play, &mut self.events);
-                apply(rules, &card.effects, scratch, roles, &mut self.events);
-                let mut s = score(game, scratch, roles);
+                let Ability::Card(i) = action.ability else {
+                    continue;
+                };
+                let id = game.hand()[usize::from(i)];
+                let card = &cards[id as usize];
+                let samples = if game.chancy(id) { CHANCE_SAMPLES } else { 1 };
+                let mut total: i128 = 0;
+                for _ in 0..samples {
+                    scratch.clone_from(&game.state);
+                    std::mem::swap(&mut scratch.rng, &mut lookahead);
+                    self.events.clear();
+                    cards::pay(rules, scratch, game.current, card);
+                    apply(rules, &card.effects, scratch, roles, &mut self.events);
+                    total += i128::from(score(game, scratch, roles));
+                    std::mem::swap(&mut scratch.rng, &mut lookahead);
+                }
+                let mut s = (total / i128::from(samples)) as i64;
                 if card.play.play_again {
                     // Another action follows: worth a little more than the same change without one.
                     s = s.saturating_add(1);
@@ -117,11 +141,13 @@ impl Ai {
 
     /// The discard a greedy player makes: the card furthest from affordable.
     fn worst_card(&self, game: &Game<'_>) -> Action {
-        let seat = game.current as usize;
+        let seat = game.current;
         let mut worst: Option<(i64, Action)> = None;
         for &action in &self.legal {
-            let Action::Discard(i) = action else { continue };
-            let card = &game.cards()[game.hand()[i] as usize];
+            let Ability::Discard(i) = action.ability else {
+                continue;
+            };
+            let card = &game.cards()[game.hand()[usize::from(i)] as usize];
             let have = card.play.pay_with.map_or(0, |a| game.state.get(seat, a));
             let shortfall = card.play.cost.saturating_sub(have);
             if worst.is_none_or(|(w, _)| shortfall > w) {
@@ -133,13 +159,12 @@ impl Ai {
     }
 }
 
-/// A state's worth to the player `roles[0]` names: a win or loss outweighs any score.
-fn score(game: &Game<'_>, state: &mut State, roles: &[u8]) -> i64 {
+/// A state's worth to the entity `roles[0]` names: a win or loss outweighs any score.
+fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
     let rules = game.rules();
     let me = roles[0];
-    let seats = rules.seats.len();
-    for seat in 0..seats {
-        let seat_roles = game.roles(seat as u8);
+    for seat in 0..game.seats() as EntityId {
+        let seat_roles = game.roles(seat);
         for v in &rules.victory {
             if holds(&v.when, state, seat_roles) {
                 return if seat_roles[v.winner as usize] == me {

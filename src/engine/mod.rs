@@ -1,71 +1,68 @@
-//! The engine: turns, hands, decks and victory, driven by a rule set's data.
+//! The engine: a turn machine driven by a rule set's data, with card zones when
+//! the rule set switches them on.
 //!
-//! A [`Game`] seats players, deals from a shuffled deck, applies the rule set's
-//! hooks at the start and end of each turn, and lets the player whose turn it
-//! is play or discard a card. Costs, "play again", "draw", "discard" and
-//! "cannot be discarded" come from each card's data; victory from the rule
-//! set's `:victory` conditions. All chance (shuffles, AI choices) draws from
-//! the generator inside the state, so a seed replays a game exactly.
+//! The turn machine ([`Game`]) keeps a queue of turns: each round it splices in
+//! the base queue (every seat once, in seat order), runs the hooks of the
+//! timings attached to each [`Moment`] it reaches (game start, round start and
+//! end, turn start and end), lets the entity whose turn it is act, checks
+//! victory after every change, and keeps a log. Card zones ([`cards`]) hold the
+//! deck, hands and discards; a card is one kind of [`Ability`]. All chance
+//! (shuffles, effects, AI choices) draws from the generator inside the state,
+//! so a seed replays a game exactly.
 
 pub mod ai;
+pub mod cards;
+pub mod log;
 
-use rand::seq::SliceRandom;
+use std::collections::VecDeque;
 
-use crate::ast::{AttrId, Effect};
+use crate::ast::{AttrId, EntityId, OpId};
+use crate::defs::Card;
 use crate::eval::{Cause, Event, State, apply};
-use crate::files::{CardRules, DefKind, Definition};
-use crate::rules::RuleSet;
+use crate::rules::{Moment, RuleSet, TimingId};
+pub use cards::CardId;
+use cards::Zones;
 
 /// The most actions one turn may hold: "play again" past it ends the turn, so a
 /// deck of nothing but "play again" cards still reaches the turn limit.
 pub const MAX_ACTIONS_PER_TURN: u32 = 100;
 
-/// A card as the engine plays it.
-#[derive(Clone, Debug)]
-pub struct Card {
-    /// Its name.
-    pub name: String,
-    /// Its text for players.
-    pub text: String,
-    /// What it does.
-    pub effects: Vec<Effect>,
-    /// Cost and flags.
-    pub play: CardRules,
-}
-
-impl Card {
-    /// The cards among `defs` written for rule set `rules`.
-    pub fn from_definitions(defs: &[Definition], rules: &str) -> Vec<Card> {
-        defs.iter()
-            .filter(|d| d.kind == DefKind::Card && d.rules == rules)
-            .map(|d| Card {
-                name: d.name.clone(),
-                text: d.text.clone().unwrap_or_default(),
-                effects: d.effects.clone(),
-                play: d.play.clone(),
-            })
-            .collect()
-    }
-}
-
-/// Index of a card in the game's card list.
-pub type CardId = u16;
-
-/// What the player whose turn it is can do.
+/// What an actor can use on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
+pub enum Ability {
     /// Play the card at this hand position.
-    Play(usize),
-    /// Discard the card at this hand position.
-    Discard(usize),
+    Card(u16),
+    /// Discard the card at this hand position (card zones).
+    Discard(u16),
+}
+
+/// An ability used: what, by whom, on whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action {
+    /// What is used.
+    pub ability: Ability,
+    /// Who uses it: the entity whose turn it is.
+    pub actor: EntityId,
+    /// Who it is aimed at, for abilities that choose; cards do not (their
+    /// effects name roles), so a card's action has none.
+    pub target: Option<EntityId>,
+}
+
+impl Action {
+    /// The hand position this action names.
+    pub fn hand_position(self) -> usize {
+        match self.ability {
+            Ability::Card(i) | Ability::Discard(i) => usize::from(i),
+        }
+    }
 }
 
 /// Where a game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// The player chooses a card to play or discard.
+    /// The actor chooses what to do.
     Act,
-    /// The player must discard this many more cards (after Prism's "draw 1, discard 1").
+    /// The actor must discard this many more cards (after Prism's "draw 1, discard 1").
     MustDiscard(u8),
     /// A turn has ended and the next has not begun: only with [`Game::pause_between_turns`].
     BetweenTurns,
@@ -79,27 +76,38 @@ pub enum Outcome {
     /// This seat won, by the rule set's victory condition with this index.
     Win {
         /// The winning seat.
-        seat: u8,
+        seat: EntityId,
         /// Index in [`RuleSet::victory`].
         reason: u16,
     },
-    /// Both seats met a victory condition at once.
+    /// Two seats met a victory condition at once.
     Tie,
-    /// The turn limit (`:max-turns`) was reached.
+    /// The turn limit (`:turns {:limit N}`) was reached.
     TurnLimit,
 }
 
 /// What changed an attribute during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum By {
-    /// The rule set's `:turn-start` hook (Arcomage: production).
-    TurnStart,
-    /// The rule set's `:turn-end` hook.
-    TurnEnd,
-    /// Paying for a card.
-    Cost,
-    /// A card's effects.
-    Card,
+    /// The hook of a timing (Arcomage's `:turn-start`: production); which effect of it.
+    Hook(TimingId, Cause),
+    /// Paying for this card.
+    Cost(CardId),
+    /// This card's effects; which effect of it.
+    Card(CardId, Cause),
+}
+
+/// One attribute change of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The entity changed.
+    pub entity: EntityId,
+    /// The attribute changed.
+    pub attr: AttrId,
+    /// Its value before.
+    pub before: i64,
+    /// Its value after, within the attribute's bounds.
+    pub after: i64,
 }
 
 /// One entry of a game's log.
@@ -110,33 +118,33 @@ pub enum GameEvent {
         /// 1-based turn number.
         turn: u32,
         /// Whose turn.
-        seat: u8,
+        seat: EntityId,
     },
     /// A card is played.
     Played {
         /// Who played it.
-        seat: u8,
+        seat: EntityId,
         /// Which card.
         card: CardId,
     },
     /// A card is discarded.
     Discarded {
         /// Who discarded it.
-        seat: u8,
+        seat: EntityId,
         /// Which card.
         card: CardId,
         /// True when a card's "discard 1" forced it.
         forced: bool,
     },
-    /// The player could do nothing and passed.
+    /// The actor could do nothing and passed.
     Passed {
         /// Who passed.
-        seat: u8,
+        seat: EntityId,
     },
     /// An attribute changed.
     Changed {
-        /// The change; its slot is the seat.
-        event: Event,
+        /// The change.
+        change: Change,
         /// What made it.
         by: By,
     },
@@ -174,6 +182,12 @@ pub enum Illegal {
     /// The turn has ended and the next has not begun.
     #[error("the turn has ended")]
     BetweenTurns,
+    /// The action names an actor whose turn it is not.
+    #[error("it is not the turn of entity {0}")]
+    NotYourTurn(EntityId),
+    /// The ability takes no target, or not this one.
+    #[error("a card takes no target: its effects name whom they touch")]
+    NoTarget,
 }
 
 /// Why a game cannot be set up.
@@ -182,27 +196,18 @@ pub enum SetupError {
     /// The rule set declares no seats.
     #[error("rule set `{0}` is not a game: it declares no `:seats`")]
     NoSeats(String),
-    /// A param the engine needs is missing.
-    #[error("rule set `{rules}` needs the param `:{param}` to be played")]
-    MissingParam {
-        /// The rule set.
-        rules: String,
-        /// The param.
-        param: &'static str,
-    },
-    /// There are no cards (or every card has `:copies 0`).
+    /// Card zones are on and there are no cards (or every card has `:copies 0`).
     #[error("there are no cards for rule set `{0}`")]
     NoCards(String),
-    /// A param the engine needs is out of range.
-    #[error("the param `:{param}` is {value}; it must be from 1 to {max}")]
-    BadParam {
-        /// The param.
-        param: &'static str,
-        /// Its value.
-        value: i64,
-        /// The largest value allowed.
-        max: i64,
-    },
+}
+
+/// One entry of the turn queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// This entity's turn.
+    Turn(EntityId),
+    /// The round ends here; the base queue is spliced in again after it.
+    RoundEnd,
 }
 
 /// Which attributes any victory condition reads; every one if some condition cannot say.
@@ -215,34 +220,6 @@ fn watched(rules: &RuleSet) -> Vec<bool> {
         }
     }
     out
-}
-
-/// Pays a card's cost from `seat`'s attribute, within the attribute's bounds;
-/// the change, if any, goes to `events`.
-pub fn pay(
-    rules: &RuleSet,
-    state: &mut State,
-    seat: u8,
-    card: &CardRules,
-    events: &mut Vec<Event>,
-) {
-    let Some(attr) = card.pay_with else { return };
-    let before = state.get(seat as usize, attr);
-    let (min, max) = rules.bounds[attr as usize];
-    let after = before.saturating_sub(card.cost).clamp(min, max);
-    if after != before {
-        state.put(seat as usize, attr, after);
-        events.push(Event {
-            slot: seat,
-            attr,
-            before,
-            after,
-            cause: Cause {
-                effect: 0,
-                via: None,
-            },
-        });
-    }
 }
 
 /// Bit `i` of a change mask; values past the 64th share the last bit.
@@ -260,8 +237,8 @@ fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
             out.push(match &v.reads {
                 // A condition that reads no value (`true`, params only) is checked every time.
                 Some(reads) if !reads.is_empty() => reads.iter().fold(0, |m, &(r, a)| {
-                    let slot = (seat + r as usize) % seats;
-                    m | bit(slot * width + a as usize)
+                    let entity = (seat + r as usize) % seats;
+                    m | bit(entity * width + a as usize)
                 }),
                 _ => u64::MAX,
             });
@@ -275,35 +252,34 @@ fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
 pub struct Game<'r> {
     rules: &'r RuleSet,
     cards: &'r [Card],
-    /// Every attribute of every seat, and the generator. Private: a value changed
+    /// Every attribute of every entity, and the generator. Private: a value changed
     /// behind the engine's back would escape its victory checks ([`Game::set`]).
     state: State,
-    /// Each seat's hand, in the order drawn.
-    pub hands: Vec<Vec<CardId>>,
-    draw_pile: Vec<CardId>,
-    discard_pile: Vec<CardId>,
-    /// The seat whose turn it is.
-    pub current: u8,
+    /// Card zones, when the rule set switches them on.
+    zones: Option<Zones>,
+    seats: usize,
+    /// The turns still to come this round; [`Entry::RoundEnd`] closes it.
+    queue: VecDeque<Entry>,
+    /// The entity whose turn it is.
+    pub current: EntityId,
     /// The 1-based turn number.
     pub turn: u32,
+    /// The 1-based round number.
+    pub round: u32,
     /// Where the game is.
     pub phase: Phase,
     play_again_pending: bool,
-    hand_size: usize,
-    max_turns: u32,
-    /// `roles[seat]`: the seat each entity name means during `seat`'s turn.
-    roles: Vec<Vec<u8>>,
+    /// `roles[seat]`: the entity each role means during `seat`'s turn.
+    roles: Vec<Vec<EntityId>>,
     events: Vec<Event>,
     pause: bool,
     actions_this_turn: u32,
     /// Whether any value changed since victory was last checked.
     changed: bool,
-    /// Which values changed since then: bit `slot × attributes + attribute`.
+    /// Which values changed since then: bit `entity × attributes + attribute`.
     dirty: u64,
     /// For each seat and victory condition, the bits of the values it reads.
     victory_masks: Vec<u64>,
-    /// Each card's cost, packed for the affordability test: (attribute, cost; 0 if free).
-    costs: Vec<(AttrId, i64)>,
     /// The attributes victory conditions read, by attribute (all, if one cannot say).
     watched: Vec<bool>,
     /// The log, if kept.
@@ -311,7 +287,7 @@ pub struct Game<'r> {
 }
 
 impl<'r> Game<'r> {
-    /// Shuffles the deck with `seed`, deals every seat a hand and starts turn 1.
+    /// Seats the players, deals if there are card zones, and starts turn 1.
     pub fn new(
         rules: &'r RuleSet,
         cards: &'r [Card],
@@ -322,33 +298,17 @@ impl<'r> Game<'r> {
         if seats == 0 {
             return Err(SetupError::NoSeats(rules.name.clone()));
         }
-        if cards.iter().all(|c| c.play.copies == 0) {
-            return Err(SetupError::NoCards(rules.name.clone()));
-        }
-        let param = |name: &'static str| {
-            rules.param(name).ok_or(SetupError::MissingParam {
-                rules: rules.name.clone(),
-                param: name,
-            })
-        };
-        let ranged = |name: &'static str, max: i64| {
-            let value = param(name)?;
-            if (1..=max).contains(&value) {
-                Ok(value)
-            } else {
-                Err(SetupError::BadParam {
-                    param: name,
-                    value,
-                    max,
-                })
+        let zones = match &rules.cards {
+            Some(_) if cards.iter().all(|c| c.play.copies == 0) => {
+                return Err(SetupError::NoCards(rules.name.clone()));
             }
+            Some(zones) => Some(Zones::new(rules, zones, cards, seats)),
+            None => None,
         };
-        let hand_size = ranged("hand-size", 64)? as usize;
-        let max_turns = ranged("max-turns", i64::from(u32::MAX))? as u32;
         let roles = (0..seats)
             .map(|seat| {
-                (0..rules.entities.len())
-                    .map(|i| ((seat + i) % seats) as u8)
+                (0..rules.roles.len())
+                    .map(|i| ((seat + i) % seats) as EntityId)
                     .collect()
             })
             .collect();
@@ -356,15 +316,14 @@ impl<'r> Game<'r> {
             rules,
             cards,
             state: State::new(rules, seats, seed),
-            hands: vec![Vec::with_capacity(hand_size + 4); seats],
-            draw_pile: Vec::new(),
-            discard_pile: Vec::new(),
+            zones,
+            seats,
+            queue: VecDeque::with_capacity(seats + 1),
             current: 0,
             turn: 1,
+            round: 1,
             phase: Phase::Act,
             play_again_pending: false,
-            hand_size,
-            max_turns,
             roles,
             events: Vec::with_capacity(32),
             pause: false,
@@ -372,27 +331,18 @@ impl<'r> Game<'r> {
             changed: true,
             dirty: u64::MAX,
             victory_masks: victory_masks(rules, seats),
-            costs: cards
-                .iter()
-                .map(|c| c.play.pay_with.map_or((0, 0), |a| (a, c.play.cost)))
-                .collect(),
             watched: watched(rules),
             log: keep_log.then(Vec::new),
         };
-        game.deal();
-        game.start_turn();
+        game.begin();
         Ok(game)
     }
 
     /// Starts a new game on the same rules and cards, reusing every buffer.
     pub fn reset(&mut self, seed: u64) {
-        self.state = State::new(self.rules, self.rules.seats.len(), seed);
-        for hand in &mut self.hands {
-            hand.clear();
-        }
-        self.discard_pile.clear();
-        self.current = 0;
+        self.state = State::new(self.rules, self.seats, seed);
         self.turn = 1;
+        self.round = 1;
         self.phase = Phase::Act;
         self.play_again_pending = false;
         self.actions_this_turn = 0;
@@ -401,20 +351,54 @@ impl<'r> Game<'r> {
         if let Some(log) = &mut self.log {
             log.clear();
         }
-        self.deal();
-        self.start_turn();
+        self.begin();
     }
 
-    fn deal(&mut self) {
-        self.draw_pile.clear();
-        for (id, card) in self.cards.iter().enumerate() {
-            for _ in 0..card.play.copies {
-                self.draw_pile.push(id as CardId);
-            }
+    /// Deals, runs the game's and the first round's start, and starts the first turn.
+    fn begin(&mut self) {
+        if let Some(zones) = &mut self.zones {
+            zones.deal(self.cards, &mut self.state.rng);
         }
-        self.draw_pile.shuffle(&mut self.state.rng);
-        for seat in 0..self.hands.len() {
-            self.refill(seat);
+        self.queue.clear();
+        self.splice_base_queue();
+        self.run_moment_for_seats(Moment::GameStart);
+        self.run_moment_for_seats(Moment::RoundStart);
+        if matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        if let Some(first) = self.next_turn() {
+            self.current = first;
+            self.start_turn();
+        }
+    }
+
+    /// The base queue: every seat once, in seat order, then the round's end.
+    fn splice_base_queue(&mut self) {
+        self.queue
+            .extend((0..self.seats as EntityId).map(Entry::Turn));
+        self.queue.push_back(Entry::RoundEnd);
+    }
+
+    /// The next entity to take a turn, running round ends and starts on the way;
+    /// `None` if one of those ended the game.
+    fn next_turn(&mut self) -> Option<EntityId> {
+        loop {
+            match self.queue.pop_front() {
+                Some(Entry::Turn(entity)) if self.state.is_live(entity) => return Some(entity),
+                Some(Entry::Turn(_)) => {}
+                Some(Entry::RoundEnd) | None => {
+                    self.run_moment_for_seats(Moment::RoundEnd);
+                    if matches!(self.phase, Phase::Over(_)) {
+                        return None;
+                    }
+                    self.round += 1;
+                    self.splice_base_queue();
+                    self.run_moment_for_seats(Moment::RoundStart);
+                    if matches!(self.phase, Phase::Over(_)) {
+                        return None;
+                    }
+                }
+            }
         }
     }
 
@@ -428,60 +412,70 @@ impl<'r> Game<'r> {
         self.cards
     }
 
-    /// The hand of the seat whose turn it is.
+    /// The hand of the entity whose turn it is (empty without card zones).
     pub fn hand(&self) -> &[CardId] {
-        &self.hands[self.current as usize]
+        self.zones.as_ref().map_or(&[], |z| z.hand(self.current))
     }
 
-    /// The slots each entity name means for `seat`.
-    pub fn roles(&self, seat: u8) -> &[u8] {
+    /// The entity each role means for `seat`.
+    pub fn roles(&self, seat: EntityId) -> &[EntityId] {
         &self.roles[seat as usize]
     }
 
-    /// Cards left to draw.
+    /// How many seats play.
+    pub fn seats(&self) -> usize {
+        self.seats
+    }
+
+    /// Cards left to draw (0 without card zones).
     pub fn draw_pile_len(&self) -> usize {
-        self.draw_pile.len()
+        self.zones.as_ref().map_or(0, Zones::draw_pile_len)
     }
 
-    fn draw(&mut self, seat: usize) {
-        if self.draw_pile.is_empty() {
-            // The discards become the new deck, reshuffled.
-            std::mem::swap(&mut self.draw_pile, &mut self.discard_pile);
-            self.draw_pile.shuffle(&mut self.state.rng);
-        }
-        if let Some(card) = self.draw_pile.pop() {
-            self.hands[seat].push(card);
-        }
+    /// Whether card `card`'s effects draw from the generator (`random`, `chance`).
+    pub fn chancy(&self, card: CardId) -> bool {
+        self.zones.as_ref().is_some_and(|z| z.chancy(card))
     }
 
-    fn refill(&mut self, seat: usize) {
-        while self.hands[seat].len() < self.hand_size {
-            let before = self.hands[seat].len();
-            self.draw(seat);
-            if self.hands[seat].len() == before {
-                break;
-            }
-        }
-    }
-
-    /// Can the current player pay for `card`?
+    /// Can the entity whose turn it is pay for `card`?
     pub fn affordable(&self, card: CardId) -> bool {
-        let (attr, cost) = self.costs[card as usize];
-        cost <= 0 || self.state.get(self.current as usize, attr) >= cost
+        self.zones
+            .as_ref()
+            .is_some_and(|z| z.affordable(&self.state, self.current, card))
+    }
+
+    /// Playing the card at hand position `i`, for the entity whose turn it is.
+    pub fn play(&self, i: usize) -> Action {
+        self.action(Ability::Card(i as u16))
+    }
+
+    /// Discarding the card at hand position `i`, for the entity whose turn it is.
+    pub fn discard(&self, i: usize) -> Action {
+        self.action(Ability::Discard(i as u16))
+    }
+
+    fn action(&self, ability: Ability) -> Action {
+        Action {
+            ability,
+            actor: self.current,
+            target: None,
+        }
     }
 
     /// Is `action` allowed now? The cheap test; [`Game::check`] says why not.
     #[inline]
     pub fn allowed(&self, action: Action) -> bool {
-        let (Action::Play(i) | Action::Discard(i)) = action;
-        let Some(&card) = self.hand().get(i) else {
+        if action.actor != self.current || action.target.is_some() {
+            return false;
+        }
+        let Some(&card) = self.hand().get(action.hand_position()) else {
             return false;
         };
-        match (self.phase, action) {
+        match (self.phase, action.ability) {
             (Phase::Over(_) | Phase::BetweenTurns, _)
-            | (Phase::MustDiscard(_), Action::Play(_)) => false,
-            (_, Action::Discard(_)) => self.cards[card as usize].play.discardable,
-            (Phase::Act, Action::Play(_)) => self.affordable(card),
+            | (Phase::MustDiscard(_), Ability::Card(_)) => false,
+            (_, Ability::Discard(_)) => self.cards[card as usize].play.discardable,
+            (Phase::Act, Ability::Card(_)) => self.affordable(card),
         }
     }
 
@@ -490,28 +484,29 @@ impl<'r> Game<'r> {
         if self.allowed(action) {
             return Ok(());
         }
-        let hand = self.hand();
-        let (Action::Play(i) | Action::Discard(i)) = action;
-        let Some(&card) = hand.get(i) else {
+        if action.actor != self.current {
+            return Err(Illegal::NotYourTurn(action.actor));
+        }
+        if action.target.is_some() {
+            return Err(Illegal::NoTarget);
+        }
+        let i = action.hand_position();
+        let Some(&card) = self.hand().get(i) else {
             return Err(Illegal::NoSuchCard(i));
         };
         let def = &self.cards[card as usize];
-        match (self.phase, action) {
+        match (self.phase, action.ability) {
             (Phase::Over(_), _) => Err(Illegal::Over),
             (Phase::BetweenTurns, _) => Err(Illegal::BetweenTurns),
-            (Phase::MustDiscard(_), Action::Play(_)) => Err(Illegal::MustDiscard),
-            (_, Action::Discard(_)) if !def.play.discardable => {
-                Err(Illegal::Undiscardable(def.name.clone()))
-            }
-            (_, Action::Discard(_)) => Ok(()),
-            (Phase::Act, Action::Play(_)) if self.affordable(card) => Ok(()),
-            (Phase::Act, Action::Play(_)) => {
+            (Phase::MustDiscard(_), Ability::Card(_)) => Err(Illegal::MustDiscard),
+            (_, Ability::Discard(_)) => Err(Illegal::Undiscardable(def.name.clone())),
+            (Phase::Act, Ability::Card(_)) => {
                 let attr = def.play.pay_with.unwrap_or(0);
                 Err(Illegal::CannotAfford {
                     name: def.name.clone(),
                     cost: def.play.cost,
                     resource: self.rules.attributes[attr as usize].clone(),
-                    have: self.state.get(self.current as usize, attr),
+                    have: self.state.get(self.current, attr),
                 })
             }
         }
@@ -521,8 +516,8 @@ impl<'r> Game<'r> {
     pub fn legal(&self, out: &mut Vec<Action>) {
         out.clear();
         let n = self.hand().len();
-        out.extend((0..n).map(Action::Play).filter(|&a| self.allowed(a)));
-        out.extend((0..n).map(Action::Discard).filter(|&a| self.allowed(a)));
+        out.extend((0..n).map(|i| self.play(i)).filter(|&a| self.allowed(a)));
+        out.extend((0..n).map(|i| self.discard(i)).filter(|&a| self.allowed(a)));
     }
 
     fn record(&mut self, e: GameEvent) {
@@ -531,21 +526,26 @@ impl<'r> Game<'r> {
         }
     }
 
-    fn flush_events(&mut self, by: By) {
+    /// Notes the evaluator's events for victory checks and the log, each made `by`.
+    fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
         let width = self.rules.attributes.len();
         for e in &self.events {
             // Only values some victory condition reads can end the game.
             if self.watched[e.attr as usize] {
                 self.changed = true;
-                self.dirty |= bit(e.slot as usize * width + e.attr as usize);
+                self.dirty |= bit(e.entity as usize * width + e.attr as usize);
             }
         }
         if let Some(log) = &mut self.log {
-            log.extend(
-                self.events
-                    .iter()
-                    .map(|&event| GameEvent::Changed { event, by }),
-            );
+            log.extend(self.events.iter().map(|e| GameEvent::Changed {
+                change: Change {
+                    entity: e.entity,
+                    attr: e.attr,
+                    before: e.before,
+                    after: e.after,
+                },
+                by: by(e.cause),
+            }));
         }
         self.events.clear();
     }
@@ -557,15 +557,15 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// The turn's start: its hook, a victory check. False if the game went on
-    /// and the player could do nothing (they pass; the caller ends the turn).
+    /// The turn's start: its hooks, a victory check. False if the game went on
+    /// and the actor could do nothing (they pass; the caller ends the turn).
     fn begin_turn(&mut self) -> bool {
         let seat = self.current;
         self.record(GameEvent::TurnStart {
             turn: self.turn,
             seat,
         });
-        self.run_hook(By::TurnStart);
+        self.run_moment(Moment::TurnStart, seat);
         if self.phase == Phase::Act && !self.has_action() {
             self.record(GameEvent::Passed { seat });
             return false;
@@ -573,38 +573,60 @@ impl<'r> Game<'r> {
         true
     }
 
-    /// Applies a rule-set hook for the seat whose turn it is, then checks victory.
-    fn run_hook(&mut self, hook: By) {
+    /// Runs the hooks of every timing attached to `moment`, with roles bound as on
+    /// `seat`'s turn, checking victory after each.
+    fn run_moment(&mut self, moment: Moment, seat: EntityId) {
         let rules = self.rules;
-        let effects = match hook {
-            By::TurnEnd => &rules.hooks.turn_end,
-            _ => &rules.hooks.turn_start,
-        };
-        let roles = &self.roles[self.current as usize];
-        apply(rules, effects, &mut self.state, roles, &mut self.events);
-        self.flush_events(hook);
-        self.check_victory();
+        for timing in rules.timings_at(moment) {
+            if matches!(self.phase, Phase::Over(_)) {
+                return;
+            }
+            let effects = &rules.hooks[timing as usize];
+            if effects.is_empty() {
+                continue;
+            }
+            let roles = &self.roles[seat as usize];
+            apply(rules, effects, &mut self.state, roles, &mut self.events);
+            self.flush_events(|cause| By::Hook(timing, cause));
+            self.check_victory();
+        }
+        // A moment is where victory is judged, hooks or not: a given state, or a
+        // condition that reads no value, is decided here.
+        if !matches!(self.phase, Phase::Over(_)) {
+            self.check_victory();
+        }
+    }
+
+    /// Runs `moment` once for each seat, in seat order.
+    fn run_moment_for_seats(&mut self, moment: Moment) {
+        if self.rules.timings_at(moment).next().is_none() {
+            return;
+        }
+        for seat in 0..self.seats as EntityId {
+            self.run_moment(moment, seat);
+        }
     }
 
     fn has_action(&self) -> bool {
-        (0..self.hand().len())
-            .any(|i| self.allowed(Action::Play(i)) || self.allowed(Action::Discard(i)))
+        (0..self.hand().len()).any(|i| self.allowed(self.play(i)) || self.allowed(self.discard(i)))
     }
 
     /// Ends the current turn and starts the next; a loop, not recursion, so turns
     /// where nobody can act cannot exhaust the stack.
     fn end_turn(&mut self) {
         loop {
-            let seat = self.current;
-            self.run_hook(By::TurnEnd);
+            self.run_moment(Moment::TurnEnd, self.current);
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }
-            if self.turn >= self.max_turns {
+            if self.turn >= self.rules.turn_limit {
                 self.finish(Outcome::TurnLimit);
                 return;
             }
-            self.current = ((seat as usize + 1) % self.hands.len()) as u8;
+            let Some(next) = self.next_turn() else {
+                return;
+            };
+            self.current = next;
             self.turn += 1;
             self.actions_this_turn = 0;
             if self.pause {
@@ -631,10 +653,10 @@ impl<'r> Game<'r> {
         }
         let dirty = std::mem::take(&mut self.dirty);
         let conditions = self.rules.victory.len();
-        let mut winner: Option<u8> = None;
+        let mut winner: Option<EntityId> = None;
         let mut reason = 0;
         let mut tie = false;
-        for seat in 0..self.hands.len() {
+        for seat in 0..self.seats {
             let roles = &self.roles[seat];
             for (i, v) in self.rules.victory.iter().enumerate() {
                 // A condition that was false and reads nothing that changed is still false.
@@ -661,45 +683,62 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Does `action` for the player whose turn it is.
+    /// Does `action` for the entity whose turn it is.
     pub fn act(&mut self, action: Action) -> Result<(), Illegal> {
         if !self.allowed(action) {
             return self.check(action);
         }
         let seat = self.current;
         let s = seat as usize;
-        match action {
-            Action::Play(i) => {
-                let card = self.hands[s].remove(i);
-                self.record(GameEvent::Played { seat, card });
+        let i = action.hand_position();
+        let rules = self.rules;
+        // `allowed` found the card in a hand, so the zones exist.
+        let Some(zones) = self.zones.as_mut() else {
+            return Err(Illegal::NoSuchCard(i));
+        };
+        match action.ability {
+            Ability::Card(_) => {
+                let card = zones.hands[s].remove(i);
                 let def = &self.cards[card as usize];
-                pay(
-                    self.rules,
-                    &mut self.state,
-                    seat,
-                    &def.play,
-                    &mut self.events,
-                );
-                self.flush_events(By::Cost);
+                self.record(GameEvent::Played { seat, card });
+                if let Some((attr, before, after)) = cards::pay(rules, &mut self.state, seat, def) {
+                    self.events.push(Event {
+                        entity: seat,
+                        attr,
+                        before,
+                        after,
+                        cause: Cause {
+                            effect: 0,
+                            via: None,
+                        },
+                    });
+                    self.flush_events(|_| By::Cost(card));
+                }
                 apply(
-                    self.rules,
+                    rules,
                     &def.effects,
                     &mut self.state,
                     &self.roles[s],
                     &mut self.events,
                 );
-                self.flush_events(By::Card);
-                self.discard_pile.push(card);
+                self.flush_events(|cause| By::Card(card, cause));
+                let Some(zones) = self.zones.as_mut() else {
+                    return Ok(());
+                };
+                zones.discard(card);
                 self.check_victory();
                 if matches!(self.phase, Phase::Over(_)) {
                     return Ok(());
                 }
-                self.refill(s);
+                let Some(zones) = self.zones.as_mut() else {
+                    return Ok(());
+                };
+                zones.refill(s, &mut self.state.rng);
                 for _ in 0..def.play.draw {
-                    self.draw(s);
+                    zones.draw(s, &mut self.state.rng);
                 }
                 self.play_again_pending = def.play.play_again;
-                let discardable = self.hands[s]
+                let discardable = zones.hands[s]
                     .iter()
                     .filter(|&&c| self.cards[c as usize].play.discardable)
                     .count();
@@ -710,11 +749,11 @@ impl<'r> Game<'r> {
                     self.after_action();
                 }
             }
-            Action::Discard(i) => {
-                let card = self.hands[s].remove(i);
+            Ability::Discard(_) => {
+                let card = zones.hands[s].remove(i);
+                zones.discard(card);
                 let forced = matches!(self.phase, Phase::MustDiscard(_));
                 self.record(GameEvent::Discarded { seat, card, forced });
-                self.discard_pile.push(card);
                 match self.phase {
                     Phase::MustDiscard(n) if n > 1 => self.phase = Phase::MustDiscard(n - 1),
                     Phase::MustDiscard(_) => {
@@ -722,7 +761,9 @@ impl<'r> Game<'r> {
                         self.after_action();
                     }
                     _ => {
-                        self.refill(s);
+                        if let Some(zones) = self.zones.as_mut() {
+                            zones.refill(s, &mut self.state.rng);
+                        }
                         self.play_again_pending = false;
                         self.end_turn();
                     }
@@ -764,12 +805,15 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Puts `card` into the hand of the seat whose turn it is: for scenarios.
+    /// Puts `card` into the hand of the entity whose turn it is: for scenarios.
+    /// Does nothing without card zones.
     pub fn give(&mut self, card: CardId) {
-        self.hands[self.current as usize].push(card);
+        if let Some(zones) = &mut self.zones {
+            zones.hands[self.current as usize].push(card);
+        }
     }
 
-    /// Every attribute of every seat, and the generator.
+    /// Every attribute of every entity, and the generator.
     pub fn state(&self) -> &State {
         &self.state
     }
@@ -777,10 +821,21 @@ impl<'r> Game<'r> {
     /// Sets a value directly (a scenario's given state, a debugging tool), bounds
     /// not applied. Call [`Game::recheck`] after the last one, so victory is
     /// judged on the whole new state.
-    pub fn set(&mut self, slot: usize, attr: AttrId, value: i64) {
-        self.state.put(slot, attr, value);
+    pub fn set(&mut self, entity: EntityId, attr: AttrId, value: i64) {
+        self.state.put(entity, attr, value);
         self.dirty = u64::MAX;
         self.changed = true;
+    }
+
+    /// Adds an entity to the game, with the rule set's defaults (a unit, a tile,
+    /// a rock): it can be named by effects and changed like any other.
+    pub fn add_entity(&mut self) -> EntityId {
+        self.state.add(self.rules)
+    }
+
+    /// Takes an entity out of play: its turns still queued are skipped.
+    pub fn remove_entity(&mut self, entity: EntityId) {
+        self.state.remove(entity);
     }
 
     /// Checks every victory condition now, as after any change.
@@ -792,7 +847,7 @@ impl<'r> Game<'r> {
 
     /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.
     pub fn take_back(&mut self, at: usize) -> Option<CardId> {
-        let hand = &mut self.hands[self.current as usize];
+        let hand = &mut self.zones.as_mut()?.hands[self.current as usize];
         (at < hand.len()).then(|| hand.remove(at))
     }
 
@@ -801,6 +856,35 @@ impl<'r> Game<'r> {
         match self.phase {
             Phase::Over(o) => Some(o),
             _ => None,
+        }
+    }
+}
+
+/// What a moment is called in a log: "start" and "end" for a turn's.
+pub fn moment_label(moment: Moment) -> &'static str {
+    match moment {
+        Moment::GameStart => "game start",
+        Moment::RoundStart => "round start",
+        Moment::TurnStart => "start",
+        Moment::TurnEnd => "end",
+        Moment::RoundEnd => "round end",
+    }
+}
+
+/// The operation a cause came through, by name, for logs.
+pub fn via_name(rules: &RuleSet, via: Option<OpId>) -> Option<&str> {
+    via.map(|o| rules.operations[o as usize].as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::keys::Keys;
+
+    #[test]
+    fn every_moment_has_a_label() {
+        for &m in Moment::ALL {
+            assert!(!moment_label(m).is_empty(), "{}", m.name());
         }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use grimoire::cli::{run_all, run_games};
-use grimoire::engine::Card;
+use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
 use grimoire::files;
 use grimoire::rules::RuleSet;

@@ -1,0 +1,39 @@
+//! Closed sets of map keys: each set an enum, each key one keyword.
+//!
+//! A map's keys are read into the enum ([`super::fields`]) and every reader
+//! matches on it exhaustively, so a key added to a set but not handled fails to
+//! compile, and the names that suggestions and docs list come from the same enum.
+
+/// A closed set of map keys.
+pub trait Keys: Copy + Eq + std::fmt::Debug + 'static {
+    /// Every key, in the order the reader handles them and the docs list them.
+    const ALL: &'static [Self];
+    /// The keyword, without its colon.
+    fn name(self) -> &'static str;
+    /// The key called `name`, if it is one of these.
+    fn find(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.name() == name)
+    }
+}
+
+/// Declares an enum of keys and its [`Keys`] impl: `keys! { pub enum K { A = "a", B = "b" } }`.
+macro_rules! keys {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+ $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $($(#[$vmeta])* $var),+
+        }
+        impl $crate::check::keys::Keys for $name {
+            const ALL: &'static [Self] = &[$($name::$var),+];
+            fn name(self) -> &'static str {
+                match self {
+                    $($name::$var => $kw),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use keys;

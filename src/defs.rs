@@ -1,0 +1,410 @@
+//! Definitions: the cards and named effects a rule set's data files define.
+//!
+//! A definitions file holds top-level maps, each a `{:card "Name" …}` or an
+//! `{:effect "Name" …}`; [`definition`] checks one against a rule set. A
+//! checked card becomes a [`Card`], which the engine deals, holds in hands and
+//! plays.
+
+use crate::ast::{AttrId, Effect};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, EffectKey};
+use crate::diag::Diagnostic;
+use crate::rules::RuleSet;
+use crate::syntax::{Form, Kind, Span};
+
+/// What a definition defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefKind {
+    /// `{:card "Miners" …}`
+    Card,
+    /// `{:effect "Foundations" …}`
+    Effect,
+}
+
+/// A checked card or named effect.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// Card or effect.
+    pub kind: DefKind,
+    /// Its name.
+    pub name: String,
+    /// Its text for players (`:text`), if any.
+    pub text: Option<String>,
+    /// Its checked effects.
+    pub effects: Vec<Effect>,
+    /// How a card is played: cost, flags; defaults for named effects.
+    pub play: CardRules,
+    /// The rule set it was checked against.
+    pub rules: String,
+    /// Index of its file in [`Checked::sources`].
+    pub source: usize,
+    /// The definition's map.
+    pub span: Span,
+}
+
+/// How a card is played, beyond its effects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardRules {
+    /// The attribute the cost is paid in (`:type :bricks`), if it costs anything.
+    pub pay_with: Option<AttrId>,
+    /// The cost (`:cost 3`).
+    pub cost: i64,
+    /// `:play-again true`: the same player acts again after it.
+    pub play_again: bool,
+    /// `:discardable false`: it can never be discarded.
+    pub discardable: bool,
+    /// `:draw N`: cards drawn after it is played.
+    pub draw: u8,
+    /// `:discard N`: cards the player must then discard.
+    pub discard: u8,
+    /// `:copies N`: how many of it a deck holds.
+    pub copies: u8,
+}
+
+impl Default for CardRules {
+    fn default() -> CardRules {
+        CardRules {
+            pay_with: None,
+            cost: 0,
+            play_again: false,
+            discardable: true,
+            draw: 0,
+            discard: 0,
+            copies: 1,
+        }
+    }
+}
+
+/// A card as the engine deals and plays it: one kind of ability, held in a hand.
+#[derive(Clone, Debug)]
+pub struct Card {
+    /// Its name.
+    pub name: String,
+    /// Its text for players.
+    pub text: String,
+    /// What it does.
+    pub effects: Vec<Effect>,
+    /// Cost and flags.
+    pub play: CardRules,
+}
+
+impl Card {
+    /// The cards among `defs` written for rule set `rules`.
+    pub fn from_definitions(defs: &[Definition], rules: &str) -> Vec<Card> {
+        defs.iter()
+            .filter(|d| d.kind == DefKind::Card && d.rules == rules)
+            .map(|d| Card {
+                name: d.name.clone(),
+                text: d.text.clone().unwrap_or_default(),
+                effects: d.effects.clone(),
+                play: d.play.clone(),
+            })
+            .collect()
+    }
+}
+
+keys! {
+    /// The keys of a card or named-effect definition.
+    pub enum DefKey {
+        /// `:card "Name"`: a card.
+        Card = "card",
+        /// `:effect "Name"`: a named effect.
+        Effect = "effect",
+        /// `:text`: what players read.
+        Text = "text",
+        /// `:effects`: what it does.
+        Effects = "effects",
+        /// `:type`: the attribute a card's cost is paid in.
+        Type = "type",
+        /// `:cost`: what a card costs.
+        Cost = "cost",
+        /// `:play-again`: the same player acts again after it.
+        PlayAgain = "play-again",
+        /// `:discardable`: whether it may be discarded.
+        Discardable = "discardable",
+        /// `:draw`: cards drawn after it is played.
+        Draw = "draw",
+        /// `:discard`: cards the player must then discard.
+        Discard = "discard",
+        /// `:copies`: how many of it a deck holds.
+        Copies = "copies",
+    }
+}
+
+/// The keys a card may use.
+pub const CARD_KEYS: &[DefKey] = &[
+    DefKey::Card,
+    DefKey::Text,
+    DefKey::Effects,
+    DefKey::Type,
+    DefKey::Cost,
+    DefKey::PlayAgain,
+    DefKey::Discardable,
+    DefKey::Draw,
+    DefKey::Discard,
+    DefKey::Copies,
+];
+
+/// The keys a named effect may use.
+pub const NAMED_EFFECT_KEYS: &[DefKey] = &[DefKey::Effect, DefKey::Text, DefKey::Effects];
+
+/// The span of a definition's name, if it has one.
+pub fn name_span(form: &Form<'_>) -> Option<Span> {
+    let Kind::Map(pairs) = &form.kind else {
+        return None;
+    };
+    pairs
+        .iter()
+        .find(|(k, _)| matches!(k.as_keyword(), Some("card" | "effect")))
+        .map(|(_, v)| v.span)
+}
+
+/// Checks one `{:card …}` or `{:effect …}` map.
+pub fn definition(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    source: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Definition> {
+    let before = diags.len();
+    let kind = if form.has_key("card") {
+        DefKind::Card
+    } else if form.has_key("effect") {
+        DefKind::Effect
+    } else {
+        let mut d = Diagnostic::error(
+            form.span,
+            format!(
+                "expected a definition, `{{:card \"Name\" …}}` or `{{:effect \"Name\" …}}`, found {}",
+                form.describe()
+            ),
+        );
+        if let Kind::Map(pairs) = &form.kind
+            && pairs
+                .iter()
+                .any(|(k, _)| k.as_keyword().and_then(EffectKey::find).is_some())
+        {
+            d = d.with_help(
+                "this looks like an effect map: put it in a definition's `:effects` vector",
+            );
+        } else if matches!(form.kind, Kind::Vector(_)) {
+            d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
+        }
+        diags.push(d);
+        return None;
+    };
+    let (keys, what) = match kind {
+        DefKind::Card => (CARD_KEYS, "a card"),
+        DefKind::Effect => (NAMED_EFFECT_KEYS, "an effect definition"),
+    };
+    let pay_with: &[AttrId] = rules.cards.as_ref().map_or(&[], |c| &c.pay_with);
+    let pairs = check::fields(form, what, keys, diags)?;
+    let mut name = None;
+    let mut text = None;
+    let mut effects = None;
+    let mut play = CardRules::default();
+    for (def_key, value) in pairs {
+        let key = def_key.name();
+        match def_key {
+            DefKey::Type => match value.as_keyword().and_then(|k| rules.attribute(k)) {
+                Some(a) if pay_with.is_empty() || pay_with.contains(&a) => play.pay_with = Some(a),
+                _ => {
+                    let allowed: Vec<&str> = if pay_with.is_empty() {
+                        rules.attributes.iter().map(String::as_str).collect()
+                    } else {
+                        pay_with
+                            .iter()
+                            .map(|&a| rules.attributes[a as usize].as_str())
+                            .collect()
+                    };
+                    diags.push(
+                        Diagnostic::error(
+                            value.span,
+                            format!(
+                                "`:type` names what the card is paid in, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_label("not a card type of this rule set")
+                        .suggest(
+                            value.as_keyword().unwrap_or(""),
+                            allowed.iter().copied(),
+                            |s| format!(":{s}"),
+                        )
+                        .with_help_if_none(format!(
+                            "the card types are {}",
+                            check::list_and(allowed.iter().map(|a| format!("`:{a}`")))
+                        )),
+                    );
+                }
+            },
+            DefKey::Cost => play.cost = count(value, key, i64::MAX, diags).unwrap_or(0),
+            DefKey::Draw => play.draw = count(value, key, 10, diags).unwrap_or(0) as u8,
+            DefKey::Discard => play.discard = count(value, key, 10, diags).unwrap_or(0) as u8,
+            DefKey::Copies => play.copies = count(value, key, 100, diags).unwrap_or(1) as u8,
+            DefKey::PlayAgain => play.play_again = flag(value, key, diags).unwrap_or(false),
+            DefKey::Discardable => play.discardable = flag(value, key, diags).unwrap_or(true),
+            DefKey::Card | DefKey::Effect => match &value.kind {
+                Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
+                Kind::Str(_) => diags.push(
+                    Diagnostic::error(value.span, "a name cannot be empty")
+                        .with_label("expected a name such as \"Miners\""),
+                ),
+                _ => diags.push(
+                    Diagnostic::error(
+                        value.span,
+                        format!("a name is a string, found {}", value.describe()),
+                    )
+                    .with_label("expected a name such as \"Miners\""),
+                ),
+            },
+            DefKey::Text => match &value.kind {
+                Kind::Str(s) => text = Some(s.to_string()),
+                _ => diags.push(Diagnostic::error(
+                    value.span,
+                    format!("`:text` is a string, found {}", value.describe()),
+                )),
+            },
+            DefKey::Effects => effects = check::effects(value, &rules.scope(), diags),
+        }
+    }
+    if kind == DefKind::Card && !pay_with.is_empty() {
+        for key in ["type", "cost"] {
+            if !form.has_key(key) {
+                diags.push(
+                    Diagnostic::error(
+                        form.span,
+                        format!("a card of rule set `{}` needs `:{key}`", rules.name),
+                    )
+                    .with_label(format!("missing `:{key}`"))
+                    .with_help(if key == "cost" {
+                        "write `:cost 0` for a free card".to_string()
+                    } else {
+                        format!(
+                            "write what it is paid in: {}",
+                            check::list(
+                                pay_with
+                                    .iter()
+                                    .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
+                            )
+                        )
+                    }),
+                );
+            }
+        }
+    }
+    if !form.has_key("effects") {
+        diags.push(
+            Diagnostic::error(form.span, format!("{what} needs `:effects`"))
+                .with_label("missing `:effects`")
+                .with_help("write `:effects []` for one that does nothing"),
+        );
+    }
+    if let Some(list) = &effects
+        && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
+    {
+        diags.push(Diagnostic::error(
+            value_span(form, "effects").unwrap_or(form.span),
+            format!(
+                "these effects expand to {} changes through operations; at most {}",
+                rules.expansion_of(list),
+                crate::rules::MAX_LIST_EXPANSION
+            ),
+        ));
+    }
+    if play.pay_with.is_none() && play.cost > 0 && !form.has_key("type") {
+        diags.push(
+            Diagnostic::warning(
+                value_span(form, "cost").unwrap_or(form.span),
+                "this card has a `:cost` but no `:type` to pay it in, so it is free",
+            )
+            .with_help("add `:type`, naming the attribute the cost is paid in"),
+        );
+    }
+    if diags
+        .iter()
+        .skip(before)
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return None;
+    }
+    let def = Definition {
+        kind,
+        name: name?,
+        text,
+        effects: effects?,
+        play,
+        rules: rules.name.clone(),
+        source,
+        span: form.span,
+    };
+    if kind == DefKind::Card
+        && let Some(text) = &def.text
+    {
+        let at = value_span(form, "text").unwrap_or(form.span);
+        for message in crate::lint::text_vs_card(rules, text, &def.effects, def.play.play_again) {
+            diags.push(
+                Diagnostic::warning(at, message)
+                    .with_label("the card's text")
+                    .with_help("make the text and the data agree"),
+            );
+        }
+    }
+    Some(def)
+}
+
+fn value_span(form: &Form<'_>, key: &str) -> Option<Span> {
+    match &form.kind {
+        Kind::Map(pairs) => pairs
+            .iter()
+            .find(|(k, _)| k.as_keyword() == Some(key))
+            .map(|(_, v)| v.span),
+        _ => None,
+    }
+}
+
+/// A whole number from 0 to `max`.
+fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+    let range = if max == i64::MAX {
+        "0 or more".to_string()
+    } else {
+        format!("from 0 to {max}")
+    };
+    match value.kind {
+        Kind::Int(n) if (0..=max).contains(&n) => Some(n),
+        _ => {
+            let label = if matches!(value.kind, Kind::Int(_)) {
+                "out of range"
+            } else {
+                "expected a whole number"
+            };
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:{key}` is a whole number {range}, found {}",
+                        value.describe()
+                    ),
+                )
+                .with_label(label),
+            );
+            None
+        }
+    }
+}
+
+fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    match value.kind {
+        Kind::Bool(b) => Some(b),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!("`:{key}` is `true` or `false`, found {}", value.describe()),
+                )
+                .with_label("expected `true` or `false`"),
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! Rule sets: the data that says what a game's effects may name and how it runs.
+//!
+//! A rule-set file is one map. Each of its sections ([`Section`]) is read by its
+//! own file in this folder, in the order the enum lists them, so that a section
+//! can use the names declared before it: roles, attributes, operations and
+//! params first; then operation bodies, timings and hooks, victory, card zones,
+//! turns and the AI's score. A new section is a new variant and a new file; the
+//! dispatcher's match has no catch-all arm, so it cannot be forgotten.
+
+mod ai;
+mod attributes;
+mod cards;
+mod operations;
+mod params;
+mod roles;
+mod seats;
+mod timings;
+mod turns;
+mod victory;
+
+pub use attributes::AttrDef;
+pub use cards::CardZones;
+pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
+pub use timings::{Moment, Timing, TimingId};
+pub use victory::{Victory, reads};
+
+use crate::ast::{AttrId, Effect, Int, Resource, RoleId};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, AMOUNT, Scope, TARGET};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind, Span, read};
+
+/// Rule sets shipped inside the binary, by name.
+pub const BUNDLED: &[(&str, &str)] = &[("arcomage", include_str!("../../rules/arcomage.edn"))];
+
+/// The most attribute changes one effect list (a card, a hook) may expand to.
+pub const MAX_LIST_EXPANSION: u64 = 100_000;
+
+/// The turn limit of a game whose rule set does not set `:turns {:limit N}`.
+pub const DEFAULT_TURN_LIMIT: u32 = 1000;
+
+keys! {
+    /// The sections of a rule-set file, in the order they are read.
+    pub enum Section {
+        /// `:rules :name`: the rule set's name.
+        Rules = "rules",
+        /// `:doc "…"`: what it is, for people.
+        Doc = "doc",
+        /// `:roles {:you "…"}`: the names effects use for entities.
+        Roles = "roles",
+        /// `:attributes {:wall {…}}`: what every entity stores.
+        Attributes = "attributes",
+        /// `:operations {:damage {…}}`: named changes written in the language.
+        Operations = "operations",
+        /// `:params {:tower-goal 50}`: named constants.
+        Params = "params",
+        /// `:seats [:p1 :p2]`: the players of a game, in turn order.
+        Seats = "seats",
+        /// `:timings {:turn-start {:at :turn-start}}`: where hooks can run.
+        Timings = "timings",
+        /// `:hooks {:turn-start […]}`: effects run at a timing.
+        Hooks = "hooks",
+        /// `:victory […]`: how a game is won.
+        Victory = "victory",
+        /// `:cards {:pay-with […] :hand-size 6}`: card zones, switched on.
+        Cards = "cards",
+        /// `:turns {:limit 1000}`: the turn machine's settings.
+        Turns = "turns",
+        /// `:ai {:score …}`: how the greedy AI weighs a state.
+        Ai = "ai",
+    }
+}
+
+/// A checked rule set.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    /// Its name (`arcomage`).
+    pub name: String,
+    /// What it is, for people.
+    pub doc: String,
+    /// Role names, in declaration order; a role's index is its [`RoleId`].
+    pub roles: Vec<String>,
+    /// What each role means.
+    pub role_docs: Vec<String>,
+    /// Attribute names, in declaration order.
+    pub attributes: Vec<String>,
+    /// Defaults and bounds of each attribute.
+    pub attribute_defs: Vec<AttrDef>,
+    /// Each attribute's `(min, max)`, packed for the evaluator's clamp.
+    pub bounds: Vec<(i64, i64)>,
+    /// Operation names, in declaration order.
+    pub operations: Vec<String>,
+    /// Each operation's meaning.
+    pub operation_defs: Vec<OpDef>,
+    /// How many attribute changes each operation expands to at most.
+    pub op_sizes: Vec<u64>,
+    /// Named constants (`:tower-goal 50`), usable wherever a number is.
+    pub params: Vec<(String, i64)>,
+    /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
+    pub seats: Vec<String>,
+    /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
+    pub timings: Vec<Timing>,
+    /// The hook of each timing (empty where none is written), by [`TimingId`].
+    pub hooks: Vec<Vec<Effect>>,
+    /// How a game is won, checked after every change.
+    pub victory: Vec<Victory>,
+    /// Card zones (deck, hands, discards, costs), if the rule set switches them on.
+    pub cards: Option<CardZones>,
+    /// The turn after which a game that has not ended is a draw.
+    pub turn_limit: u32,
+    /// How the greedy AI scores a state for the player whose turn it is (`:ai {:score …}`).
+    pub ai_score: Option<Int>,
+}
+
+/// Names declared so far: roles, attributes, operations and params share one set.
+#[derive(Default)]
+struct Names(Vec<(String, Span)>);
+
+impl Names {
+    fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
+        if name == TARGET || name == AMOUNT {
+            diags.push(
+                Diagnostic::error(span, format!("`:{name}` is reserved: operations bind it"))
+                    .with_label("reserved name"),
+            );
+        } else if let Some((_, first)) = self.0.iter().find(|(n, _)| n == name) {
+            diags.push(
+                Diagnostic::error(
+                    span,
+                    format!("`:{name}` is already declared in this rule set"),
+                )
+                .with_label("declared again")
+                .with_related(*first, "first declared here")
+                .with_help("roles, attributes, operations and params share one set of names"),
+            );
+        }
+        self.0.push((name.to_string(), span));
+    }
+}
+
+/// What reading one rule set carries from section to section.
+struct Reading<'f, 'a> {
+    names: Names,
+    /// Each operation's name span and body, checked once every name is known.
+    op_forms: Vec<(Span, &'f Form<'a>)>,
+}
+
+impl RuleSet {
+    /// The bundled rule set called `name`, checked.
+    pub fn bundled(name: &str) -> Option<Result<RuleSet, Vec<Diagnostic>>> {
+        BUNDLED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| RuleSet::parse(text))
+    }
+
+    /// Reads and checks a rule-set file's text.
+    pub fn parse(text: &str) -> Result<RuleSet, Vec<Diagnostic>> {
+        let read = read(text);
+        let mut diags: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let form = match read.forms.as_slice() {
+            [form] => form,
+            [] => {
+                return Err(vec![Diagnostic::error(
+                    Span::new(0, 0),
+                    "this rule-set file is empty: expected a map `{:rules :name …}`",
+                )]);
+            }
+            [_, second, ..] => {
+                return Err(vec![
+                    Diagnostic::error(
+                        second.span,
+                        "a rule-set file holds one map; this is a second form",
+                    )
+                    .with_label("unexpected"),
+                ]);
+            }
+        };
+        match RuleSet::from_form(form, &mut diags) {
+            Some(rules) if diags.is_empty() => Ok(rules),
+            _ => Err(diags),
+        }
+    }
+
+    /// Checks a rule set's map; problems go to `diags`.
+    pub fn from_form(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<RuleSet> {
+        let pairs = check::fields(form, "a rule set", Section::ALL, diags)?;
+        let mut rules = RuleSet {
+            name: String::new(),
+            doc: String::new(),
+            roles: Vec::new(),
+            role_docs: Vec::new(),
+            attributes: Vec::new(),
+            attribute_defs: Vec::new(),
+            bounds: Vec::new(),
+            operations: Vec::new(),
+            operation_defs: Vec::new(),
+            op_sizes: Vec::new(),
+            params: Vec::new(),
+            seats: Vec::new(),
+            timings: Vec::new(),
+            hooks: Vec::new(),
+            victory: Vec::new(),
+            cards: None,
+            turn_limit: DEFAULT_TURN_LIMIT,
+            ai_score: None,
+        };
+        let mut reading = Reading {
+            names: Names::default(),
+            op_forms: Vec::new(),
+        };
+        // Sections are read in `Section::ALL` order, whatever order the file writes them in.
+        for &section in Section::ALL {
+            let value = pairs.iter().find(|(k, _)| *k == section).map(|(_, v)| *v);
+            match (section, value) {
+                (Section::Params, value) => {
+                    if let Some(value) = value {
+                        params::read(value, &mut rules, &mut reading, diags);
+                    }
+                    // Every name is declared now: operation bodies can be checked.
+                    operations::bodies(&mut rules, &reading, diags)?;
+                }
+                // An absent section keeps its default.
+                (_, None) => {}
+                (Section::Rules, Some(value)) => match value.as_keyword() {
+                    Some(name) => rules.name = name.to_string(),
+                    None => diags.push(
+                        Diagnostic::error(
+                            value.span,
+                            format!(
+                                "`:rules` names the rule set with a keyword, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_help("write `:rules :my-game`"),
+                    ),
+                },
+                (Section::Doc, Some(value)) => rules.doc = string(value, diags).unwrap_or_default(),
+                (Section::Roles, Some(value)) => {
+                    roles::read(value, &mut rules, &mut reading, diags)
+                }
+                (Section::Attributes, Some(value)) => {
+                    attributes::read(value, &mut rules, &mut reading, diags)
+                }
+                (Section::Operations, Some(value)) => {
+                    operations::names(value, &mut rules, &mut reading, diags)
+                }
+                (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
+                (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
+                (Section::Hooks, Some(value)) => timings::hooks(value, &mut rules, diags),
+                (Section::Victory, Some(value)) => victory::read(value, &mut rules, diags),
+                (Section::Cards, Some(value)) => cards::read(value, &mut rules, diags),
+                (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
+                (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
+            }
+        }
+        if !form.has_key(Section::Rules.name()) {
+            diags.push(
+                Diagnostic::error(form.span, "this rule set has no `:rules` name")
+                    .with_label("missing `:rules`")
+                    .with_help("start it with `{:rules :my-game …}`"),
+            );
+        }
+        if rules.roles.is_empty() {
+            diags.push(
+                Diagnostic::error(form.span, "this rule set declares no `:roles`").with_help(
+                    "effects need someone to affect: `:roles {:you \"the acting player\"}`",
+                ),
+            );
+        }
+        seats::check_roles(form, &rules, diags);
+        Some(rules)
+    }
+
+    /// How many attribute changes applying `effects` can make at most.
+    pub fn expansion_of(&self, effects: &[Effect]) -> u64 {
+        fn cost(t: &Resource, sizes: &[u64]) -> u64 {
+            match t {
+                Resource::Attr(_) => 1,
+                Resource::Op(o) => sizes.get(*o as usize).copied().unwrap_or(1),
+                Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
+            }
+        }
+        effects
+            .iter()
+            .map(|e| cost(&e.resource, &self.op_sizes))
+            .fold(0, u64::saturating_add)
+    }
+
+    /// The value of param `name`.
+    pub fn param(&self, name: &str) -> Option<i64> {
+        self.params.iter().find(|(p, _)| p == name).map(|(_, v)| *v)
+    }
+
+    /// The scope effects outside any operation are checked in.
+    pub fn scope(&self) -> Scope<'_> {
+        Scope {
+            roles: &self.roles,
+            attributes: &self.attributes,
+            operations: &self.operations,
+            params: &self.params,
+            in_operation: false,
+        }
+    }
+
+    /// Checks effects written against this rule set.
+    pub fn check_effects(&self, form: &Form<'_>) -> Result<Vec<Effect>, Vec<Diagnostic>> {
+        let mut diags = Vec::new();
+        match check::effects(form, &self.scope(), &mut diags) {
+            Some(effects) if diags.is_empty() => Ok(effects),
+            _ => Err(diags),
+        }
+    }
+
+    /// The index of attribute `name`.
+    pub fn attribute(&self, name: &str) -> Option<AttrId> {
+        self.attributes
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as AttrId)
+    }
+
+    /// The index of role `name`.
+    pub fn role(&self, name: &str) -> Option<RoleId> {
+        self.roles
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as RoleId)
+    }
+
+    /// The index of timing `name`.
+    pub fn timing(&self, name: &str) -> Option<TimingId> {
+        self.timings
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| i as TimingId)
+    }
+
+    /// The timings attached to `moment`, in declaration order.
+    pub fn timings_at(&self, moment: Moment) -> impl Iterator<Item = TimingId> + '_ {
+        self.timings
+            .iter()
+            .enumerate()
+            .filter(move |(_, t)| t.at == moment)
+            .map(|(i, _)| i as TimingId)
+    }
+}
+
+fn string(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    match &form.kind {
+        Kind::Str(s) => Some(s.to_string()),
+        _ => {
+            diags.push(Diagnostic::error(
+                form.span,
+                format!("expected a string, found {}", form.describe()),
+            ));
+            None
+        }
+    }
+}
+
+/// The entries of a map from keywords to anything, reporting non-keyword keys.
+fn keyword_map<'f, 'a>(
+    form: &'f Form<'a>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(&'a str, (Span, &'f Form<'a>))> {
+    let Kind::Map(pairs) = &form.kind else {
+        diags.push(Diagnostic::error(
+            form.span,
+            format!("{what} is a map from keywords, found {}", form.describe()),
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in pairs {
+        match k.as_keyword() {
+            Some(name) => out.push((name, (k.span, v))),
+            None => diags.push(
+                Diagnostic::error(
+                    k.span,
+                    format!("names in {what} are keywords, found {}", k.describe()),
+                )
+                .with_label("expected a keyword"),
+            ),
+        }
+    }
+    out
+}
+
+/// A whole number from `min` to `max`, or a diagnostic naming `what`.
+fn whole(
+    form: &Form<'_>,
+    what: &str,
+    min: i64,
+    max: i64,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<i64> {
+    match form.kind {
+        Kind::Int(n) if (min..=max).contains(&n) => Some(n),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    form.span,
+                    format!(
+                        "{what} is a whole number from {min} to {max}, found {}",
+                        form.describe()
+                    ),
+                )
+                .with_label("out of range"),
+            );
+            None
+        }
+    }
+}

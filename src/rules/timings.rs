@@ -1,0 +1,162 @@
+//! `:timings {:turn-start {:at :turn-start :doc "…"}}` declares the places hooks
+//! can run, each attached to a [`Moment`] of the turn machine; `:hooks
+//! {:turn-start […]}` gives the effects run there. A hook at a timing the rule
+//! set does not declare is an error that suggests the nearest declared one.
+
+use super::{MAX_LIST_EXPANSION, RuleSet, keyword_map, string};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, list_and};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Span};
+
+/// Index of a timing in [`RuleSet::timings`].
+pub type TimingId = u16;
+
+keys! {
+    /// The points the turn machine reaches by itself, where timings are attached.
+    /// Roles are bound as on the turn of the seat a hook runs for: at turn
+    /// moments the seat whose turn it is; at game and round moments each seat in
+    /// turn order, one run each.
+    pub enum Moment {
+        /// Once, before the first turn.
+        GameStart = "game-start",
+        /// Before the first turn of each round (a round: every seat's turn once).
+        RoundStart = "round-start",
+        /// Before the player whose turn it is acts.
+        TurnStart = "turn-start",
+        /// After the player's last action of the turn.
+        TurnEnd = "turn-end",
+        /// After the last turn of each round.
+        RoundEnd = "round-end",
+    }
+}
+
+keys! {
+    /// The keys of a timing.
+    pub enum TimingKey {
+        /// `:at`: the moment it is attached to.
+        At = "at",
+        /// `:doc`: what it is for, for people.
+        Doc = "doc",
+    }
+}
+
+/// A declared timing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Its name (`turn-start`).
+    pub name: String,
+    /// The moment its hooks run at.
+    pub at: Moment,
+    /// What it is for, for people.
+    pub doc: String,
+    /// Its name in the rule-set file.
+    pub span: Span,
+}
+
+pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    for (name, (span, def)) in keyword_map(value, "`:timings`", diags) {
+        if rules.timing(name).is_some() {
+            diags.push(Diagnostic::error(
+                span,
+                format!("timing `:{name}` is declared twice"),
+            ));
+            continue;
+        }
+        let Some(pairs) = check::fields(def, "a timing", TimingKey::ALL, diags) else {
+            continue;
+        };
+        let (mut at, mut doc) = (None, String::new());
+        for (key, v) in pairs {
+            match key {
+                TimingKey::At => at = moment(v, diags),
+                TimingKey::Doc => doc = string(v, diags).unwrap_or_default(),
+            }
+        }
+        if !def.has_key(TimingKey::At.name()) {
+            diags.push(
+                Diagnostic::error(def.span, format!("timing `:{name}` has no `:at`"))
+                    .with_label("missing `:at`")
+                    .with_help(format!("attach it to a moment: {}", moments())),
+            );
+        }
+        if let Some(at) = at {
+            rules.timings.push(Timing {
+                name: name.to_string(),
+                at,
+                doc,
+                span,
+            });
+        }
+    }
+    if rules.timings.len() > usize::from(u16::MAX) {
+        diags.push(Diagnostic::error(
+            value.span,
+            "a rule set may declare at most 65535 timings",
+        ));
+    }
+    rules.hooks = vec![Vec::new(); rules.timings.len()];
+}
+
+fn moments() -> String {
+    list_and(Moment::ALL.iter().map(|m| format!("`:{}`", m.name())))
+}
+
+fn moment(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Moment> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = Moment::find(name);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(
+                v.span,
+                format!("`:at` names a moment, found {}", v.describe()),
+            )
+            .with_label("not a moment")
+            .suggest(name, Moment::ALL.iter().map(|m| m.name()), |s| {
+                format!(":{s}")
+            })
+            .with_help_if_none(format!("the moments are {}", moments())),
+        );
+    }
+    found
+}
+
+/// `:hooks {:turn-start […]}`: effects run at declared timings.
+pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    for (name, (span, body)) in keyword_map(value, "`:hooks`", diags) {
+        let effects = check::effects(body, &rules.scope(), diags).unwrap_or_default();
+        let Some(timing) = rules.timing(name) else {
+            let declared: Vec<&str> = rules.timings.iter().map(|t| t.name.as_str()).collect();
+            diags.push(
+                Diagnostic::error(span, format!("no timing `:{name}` is declared"))
+                    .with_label("not a timing of this rule set")
+                    .suggest(name, declared.iter().copied(), |s| format!(":{s}"))
+                    .with_help_if_none(if declared.is_empty() {
+                        format!(
+                            "declare it first: `:timings {{:{name} {{:at :turn-start}}}}`; the moments are {}",
+                            moments()
+                        )
+                    } else {
+                        format!(
+                            "the timings are {}",
+                            list_and(declared.iter().map(|t| format!("`:{t}`")))
+                        )
+                    }),
+            );
+            continue;
+        };
+        let n = rules.expansion_of(&effects);
+        if n > MAX_LIST_EXPANSION {
+            diags.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "the `:{name}` hook expands to {n} changes; at most {MAX_LIST_EXPANSION}"
+                    ),
+                )
+                .with_label("expands too far"),
+            );
+        }
+        rules.hooks[timing as usize] = effects;
+    }
+}
