@@ -169,8 +169,8 @@ fn ok_files_check_clean() {
             rendered.join("\n")
         );
         assert!(
-            !checked.definitions.is_empty(),
-            "{}: no definitions",
+            !checked.definitions.is_empty() || !checked.rule_sets.is_empty(),
+            "{}: no definitions and no rule set",
             rel.display()
         );
 

@@ -215,3 +215,146 @@ fn a_deck_of_only_play_again_cards_still_ends() {
         out.stdout.lines().last().unwrap_or("")
     );
 }
+
+#[test]
+fn simulate_counts_each_ending_apart() {
+    use grimoire::cli::{Stop, Tally};
+    let rules = rules(3, 5, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Nothing",
+        "{:card \"Nothing\" :type :gold :cost 0 :copies 6 :effects []}",
+        &rules,
+    )];
+    let mut tally = Tally::new(2, deck.len());
+    // Stopped mid-game: neither a win nor the turn limit.
+    let game = Game::new(&rules, &deck, 1, false).unwrap();
+    assert_eq!(game.outcome(), None);
+    tally.count(&game, Some(Stop::NoAction));
+    tally.count(&game, Some(Stop::Refused));
+    tally.count(&game, Some(Stop::Refused));
+    // Played to the end: five turns of nothing reach the limit.
+    let mut ended = Game::new(&rules, &deck, 1, false).unwrap();
+    play_out(&mut ended, Policy::Random);
+    assert_eq!(ended.outcome(), Some(Outcome::TurnLimit));
+    tally.count(&ended, None);
+    assert_eq!(
+        (
+            tally.no_action,
+            tally.refused,
+            tally.turn_limits,
+            tally.ties
+        ),
+        (1, 2, 1, 0)
+    );
+    assert_eq!(tally.wins, [0, 0]);
+}
+
+#[test]
+fn the_greedy_ai_does_not_see_the_dice() {
+    // Two free cards: 10 damage on a coin flip (worth 5 on average) or a sure 4.
+    let rules = RuleSet::parse(
+        "{:rules :coin :roles {:you \"me\" :other \"them\"}
+          :attributes {:hp {:default 100 :min 0}}
+          :seats [:p1 :p2]
+          :cards {:hand-size 6}
+          :victory [{:when [= [:you :hp] 0] :winner :other}]
+          :ai {:score [- 0 [:other :hp]]}}",
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    let deck = [
+        card(
+            "Gamble",
+            "{:card \"Gamble\" :copies 3 :effects [{:effected :other :resource :hp :amount [if [chance 0.5] -10 0]}]}",
+            &rules,
+        ),
+        card(
+            "Sure",
+            "{:card \"Sure\" :copies 3 :effects [{:effected :other :resource :hp :amount -4}]}",
+            &rules,
+        ),
+    ];
+    let hp = rules.attribute("hp").unwrap();
+    let (mut chosen, mut hit) = (0, 0);
+    let mut ai = Ai::new();
+    for seed in 0..400 {
+        let mut game = Game::new(&rules, &deck, seed, false).unwrap();
+        let action = ai.choose(&mut game, Policy::Greedy).unwrap();
+        let name = &deck[game.hand()[action.hand_position()] as usize].name;
+        game.act(action).unwrap();
+        if name == "Gamble" {
+            chosen += 1;
+            hit += usize::from(game.state().get(1, hp) == 90);
+        }
+    }
+    // An AI that sees the dice chooses the gamble exactly when it hits (every time);
+    // one that does not is right about half the time.
+    assert!(
+        chosen > 100,
+        "the gamble was chosen only {chosen} times in 400"
+    );
+    let rate = hit as f64 / chosen as f64;
+    assert!(
+        (0.35..0.65).contains(&rate),
+        "the gamble hit {hit} of {chosen} times"
+    );
+}
+
+#[test]
+fn each_change_in_the_log_names_its_real_cause() {
+    use grimoire::engine::{By, GameEvent};
+    let rules = rules(3, 10, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Pricey",
+        "{:card \"Pricey\" :type :gold :cost 2 :copies 6 :effects [{:effected :you :resource :hp :amount 0} {:effected :other :resource :hp :amount -1}]}",
+        &rules,
+    )];
+    let mut game = Game::new(&rules, &deck, 1, true).unwrap();
+    game.act(game.play(0)).unwrap();
+    let changes: Vec<By> = game
+        .log
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Changed { by, .. } => Some(*by),
+            _ => None,
+        })
+        .collect();
+    // The cost names the card, not an effect; the damage names the card's second effect.
+    assert!(matches!(changes[0], By::Cost(0)), "{changes:?}");
+    assert!(
+        matches!(changes[1], By::Card(0, cause) if cause.effect == 1 && cause.via.is_none()),
+        "{changes:?}"
+    );
+    assert_eq!(changes.len(), 2);
+}
+
+#[test]
+fn a_hook_that_expands_too_far_is_reported_at_the_hook() {
+    let hundred = |what: &str| -> String {
+        (0..100)
+            .map(|_| format!("{{:effected :target :resource {what} :amount 1}}"))
+            .collect()
+    };
+    let hook: String = (0..11)
+        .map(|_| "{:effected :you :resource :b :amount 1}")
+        .collect();
+    let text = format!(
+        "{{:rules :wide :roles {{:you \"me\"}} :attributes {{:hp {{}}}}
+          :operations {{:a {{:effects [{}]}} :b {{:effects [{}]}}}}
+          :timings {{:tick {{:at :turn-start}}}}
+          :hooks {{:tick [{hook}]}}}}",
+        hundred(":hp"),
+        hundred(":a"),
+    );
+    let diags = RuleSet::parse(&text).unwrap_err();
+    let d = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("the `:tick` hook expands to 110000 changes")
+        })
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(&text[d.span.start as usize..d.span.end as usize], ":tick");
+    assert!(text[..d.span.start as usize].contains(":hooks"));
+}

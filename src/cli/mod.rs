@@ -8,7 +8,7 @@ mod simulate;
 mod test;
 
 pub use play::{PlayArgs, play};
-pub use simulate::{SimArgs, Tally, game_seed, run_all, run_games, simulate};
+pub use simulate::{SimArgs, Stop, Tally, game_seed, run_all, run_games, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;

@@ -54,6 +54,10 @@ pub struct Tally {
     pub ties: u64,
     /// Games stopped by the turn limit.
     pub turn_limits: u64,
+    /// Games stopped because the player to act had no action the AI could take.
+    pub no_action: u64,
+    /// Games stopped because the engine refused the action the AI chose.
+    pub refused: u64,
     /// Turns over all games.
     pub turns: u64,
     /// Times each card was played.
@@ -62,8 +66,36 @@ pub struct Tally {
     pub played_by_winner: Vec<u64>,
 }
 
+/// Why a simulated game stopped before the engine ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The player to act had nothing the AI could do.
+    NoAction,
+    /// The engine refused the action the AI chose.
+    Refused,
+}
+
 impl Tally {
-    fn new(seats: usize, cards: usize) -> Tally {
+    /// Counts one finished or stopped game: its ending and its length. Returns
+    /// the winning seat, if any.
+    pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
+        self.turns += u64::from(game.turn);
+        let ending = match (game.outcome(), stop) {
+            (Some(Outcome::Win { seat, .. }), _) => {
+                self.wins[seat as usize] += 1;
+                return Some(seat as usize);
+            }
+            (Some(Outcome::Tie), _) => &mut self.ties,
+            (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
+            (None, Some(Stop::NoAction) | None) => &mut self.no_action,
+            (None, Some(Stop::Refused)) => &mut self.refused,
+        };
+        *ending += 1;
+        None
+    }
+
+    /// An empty tally for `seats` seats and `cards` cards.
+    pub fn new(seats: usize, cards: usize) -> Tally {
         Tally {
             wins: vec![0; seats],
             played: vec![0; cards],
@@ -79,6 +111,8 @@ impl Tally {
         add(&mut self.played_by_winner, &other.played_by_winner);
         self.ties += other.ties;
         self.turn_limits += other.turn_limits;
+        self.no_action += other.no_action;
+        self.refused += other.refused;
         self.turns += other.turns;
         self
     }
@@ -111,33 +145,22 @@ pub fn run_games(
     let mut plays: Vec<u32> = vec![0; seats * deck.len()];
     for i in range {
         game.reset(game_seed(seed, i));
+        let mut stop = None;
         while game.outcome().is_none() {
             let seat = game.current as usize;
             let Some(action) = ai.choose(&mut game, policy(ai_policies, seat)) else {
+                stop = Some(Stop::NoAction);
                 break;
             };
             if let Ability::Card(h) = action.ability {
                 plays[seat * deck.len() + game.hand()[usize::from(h)] as usize] += 1;
             }
             if game.act(action).is_err() {
+                stop = Some(Stop::Refused);
                 break;
             }
         }
-        let winner = match game.outcome() {
-            Some(Outcome::Win { seat, .. }) => {
-                tally.wins[seat as usize] += 1;
-                Some(seat as usize)
-            }
-            Some(Outcome::Tie) => {
-                tally.ties += 1;
-                None
-            }
-            _ => {
-                tally.turn_limits += 1;
-                None
-            }
-        };
-        tally.turns += u64::from(game.turn);
+        let winner = tally.count(&game, stop);
         for (k, n) in plays.iter_mut().enumerate() {
             if *n > 0 {
                 let (seat, card) = (k / deck.len(), k % deck.len());
@@ -248,17 +271,22 @@ fn render(
         players.join(" vs ")
     );
     let _ = writeln!(out, "{deck_shown}");
-    let _ = writeln!(out, "\n{:<6} {:>8} {:>7}", "seat", "wins", "rate");
+    let _ = writeln!(out, "\n{:<7} {:>8} {:>7}", "seat", "wins", "rate");
     let rows = rules
         .seats
         .iter()
         .map(String::as_str)
         .zip(t.wins.iter().copied())
-        .chain([("ties", t.ties), ("limit", t.turn_limits)]);
+        .chain([
+            ("ties", t.ties),
+            ("limit", t.turn_limits),
+            ("stuck", t.no_action),
+            ("refused", t.refused),
+        ]);
     for (name, n) in rows {
         let _ = writeln!(
             out,
-            "{name:<6} {n:>8} {:>6.1}%",
+            "{name:<7} {n:>8} {:>6.1}%",
             100.0 * rate(n, args.games)
         );
     }
@@ -317,6 +345,8 @@ fn report_json(
         "seats": seats,
         "ties": t.ties,
         "turn_limits": t.turn_limits,
+        "no_action": t.no_action,
+        "refused": t.refused,
         "mean_turns": rate(t.turns, args.games),
         "cards": cards,
     })

@@ -801,6 +801,13 @@ impl<'r> Game<'r> {
     pub fn resume(&mut self) {
         if self.phase == Phase::BetweenTurns {
             self.phase = Phase::Act;
+            // The next actor may have been taken out of play during the pause.
+            if !self.state.is_live(self.current) {
+                match self.next_turn() {
+                    Some(next) => self.current = next,
+                    None => return,
+                }
+            }
             self.start_turn();
         }
     }

@@ -1,0 +1,113 @@
+//! The turn machine on its own: a rule set with no card zones, hooks at every
+//! moment, rounds, victory from hooks, and entities added and removed in play.
+
+use grimoire::engine::{Game, Outcome, log};
+use grimoire::rules::RuleSet;
+
+/// Two seats, no cards; each moment's hook counts on the seat it runs for.
+const COUNTING: &str = "
+{:rules :clock
+ :roles {:you \"the seat the hook runs for\" :other \"the other seat\"}
+ :attributes {:games {} :rounds {} :starts {} :ends {} :closes {} :hp {:default 3 :min 0}}
+ :seats [:north :south]
+ :turns {:limit 4}
+ :timings {:begin {:at :game-start} :dawn {:at :round-start} :go {:at :turn-start}
+           :stop {:at :turn-end} :dusk {:at :round-end}}
+ :hooks {:begin [{:effected :you :resource :games :amount 1}]
+         :dawn [{:effected :you :resource :rounds :amount 1}]
+         :go [{:effected :you :resource :starts :amount 1}]
+         :stop [{:effected :you :resource :ends :amount 1}]
+         :dusk [{:effected :you :resource :closes :amount 1}]}}";
+
+fn rules(text: &str) -> RuleSet {
+    RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"))
+}
+
+#[test]
+fn every_moment_runs_its_timings_hooks_in_order() {
+    let rules = rules(COUNTING);
+    let game = Game::new(&rules, &[], 1, true).unwrap();
+    // No card zones: nobody can act, every turn passes, the limit ends the game.
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    assert_eq!((game.turn, game.round), (4, 2));
+    let value = |seat, name| game.state().get(seat, rules.attribute(name).unwrap());
+    for seat in 0..2 {
+        // Game start once; two rounds began; two turns each; one round closed
+        // (the limit ends the game inside the second).
+        assert_eq!(
+            ["games", "rounds", "starts", "ends", "closes"].map(|a| value(seat, a)),
+            [1, 2, 2, 2, 1],
+            "seat {seat}"
+        );
+    }
+    let text = log::render(&rules, &[], game.log.as_ref().unwrap());
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_hook_can_end_the_game_at_a_round_end() {
+    let text = COUNTING.replace(
+        ":dusk [{:effected :you :resource :closes :amount 1}]",
+        ":dusk [{:effected :other :resource :hp :amount -3}]",
+    ) + "";
+    let text = text.replacen(
+        ":turns {:limit 4}",
+        ":turns {:limit 4} :victory [{:when [= [:you :hp] 0] :winner :other :reason \"worn down\"}]",
+        1,
+    );
+    let rules = rules(&text);
+    let game = Game::new(&rules, &[], 1, true).unwrap();
+    // North's round-end hook empties south's hp: north wins at the first round's end.
+    assert_eq!(game.outcome(), Some(Outcome::Win { seat: 0, reason: 0 }));
+    assert_eq!(game.turn, 2);
+}
+
+#[test]
+fn entities_added_in_play_are_rows_like_any_other_and_removed_ones_lose_their_turns() {
+    let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 9}"));
+    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    // The game is over already (no cards, every turn passed): a fresh one pauses instead.
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    let rock = game.add_entity();
+    assert_eq!(rock, 2);
+    let hp = rules.attribute("hp").unwrap();
+    assert_eq!(game.state().get(rock, hp), 3);
+    game.set(rock, hp, 1);
+    assert_eq!(game.state().get(rock, hp), 1);
+    assert!(game.state().is_live(rock));
+    game.remove_entity(rock);
+    assert!(!game.state().is_live(rock));
+    // A removed entity keeps its number: the next one added is new.
+    assert_eq!(game.add_entity(), 3);
+}
+
+#[test]
+fn a_removed_seat_takes_no_more_turns() {
+    let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 6}"));
+    // A game without cards plays itself out at once; pausing between turns and
+    // starting again lets the test step in after the first turn.
+    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    game.pause_between_turns(true);
+    game.reset(1);
+    game.remove_entity(1);
+    while game.outcome().is_none() {
+        game.resume();
+    }
+    let log = log::render(&rules, &[], game.log.as_ref().unwrap());
+    let turns: Vec<&str> = log.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(
+        turns,
+        [
+            "turn 1: north",
+            "turn 2: north",
+            "turn 3: north",
+            "turn 4: north",
+            "turn 5: north",
+            "turn 6: north"
+        ],
+        "{log}"
+    );
+    let starts = rules.attribute("starts").unwrap();
+    assert_eq!(game.state().get(1, starts), 0);
+    assert_eq!(game.state().get(0, starts), 6);
+}
