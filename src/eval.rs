@@ -14,10 +14,13 @@ use crate::ast::{
     Arith, AttrId, Bool, Dec, Effect, Entity, EntityId, Expr, Int, MAX_AT_ONCE, OpId, Resource,
     Rounding,
 };
-use crate::rules::RuleSet;
+use crate::rules::{KindId, RuleSet};
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
+
+/// The kind an entity has once it is out of play.
+const GONE: KindId = KindId::MAX;
 
 /// Every entity's attribute values, and the seeded generator.
 ///
@@ -30,56 +33,70 @@ pub type Rng = Pcg32;
 pub struct State {
     width: usize,
     values: Vec<i64>,
-    /// Whether each entity is still in play.
-    live: Vec<bool>,
+    /// Each entity's kind; [`GONE`] once it is out of play.
+    kinds: Vec<KindId>,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
 }
 
 impl State {
-    /// `entities` entities, each with the rule set's defaults, and a generator seeded with `seed`.
+    /// `entities` entities of the first kind (a game's seats), each with the rule
+    /// set's defaults, and a generator seeded with `seed`.
     pub fn new(rules: &RuleSet, entities: usize, seed: u64) -> State {
         let mut state = State {
             width: rules.attribute_defs.len(),
             values: Vec::with_capacity(rules.attribute_defs.len() * entities),
-            live: Vec::with_capacity(entities),
+            kinds: Vec::with_capacity(entities),
             rng: Rng::seed_from_u64(seed),
         };
         for _ in 0..entities {
-            state.add(rules);
+            state.add(rules, 0);
         }
         state
     }
 
-    /// Adds an entity with the rule set's defaults; its number is the next one.
-    pub fn add(&mut self, rules: &RuleSet) -> EntityId {
-        let id = self.live.len() as EntityId;
+    /// Adds an entity of `kind` with the rule set's defaults; its number is the next one.
+    pub fn add(&mut self, rules: &RuleSet, kind: KindId) -> EntityId {
+        let id = self.kinds.len() as EntityId;
         self.values
             .extend(rules.attribute_defs.iter().map(|a| a.default));
-        self.live.push(true);
+        self.kinds.push(kind);
         id
     }
 
     /// Takes an entity out of play; its values stay readable, its number is never reused.
     pub fn remove(&mut self, entity: EntityId) {
-        if let Some(live) = self.live.get_mut(entity as usize) {
-            *live = false;
+        if let Some(kind) = self.kinds.get_mut(entity as usize) {
+            *kind = GONE;
         }
     }
 
     /// Whether `entity` exists and is still in play.
     pub fn is_live(&self, entity: EntityId) -> bool {
-        self.live.get(entity as usize).copied().unwrap_or(false)
+        self.kind(entity).is_some()
+    }
+
+    /// The kind of `entity`, if it exists and is still in play.
+    pub fn kind(&self, entity: EntityId) -> Option<KindId> {
+        self.kinds
+            .get(entity as usize)
+            .copied()
+            .filter(|&k| k != GONE)
+    }
+
+    /// The entities of `kind` still in play, in the order they were added.
+    pub fn of_kind(&self, kind: KindId) -> impl Iterator<Item = EntityId> + '_ {
+        (0..self.kinds.len() as EntityId).filter(move |&e| self.kinds[e as usize] == kind)
     }
 
     /// How many entities were ever added (removed ones included).
     pub fn len(&self) -> usize {
-        self.live.len()
+        self.kinds.len()
     }
 
     /// True if no entity was ever added.
     pub fn is_empty(&self) -> bool {
-        self.live.is_empty()
+        self.kinds.is_empty()
     }
 
     /// The value of `attr` of `entity`.

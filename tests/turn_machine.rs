@@ -68,7 +68,12 @@ fn entities_added_in_play_are_rows_like_any_other_and_removed_ones_lose_their_tu
     let mut game = Game::new(&rules, &[], 1, false).unwrap();
     // The game is over already (no cards, every turn passed): a fresh one pauses instead.
     assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
-    let rock = game.add_entity();
+    assert_eq!(
+        game.add_entity("rock"),
+        None,
+        "no kind `rock` in this rule set"
+    );
+    let rock = game.add_entity("player").unwrap();
     assert_eq!(rock, 2);
     let hp = rules.attribute("hp").unwrap();
     assert_eq!(game.state().get(rock, hp), 3);
@@ -78,7 +83,7 @@ fn entities_added_in_play_are_rows_like_any_other_and_removed_ones_lose_their_tu
     game.remove_entity(rock);
     assert!(!game.state().is_live(rock));
     // A removed entity keeps its number: the next one added is new.
-    assert_eq!(game.add_entity(), 3);
+    assert_eq!(game.add_entity("player"), Some(3));
 }
 
 #[test]
@@ -110,4 +115,55 @@ fn a_removed_seat_takes_no_more_turns() {
     let starts = rules.attribute("starts").unwrap();
     assert_eq!(game.state().get(1, starts), 0);
     assert_eq!(game.state().get(0, starts), 6);
+}
+
+#[test]
+fn a_timing_with_each_runs_its_hook_for_every_entity_of_its_kind_with_self_bound() {
+    let rules = rules(
+        "{:rules :rockfall
+          :roles {:you \"the first seat\" :other \"the second\"}
+          :kinds {:player \"a seat\" :rock \"a falling rock\"}
+          :attributes {:hp {:default 3 :min 0} :falls {}}
+          :seats [:north :south]
+          :turns {:limit 4}
+          :timings {:fall {:at :round-end :each :rock}}
+          :hooks {:fall [{:effected :self :resource :hp :amount -1}
+                         {:effected :you :resource :falls :amount 1}]}}",
+    );
+    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    game.pause_between_turns(true);
+    game.reset(1);
+    let first = game.add_entity("rock").unwrap();
+    let second = game.add_entity("rock").unwrap();
+    let gone = game.add_entity("rock").unwrap();
+    game.remove_entity(gone);
+    while game.outcome().is_none() {
+        game.resume();
+    }
+    let hp = rules.attribute("hp").unwrap();
+    let falls = rules.attribute("falls").unwrap();
+    // One round ended within four turns: each rock in play fell once; the removed one did not.
+    assert_eq!(
+        [first, second, gone].map(|r| game.state().get(r, hp)),
+        [2, 2, 3]
+    );
+    // `:you` is the first seat's, once per rock.
+    assert_eq!(game.state().get(0, falls), 2);
+    assert_eq!(game.state().get(1, falls), 0);
+    // The seats are untouched: `:self` named only rocks.
+    assert_eq!(game.state().get(0, hp), 3);
+}
+
+#[test]
+fn self_is_only_bound_in_hooks_of_timings_with_each() {
+    let diags = RuleSet::parse(
+        "{:rules :bad :roles {:you \"me\"} :attributes {:hp {}}
+          :timings {:tick {:at :turn-start}}
+          :hooks {:tick [{:effected :self :resource :hp :amount 1}]}}",
+    )
+    .unwrap_err();
+    assert!(
+        diags.iter().any(|d| d.message == "unknown role `:self`"),
+        "{diags:?}"
+    );
 }

@@ -26,7 +26,13 @@ pub struct Scope<'r> {
     pub params: &'r [(String, i64)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
+    /// Roles the engine binds in this scope beyond the declared ones (`:self` in
+    /// a hook run for each entity of a kind); role `roles.len() + i` is `bound[i]`.
+    pub bound: &'r [&'r str],
 }
+
+/// The role bound to the entity a hook runs for, in hooks of timings with `:each`.
+pub const SELF: &str = "self";
 
 /// Names only an operation body can use.
 pub const TARGET: &str = "target";
@@ -898,11 +904,23 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
-            Kind::Keyword(k) => match self.scope.roles.iter().position(|e| e == k) {
+            Kind::Keyword(k) => match self
+                .scope
+                .roles
+                .iter()
+                .map(String::as_str)
+                .chain(self.scope.bound.iter().copied())
+                .position(|e| e == *k)
+            {
                 Some(i) => Some(Entity::Role(i as u8)),
                 None => {
-                    let mut candidates: Vec<&str> =
-                        self.scope.roles.iter().map(String::as_str).collect();
+                    let mut candidates: Vec<&str> = self
+                        .scope
+                        .roles
+                        .iter()
+                        .map(String::as_str)
+                        .chain(self.scope.bound.iter().copied())
+                        .collect();
                     if self.scope.in_operation {
                         candidates.push(TARGET);
                     }

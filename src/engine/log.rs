@@ -20,7 +20,11 @@ pub fn render_named(
     names: &[String],
 ) -> String {
     let mut out = String::new();
-    let seat = |s: EntityId| names.get(s as usize).map_or("?", String::as_str);
+    // Seats by name; entities added in play by number.
+    let seat = |s: EntityId| match names.get(s as usize) {
+        Some(name) => std::borrow::Cow::Borrowed(name.as_str()),
+        None => std::borrow::Cow::Owned(format!("#{s}")),
+    };
     // A moment's hook changes share one line: "start: p1.bricks 5 -> 7, …".
     let mut hook_line: Vec<String> = Vec::new();
     let mut hook_name = "start";

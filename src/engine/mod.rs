@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
 use crate::eval::{Cause, Event, State, apply};
-use crate::rules::{Moment, RuleSet, TimingId};
+use crate::rules::{KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
 
@@ -272,6 +272,8 @@ pub struct Game<'r> {
     /// `roles[seat]`: the entity each role means during `seat`'s turn.
     roles: Vec<Vec<EntityId>>,
     events: Vec<Event>,
+    /// The roles of a hook run for each entity of a kind: a seat's, then `:self`.
+    each_roles: Vec<EntityId>,
     pause: bool,
     actions_this_turn: u32,
     /// Whether any value changed since victory was last checked.
@@ -326,6 +328,7 @@ impl<'r> Game<'r> {
             play_again_pending: false,
             roles,
             events: Vec::with_capacity(32),
+            each_roles: Vec::new(),
             pause: false,
             actions_this_turn: 0,
             changed: true,
@@ -574,8 +577,14 @@ impl<'r> Game<'r> {
     }
 
     /// Runs the hooks of every timing attached to `moment`, with roles bound as on
-    /// `seat`'s turn, checking victory after each.
+    /// `seat`'s turn, checking victory after each. A timing with `:each` runs once
+    /// per entity of its kind, so when a moment runs for every seat it runs only
+    /// with the first (`skip_each` for the others).
     fn run_moment(&mut self, moment: Moment, seat: EntityId) {
+        self.run_moment_as(moment, seat, false);
+    }
+
+    fn run_moment_as(&mut self, moment: Moment, seat: EntityId, skip_each: bool) {
         let rules = self.rules;
         for timing in rules.timings_at(moment) {
             if matches!(self.phase, Phase::Over(_)) {
@@ -585,10 +594,16 @@ impl<'r> Game<'r> {
             if effects.is_empty() {
                 continue;
             }
-            let roles = &self.roles[seat as usize];
-            apply(rules, effects, &mut self.state, roles, &mut self.events);
-            self.flush_events(|cause| By::Hook(timing, cause));
-            self.check_victory();
+            match rules.timings[timing as usize].each {
+                Some(_) if skip_each => {}
+                None => {
+                    let roles = &self.roles[seat as usize];
+                    apply(rules, effects, &mut self.state, roles, &mut self.events);
+                    self.flush_events(|cause| By::Hook(timing, cause));
+                    self.check_victory();
+                }
+                Some(kind) => self.run_for_each(timing, kind, seat),
+            }
         }
         // A moment is where victory is judged, hooks or not: a given state, or a
         // condition that reads no value, is decided here.
@@ -597,13 +612,38 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Runs `timing`'s hook once for each entity of `kind` in play, in the order
+    /// they were added, with the seat roles of `seat` and `:self` bound to it.
+    fn run_for_each(&mut self, timing: TimingId, kind: KindId, seat: EntityId) {
+        let rules = self.rules;
+        let mut roles = std::mem::take(&mut self.each_roles);
+        let mut entity = 0;
+        while (entity as usize) < self.state.len() {
+            if self.state.kind(entity) == Some(kind) {
+                roles.clear();
+                roles.extend_from_slice(&self.roles[seat as usize]);
+                roles.push(entity);
+                let effects = &rules.hooks[timing as usize];
+                apply(rules, effects, &mut self.state, &roles, &mut self.events);
+                self.flush_events(|cause| By::Hook(timing, cause));
+                self.check_victory();
+                if matches!(self.phase, Phase::Over(_)) {
+                    break;
+                }
+            }
+            entity += 1;
+        }
+        self.each_roles = roles;
+    }
+
     /// Runs `moment` once for each seat, in seat order.
     fn run_moment_for_seats(&mut self, moment: Moment) {
         if self.rules.timings_at(moment).next().is_none() {
             return;
         }
         for seat in 0..self.seats as EntityId {
-            self.run_moment(moment, seat);
+            // `:each` timings run once per entity, with the first seat's roles.
+            self.run_moment_as(moment, seat, seat > 0);
         }
     }
 
@@ -834,10 +874,12 @@ impl<'r> Game<'r> {
         self.changed = true;
     }
 
-    /// Adds an entity to the game, with the rule set's defaults (a unit, a tile,
-    /// a rock): it can be named by effects and changed like any other.
-    pub fn add_entity(&mut self) -> EntityId {
-        self.state.add(self.rules)
+    /// Adds an entity of the kind called `kind` to the game, with the rule set's
+    /// defaults (a unit, a tile, a rock): hooks run `:each` entity of its kind
+    /// reach it, and it can be changed like any other. `None` for an unknown kind.
+    pub fn add_entity(&mut self, kind: &str) -> Option<EntityId> {
+        let kind = self.rules.kind(kind)?;
+        Some(self.state.add(self.rules, kind))
     }
 
     /// Takes an entity out of play: its turns still queued are skipped.

@@ -10,6 +10,7 @@
 mod ai;
 mod attributes;
 mod cards;
+mod kinds;
 mod operations;
 mod params;
 mod roles;
@@ -20,13 +21,14 @@ mod victory;
 
 pub use attributes::AttrDef;
 pub use cards::CardZones;
+pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
 
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, AMOUNT, Scope, TARGET};
+use crate::check::{self, AMOUNT, SELF, Scope, TARGET};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
@@ -48,6 +50,8 @@ keys! {
         Doc = "doc",
         /// `:roles {:you "…"}`: the names effects use for entities.
         Roles = "roles",
+        /// `:kinds {:player "…" :rock "…"}`: what sorts of entity there are.
+        Kinds = "kinds",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
         /// `:operations {:damage {…}}`: named changes written in the language.
@@ -82,6 +86,9 @@ pub struct RuleSet {
     pub roles: Vec<String>,
     /// What each role means.
     pub role_docs: Vec<String>,
+    /// Kinds of entity, in declaration order; a kind's index is its [`KindId`].
+    /// Seats are of the first; without `:kinds` there is one, `player`.
+    pub kinds: Vec<String>,
     /// Attribute names, in declaration order.
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
@@ -118,9 +125,9 @@ struct Names(Vec<(String, Span)>);
 
 impl Names {
     fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
-        if name == TARGET || name == AMOUNT {
+        if name == TARGET || name == AMOUNT || name == SELF {
             diags.push(
-                Diagnostic::error(span, format!("`:{name}` is reserved: operations bind it"))
+                Diagnostic::error(span, format!("`:{name}` is reserved: the engine binds it"))
                     .with_label("reserved name"),
             );
         } else if let Some((_, first)) = self.0.iter().find(|(n, _)| n == name) {
@@ -193,6 +200,7 @@ impl RuleSet {
             doc: String::new(),
             roles: Vec::new(),
             role_docs: Vec::new(),
+            kinds: vec!["player".to_string()],
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
             bounds: Vec::new(),
@@ -242,6 +250,7 @@ impl RuleSet {
                 (Section::Roles, Some(value)) => {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
+                (Section::Kinds, Some(value)) => kinds::read(value, &mut rules, diags),
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
@@ -303,6 +312,7 @@ impl RuleSet {
             operations: &self.operations,
             params: &self.params,
             in_operation: false,
+            bound: &[],
         }
     }
 
@@ -329,6 +339,14 @@ impl RuleSet {
             .iter()
             .position(|a| a == name)
             .map(|i| i as RoleId)
+    }
+
+    /// The index of kind `name`.
+    pub fn kind(&self, name: &str) -> Option<KindId> {
+        self.kinds
+            .iter()
+            .position(|k| k == name)
+            .map(|i| i as KindId)
     }
 
     /// The index of timing `name`.

@@ -3,9 +3,9 @@
 //! {:turn-start […]}` gives the effects run there. A hook at a timing the rule
 //! set does not declare is an error that suggests the nearest declared one.
 
-use super::{MAX_LIST_EXPANSION, RuleSet, keyword_map, string};
+use super::{KindId, MAX_LIST_EXPANSION, RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, list_and};
+use crate::check::{self, SELF, Scope, list_and};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Span};
 
@@ -38,6 +38,9 @@ keys! {
         At = "at",
         /// `:doc`: what it is for, for people.
         Doc = "doc",
+        /// `:each :unit`: run the hook once for each entity of this kind in play,
+        /// in the order they were added, with `:self` bound to it.
+        Each = "each",
     }
 }
 
@@ -50,6 +53,8 @@ pub struct Timing {
     pub at: Moment,
     /// What it is for, for people.
     pub doc: String,
+    /// The kind whose every entity the hook runs for (`:each`), with `:self` bound to it.
+    pub each: Option<KindId>,
     /// Its name in the rule-set file.
     pub span: Span,
 }
@@ -66,11 +71,12 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         let Some(pairs) = check::fields(def, "a timing", TimingKey::ALL, diags) else {
             continue;
         };
-        let (mut at, mut doc) = (None, String::new());
+        let (mut at, mut doc, mut each) = (None, String::new(), None);
         for (key, v) in pairs {
             match key {
                 TimingKey::At => at = moment(v, diags),
                 TimingKey::Doc => doc = string(v, diags).unwrap_or_default(),
+                TimingKey::Each => each = kind(v, rules, diags),
             }
         }
         if !def.has_key(TimingKey::At.name()) {
@@ -85,6 +91,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 name: name.to_string(),
                 at,
                 doc,
+                each,
                 span,
             });
         }
@@ -96,6 +103,28 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         ));
     }
     rules.hooks = vec![Vec::new(); rules.timings.len()];
+}
+
+fn kind(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<KindId> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = rules.kind(name);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(
+                v.span,
+                format!("`:each` names a kind, found {}", v.describe()),
+            )
+            .with_label("not a kind of this rule set")
+            .suggest(name, rules.kinds.iter().map(String::as_str), |s| {
+                format!(":{s}")
+            })
+            .with_help_if_none(format!(
+                "the kinds are {}",
+                list_and(rules.kinds.iter().map(|k| format!("`:{k}`")))
+            )),
+        );
+    }
+    found
 }
 
 fn moments() -> String {
@@ -124,8 +153,14 @@ fn moment(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Moment> {
 /// `:hooks {:turn-start […]}`: effects run at declared timings.
 pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:hooks`", diags) {
-        let effects = check::effects(body, &rules.scope(), diags).unwrap_or_default();
-        let Some(timing) = rules.timing(name) else {
+        let timing = rules.timing(name);
+        let each = timing.and_then(|t| rules.timings[t as usize].each);
+        let scope = Scope {
+            bound: if each.is_some() { &[SELF] } else { &[] },
+            ..rules.scope()
+        };
+        let effects = check::effects(body, &scope, diags).unwrap_or_default();
+        let Some(timing) = timing else {
             let declared: Vec<&str> = rules.timings.iter().map(|t| t.name.as_str()).collect();
             diags.push(
                 Diagnostic::error(span, format!("no timing `:{name}` is declared"))
