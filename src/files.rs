@@ -136,7 +136,7 @@ pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
 }
 
 /// The decks compiled into the binary, by rule set: what `play` and `simulate`
-/// use when there is no `cards/RULES` folder and no `--cards`.
+/// deal when no `--cards` are given.
 pub const BUNDLED_DECKS: &[(&str, &[(&str, &str)])] = &[(
     "arcomage",
     // In the order `discover` sorts the folder's files, so a seed deals the same game either way.

@@ -74,10 +74,10 @@ enum Command {
         /// The effects: a vector of effect maps.
         #[arg(required_unless_present = "card")]
         effects: Option<String>,
-        /// Apply this card's effects instead (from cards/RULES or --cards).
+        /// Apply this card's effects instead (from the bundled deck, or --cards).
         #[arg(long, conflicts_with = "effects")]
         card: Option<String>,
-        /// Card files or folders for --card (default: cards/RULES).
+        /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
         /// Rule set: a bundled name (arcomage) or a rule-set file.
@@ -112,7 +112,7 @@ enum Command {
         /// Play the first seat yourself: N plays card N, d N discards it, q quits.
         #[arg(long)]
         human: bool,
-        /// Card files or folders (default: cards/RULES).
+        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
@@ -124,7 +124,7 @@ enum Command {
         /// Scenario files or folders.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Card files or folders (default: cards/RULES).
+        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
@@ -147,7 +147,7 @@ enum Command {
         /// Worker threads (default: every core). The figures do not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// Card files or folders (default: cards/RULES).
+        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
         /// Output format.

@@ -251,6 +251,10 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::test(&[file], &[], false);
             assert_eq!(out.code, 0, "{DOC}:{line}: {}{}", out.stdout, out.stderr);
+        } else if first.has_key("rules") {
+            if let Err(diags) = RuleSet::parse(text) {
+                panic!("{DOC}:{line}: {diags:?}");
+            }
         } else if first.has_key("card") || first.has_key("effect") {
             let file = dir.join(format!("definitions-{line}.edn"));
             std::fs::write(&file, text).unwrap();
@@ -276,5 +280,49 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
                 );
             }
         }
+    }
+}
+
+/// The first-column keywords of the table between `<!-- NAME:begin` and `<!-- NAME:end -->`.
+fn table_keys(doc: &str, name: &str) -> Vec<String> {
+    let begin = doc
+        .find(&format!("<!-- {name}:begin"))
+        .unwrap_or_else(|| panic!("{name}:begin marker"));
+    let end = doc
+        .find(&format!("<!-- {name}:end -->"))
+        .unwrap_or_else(|| panic!("{name}:end marker"));
+    doc[begin..end]
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `:"))
+        .filter_map(|l| l.split_once('`').map(|(k, _)| k.to_string()))
+        .collect()
+}
+
+#[test]
+fn rule_set_sections_and_moments_are_documented_in_order() {
+    use grimoire::rules::{Moment, Section};
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let sections: Vec<String> = Section::ALL.iter().map(|s| s.name().to_string()).collect();
+    assert_eq!(table_keys(&doc, "sections"), sections);
+    let moments: Vec<String> = Moment::ALL.iter().map(|m| m.name().to_string()).collect();
+    assert_eq!(table_keys(&doc, "moments"), moments);
+}
+
+#[test]
+fn every_key_of_every_map_is_documented() {
+    use grimoire::defs::DefKey;
+    use grimoire::scenario::{ExpectKey, ScenarioKey};
+    let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
+    let mut names: Vec<&str> = Vec::new();
+    names.extend(DefKey::ALL.iter().map(|k| k.name()));
+    names.extend(ScenarioKey::ALL.iter().map(|k| k.name()));
+    names.extend(ExpectKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::rules::nested_keys());
+    for name in names {
+        // Written as a key, in a table or an example: `:name` followed by a value or a backtick.
+        let shown = [' ', '`']
+            .iter()
+            .any(|c| doc.contains(&format!(":{name}{c}")));
+        assert!(shown, "`:{name}` is not in {DOC}");
     }
 }

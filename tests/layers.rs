@@ -1,6 +1,8 @@
-//! The layers point one way: syntax → check → eval → engine → cli. A module may
-//! name modules of its own layer placed before it, and modules of lower layers;
-//! never a higher one. Adding a module means placing it here.
+//! The layers point one way: syntax → check → eval → engine → files → cli. A
+//! module may name modules of its own layer placed before it, and modules of
+//! lower layers; never a higher one. Adding a module means placing it here.
+//! Only the file layer and the CLI touch the file system, and the evaluator
+//! never sees the checker or raw syntax.
 
 use std::path::Path;
 
@@ -14,10 +16,10 @@ const MODULES: &[(&str, &str)] = &[
     ("lint", "check"),
     ("defs", "check"),
     ("csv", "check"),
-    ("files", "check"),
     ("eval", "eval"),
     ("engine", "engine"),
     ("scenario", "engine"),
+    ("files", "files"),
     ("cli", "cli"),
 ];
 
@@ -134,4 +136,38 @@ fn the_scan_sees_an_upward_name() {
         [(1, "engine".to_string()), (1, "syntax".to_string())]
     );
     assert!(rank("engine") > rank("eval"));
+}
+
+#[test]
+fn only_the_file_layer_and_the_cli_touch_the_file_system() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut problems = Vec::new();
+    for file in &files {
+        let module = owner(file, &src).unwrap_or_default();
+        if matches!(module.as_str(), "files" | "cli" | "main") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains("std::fs") || line.contains("File::open") {
+                problems.push(format!("{}:{}: {line}", file.display(), n + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_evaluator_sees_neither_the_checker_nor_raw_syntax() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval.rs")).unwrap();
+    let named: Vec<String> = mentions(&text).into_iter().map(|(_, m)| m).collect();
+    for forbidden in ["check", "syntax"] {
+        assert!(
+            !named.iter().any(|m| m == forbidden),
+            "eval names crate::{forbidden}"
+        );
+    }
 }

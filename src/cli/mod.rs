@@ -204,7 +204,7 @@ pub struct EvalArgs {
     pub effects: String,
     /// Apply this card's effects instead.
     pub card: Option<String>,
-    /// Card files or folders for `card` (default: cards/RULES).
+    /// Card files or folders for `card` (default: the bundled deck).
     pub cards: Vec<PathBuf>,
     /// `entity.attribute=value` assignments.
     pub sets: Vec<String>,

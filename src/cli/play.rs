@@ -16,7 +16,7 @@ use crate::rules::RuleSet;
 pub struct PlayArgs {
     /// Rule set name or path.
     pub rules: String,
-    /// Card files or folders; empty means `cards/RULES`.
+    /// Card files or folders; empty means the deck bundled with the rule set.
     pub cards: Vec<PathBuf>,
     /// The game's seed.
     pub seed: u64,

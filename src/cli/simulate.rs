@@ -24,7 +24,7 @@ use crate::rules::RuleSet;
 pub struct SimArgs {
     /// Rule set name or path.
     pub rules: String,
-    /// Card files or folders; empty means `cards/RULES`.
+    /// Card files or folders; empty means the deck bundled with the rule set.
     pub cards: Vec<PathBuf>,
     /// How many games.
     pub games: u64,

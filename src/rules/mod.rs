@@ -119,6 +119,23 @@ pub struct RuleSet {
     pub ai_score: Option<Int>,
 }
 
+/// Every key of every map nested in a rule set (attributes, operations,
+/// timings, victory conditions, `:cards`, `:turns`, `:ai`): for tools and the
+/// test that keeps the language reference complete.
+pub fn nested_keys() -> Vec<&'static str> {
+    fn names<K: Keys>() -> impl Iterator<Item = &'static str> {
+        K::ALL.iter().map(|k| k.name())
+    }
+    names::<attributes::AttrKey>()
+        .chain(names::<operations::OpKey>())
+        .chain(names::<timings::TimingKey>())
+        .chain(names::<victory::VictoryKey>())
+        .chain(names::<cards::CardsKey>())
+        .chain(names::<turns::TurnsKey>())
+        .chain(names::<ai::AiKey>())
+        .collect()
+}
+
 /// Names declared so far: roles, attributes, operations and params share one set.
 #[derive(Default)]
 struct Names(Vec<(String, Span)>);
