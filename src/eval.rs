@@ -238,6 +238,8 @@ fn apply_one(
                 other
             }
         }
+        // A smart value as the amount (Arcomage's production, `[:you :quarry]`).
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r as usize], attr),
         ref e => int(e, state, frame),
     };
     let change = Change {

@@ -62,9 +62,11 @@ impl Ai {
                 // Any affordable card; only when there is none, any discardable one.
                 self.legal.clear();
                 let hand = game.hand();
-                if game.phase == Phase::Act {
+                if game.phase == Phase::Act
+                    && let Some(zones) = game.zones()
+                {
                     for (i, &card) in hand.iter().enumerate() {
-                        if game.affordable(card) {
+                        if zones.affordable(&game.state, game.current, card) {
                             self.legal.push(game.play(i));
                         }
                     }

@@ -64,6 +64,7 @@ impl Zones {
     }
 
     /// The hand of `seat`.
+    #[inline]
     pub fn hand(&self, seat: EntityId) -> &[CardId] {
         self.hands.get(seat as usize).map_or(&[], Vec::as_slice)
     }
@@ -73,6 +74,7 @@ impl Zones {
         self.draw_pile.len()
     }
 
+    #[inline]
     /// Draws one card into `seat`'s hand; an empty draw pile is first refilled
     /// from the discards, reshuffled.
     pub fn draw(&mut self, seat: usize, rng: &mut Rng) {

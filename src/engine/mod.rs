@@ -14,8 +14,6 @@ pub mod ai;
 pub mod cards;
 pub mod log;
 
-use std::collections::VecDeque;
-
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
 use crate::eval::{Cause, Event, State, apply};
@@ -258,8 +256,11 @@ pub struct Game<'r> {
     /// Card zones, when the rule set switches them on.
     zones: Option<Zones>,
     seats: usize,
-    /// The turns still to come this round; [`Entry::RoundEnd`] closes it.
-    queue: VecDeque<Entry>,
+    /// This round's turns, [`Entry::RoundEnd`] last; `next` is the next to run.
+    queue: Vec<Entry>,
+    next: usize,
+    /// The base queue a round starts from: every seat once, then the round's end.
+    base: Vec<Entry>,
     /// The entity whose turn it is.
     pub current: EntityId,
     /// The 1-based turn number.
@@ -320,7 +321,12 @@ impl<'r> Game<'r> {
             state: State::new(rules, seats, seed),
             zones,
             seats,
-            queue: VecDeque::with_capacity(seats + 1),
+            queue: Vec::with_capacity(seats + 1),
+            next: 0,
+            base: (0..seats as EntityId)
+                .map(Entry::Turn)
+                .chain([Entry::RoundEnd])
+                .collect(),
             current: 0,
             turn: 1,
             round: 1,
@@ -362,7 +368,6 @@ impl<'r> Game<'r> {
         if let Some(zones) = &mut self.zones {
             zones.deal(self.cards, &mut self.state.rng);
         }
-        self.queue.clear();
         self.splice_base_queue();
         self.run_moment_for_seats(Moment::GameStart);
         self.run_moment_for_seats(Moment::RoundStart);
@@ -375,18 +380,34 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// The base queue: every seat once, in seat order, then the round's end.
+    /// Starts a round's queue from the base queue: every seat once, in seat
+    /// order, then the round's end.
     fn splice_base_queue(&mut self) {
-        self.queue
-            .extend((0..self.seats as EntityId).map(Entry::Turn));
-        self.queue.push_back(Entry::RoundEnd);
+        self.queue.clear();
+        self.queue.extend_from_slice(&self.base);
+        self.next = 0;
     }
 
     /// The next entity to take a turn, running round ends and starts on the way;
     /// `None` if one of those ended the game.
+    #[inline]
     fn next_turn(&mut self) -> Option<EntityId> {
+        // The common case: the next entry is the turn of an entity in play.
+        if let Some(&Entry::Turn(entity)) = self.queue.get(self.next)
+            && self.state.is_live(entity)
+        {
+            self.next += 1;
+            return Some(entity);
+        }
+        self.next_turn_slow()
+    }
+
+    #[inline(never)]
+    fn next_turn_slow(&mut self) -> Option<EntityId> {
         loop {
-            match self.queue.pop_front() {
+            let entry = self.queue.get(self.next).copied();
+            self.next += 1;
+            match entry {
                 Some(Entry::Turn(entity)) if self.state.is_live(entity) => return Some(entity),
                 Some(Entry::Turn(_)) => {}
                 Some(Entry::RoundEnd) | None => {
@@ -415,9 +436,19 @@ impl<'r> Game<'r> {
         self.cards
     }
 
+    /// The card zones, if the rule set switches them on.
+    #[inline]
+    pub(crate) fn zones(&self) -> Option<&Zones> {
+        self.zones.as_ref()
+    }
+
     /// The hand of the entity whose turn it is (empty without card zones).
+    #[inline]
     pub fn hand(&self) -> &[CardId] {
-        self.zones.as_ref().map_or(&[], |z| z.hand(self.current))
+        match &self.zones {
+            Some(z) => &z.hands[self.current as usize],
+            None => &[],
+        }
     }
 
     /// The entity each role means for `seat`.
@@ -586,15 +617,12 @@ impl<'r> Game<'r> {
 
     fn run_moment_as(&mut self, moment: Moment, seat: EntityId, skip_each: bool) {
         let rules = self.rules;
-        for timing in rules.timings_at(moment) {
+        for &(timing, each) in rules.hooks_at(moment) {
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }
             let effects = &rules.hooks[timing as usize];
-            if effects.is_empty() {
-                continue;
-            }
-            match rules.timings[timing as usize].each {
+            match each {
                 Some(_) if skip_each => {}
                 None => {
                     let roles = &self.roles[seat as usize];
@@ -607,7 +635,7 @@ impl<'r> Game<'r> {
         }
         // A moment is where victory is judged, hooks or not: a given state, or a
         // condition that reads no value, is decided here.
-        if !matches!(self.phase, Phase::Over(_)) {
+        if self.changed && !matches!(self.phase, Phase::Over(_)) {
             self.check_victory();
         }
     }
@@ -638,7 +666,7 @@ impl<'r> Game<'r> {
 
     /// Runs `moment` once for each seat, in seat order.
     fn run_moment_for_seats(&mut self, moment: Moment) {
-        if self.rules.timings_at(moment).next().is_none() {
+        if self.rules.hooks_at(moment).is_empty() {
             return;
         }
         for seat in 0..self.seats as EntityId {
@@ -647,8 +675,21 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Whether the entity whose turn it is may do anything: the test of
+    /// [`Game::allowed`] over its hand, without building each action.
     fn has_action(&self) -> bool {
-        (0..self.hand().len()).any(|i| self.allowed(self.play(i)) || self.allowed(self.discard(i)))
+        let Some(zones) = &self.zones else {
+            return false;
+        };
+        let discardable = |c: CardId| self.cards[c as usize].play.discardable;
+        let hand = zones.hand(self.current);
+        match self.phase {
+            Phase::Act => hand
+                .iter()
+                .any(|&c| discardable(c) || zones.affordable(&self.state, self.current, c)),
+            Phase::MustDiscard(_) => hand.iter().any(|&c| discardable(c)),
+            Phase::BetweenTurns | Phase::Over(_) => false,
+        }
     }
 
     /// Ends the current turn and starts the next; a loop, not recursion, so turns
@@ -778,11 +819,17 @@ impl<'r> Game<'r> {
                     zones.draw(s, &mut self.state.rng);
                 }
                 self.play_again_pending = def.play.play_again;
-                let discardable = zones.hands[s]
-                    .iter()
-                    .filter(|&&c| self.cards[c as usize].play.discardable)
-                    .count();
-                let must = (def.play.discard as usize).min(discardable) as u8;
+                // Only a card that makes the player discard needs the count.
+                let must = match def.play.discard {
+                    0 => 0,
+                    n => {
+                        let discardable = zones.hands[s]
+                            .iter()
+                            .filter(|&&c| self.cards[c as usize].play.discardable)
+                            .count();
+                        (n as usize).min(discardable) as u8
+                    }
+                };
                 if must > 0 {
                     self.phase = Phase::MustDiscard(must);
                 } else {

@@ -109,6 +109,10 @@ pub struct RuleSet {
     pub timings: Vec<Timing>,
     /// The hook of each timing (empty where none is written), by [`TimingId`].
     pub hooks: Vec<Vec<Effect>>,
+    /// For each moment (by `Moment as usize`), its timings whose hooks do
+    /// something, in declaration order, each with its `:each` kind: what the
+    /// turn machine runs there.
+    pub at_moment: Vec<Vec<(TimingId, Option<KindId>)>>,
     /// How a game is won, checked after every change.
     pub victory: Vec<Victory>,
     /// Card zones (deck, hands, discards, costs), if the rule set switches them on.
@@ -228,6 +232,7 @@ impl RuleSet {
             seats: Vec::new(),
             timings: Vec::new(),
             hooks: Vec::new(),
+            at_moment: Vec::new(),
             victory: Vec::new(),
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
@@ -298,6 +303,16 @@ impl RuleSet {
             );
         }
         seats::check_roles(form, &rules, diags);
+        rules.at_moment = Moment::ALL
+            .iter()
+            .map(|&m| {
+                rules
+                    .timings_at(m)
+                    .filter(|&t| !rules.hooks[t as usize].is_empty())
+                    .map(|t| (t, rules.timings[t as usize].each))
+                    .collect()
+            })
+            .collect();
         Some(rules)
     }
 
@@ -372,6 +387,14 @@ impl RuleSet {
             .iter()
             .position(|t| t.name == name)
             .map(|i| i as TimingId)
+    }
+
+    /// The timings attached to `moment` whose hooks do something, in declaration order.
+    #[inline]
+    pub fn hooks_at(&self, moment: Moment) -> &[(TimingId, Option<KindId>)] {
+        self.at_moment
+            .get(moment as usize)
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The timings attached to `moment`, in declaration order.

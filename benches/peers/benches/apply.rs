@@ -50,8 +50,8 @@ struct Table {
     state: State,
     wall: u16,
     events: Vec<Event>,
-    /// The slot each entity name is bound to: `:you` 0, `:other` 1.
-    roles: [u8; 2],
+    /// The entity each role is bound to: `:you` 0, `:other` 1.
+    roles: [u32; 2],
     /// Alternates the starting wall between 0 and 5.
     flip: bool,
 }
@@ -89,13 +89,13 @@ impl Table {
     /// one, store it and record the change (as grimoire's evaluator does).
     #[inline(always)]
     fn host(&mut self, f: impl FnOnce(i64) -> i64) {
-        let slot = self.roles[0];
-        let before = self.state.get(slot as usize, self.wall);
+        let entity = self.roles[0];
+        let before = self.state.get(entity, self.wall);
         let after = f(before);
         if after != before {
-            self.state.put(slot as usize, self.wall, after);
+            self.state.put(entity, self.wall, after);
             self.events.push(Event {
-                slot,
+                entity,
                 attr: self.wall,
                 before,
                 after,
