@@ -269,7 +269,7 @@ pub fn definition(
         }
     }
     if kind == DefKind::Card && !pay_with.is_empty() {
-        for key in ["type", "cost"] {
+        for key in [DefKey::Type.name(), DefKey::Cost.name()] {
             if !form.has_key(key) {
                 diags.push(
                     Diagnostic::error(
@@ -277,7 +277,7 @@ pub fn definition(
                         format!("a card of rule set `{}` needs `:{key}`", rules.name),
                     )
                     .with_label(format!("missing `:{key}`"))
-                    .with_help(if key == "cost" {
+                    .with_help(if key == DefKey::Cost.name() {
                         "write `:cost 0` for a free card".to_string()
                     } else {
                         format!(
@@ -293,7 +293,7 @@ pub fn definition(
             }
         }
     }
-    if !form.has_key("effects") {
+    if !form.has_key(DefKey::Effects.name()) {
         diags.push(
             Diagnostic::error(form.span, format!("{what} needs `:effects`"))
                 .with_label("missing `:effects`")
@@ -304,7 +304,7 @@ pub fn definition(
         && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
     {
         diags.push(Diagnostic::error(
-            value_span(form, "effects").unwrap_or(form.span),
+            value_span(form, DefKey::Effects.name()).unwrap_or(form.span),
             format!(
                 "these effects expand to {} changes through operations; at most {}",
                 rules.expansion_of(list),
@@ -312,10 +312,10 @@ pub fn definition(
             ),
         ));
     }
-    if play.pay_with.is_none() && play.cost > 0 && !form.has_key("type") {
+    if play.pay_with.is_none() && play.cost > 0 && !form.has_key(DefKey::Type.name()) {
         diags.push(
             Diagnostic::warning(
-                value_span(form, "cost").unwrap_or(form.span),
+                value_span(form, DefKey::Cost.name()).unwrap_or(form.span),
                 "this card has a `:cost` but no `:type` to pay it in, so it is free",
             )
             .with_help("add `:type`, naming the attribute the cost is paid in"),

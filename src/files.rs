@@ -410,6 +410,8 @@ pub enum DeckSource {
     Bundled(String),
     /// Card files and folders named explicitly (`--cards PATH`).
     Paths(Vec<PathBuf>),
+    /// The rule set has no card zones: its games deal no cards.
+    NoZones,
 }
 
 impl std::fmt::Display for DeckSource {
@@ -420,6 +422,7 @@ impl std::fmt::Display for DeckSource {
                 let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 write!(f, "{}", shown.join(", "))
             }
+            DeckSource::NoZones => write!(f, "none (the rule set has no `:cards`)"),
         }
     }
 }
@@ -449,6 +452,8 @@ pub enum DeckError {
     },
     /// The rule set has no bundled deck and no card paths were given.
     NoDeck(String),
+    /// Card paths were given for a rule set without card zones.
+    NoZones(String),
 }
 
 impl std::fmt::Display for DeckError {
@@ -467,6 +472,10 @@ impl std::fmt::Display for DeckError {
                 f,
                 "rule set `{rules}` has no bundled deck: name its card files or folders with --cards"
             ),
+            DeckError::NoZones(rules) => write!(
+                f,
+                "rule set `{rules}` has no card zones (no `:cards` section), so its games deal no cards; leave out --cards"
+            ),
         }
     }
 }
@@ -475,6 +484,15 @@ impl std::fmt::Display for DeckError {
 /// else the deck bundled with the rule set. The working directory plays no part,
 /// so the same command deals the same cards wherever it runs.
 pub fn load_deck(rules: &RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
+    if rules.cards.is_none() {
+        return match cards {
+            [] => Ok(Deck {
+                cards: Vec::new(),
+                source: DeckSource::NoZones,
+            }),
+            _ => Err(DeckError::NoZones(rules.name.clone())),
+        };
+    }
     let bundled = BUNDLED_DECKS.iter().find(|(name, _)| *name == rules.name);
     let (checked, source) = match bundled {
         Some((name, texts)) if cards.is_empty() => {

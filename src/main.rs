@@ -83,8 +83,8 @@ enum Command {
         /// Rule set: a bundled name (arcomage) or a rule-set file.
         #[arg(long)]
         rules: String,
-        /// Set a value before applying: ENTITY.ATTRIBUTE=INTEGER (repeatable).
-        #[arg(long = "set", value_name = "ENTITY.ATTRIBUTE=N")]
+        /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.
+        #[arg(long = "set", value_name = "ROLE.ATTRIBUTE=N")]
         sets: Vec<String>,
         /// Start from a RON state file: (seed: 7, entities: {"you": {"wall": 0}}).
         #[arg(long)]

@@ -427,7 +427,14 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             Step::Refused(c, discard) => (c, !discard, true),
         };
         game.give(card);
-        let at = game.hand().len() - 1;
+        let Some(at) = game.hand().len().checked_sub(1) else {
+            failures.push(format!(
+                "step {}: rule set `{}` has no card zones, so no card can be played",
+                n + 1,
+                rules.name
+            ));
+            break;
+        };
         let action = if play {
             game.play(at)
         } else {
@@ -485,7 +492,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                 }
             }
             Expect::Next(role) => {
-                if game.outcome().is_some() || game.current != roles[role as usize] {
+                if game.outcome().is_some() || game.next_actor() != roles[role as usize] {
                     failures.push(format!(
                         "expected {} to act next; {}",
                         role_name(role),
@@ -551,7 +558,8 @@ fn describe(game: &Game<'_>, names: &[String]) -> String {
         Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat as usize]),
         Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
         Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
-        None => write!(out, "{} is to act", names[game.current as usize]),
+        Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
+        None => write!(out, "{} is to act", names[game.next_actor() as usize]),
     };
     out
 }

@@ -273,7 +273,7 @@ fn the_working_directory_does_not_change_the_deck_and_the_deck_is_named() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let log = text(&out.stdout);
-    assert!(log.contains("deck: cards/arcomage, 1 card\n"), "{log}");
+    assert!(log.contains("deck: cards/arcomage, 20 cards\n"), "{log}");
     assert!(log.contains("plays Only Card"), "{log}");
 
     let out = run(&["simulate", "arcomage", "--games", "10", "--format", "json"]);

@@ -74,7 +74,7 @@ fn no_module_names_a_higher_layer() {
         let Some(module) = owner(file, &src) else {
             continue;
         };
-        if matches!(module.as_str(), "lib" | "main" | "README.md") {
+        if matches!(module.as_str(), "lib" | "main") {
             continue;
         }
         let Some(own) = rank(&module) else {
@@ -151,7 +151,19 @@ fn only_the_file_layer_and_the_cli_touch_the_file_system() {
         }
         let text = std::fs::read_to_string(file).unwrap();
         for (n, line) in text.lines().enumerate() {
-            if line.contains("std::fs") || line.contains("File::open") {
+            // The file system, and what looks at it: the working-directory defect
+            // came from a `Path::is_dir` in the deck loader.
+            const TOUCH: &[&str] = &[
+                "std::fs",
+                "File::open",
+                ".is_dir()",
+                ".is_file()",
+                ".exists()",
+                "read_dir",
+                "metadata(",
+                "current_dir",
+            ];
+            if TOUCH.iter().any(|t| line.contains(t)) {
                 problems.push(format!("{}:{}: {line}", file.display(), n + 1));
             }
         }

@@ -63,7 +63,7 @@ fn a_hook_can_end_the_game_at_a_round_end() {
 }
 
 #[test]
-fn entities_added_in_play_are_rows_like_any_other_and_removed_ones_lose_their_turns() {
+fn entities_added_in_play_are_rows_like_any_other_and_keep_their_numbers_once_removed() {
     let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 9}"));
     let mut game = Game::new(&rules, &[], 1, false).unwrap();
     // The game is over already (no cards, every turn passed): a fresh one pauses instead.
@@ -165,5 +165,92 @@ fn self_is_only_bound_in_hooks_of_timings_with_each() {
     assert!(
         diags.iter().any(|d| d.message == "unknown role `:self`"),
         "{diags:?}"
+    );
+}
+
+#[test]
+fn a_game_whose_seats_are_all_removed_ends_instead_of_looping() {
+    let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 1000}"));
+    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    game.pause_between_turns(true);
+    game.reset(1);
+    game.remove_entity(0);
+    game.remove_entity(1);
+    game.resume();
+    assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
+    let log = log::render(&rules, &[], game.log.as_ref().unwrap());
+    assert!(log.ends_with("draw: no seat is left in play\n"), "{log}");
+}
+
+#[test]
+fn a_removed_seat_gets_no_round_hooks_and_cannot_win() {
+    // South would win at once if it could: its own hp is what it reads.
+    let text = COUNTING.replacen(
+        ":turns {:limit 4}",
+        ":turns {:limit 6} :victory [{:when [= [:you :hp] 3] :winner :you :reason \"untouched\"}]",
+        1,
+    );
+    let text = text.replace(":hp {:default 3 :min 0}", ":hp {:default 0 :min 0}");
+    let rules = rules(&text);
+    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    game.pause_between_turns(true);
+    game.reset(1);
+    let hp = rules.attribute("hp").unwrap();
+    game.remove_entity(1);
+    game.set(1, hp, 3);
+    game.recheck();
+    assert_eq!(game.outcome(), None, "a seat out of play cannot win");
+    while game.outcome().is_none() {
+        game.resume();
+    }
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    let rounds = rules.attribute("rounds").unwrap();
+    // South's round-start count stopped at the first round's; north, alone,
+    // starts a round with each of its six turns.
+    assert_eq!(game.state().get(1, rounds), 1);
+    assert_eq!(game.state().get(0, rounds), 6);
+}
+
+#[test]
+fn a_pause_between_turns_comes_before_the_rounds_end() {
+    let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 8}"));
+    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    game.pause_between_turns(true);
+    game.reset(1);
+    // Paused after north's first turn; resuming plays south's, the round's last.
+    game.resume();
+    let closes = rules.attribute("closes").unwrap();
+    assert_eq!(
+        game.state().get(0, closes),
+        0,
+        "round end ran before the pause"
+    );
+    assert_eq!(game.next_actor(), 0, "north opens the next round");
+    game.resume();
+    assert_eq!(game.state().get(0, closes), 1);
+    assert_eq!((game.turn, game.round), (3, 2));
+}
+
+#[test]
+fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
+    use grimoire::defs::{Card, CardRules};
+    use grimoire::scenario;
+    let rules = rules(COUNTING);
+    let deck = [Card {
+        name: "Ghost".into(),
+        text: String::new(),
+        effects: Vec::new(),
+        play: CardRules::default(),
+    }];
+    let form =
+        grimoire::syntax::read_one("{:scenario \"plays\" :play [\"Ghost\"] :expect {:next :you}}")
+            .unwrap();
+    let mut diags = Vec::new();
+    let scenarios = scenario::load(std::slice::from_ref(&form), &rules, &deck, &mut diags);
+    assert!(diags.is_empty(), "{diags:?}");
+    let failures = scenario::run(&scenarios[0], &rules, &deck).unwrap_err();
+    assert!(
+        failures[0].contains("has no card zones, so no card can be played"),
+        "{failures:?}"
     );
 }

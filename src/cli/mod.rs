@@ -206,7 +206,7 @@ pub struct EvalArgs {
     pub card: Option<String>,
     /// Card files or folders for `card` (default: the bundled deck).
     pub cards: Vec<PathBuf>,
-    /// `entity.attribute=value` assignments.
+    /// `role.attribute=value` assignments.
     pub sets: Vec<String>,
     /// A RON state file.
     pub state: Option<PathBuf>,
@@ -257,7 +257,7 @@ pub fn eval(args: &EvalArgs) -> Output {
             }
             None => {
                 return Output::usage(format!(
-                    "`--set {set}` is not `ENTITY.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
+                    "`--set {set}` is not `ROLE.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
                 ));
             }
         }

@@ -8,7 +8,7 @@ use super::{Format, Output, load_rules, state_table};
 use crate::diag::Severity;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::{Action, Game, Phase};
-use crate::files::{self, Deck, DeckError};
+use crate::files::{self, Deck, DeckError, DeckSource};
 use crate::rules::RuleSet;
 
 /// What `grimoire play` needs.
@@ -64,12 +64,21 @@ pub(crate) fn load_deck(
 
 /// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".
 pub(crate) fn deck_line(deck: &Deck) -> String {
-    let n = deck.cards.len();
+    if deck.source == DeckSource::NoZones {
+        return format!("deck: {}", deck.source);
+    }
+    // Every copy counts: a deck of 20 copies of one card holds 20 cards.
+    let n = copies(deck);
     format!(
         "deck: {}, {n} card{}",
         deck.source,
         if n == 1 { "" } else { "s" }
     )
+}
+
+/// How many cards a deck deals: every copy of every card.
+pub(crate) fn copies(deck: &Deck) -> u64 {
+    deck.cards.iter().map(|c| u64::from(c.play.copies)).sum()
 }
 
 /// The policy of `seat` from `--ai` values (one value serves every seat).

@@ -87,6 +87,8 @@ impl Tally {
             }
             (Some(Outcome::Tie), _) => &mut self.ties,
             (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
+            // Nobody left to act is a game nobody could go on with.
+            (Some(Outcome::NobodyLeft), _) => &mut self.no_action,
             (None, Some(Stop::NoAction) | None) => &mut self.no_action,
             (None, Some(Stop::Refused)) => &mut self.refused,
         };
@@ -339,7 +341,7 @@ fn report_json(
         .collect();
     json!({
         "rules": rules.name,
-        "deck": {"source": source, "cards": deck.len()},
+        "deck": {"source": source, "cards": deck.len(), "copies": deck.iter().map(|c| u64::from(c.play.copies)).sum::<u64>()},
         "games": args.games,
         "seed": args.seed,
         "seats": seats,

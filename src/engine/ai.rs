@@ -62,9 +62,8 @@ impl Ai {
                 // Any affordable card; only when there is none, any discardable one.
                 self.legal.clear();
                 let hand = game.hand();
-                if game.phase == Phase::Act
-                    && let Some(zones) = game.zones()
-                {
+                if game.phase == Phase::Act {
+                    let zones = game.zones();
                     for (i, &card) in hand.iter().enumerate() {
                         if zones.affordable(&game.state, game.current, card) {
                             self.legal.push(game.play(i));
@@ -99,13 +98,16 @@ impl Ai {
         let rules = game.rules();
         let cards = game.cards();
         let roles = game.roles(game.current);
-        let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
-        scratch.clone_from(&game.state);
-        let base = score(game, scratch, roles);
         // The game's generator, cloned so the game's own draws are untouched,
         // seeds a generator whose draws are unrelated to the ones the game will make.
         let lookahead_seed = game.state.rng.clone().random::<u64>() ^ LOOKAHEAD;
         let mut lookahead = Rng::seed_from_u64(lookahead_seed);
+        let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
+        scratch.clone_from(&game.state);
+        // Even the score of doing nothing draws from the lookahead, never the game.
+        std::mem::swap(&mut scratch.rng, &mut lookahead);
+        let base = score(game, scratch, roles);
+        std::mem::swap(&mut scratch.rng, &mut lookahead);
         let mut best: Option<(i64, Action)> = None;
         if game.phase == Phase::Act {
             for &action in &self.legal {

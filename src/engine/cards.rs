@@ -4,7 +4,7 @@
 
 use rand::seq::SliceRandom;
 
-use crate::ast::{AttrId, Effect, EntityId, Leaf, OpId, Resource};
+use crate::ast::{AttrId, EntityId};
 use crate::defs::Card;
 use crate::eval::{Rng, State};
 use crate::rules::{CardZones, RuleSet};
@@ -27,8 +27,19 @@ pub struct Zones {
 }
 
 impl Zones {
-    /// Empty zones for `seats` seats.
-    pub fn new(rules: &RuleSet, zones: &CardZones, cards: &[Card], seats: usize) -> Zones {
+    /// Empty zones for `seats` seats; with no `zones` (the rule set has no
+    /// `:cards`), zones that stay empty: no hands to fill, nothing to deal.
+    pub fn new(rules: &RuleSet, zones: Option<&CardZones>, cards: &[Card], seats: usize) -> Zones {
+        let Some(zones) = zones else {
+            return Zones {
+                hands: vec![Vec::new(); seats],
+                draw_pile: Vec::new(),
+                discard_pile: Vec::new(),
+                hand_size: 0,
+                costs: Vec::new(),
+                chancy: Vec::new(),
+            };
+        };
         Zones {
             hands: vec![Vec::with_capacity(zones.hand_size + 4); seats],
             draw_pile: Vec::new(),
@@ -38,10 +49,7 @@ impl Zones {
                 .iter()
                 .map(|c| c.play.pay_with.map_or((0, 0), |a| (a, c.play.cost)))
                 .collect(),
-            chancy: cards
-                .iter()
-                .map(|c| draws_chance(rules, &c.effects))
-                .collect(),
+            chancy: cards.iter().map(|c| rules.draws(&c.effects)).collect(),
         }
     }
 
@@ -106,39 +114,17 @@ impl Zones {
     /// Can `seat` pay for `card` in `state`?
     #[inline]
     pub fn affordable(&self, state: &State, seat: EntityId, card: CardId) -> bool {
-        let (attr, cost) = self.costs[card as usize];
+        // A card these zones do not hold (zones switched off) is never affordable.
+        let Some(&(attr, cost)) = self.costs.get(card as usize) else {
+            return false;
+        };
         cost <= 0 || state.get(seat, attr) >= cost
     }
 
     /// Whether `card`'s effects draw from the generator.
     pub fn chancy(&self, card: CardId) -> bool {
-        self.chancy[card as usize]
+        self.chancy.get(card as usize).copied().unwrap_or(false)
     }
-}
-
-/// Whether effects draw from the generator anywhere, in the operations they apply too.
-fn draws_chance(rules: &RuleSet, effects: &[Effect]) -> bool {
-    fn ops(r: &Resource, out: &mut Vec<OpId>) {
-        match r {
-            Resource::Attr(_) => {}
-            Resource::Op(o) => out.push(*o),
-            Resource::If(_, a, b) => {
-                ops(a, out);
-                ops(b, out);
-            }
-        }
-    }
-    let mut draws = false;
-    let mut called = Vec::new();
-    for e in effects {
-        e.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
-        ops(&e.resource, &mut called);
-    }
-    // Operations form no loop (the checker refuses them), so this ends.
-    draws
-        || called
-            .into_iter()
-            .any(|o| draws_chance(rules, &rules.operation_defs[o as usize].effects))
 }
 
 /// Pays `card`'s cost from `seat`'s attribute, within the attribute's bounds:

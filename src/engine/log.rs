@@ -103,6 +103,7 @@ pub fn render_named(
                     ),
                     Outcome::Tie => writeln!(out, "tie: both players won at once"),
                     Outcome::TurnLimit => writeln!(out, "draw: the turn limit was reached"),
+                    Outcome::NobodyLeft => writeln!(out, "draw: no seat is left in play"),
                 };
             }
         }

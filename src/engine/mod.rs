@@ -82,6 +82,8 @@ pub enum Outcome {
     Tie,
     /// The turn limit (`:turns {:limit N}`) was reached.
     TurnLimit,
+    /// Every seat was taken out of play: nobody is left to take a turn.
+    NobodyLeft,
 }
 
 /// What changed an attribute during a game.
@@ -253,8 +255,8 @@ pub struct Game<'r> {
     /// Every attribute of every entity, and the generator. Private: a value changed
     /// behind the engine's back would escape its victory checks ([`Game::set`]).
     state: State,
-    /// Card zones, when the rule set switches them on.
-    zones: Option<Zones>,
+    /// Card zones; empty, with no hand ever filled, when the rule set has no `:cards`.
+    zones: Zones,
     seats: usize,
     /// This round's turns, [`Entry::RoundEnd`] last; `next` is the next to run.
     queue: Vec<Entry>,
@@ -270,8 +272,10 @@ pub struct Game<'r> {
     /// Where the game is.
     pub phase: Phase,
     play_again_pending: bool,
-    /// `roles[seat]`: the entity each role means during `seat`'s turn.
-    roles: Vec<Vec<EntityId>>,
+    /// The entity each role means during each seat's turn: seat `s`'s bindings
+    /// are `roles[s × role count ..][.. role count]`, flat so a lookup is one index.
+    roles: Vec<EntityId>,
+    role_count: usize,
     events: Vec<Event>,
     /// The roles of a hook run for each entity of a kind: a seat's, then `:self`.
     each_roles: Vec<EntityId>,
@@ -301,19 +305,13 @@ impl<'r> Game<'r> {
         if seats == 0 {
             return Err(SetupError::NoSeats(rules.name.clone()));
         }
-        let zones = match &rules.cards {
-            Some(_) if cards.iter().all(|c| c.play.copies == 0) => {
-                return Err(SetupError::NoCards(rules.name.clone()));
-            }
-            Some(zones) => Some(Zones::new(rules, zones, cards, seats)),
-            None => None,
-        };
+        if rules.cards.is_some() && cards.iter().all(|c| c.play.copies == 0) {
+            return Err(SetupError::NoCards(rules.name.clone()));
+        }
+        let zones = Zones::new(rules, rules.cards.as_ref(), cards, seats);
+        let role_count = rules.roles.len();
         let roles = (0..seats)
-            .map(|seat| {
-                (0..rules.roles.len())
-                    .map(|i| ((seat + i) % seats) as EntityId)
-                    .collect()
-            })
+            .flat_map(|seat| (0..role_count).map(move |i| ((seat + i) % seats) as EntityId))
             .collect();
         let mut game = Game {
             rules,
@@ -333,6 +331,7 @@ impl<'r> Game<'r> {
             phase: Phase::Act,
             play_again_pending: false,
             roles,
+            role_count,
             events: Vec::with_capacity(32),
             each_roles: Vec::new(),
             pause: false,
@@ -350,6 +349,7 @@ impl<'r> Game<'r> {
     /// Starts a new game on the same rules and cards, reusing every buffer.
     pub fn reset(&mut self, seed: u64) {
         self.state = State::new(self.rules, self.seats, seed);
+        self.current = 0;
         self.turn = 1;
         self.round = 1;
         self.phase = Phase::Act;
@@ -365,8 +365,8 @@ impl<'r> Game<'r> {
 
     /// Deals, runs the game's and the first round's start, and starts the first turn.
     fn begin(&mut self) {
-        if let Some(zones) = &mut self.zones {
-            zones.deal(self.cards, &mut self.state.rng);
+        if self.rules.cards.is_some() {
+            self.zones.deal(self.cards, &mut self.state.rng);
         }
         self.splice_base_queue();
         self.run_moment_for_seats(Moment::GameStart);
@@ -404,6 +404,8 @@ impl<'r> Game<'r> {
 
     #[inline(never)]
     fn next_turn_slow(&mut self) -> Option<EntityId> {
+        // A whole round without a turn for anyone in play: nobody is left.
+        let mut empty_rounds = 0;
         loop {
             let entry = self.queue.get(self.next).copied();
             self.next += 1;
@@ -411,6 +413,11 @@ impl<'r> Game<'r> {
                 Some(Entry::Turn(entity)) if self.state.is_live(entity) => return Some(entity),
                 Some(Entry::Turn(_)) => {}
                 Some(Entry::RoundEnd) | None => {
+                    empty_rounds += 1;
+                    if empty_rounds > 1 {
+                        self.finish(Outcome::NobodyLeft);
+                        return None;
+                    }
                     self.run_moment_for_seats(Moment::RoundEnd);
                     if matches!(self.phase, Phase::Over(_)) {
                         return None;
@@ -436,24 +443,21 @@ impl<'r> Game<'r> {
         self.cards
     }
 
-    /// The card zones, if the rule set switches them on.
+    /// The card zones (empty when the rule set has none).
     #[inline]
-    pub(crate) fn zones(&self) -> Option<&Zones> {
-        self.zones.as_ref()
+    pub(crate) fn zones(&self) -> &Zones {
+        &self.zones
     }
 
     /// The hand of the entity whose turn it is (empty without card zones).
     #[inline]
     pub fn hand(&self) -> &[CardId] {
-        match &self.zones {
-            Some(z) => &z.hands[self.current as usize],
-            None => &[],
-        }
+        self.zones.hand(self.current)
     }
 
     /// The entity each role means for `seat`.
     pub fn roles(&self, seat: EntityId) -> &[EntityId] {
-        &self.roles[seat as usize]
+        self.seat_roles(seat as usize)
     }
 
     /// How many seats play.
@@ -463,29 +467,28 @@ impl<'r> Game<'r> {
 
     /// Cards left to draw (0 without card zones).
     pub fn draw_pile_len(&self) -> usize {
-        self.zones.as_ref().map_or(0, Zones::draw_pile_len)
+        self.zones.draw_pile_len()
     }
 
     /// Whether card `card`'s effects draw from the generator (`random`, `chance`).
     pub fn chancy(&self, card: CardId) -> bool {
-        self.zones.as_ref().is_some_and(|z| z.chancy(card))
+        self.zones.chancy(card)
     }
 
     /// Can the entity whose turn it is pay for `card`?
     pub fn affordable(&self, card: CardId) -> bool {
-        self.zones
-            .as_ref()
-            .is_some_and(|z| z.affordable(&self.state, self.current, card))
+        self.zones.affordable(&self.state, self.current, card)
     }
 
     /// Playing the card at hand position `i`, for the entity whose turn it is.
     pub fn play(&self, i: usize) -> Action {
-        self.action(Ability::Card(i as u16))
+        // A position past u16 cannot be in a hand; it stays out of reach, not wrapped.
+        self.action(Ability::Card(u16::try_from(i).unwrap_or(u16::MAX)))
     }
 
     /// Discarding the card at hand position `i`, for the entity whose turn it is.
     pub fn discard(&self, i: usize) -> Action {
-        self.action(Ability::Discard(i as u16))
+        self.action(Ability::Discard(u16::try_from(i).unwrap_or(u16::MAX)))
     }
 
     fn action(&self, ability: Ability) -> Action {
@@ -611,8 +614,22 @@ impl<'r> Game<'r> {
     /// `seat`'s turn, checking victory after each. A timing with `:each` runs once
     /// per entity of its kind, so when a moment runs for every seat it runs only
     /// with the first (`skip_each` for the others).
+    #[inline]
     fn run_moment(&mut self, moment: Moment, seat: EntityId) {
+        if self.rules.hooks_at(moment).is_empty() {
+            // Nothing to run (Arcomage's turn end): only the victory check.
+            if self.changed && !matches!(self.phase, Phase::Over(_)) {
+                self.check_victory();
+            }
+            return;
+        }
         self.run_moment_as(moment, seat, false);
+    }
+
+    /// The entity each role means during `seat`'s turn.
+    #[inline]
+    fn seat_roles(&self, seat: usize) -> &[EntityId] {
+        &self.roles[seat * self.role_count..(seat + 1) * self.role_count]
     }
 
     fn run_moment_as(&mut self, moment: Moment, seat: EntityId, skip_each: bool) {
@@ -625,7 +642,7 @@ impl<'r> Game<'r> {
             match each {
                 Some(_) if skip_each => {}
                 None => {
-                    let roles = &self.roles[seat as usize];
+                    let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
                     apply(rules, effects, &mut self.state, roles, &mut self.events);
                     self.flush_events(|cause| By::Hook(timing, cause));
                     self.check_victory();
@@ -649,7 +666,7 @@ impl<'r> Game<'r> {
         while (entity as usize) < self.state.len() {
             if self.state.kind(entity) == Some(kind) {
                 roles.clear();
-                roles.extend_from_slice(&self.roles[seat as usize]);
+                roles.extend_from_slice(self.seat_roles(seat as usize));
                 roles.push(entity);
                 let effects = &rules.hooks[timing as usize];
                 apply(rules, effects, &mut self.state, &roles, &mut self.events);
@@ -669,18 +686,21 @@ impl<'r> Game<'r> {
         if self.rules.hooks_at(moment).is_empty() {
             return;
         }
+        let mut first = true;
         for seat in 0..self.seats as EntityId {
-            // `:each` timings run once per entity, with the first seat's roles.
-            self.run_moment_as(moment, seat, seat > 0);
+            // A seat out of play gets no hooks; `:each` timings run once per
+            // entity, with the roles of the first seat in play.
+            if self.state.is_live(seat) {
+                self.run_moment_as(moment, seat, !first);
+                first = false;
+            }
         }
     }
 
     /// Whether the entity whose turn it is may do anything: the test of
     /// [`Game::allowed`] over its hand, without building each action.
     fn has_action(&self) -> bool {
-        let Some(zones) = &self.zones else {
-            return false;
-        };
+        let zones = &self.zones;
         let discardable = |c: CardId| self.cards[c as usize].play.discardable;
         let hand = zones.hand(self.current);
         match self.phase {
@@ -704,14 +724,12 @@ impl<'r> Game<'r> {
                 self.finish(Outcome::TurnLimit);
                 return;
             }
-            let Some(next) = self.next_turn() else {
-                return;
-            };
-            self.current = next;
-            self.turn += 1;
-            self.actions_this_turn = 0;
             if self.pause {
+                // Stop before the next turn is chosen, so that round moments run on resuming.
                 self.phase = Phase::BetweenTurns;
+                return;
+            }
+            if !self.advance() {
                 return;
             }
             self.phase = Phase::Act;
@@ -719,6 +737,36 @@ impl<'r> Game<'r> {
                 return;
             }
         }
+    }
+
+    /// Moves to the next turn in the queue; false if the game ended on the way.
+    #[inline]
+    fn advance(&mut self) -> bool {
+        let Some(next) = self.next_turn() else {
+            return false;
+        };
+        self.current = next;
+        self.turn += 1;
+        self.actions_this_turn = 0;
+        true
+    }
+
+    /// Who takes the next turn: the entity whose turn it is, or, between turns,
+    /// the next in the queue (round moments not yet run).
+    pub fn next_actor(&self) -> EntityId {
+        if self.phase != Phase::BetweenTurns {
+            return self.current;
+        }
+        let live = |e: &&Entry| matches!(e, Entry::Turn(x) if self.state.is_live(*x));
+        let turn = |e: &Entry| match *e {
+            Entry::Turn(x) => x,
+            Entry::RoundEnd => self.current,
+        };
+        self.queue[self.next.min(self.queue.len())..]
+            .iter()
+            .chain(&self.base)
+            .find(live)
+            .map_or(self.current, turn)
     }
 
     fn finish(&mut self, outcome: Outcome) {
@@ -738,7 +786,11 @@ impl<'r> Game<'r> {
         let mut reason = 0;
         let mut tie = false;
         for seat in 0..self.seats {
-            let roles = &self.roles[seat];
+            // A seat out of play can no longer win.
+            if !self.state.is_live(seat as EntityId) {
+                continue;
+            }
+            let roles = &self.roles[seat * self.role_count..][..self.role_count];
             for (i, v) in self.rules.victory.iter().enumerate() {
                 // A condition that was false and reads nothing that changed is still false.
                 if dirty & self.victory_masks[seat * conditions + i] == 0 {
@@ -773,10 +825,7 @@ impl<'r> Game<'r> {
         let s = seat as usize;
         let i = action.hand_position();
         let rules = self.rules;
-        // `allowed` found the card in a hand, so the zones exist.
-        let Some(zones) = self.zones.as_mut() else {
-            return Err(Illegal::NoSuchCard(i));
-        };
+        let zones = &mut self.zones;
         match action.ability {
             Ability::Card(_) => {
                 let card = zones.hands[s].remove(i);
@@ -799,21 +848,16 @@ impl<'r> Game<'r> {
                     rules,
                     &def.effects,
                     &mut self.state,
-                    &self.roles[s],
+                    &self.roles[s * self.role_count..][..self.role_count],
                     &mut self.events,
                 );
                 self.flush_events(|cause| By::Card(card, cause));
-                let Some(zones) = self.zones.as_mut() else {
-                    return Ok(());
-                };
-                zones.discard(card);
+                self.zones.discard(card);
                 self.check_victory();
                 if matches!(self.phase, Phase::Over(_)) {
                     return Ok(());
                 }
-                let Some(zones) = self.zones.as_mut() else {
-                    return Ok(());
-                };
+                let zones = &mut self.zones;
                 zones.refill(s, &mut self.state.rng);
                 for _ in 0..def.play.draw {
                     zones.draw(s, &mut self.state.rng);
@@ -848,9 +892,7 @@ impl<'r> Game<'r> {
                         self.after_action();
                     }
                     _ => {
-                        if let Some(zones) = self.zones.as_mut() {
-                            zones.refill(s, &mut self.state.rng);
-                        }
+                        self.zones.refill(s, &mut self.state.rng);
                         self.play_again_pending = false;
                         self.end_turn();
                     }
@@ -888,22 +930,17 @@ impl<'r> Game<'r> {
     pub fn resume(&mut self) {
         if self.phase == Phase::BetweenTurns {
             self.phase = Phase::Act;
-            // The next actor may have been taken out of play during the pause.
-            if !self.state.is_live(self.current) {
-                match self.next_turn() {
-                    Some(next) => self.current = next,
-                    None => return,
-                }
+            if self.advance() {
+                self.start_turn();
             }
-            self.start_turn();
         }
     }
 
     /// Puts `card` into the hand of the entity whose turn it is: for scenarios.
     /// Does nothing without card zones.
     pub fn give(&mut self, card: CardId) {
-        if let Some(zones) = &mut self.zones {
-            zones.hands[self.current as usize].push(card);
+        if self.rules.cards.is_some() {
+            self.zones.hands[self.current as usize].push(card);
         }
     }
 
@@ -943,7 +980,7 @@ impl<'r> Game<'r> {
 
     /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.
     pub fn take_back(&mut self, at: usize) -> Option<CardId> {
-        let hand = &mut self.zones.as_mut()?.hands[self.current as usize];
+        let hand = &mut self.zones.hands[self.current as usize];
         (at < hand.len()).then(|| hand.remove(at))
     }
 

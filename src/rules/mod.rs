@@ -101,6 +101,8 @@ pub struct RuleSet {
     pub operation_defs: Vec<OpDef>,
     /// How many attribute changes each operation expands to at most.
     pub op_sizes: Vec<u64>,
+    /// Whether applying each operation can draw from the generator.
+    pub op_draws: Vec<bool>,
     /// Named constants (`:tower-goal 50`), usable wherever a number is.
     pub params: Vec<(String, i64)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
@@ -138,6 +140,15 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
         .collect()
+}
+
+/// Sections an older rule-set file may still use: their "unknown key" says the new name.
+fn renamed_sections(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if d.message == "unknown key `:entities` in a rule set" {
+            d.help = Some("`:entities` is now `:roles`: the names effects use for entities".into());
+        }
+    }
 }
 
 /// Names declared so far: roles, attributes, operations and params share one set.
@@ -215,7 +226,9 @@ impl RuleSet {
 
     /// Checks a rule set's map; problems go to `diags`.
     pub fn from_form(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<RuleSet> {
+        let before = diags.len();
         let pairs = check::fields(form, "a rule set", Section::ALL, diags)?;
+        renamed_sections(&mut diags[before..]);
         let mut rules = RuleSet {
             name: String::new(),
             doc: String::new(),
@@ -228,6 +241,7 @@ impl RuleSet {
             operations: Vec::new(),
             operation_defs: Vec::new(),
             op_sizes: Vec::new(),
+            op_draws: Vec::new(),
             params: Vec::new(),
             seats: Vec::new(),
             timings: Vec::new(),
@@ -329,6 +343,19 @@ impl RuleSet {
             .iter()
             .map(|e| cost(&e.resource, &self.op_sizes))
             .fold(0, u64::saturating_add)
+    }
+
+    /// Whether applying `effects` can draw from the generator (`random`,
+    /// `chance`), in the operations they apply too.
+    pub fn draws(&self, effects: &[Effect]) -> bool {
+        effects.iter().any(|e| {
+            let mut draws = false;
+            e.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
+            draws
+                || operations::calls(&e.resource)
+                    .into_iter()
+                    .any(|o| self.op_draws.get(o as usize).copied().unwrap_or(true))
+        })
     }
 
     /// The value of param `name`.

@@ -4,7 +4,7 @@
 //! expansion is bounded so that no effect can do unbounded work.
 
 use super::{Reading, RuleSet, keyword_map, string};
-use crate::ast::{Effect, OpId, Resource};
+use crate::ast::{Effect, Leaf, OpId, Resource};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Scope};
 use crate::diag::Diagnostic;
@@ -132,7 +132,48 @@ pub(super) fn bodies(
         return None;
     }
     rules.op_sizes = sizes.into_iter().map(|(n, _)| n).collect();
+    rules.op_draws = draws(&rules.operation_defs);
     Some(())
+}
+
+/// For each operation, whether applying it can draw from the generator, through
+/// the operations it uses too (operations are acyclic here; each is walked once).
+fn draws(ops: &[OpDef]) -> Vec<bool> {
+    fn op_draws(op: usize, memo: &mut [Option<bool>], ops: &[OpDef]) -> bool {
+        if let Some(d) = memo[op] {
+            return d;
+        }
+        let mut draws = false;
+        for e in &ops[op].effects {
+            e.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+            draws |= calls(&e.resource)
+                .into_iter()
+                .any(|o| op_draws(o as usize, memo, ops));
+        }
+        memo[op] = Some(draws);
+        draws
+    }
+    let mut memo = vec![None; ops.len()];
+    (0..ops.len())
+        .map(|op| op_draws(op, &mut memo, ops))
+        .collect()
+}
+
+/// The operations a resource may apply.
+pub fn calls(r: &Resource) -> Vec<OpId> {
+    fn walk(r: &Resource, out: &mut Vec<OpId>) {
+        match r {
+            Resource::Attr(_) => {}
+            Resource::Op(o) => out.push(*o),
+            Resource::If(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(r, &mut out);
+    out
 }
 
 /// For each operation, how many attribute changes it expands to at most, and how

@@ -7,6 +7,10 @@ use crate::check::keys::{Keys, keys};
 use crate::diag::Diagnostic;
 use crate::syntax::Form;
 
+/// The longest game a rule set may ask for: a game where nobody can act plays
+/// every turn to the limit, and its log must fit in memory.
+pub const MAX_TURN_LIMIT: i64 = 1_000_000;
+
 keys! {
     /// The keys of `:turns`.
     pub enum TurnsKey {
@@ -22,7 +26,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     for (key, v) in pairs {
         match key {
             TurnsKey::Limit => {
-                if let Some(n) = whole(v, "`:limit`", 1, i64::from(u32::MAX), diags) {
+                if let Some(n) = whole(v, "`:limit`", 1, MAX_TURN_LIMIT, diags) {
                     rules.turn_limit = n as u32;
                 }
             }
