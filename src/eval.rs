@@ -29,7 +29,7 @@ const GONE: KindId = KindId::MAX;
 /// more can be added during play ([`State::add`]) and removed ([`State::remove`]):
 /// a removed entity keeps its number, so nothing that names it can come to name
 /// another.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     width: usize,
     values: Vec<i64>,
@@ -37,6 +37,26 @@ pub struct State {
     kinds: Vec<KindId>,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            width: self.width,
+            values: self.values.clone(),
+            kinds: self.kinds.clone(),
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// Copies into the buffers already held: the greedy AI's trial plays copy a
+    /// state for every card it tries, and allocate nothing doing it.
+    fn clone_from(&mut self, source: &State) {
+        self.width = source.width;
+        self.values.clone_from(&source.values);
+        self.kinds.clone_from(&source.kinds);
+        self.rng.clone_from(&source.rng);
+    }
 }
 
 impl State {
@@ -53,6 +73,18 @@ impl State {
             state.add(rules, 0);
         }
         state
+    }
+
+    /// Starts again as [`State::new`] would, reusing the buffers: a simulation
+    /// resets one state per game.
+    pub fn reset(&mut self, rules: &RuleSet, entities: usize, seed: u64) {
+        self.width = rules.attribute_defs.len();
+        self.values.clear();
+        self.kinds.clear();
+        self.rng = Rng::seed_from_u64(seed);
+        for _ in 0..entities {
+            self.add(rules, 0);
+        }
     }
 
     /// Adds an entity of `kind` with the rule set's defaults; its number is the next one.

@@ -12,8 +12,8 @@
 //! into the hand of the player whose turn it is, then played (or discarded,
 //! `[:discard "Name"]`; `[:refused "Name"]` or `[:refused [:discard "Name"]]`
 //! when the engine must refuse it) through the engine: costs, effects, "play again",
-//! "draw", "discard" and victory all apply. The next turn's start hooks do not
-//! run after the last step, so the state is what the plays left.
+//! "draw", "discard" and victory all apply. Neither a round's end nor the next
+//! turn's start runs after the last step, so the state is what the plays left.
 
 use std::fmt::Write as _;
 

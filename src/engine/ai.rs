@@ -98,16 +98,27 @@ impl Ai {
         let rules = game.rules();
         let cards = game.cards();
         let roles = game.roles(game.current);
-        // The game's generator, cloned so the game's own draws are untouched,
-        // seeds a generator whose draws are unrelated to the ones the game will make.
-        let lookahead_seed = game.state.rng.clone().random::<u64>() ^ LOOKAHEAD;
-        let mut lookahead = Rng::seed_from_u64(lookahead_seed);
+        // Only when a trial can draw chance does it need a generator of its own:
+        // the game's, cloned so the game's own draws are untouched, seeds one
+        // whose draws are unrelated to the ones the game will make.
+        let dice = game.score_draws()
+            || self.legal.iter().any(|a| match a.ability {
+                Ability::Card(i) => game.chancy(game.hand()[usize::from(i)]),
+                Ability::Discard(_) => false,
+            });
+        let mut lookahead =
+            dice.then(|| Rng::seed_from_u64(game.state.rng.clone().random::<u64>() ^ LOOKAHEAD));
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
         scratch.clone_from(&game.state);
+        let swap = |scratch: &mut State, lookahead: &mut Option<Rng>| {
+            if let Some(l) = lookahead {
+                std::mem::swap(&mut scratch.rng, l);
+            }
+        };
         // Even the score of doing nothing draws from the lookahead, never the game.
-        std::mem::swap(&mut scratch.rng, &mut lookahead);
+        swap(scratch, &mut lookahead);
         let base = score(game, scratch, roles);
-        std::mem::swap(&mut scratch.rng, &mut lookahead);
+        swap(scratch, &mut lookahead);
         let mut best: Option<(i64, Action)> = None;
         if game.phase == Phase::Act {
             for &action in &self.legal {
@@ -117,17 +128,23 @@ impl Ai {
                 let id = game.hand()[usize::from(i)];
                 let card = &cards[id as usize];
                 let samples = if game.chancy(id) { CHANCE_SAMPLES } else { 1 };
-                let mut total: i128 = 0;
-                for _ in 0..samples {
+                let mut trial = |scratch: &mut State| {
                     scratch.clone_from(&game.state);
-                    std::mem::swap(&mut scratch.rng, &mut lookahead);
+                    swap(scratch, &mut lookahead);
                     self.events.clear();
                     cards::pay(rules, scratch, game.current, card);
                     apply(rules, &card.effects, scratch, roles, &mut self.events);
-                    total += i128::from(score(game, scratch, roles));
-                    std::mem::swap(&mut scratch.rng, &mut lookahead);
-                }
-                let mut s = (total / i128::from(samples)) as i64;
+                    let s = score(game, scratch, roles);
+                    swap(scratch, &mut lookahead);
+                    s
+                };
+                let mut s = if samples == 1 {
+                    trial(scratch)
+                } else {
+                    // The mean of the trials, summed wide so no sum of scores overflows.
+                    let total: i128 = (0..samples).map(|_| i128::from(trial(scratch))).sum();
+                    (total / i128::from(samples)) as i64
+                };
                 if card.play.play_again {
                     // Another action follows: worth a little more than the same change without one.
                     s = s.saturating_add(1);

@@ -289,6 +289,8 @@ pub struct Game<'r> {
     victory_masks: Vec<u64>,
     /// The attributes victory conditions read, by attribute (all, if one cannot say).
     watched: Vec<bool>,
+    /// Whether scoring a state can draw from the generator (see [`Game::score_draws`]).
+    score_draws: bool,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -340,6 +342,12 @@ impl<'r> Game<'r> {
             dirty: u64::MAX,
             victory_masks: victory_masks(rules, seats),
             watched: watched(rules),
+            score_draws: rules.victory.iter().any(|v| v.reads.is_none())
+                || rules.ai_score.as_ref().is_some_and(|s| {
+                    let mut draws = false;
+                    s.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
+                    draws
+                }),
             log: keep_log.then(Vec::new),
         };
         game.begin();
@@ -348,7 +356,7 @@ impl<'r> Game<'r> {
 
     /// Starts a new game on the same rules and cards, reusing every buffer.
     pub fn reset(&mut self, seed: u64) {
-        self.state = State::new(self.rules, self.seats, seed);
+        self.state.reset(self.rules, self.seats, seed);
         self.current = 0;
         self.turn = 1;
         self.round = 1;
@@ -468,6 +476,12 @@ impl<'r> Game<'r> {
     /// Cards left to draw (0 without card zones).
     pub fn draw_pile_len(&self) -> usize {
         self.zones.draw_pile_len()
+    }
+
+    /// Whether scoring a state can draw from the generator: the greedy AI's
+    /// `:ai :score`, or a victory condition that draws chance or reads computed entities.
+    pub fn score_draws(&self) -> bool {
+        self.score_draws
     }
 
     /// Whether card `card`'s effects draw from the generator (`random`, `chance`).
