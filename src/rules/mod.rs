@@ -386,26 +386,17 @@ impl RuleSet {
 
     /// The index of attribute `name`.
     pub fn attribute(&self, name: &str) -> Option<AttrId> {
-        self.attributes
-            .iter()
-            .position(|a| a == name)
-            .map(|i| i as AttrId)
+        index_of(&self.attributes, name)
     }
 
     /// The index of role `name`.
     pub fn role(&self, name: &str) -> Option<RoleId> {
-        self.roles
-            .iter()
-            .position(|a| a == name)
-            .map(|i| i as RoleId)
+        index_of(&self.roles, name)
     }
 
     /// The index of kind `name`.
     pub fn kind(&self, name: &str) -> Option<KindId> {
-        self.kinds
-            .iter()
-            .position(|k| k == name)
-            .map(|i| i as KindId)
+        index_of(&self.kinds, name)
     }
 
     /// The index of timing `name`.
@@ -432,6 +423,15 @@ impl RuleSet {
             .filter(move |(_, t)| t.at == moment)
             .map(|(i, _)| i as TimingId)
     }
+}
+
+/// Where `name` stands among `names`, as the index type of what they name
+/// (the checker bounds every list to fit its index type).
+fn index_of<I: TryFrom<usize>>(names: &[String], name: &str) -> Option<I> {
+    names
+        .iter()
+        .position(|n| n == name)
+        .and_then(|i| I::try_from(i).ok())
 }
 
 fn string(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {

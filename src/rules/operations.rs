@@ -208,23 +208,9 @@ fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
 
 /// A chain of operations that leads back to its start, if the bodies contain one.
 fn find_cycle(ops: &[OpDef]) -> Option<Vec<OpId>> {
-    fn calls(t: &Resource, out: &mut Vec<OpId>) {
-        match t {
-            Resource::Attr(_) => {}
-            Resource::Op(o) => out.push(*o),
-            Resource::If(_, a, b) => {
-                calls(a, out);
-                calls(b, out);
-            }
-        }
-    }
     let edges: Vec<Vec<OpId>> = ops
         .iter()
-        .map(|op| {
-            let mut out = Vec::new();
-            op.effects.iter().for_each(|e| calls(&e.resource, &mut out));
-            out
-        })
+        .map(|op| op.effects.iter().flat_map(|e| calls(&e.resource)).collect())
         .collect();
     // 0 = unvisited, 1 = on the current path, 2 = done.
     let mut mark = vec![0u8; ops.len()];
