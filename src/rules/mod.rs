@@ -5,7 +5,9 @@
 //! can use the names declared before it: roles, attributes, operations and
 //! params first; then operation bodies, timings and hooks, victory, card zones,
 //! turns and the AI's score. A new section is a new variant and a new file; the
-//! dispatcher's match has no catch-all arm, so it cannot be forgotten.
+//! dispatcher matches every section that is present with no catch-all arm, so
+//! a new one cannot be forgotten (only an absent section falls through, keeping
+//! its default; `:params` alone also acts when absent, to check operation bodies).
 
 mod ai;
 mod attributes;
