@@ -36,7 +36,7 @@ pub struct Definition {
     pub play: CardRules,
     /// The rule set it was checked against.
     pub rules: String,
-    /// Index of its file in [`Checked::sources`].
+    /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
     pub source: usize,
     /// The definition's map.
     pub span: Span,
