@@ -31,6 +31,7 @@ pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod lint;
+pub mod md;
 pub mod rules;
 pub mod scenario;
 pub mod syntax;

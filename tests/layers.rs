@@ -16,6 +16,7 @@ const MODULES: &[(&str, &str)] = &[
     ("lint", "check"),
     ("defs", "check"),
     ("csv", "check"),
+    ("md", "check"),
     ("eval", "eval"),
     ("engine", "engine"),
     ("scenario", "engine"),
