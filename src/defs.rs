@@ -10,6 +10,7 @@ use crate::check::keys::{Keys, keys};
 use crate::check::{self, EffectKey};
 use crate::diag::Diagnostic;
 use crate::rules::RuleSet;
+use crate::status::{self, StatusDef, StatusKey};
 use crate::syntax::{Form, Kind, Span};
 
 /// What a definition defines.
@@ -19,6 +20,8 @@ pub enum DefKind {
     Card,
     /// `{:effect "Foundations" …}`
     Effect,
+    /// `{:status :weakness …}`
+    Status,
 }
 
 /// A checked card or named effect.
@@ -34,6 +37,8 @@ pub struct Definition {
     pub effects: Vec<Effect>,
     /// How a card is played: cost, flags; defaults for named effects.
     pub play: CardRules,
+    /// A status's definition (for [`DefKind::Status`]).
+    pub status: Option<StatusDef>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -155,7 +160,7 @@ pub fn name_span(form: &Form<'_>) -> Option<Span> {
     };
     pairs
         .iter()
-        .find(|(k, _)| matches!(k.as_keyword(), Some("card" | "effect")))
+        .find(|(k, _)| matches!(k.as_keyword(), Some("card" | "effect" | "status")))
         .map(|(_, v)| v.span)
 }
 
@@ -171,11 +176,13 @@ pub fn definition(
         DefKind::Card
     } else if form.has_key("effect") {
         DefKind::Effect
+    } else if form.has_key(StatusKey::Status.name()) {
+        return status_definition(form, rules, source, diags);
     } else {
         let mut d = Diagnostic::error(
             form.span,
             format!(
-                "expected a definition, `{{:card \"Name\" …}}` or `{{:effect \"Name\" …}}`, found {}",
+                "expected a definition, `{{:card \"Name\" …}}`, `{{:effect \"Name\" …}}` or `{{:status :id …}}`, found {}",
                 form.describe()
             ),
         );
@@ -195,7 +202,7 @@ pub fn definition(
     };
     let (keys, what) = match kind {
         DefKind::Card => (CARD_KEYS, "a card"),
-        DefKind::Effect => (NAMED_EFFECT_KEYS, "an effect definition"),
+        DefKind::Effect | DefKind::Status => (NAMED_EFFECT_KEYS, "an effect definition"),
     };
     let pay_with: &[AttrId] = rules.cards.as_ref().map_or(&[], |c| &c.pay_with);
     let pairs = check::fields(form, what, keys, diags)?;
@@ -334,6 +341,7 @@ pub fn definition(
         text,
         effects: effects?,
         play,
+        status: None,
         rules: rules.name.clone(),
         source,
         span: form.span,
@@ -351,6 +359,64 @@ pub fn definition(
         }
     }
     Some(def)
+}
+
+/// Checks a `{:status :id …}` map: its id and text here, the rest in [`status::check`].
+fn status_definition(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    source: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Definition> {
+    let before = diags.len();
+    let field = |key: StatusKey| match &form.kind {
+        Kind::Map(pairs) => pairs
+            .iter()
+            .find(|(k, _)| k.as_keyword() == Some(key.name()))
+            .map(|(_, v)| v),
+        _ => None,
+    };
+    let name = field(StatusKey::Status).and_then(|v| match v.as_keyword() {
+        Some(id) => Some(id.to_string()),
+        None => {
+            diags.push(
+                Diagnostic::error(
+                    v.span,
+                    format!("a status's id is a keyword, found {}", v.describe()),
+                )
+                .with_label("expected a keyword such as `:weakness`"),
+            );
+            None
+        }
+    });
+    let text = field(StatusKey::Text).and_then(|v| match &v.kind {
+        Kind::Str(s) => Some(s.to_string()),
+        _ => {
+            diags.push(Diagnostic::error(
+                v.span,
+                format!("`:text` is a string, found {}", v.describe()),
+            ));
+            None
+        }
+    });
+    let def = status::check(form, rules, diags);
+    if diags[before..]
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return None;
+    }
+    Some(Definition {
+        kind: DefKind::Status,
+        name: name?,
+        text,
+        effects: Vec::new(),
+        play: CardRules::default(),
+        status: Some(def?),
+        rules: rules.name.clone(),
+        source,
+        span: form.span,
+    })
 }
 
 fn value_span(form: &Form<'_>, key: &str) -> Option<Span> {

@@ -34,4 +34,5 @@ pub mod lint;
 pub mod md;
 pub mod rules;
 pub mod scenario;
+pub mod status;
 pub mod syntax;

@@ -255,7 +255,7 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             if let Err(diags) = RuleSet::parse(text) {
                 panic!("{DOC}:{line}: {diags:?}");
             }
-        } else if first.has_key("card") || first.has_key("effect") {
+        } else if first.has_key("card") || first.has_key("effect") || first.has_key("status") {
             let file = dir.join(format!("definitions-{line}.edn"));
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::check(&[file], None, grimoire::cli::Format::Human, false);
@@ -318,6 +318,10 @@ fn every_key_of_every_map_is_documented() {
     names.extend(ScenarioKey::ALL.iter().map(|k| k.name()));
     names.extend(ExpectKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::rules::nested_keys());
+    names.extend(grimoire::status::StatusKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::status::ModKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::status::Polarity::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.
         let shown = [' ', '`']

@@ -14,6 +14,7 @@ const MODULES: &[(&str, &str)] = &[
     ("check", "check"),
     ("rules", "check"),
     ("lint", "check"),
+    ("status", "check"),
     ("defs", "check"),
     ("csv", "check"),
     ("md", "check"),

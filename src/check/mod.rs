@@ -33,6 +33,10 @@ pub struct Scope<'r> {
 
 /// The role bound to the entity a hook runs for, in hooks of timings with `:each`.
 pub const SELF: &str = "self";
+/// The role bound to the entity a status is on, in the status's effects.
+pub const HOLDER: &str = "holder";
+/// The role bound to the entity that applied a status, in the status's effects.
+pub const SOURCE: &str = "source";
 
 /// Names only an operation body can use.
 pub const TARGET: &str = "target";

@@ -12,6 +12,7 @@
 mod ai;
 mod attributes;
 mod cards;
+mod categories;
 mod kinds;
 mod operations;
 mod params;
@@ -30,7 +31,7 @@ pub use victory::{Victory, reads};
 
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, AMOUNT, SELF, Scope, TARGET};
+use crate::check::{self, AMOUNT, HOLDER, SELF, SOURCE, Scope, TARGET};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
@@ -54,6 +55,8 @@ keys! {
         Roles = "roles",
         /// `:kinds {:player "…" :rock "…"}`: what sorts of entity there are.
         Kinds = "kinds",
+        /// `:categories {:heal "…"}`: the categories statuses belong to.
+        Categories = "categories",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
         /// `:operations {:damage {…}}`: named changes written in the language.
@@ -91,6 +94,8 @@ pub struct RuleSet {
     /// Kinds of entity, in declaration order; a kind's index is its [`KindId`].
     /// Seats are of the first; without `:kinds` there is one, `player`.
     pub kinds: Vec<String>,
+    /// The categories statuses may belong to, in declaration order.
+    pub categories: Vec<String>,
     /// Attribute names, in declaration order.
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
@@ -159,7 +164,7 @@ struct Names(Vec<(String, Span)>);
 
 impl Names {
     fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
-        if name == TARGET || name == AMOUNT || name == SELF {
+        if [TARGET, AMOUNT, SELF, HOLDER, SOURCE].contains(&name) {
             diags.push(
                 Diagnostic::error(span, format!("`:{name}` is reserved: the engine binds it"))
                     .with_label("reserved name"),
@@ -237,6 +242,7 @@ impl RuleSet {
             roles: Vec::new(),
             role_docs: Vec::new(),
             kinds: vec!["player".to_string()],
+            categories: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
             bounds: Vec::new(),
@@ -289,6 +295,7 @@ impl RuleSet {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
                 (Section::Kinds, Some(value)) => kinds::read(value, &mut rules, diags),
+                (Section::Categories, Some(value)) => categories::read(value, &mut rules, diags),
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
@@ -399,6 +406,11 @@ impl RuleSet {
     /// The index of kind `name`.
     pub fn kind(&self, name: &str) -> Option<KindId> {
         index_of(&self.kinds, name)
+    }
+
+    /// The index of category `name`.
+    pub fn category(&self, name: &str) -> Option<u16> {
+        index_of(&self.categories, name)
     }
 
     /// The index of timing `name`.

@@ -1,0 +1,477 @@
+//! Status definitions: buffs, debuffs and their kin, written as data.
+//!
+//! ```clojure
+//! {:status :weakness :polarity :debuff :category :decrease-power
+//!  :lasts [2 :round-end] :stacking :refresh
+//!  :on-acquire [{:effected :holder :resource :hp :amount -1}]
+//!  :modifiers {:attack {:add -2}}}
+//! ```
+//!
+//! This module checks a definition against its rule set: keys, polarity,
+//! category, duration and the timing that counts it down, stacking policy,
+//! modifiers on declared attributes, flags, and the effect lists run on
+//! acquiring, at timings while active, on running out and on being removed,
+//! with the roles `:holder` (the entity it is on) and `:source` (the one that
+//! applied it) bound. How the engine applies statuses is the subject of
+//! `docs/design/status-effects.md`.
+
+use crate::ast::{AttrId, Dec, Effect, Expr, Int};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, HOLDER, SOURCE, Scope, list_and};
+use crate::diag::Diagnostic;
+use crate::rules::{RuleSet, TimingId};
+use crate::syntax::{Form, Kind};
+
+/// The roles a status's effects may use beyond the rule set's.
+pub const STATUS_ROLES: &[&str] = &[HOLDER, SOURCE];
+
+/// The most a status may last, in counts of its timing.
+pub const MAX_LASTS: i64 = 1000;
+/// The most stacks `[:stack N]` may allow.
+pub const MAX_STACKS: i64 = 255;
+
+keys! {
+    /// The keys of a status definition.
+    pub enum StatusKey {
+        /// `:status :weakness`: its id.
+        Status = "status",
+        /// `:text`: what players read.
+        Text = "text",
+        /// `:polarity`: `:buff` or `:debuff`.
+        Polarity = "polarity",
+        /// `:category`: one of the rule set's `:categories`.
+        Category = "category",
+        /// `:lasts [2 :round-end]`: how many times a timing passes before it runs out.
+        Lasts = "lasts",
+        /// `:stacking`: what acquiring it again does.
+        Stacking = "stacking",
+        /// `:on-acquire`: effects run once when it is acquired; they stay after it ends.
+        OnAcquire = "on-acquire",
+        /// `:modifiers {:attack {:add 3}}`: changes to attributes while active.
+        Modifiers = "modifiers",
+        /// `:flags [:power]`: keywords actions can check while it is active.
+        Flags = "flags",
+        /// `:hooks {:round-end […]}`: effects run at timings while active.
+        Hooks = "hooks",
+        /// `:on-expire`: effects run when it runs out.
+        OnExpire = "on-expire",
+        /// `:on-remove`: effects run when it is dispelled or cleansed.
+        OnRemove = "on-remove",
+    }
+}
+
+keys! {
+    /// Buff or debuff.
+    pub enum Polarity {
+        /// Good for its holder.
+        Buff = "buff",
+        /// Bad for its holder.
+        Debuff = "debuff",
+    }
+}
+
+keys! {
+    /// The stacking policies written as a keyword.
+    pub enum StackingName {
+        /// Acquiring it again resets its turns left (seed 001's same-type rule).
+        Refresh = "refresh",
+        /// Every acquisition is an instance of its own.
+        Independent = "independent",
+        /// `[:stack N]`: up to N stacks on one instance.
+        Stack = "stack",
+    }
+}
+
+keys! {
+    /// The keys of one attribute's modifier.
+    pub enum ModKey {
+        /// `:add N`: added to the attribute's value.
+        Add = "add",
+        /// `:mul X`: the sum is multiplied by it.
+        Mul = "mul",
+    }
+}
+
+/// What acquiring a status its holder already has does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stacking {
+    /// Its turns left are reset.
+    Refresh,
+    /// A new instance beside the old.
+    Independent,
+    /// One more stack, up to this many; then its turns left are reset.
+    Stack(u8),
+}
+
+/// A change to one attribute while a status is active.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    /// The attribute.
+    pub attr: AttrId,
+    /// Added to it.
+    pub add: Option<Int>,
+    /// The sum multiplied by it.
+    pub mul: Option<Dec>,
+}
+
+/// A checked status definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusDef {
+    /// Buff or debuff.
+    pub polarity: Polarity,
+    /// Its category, by index in [`RuleSet::categories`].
+    pub category: Option<u16>,
+    /// How many times which timing passes before it runs out; `None`: until removed.
+    pub lasts: Option<(u32, TimingId)>,
+    /// What acquiring it again does.
+    pub stacking: Stacking,
+    /// Effects run once on acquiring it.
+    pub on_acquire: Vec<Effect>,
+    /// Changes to attributes while active.
+    pub modifiers: Vec<Modifier>,
+    /// Keywords actions can check.
+    pub flags: Vec<String>,
+    /// Effects run at timings while active.
+    pub hooks: Vec<(TimingId, Vec<Effect>)>,
+    /// Effects run when it runs out.
+    pub on_expire: Vec<Effect>,
+    /// Effects run when it is removed before that.
+    pub on_remove: Vec<Effect>,
+}
+
+/// Checks the body of a `{:status :id …}` map (the id and text are the caller's).
+pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<StatusDef> {
+    let before = diags.len();
+    let pairs = check::fields(form, "a status", StatusKey::ALL, diags)?;
+    let scope = Scope {
+        bound: STATUS_ROLES,
+        ..rules.scope()
+    };
+    let mut def = StatusDef {
+        polarity: Polarity::Buff,
+        category: None,
+        lasts: None,
+        stacking: Stacking::Refresh,
+        on_acquire: Vec::new(),
+        modifiers: Vec::new(),
+        flags: Vec::new(),
+        hooks: Vec::new(),
+        on_expire: Vec::new(),
+        on_remove: Vec::new(),
+    };
+    let effects = |v: &Form<'_>, diags: &mut Vec<Diagnostic>| {
+        check::effects(v, &scope, diags).unwrap_or_default()
+    };
+    for (key, v) in pairs {
+        match key {
+            // Read by the caller, which owns names and texts of every definition.
+            StatusKey::Status | StatusKey::Text => {}
+            StatusKey::Polarity => {
+                def.polarity = keyword_of::<Polarity>(
+                    v,
+                    "`:polarity`",
+                    "`:buff` or `:debuff`",
+                    "not a polarity",
+                    diags,
+                )
+                .unwrap_or(Polarity::Buff)
+            }
+            StatusKey::Category => def.category = category(v, rules, diags),
+            StatusKey::Lasts => def.lasts = lasts(v, rules, diags),
+            StatusKey::Stacking => def.stacking = stacking(v, diags).unwrap_or(Stacking::Refresh),
+            StatusKey::OnAcquire => def.on_acquire = effects(v, diags),
+            StatusKey::Modifiers => def.modifiers = modifiers(v, rules, &scope, diags),
+            StatusKey::Flags => def.flags = flags(v, diags),
+            StatusKey::Hooks => def.hooks = hooks(v, rules, &scope, diags),
+            StatusKey::OnExpire => def.on_expire = effects(v, diags),
+            StatusKey::OnRemove => def.on_remove = effects(v, diags),
+        }
+    }
+    if !form.has_key(StatusKey::Polarity.name()) {
+        diags.push(
+            Diagnostic::error(form.span, "a status needs `:polarity`")
+                .with_label("missing `:polarity`")
+                .with_help("write `:polarity :buff` or `:polarity :debuff`"),
+        );
+    }
+    (diags.len() == before).then_some(def)
+}
+
+/// A keyword naming one of `K`, or a located error: `what` is `shapes`, labelled `label`.
+fn keyword_of<K: Keys>(
+    v: &Form<'_>,
+    what: &str,
+    shapes: &str,
+    label: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<K> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = K::find(name);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(
+                v.span,
+                format!("{what} is {shapes}, found {}", v.describe()),
+            )
+            .with_label(label.to_string())
+            .suggest(name, K::ALL.iter().map(|k| k.name()), |s| format!(":{s}")),
+        );
+    }
+    found
+}
+
+fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = rules.category(name);
+    if found.is_none() {
+        let d = Diagnostic::error(
+            v.span,
+            format!(
+                "`:category` names one of the rule set's categories, found {}",
+                v.describe()
+            ),
+        )
+        .with_label("not a category of this rule set");
+        diags.push(if rules.categories.is_empty() {
+            d.with_help(format!(
+                "declare it in the rule set: `:categories {{:{name} \"…\"}}`"
+            ))
+        } else {
+            d.suggest(name, rules.categories.iter().map(String::as_str), |s| {
+                format!(":{s}")
+            })
+            .with_help_if_none(format!(
+                "the categories are {}",
+                list_and(rules.categories.iter().map(|c| format!("`:{c}`")))
+            ))
+        });
+    }
+    found
+}
+
+/// `[2 :round-end]`: a count and the declared timing that counts it down.
+fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(u32, TimingId)> {
+    let shape = || {
+        Diagnostic::error(
+            v.span,
+            format!(
+                "`:lasts` is a count and a timing, such as `[2 :round-end]`; found {}",
+                v.describe()
+            ),
+        )
+        .with_label("expected `[N :timing]`")
+    };
+    let Kind::Vector(items) = &v.kind else {
+        diags.push(shape());
+        return None;
+    };
+    let [count, timing] = items.as_slice() else {
+        diags.push(shape());
+        return None;
+    };
+    let count = match count.kind {
+        Kind::Int(n) if (1..=MAX_LASTS).contains(&n) => Some(n as u32),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    count.span,
+                    format!(
+                        "a status lasts a whole number of times from 1 to {MAX_LASTS}, found {}",
+                        count.describe()
+                    ),
+                )
+                .with_label("out of range"),
+            );
+            None
+        }
+    };
+    let timing = timing_named(timing, rules, diags);
+    Some((count?, timing?))
+}
+
+/// A declared timing, or a located error that suggests the nearest.
+fn timing_named(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<TimingId> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = rules.timing(name);
+    if found.is_none() {
+        let declared: Vec<&str> = rules.timings.iter().map(|t| t.name.as_str()).collect();
+        diags.push(
+            Diagnostic::error(v.span, format!("no timing `{v}` is declared"))
+                .with_label("not a timing of this rule set")
+                .suggest(name, declared.iter().copied(), |s| format!(":{s}"))
+                .with_help_if_none(if declared.is_empty() {
+                    "the rule set declares no `:timings`".to_string()
+                } else {
+                    format!(
+                        "the timings are {}",
+                        list_and(declared.iter().map(|t| format!("`:{t}`")))
+                    )
+                }),
+        );
+    }
+    found
+}
+
+/// `:refresh`, `:independent` or `[:stack N]`.
+fn stacking(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Stacking> {
+    if let Kind::Vector(items) = &v.kind
+        && let [head, n] = items.as_slice()
+        && head.as_keyword() == Some(StackingName::Stack.name())
+    {
+        return match n.kind {
+            Kind::Int(k) if (1..=MAX_STACKS).contains(&k) => Some(Stacking::Stack(k as u8)),
+            _ => {
+                diags.push(
+                    Diagnostic::error(
+                        n.span,
+                        format!(
+                            "a status stacks from 1 to {MAX_STACKS} times, found {}",
+                            n.describe()
+                        ),
+                    )
+                    .with_label("out of range"),
+                );
+                None
+            }
+        };
+    }
+    let shapes = "`:refresh`, `:independent` or `[:stack N]`";
+    match keyword_of::<StackingName>(v, "`:stacking`", shapes, "not a stacking policy", diags)? {
+        StackingName::Refresh => Some(Stacking::Refresh),
+        StackingName::Independent => Some(Stacking::Independent),
+        StackingName::Stack => {
+            diags.push(
+                Diagnostic::error(v.span, "`:stack` says how many: `[:stack 3]`")
+                    .with_label("how many?"),
+            );
+            None
+        }
+    }
+}
+
+/// `{:attack {:add 3} :speed {:mul 0.5}}`.
+fn modifiers(
+    v: &Form<'_>,
+    rules: &RuleSet,
+    scope: &Scope<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Modifier> {
+    let Kind::Map(pairs) = &v.kind else {
+        diags.push(
+            Diagnostic::error(v.span, format!("`:modifiers` is a map from attributes, such as `{{:attack {{:add 3}}}}`; found {}", v.describe()))
+                .with_label("expected a map"),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, body) in pairs {
+        let name = k.as_keyword().unwrap_or("");
+        let Some(attr) = rules.attribute(name) else {
+            diags.push(
+                Diagnostic::error(
+                    k.span,
+                    format!("a modifier changes an attribute, found {}", k.describe()),
+                )
+                .with_label("not an attribute of this rule set")
+                .suggest(name, rules.attributes.iter().map(String::as_str), |s| {
+                    format!(":{s}")
+                })
+                .with_help_if_none(format!(
+                    "the attributes are {}",
+                    list_and(rules.attributes.iter().map(|a| format!("`:{a}`")))
+                )),
+            );
+            continue;
+        };
+        let Some(parts) = check::fields(body, "a modifier", ModKey::ALL, diags) else {
+            continue;
+        };
+        let mut m = Modifier {
+            attr,
+            add: None,
+            mul: None,
+        };
+        for (key, value) in parts {
+            match key {
+                ModKey::Add => m.add = check::integer(value, scope, diags),
+                ModKey::Mul => m.mul = decimal(value, scope, diags),
+            }
+        }
+        if m.add.is_none()
+            && m.mul.is_none()
+            && !body.has_key(ModKey::Add.name())
+            && !body.has_key(ModKey::Mul.name())
+        {
+            diags.push(
+                Diagnostic::error(body.span, "this modifier changes nothing")
+                    .with_help("write `{:add N}`, `{:mul X}` or both"),
+            );
+        }
+        out.push(m);
+    }
+    out
+}
+
+/// `[:power :no-move-attack]`.
+fn flags(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Vec<String> {
+    let Kind::Vector(items) = &v.kind else {
+        diags.push(Diagnostic::error(
+            v.span,
+            format!("`:flags` is a vector of keywords, found {}", v.describe()),
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item.as_keyword() {
+            Some(flag) => out.push(flag.to_string()),
+            None => diags.push(Diagnostic::error(
+                item.span,
+                format!("a flag is a keyword, found {}", item.describe()),
+            )),
+        }
+    }
+    out
+}
+
+/// `{:round-end […]}`: effects at declared timings.
+fn hooks(
+    v: &Form<'_>,
+    rules: &RuleSet,
+    scope: &Scope<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(TimingId, Vec<Effect>)> {
+    let Kind::Map(pairs) = &v.kind else {
+        diags.push(Diagnostic::error(
+            v.span,
+            format!(
+                "`:hooks` is a map from timings to effects, found {}",
+                v.describe()
+            ),
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, body) in pairs {
+        let effects = check::effects(body, scope, diags);
+        if let (Some(timing), Some(effects)) = (timing_named(k, rules, diags), effects) {
+            out.push((timing, effects));
+        }
+    }
+    out
+}
+
+fn decimal(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Dec> {
+    match check::expr(form, scope, diags)? {
+        Expr::Dec(d) => Some(d),
+        Expr::Int(Int::Lit(n)) => Some(Dec::Lit(n as f64)),
+        Expr::Int(i) => Some(Dec::Int(Box::new(i))),
+        Expr::Bool(_) => {
+            diags.push(
+                Diagnostic::error(form.span, "expected a number, found a condition")
+                    .with_label("a condition"),
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Status definitions as the checker reads them: every key lands where it
+//! should, and each way of getting one wrong is a located error.
+
+use grimoire::defs::{self, DefKind};
+use grimoire::rules::RuleSet;
+use grimoire::status::{Polarity, Stacking};
+use grimoire::syntax::read_one;
+
+const RULES: &str = "
+{:rules :tactics-mini
+ :roles {:you \"the unit acting\" :other \"its foe\"}
+ :attributes {:hp {:default 5} :attack {:default 2 :min 0}}
+ :categories {:damage-over-time \"hurts its holder each round\"}
+ :seats [:a :b]
+ :timings {:bleed {:at :round-end} :durations {:at :round-end}}}";
+
+fn rules() -> RuleSet {
+    RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"))
+}
+
+fn check(text: &str) -> (Option<defs::Definition>, Vec<String>) {
+    let rules = rules();
+    let form = read_one(text).unwrap();
+    let mut diags = Vec::new();
+    let def = defs::definition(&form, &rules, 0, &mut diags);
+    (
+        def,
+        diags
+            .iter()
+            .map(|d| format!("{} @{}..{}", d.message, d.span.start, d.span.end))
+            .collect(),
+    )
+}
+
+#[test]
+fn every_key_lands_in_the_checked_definition() {
+    let (def, diags) = check(
+        "{:status :bleed :text \"-1 hp per round\" :polarity :debuff :category :damage-over-time
+          :lasts [2 :durations] :stacking [:stack 3]
+          :on-acquire [{:effected :holder :resource :hp :amount 0}]
+          :modifiers {:attack {:add -1 :mul 0.5}}
+          :flags [:bleeding]
+          :hooks {:bleed [{:effected :holder :resource :hp :amount -1}]}
+          :on-expire [{:effected :source :resource :hp :amount 1}]
+          :on-remove [{:effected :holder :resource :hp :amount 1}]}",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let def = def.unwrap();
+    assert_eq!((def.kind, def.name.as_str()), (DefKind::Status, "bleed"));
+    assert_eq!(def.text.as_deref(), Some("-1 hp per round"));
+    let rules = rules();
+    let s = def.status.unwrap();
+    assert_eq!(s.polarity, Polarity::Debuff);
+    assert_eq!(s.category, rules.category("damage-over-time"));
+    assert_eq!(s.lasts, Some((2, rules.timing("durations").unwrap())));
+    assert_eq!(s.stacking, Stacking::Stack(3));
+    assert_eq!(s.modifiers.len(), 1);
+    assert_eq!(s.modifiers[0].attr, rules.attribute("attack").unwrap());
+    assert!(s.modifiers[0].add.is_some() && s.modifiers[0].mul.is_some());
+    assert_eq!(s.flags, ["bleeding"]);
+    assert_eq!(s.hooks.len(), 1);
+    assert_eq!(s.hooks[0].0, rules.timing("bleed").unwrap());
+    assert_eq!(
+        (s.on_acquire.len(), s.on_expire.len(), s.on_remove.len()),
+        (1, 1, 1)
+    );
+}
+
+#[test]
+fn each_fault_is_a_located_error() {
+    let cases = [
+        ("{:status :x}", "a status needs `:polarity`"),
+        (
+            "{:status \"x\" :polarity :buff}",
+            "a status's id is a keyword",
+        ),
+        (
+            "{:status :x :polarity :good}",
+            "`:polarity` is `:buff` or `:debuff`",
+        ),
+        (
+            "{:status :x :polarity :buff :category :dot}",
+            "`:category` names one of",
+        ),
+        (
+            "{:status :x :polarity :buff :lasts 2}",
+            "`:lasts` is a count and a timing",
+        ),
+        (
+            "{:status :x :polarity :buff :lasts [0 :bleed]}",
+            "from 1 to 1000",
+        ),
+        (
+            "{:status :x :polarity :buff :lasts [2 :blead]}",
+            "no timing `:blead` is declared",
+        ),
+        (
+            "{:status :x :polarity :buff :stacking :stack}",
+            "`:stack` says how many",
+        ),
+        (
+            "{:status :x :polarity :buff :stacking [:stack 0]}",
+            "from 1 to 255 times",
+        ),
+        (
+            "{:status :x :polarity :buff :modifiers {:hp {}}}",
+            "this modifier changes nothing",
+        ),
+        (
+            "{:status :x :polarity :buff :modifiers {:hp {:plus 1}}}",
+            "unknown key `:plus`",
+        ),
+        (
+            "{:status :x :polarity :buff :flags [\"loud\"]}",
+            "a flag is a keyword",
+        ),
+        (
+            "{:status :x :polarity :buff :sparkle true}",
+            "unknown key `:sparkle` in a status",
+        ),
+        (
+            "{:status :x :polarity :buff :on-acquire [{:effected :self :resource :hp :amount 1}]}",
+            "unknown role `:self`",
+        ),
+    ];
+    for (text, want) in cases {
+        let (def, diags) = check(text);
+        assert!(def.is_none(), "{text} checked clean");
+        assert!(
+            diags.iter().any(|d| d.contains(want)),
+            "{text}: wanted `{want}`, got {diags:?}"
+        );
+        // Every error points inside the text.
+        for d in &diags {
+            let (_, span) = d.rsplit_once('@').unwrap();
+            let (_, end) = span.split_once("..").unwrap();
+            assert!(end.parse::<usize>().unwrap() <= text.len(), "{text}: {d}");
+        }
+    }
+}
+
+#[test]
+fn holder_and_source_are_roles_only_inside_a_status() {
+    let (_, diags) =
+        check("{:card \"Poke\" :effects [{:effected :holder :resource :hp :amount -1}]}");
+    assert!(
+        diags.iter().any(|d| d.contains("unknown role `:holder`")),
+        "{diags:?}"
+    );
+    let diags = RuleSet::parse(&RULES.replace(
+        ":attack {:default 2 :min 0}",
+        ":attack {:default 2 :min 0} :holder {}",
+    ))
+    .unwrap_err();
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("`:holder` is reserved")),
+        "{diags:?}"
+    );
+}
