@@ -190,6 +190,10 @@ const TOKENS: &[&str] = &[
     ":tower", ":wall", ":quarry", ":bricks", ":magic", ":gems", ":zoo", ":beasts", ":damage", ":quary",
     ":tower-goal", ":hand-size", ":a/b", ":/", ":a/", ":roles", ":attributes", ":operations", ":default",
     ":min", ":max", ":doc", ":params",
+    // keywords of status definitions
+    ":status", ":polarity", ":buff", ":debuff", ":category", ":lasts", ":stacking", ":refresh", ":stack",
+    ":independent", ":on-acquire", ":modifiers", ":add", ":mul", ":flags", ":hooks", ":on-expire",
+    ":on-remove", ":holder", ":source", ":turn-start", ":turn-end",
     // symbols and operators
     "=", "not=", "<", ">", "<=", ">=", "and", "or", "not", "if", "+", "-", "*", "/", "min", "max", "round",
     "floor", "ceil", "random", "chance", "effected", "nil", "true", "false", "=>", "foo",

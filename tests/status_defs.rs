@@ -159,3 +159,82 @@ fn holder_and_source_are_roles_only_inside_a_status() {
         "{diags:?}"
     );
 }
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        ":status",
+        ":text",
+        ":polarity",
+        ":category",
+        ":lasts",
+        ":stacking",
+        ":on-acquire",
+        ":modifiers",
+        ":flags",
+        ":hooks",
+        ":on-expire",
+        ":on-remove",
+        ":effects",
+        ":oops",
+    ];
+    const VALUES: &[&str] = &[
+        ":bleed",
+        ":buff",
+        ":debuff",
+        ":damage-over-time",
+        "[2 :bleed]",
+        "[0 :bleed]",
+        "[2]",
+        "[99999 :durations]",
+        ":refresh",
+        ":independent",
+        "[:stack 3]",
+        "[:stack 300]",
+        ":stack",
+        "[{:effected :holder :resource :hp :amount -1}]",
+        "[{:effected :source :resource :hp :amount 1}]",
+        "{:attack {:add 1}}",
+        "{:attack {:mul 0.5 :add [:holder :hp]}}",
+        "{:hp {}}",
+        "{:nope {:add 1}}",
+        "[:a :b]",
+        "[\"x\"]",
+        "{:bleed [{:effected :holder :resource :hp :amount -1}]}",
+        "{:nope []}",
+        "\"text\"",
+        "1",
+        "-1",
+        "nil",
+        "true",
+        "[]",
+        "{}",
+        "[[[]]]",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_status_maps_never_panic_and_point_inside_the_text(
+            pairs in prop::collection::vec((prop::sample::select(KEYS), prop::sample::select(VALUES)), 0..8)
+        ) {
+            let mut text = String::from("{");
+            for (k, v) in &pairs {
+                text.push_str(&format!("{k} {v} "));
+            }
+            text.push('}');
+            let rules = rules();
+            let read = grimoire::syntax::read(&text);
+            if let Some(form) = read.forms.first() {
+                let mut diags = Vec::new();
+                let _ = defs::definition(form, &rules, 0, &mut diags);
+                for d in &diags {
+                    prop_assert!(d.span.end as usize <= text.len(), "{text}: {d:?}");
+                }
+            }
+        }
+    }
+}
