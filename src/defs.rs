@@ -369,13 +369,7 @@ fn status_definition(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Definition> {
     let before = diags.len();
-    let field = |key: StatusKey| match &form.kind {
-        Kind::Map(pairs) => pairs
-            .iter()
-            .find(|(k, _)| k.as_keyword() == Some(key.name()))
-            .map(|(_, v)| v),
-        _ => None,
-    };
+    let field = |key: StatusKey| form.get(key.name());
     let name = field(StatusKey::Status).and_then(|v| match v.as_keyword() {
         Some(id) => Some(id.to_string()),
         None => {
@@ -420,13 +414,7 @@ fn status_definition(
 }
 
 fn value_span(form: &Form<'_>, key: &str) -> Option<Span> {
-    match &form.kind {
-        Kind::Map(pairs) => pairs
-            .iter()
-            .find(|(k, _)| k.as_keyword() == Some(key))
-            .map(|(_, v)| v.span),
-        _ => None,
-    }
+    form.get(key).map(|v| v.span)
 }
 
 /// A whole number from 0 to `max`.

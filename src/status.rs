@@ -17,7 +17,7 @@
 
 use crate::ast::{AttrId, Dec, Effect, Expr, Int};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, HOLDER, SOURCE, Scope, list_and};
+use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
 use crate::diag::Diagnostic;
 use crate::rules::{RuleSet, TimingId};
 use crate::syntax::{Form, Kind};
@@ -205,48 +205,30 @@ fn keyword_of<K: Keys>(
     label: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<K> {
-    let name = v.as_keyword().unwrap_or("");
-    let found = K::find(name);
-    if found.is_none() {
-        diags.push(
-            Diagnostic::error(
-                v.span,
-                format!("{what} is {shapes}, found {}", v.describe()),
-            )
-            .with_label(label.to_string())
-            .suggest(name, K::ALL.iter().map(|k| k.name()), |s| format!(":{s}")),
-        );
-    }
-    found
+    let message = format!("{what} is {shapes}, found {}", v.describe());
+    check::keyword_in(v, message, label, None, diags)
 }
 
 fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<u16> {
     let name = v.as_keyword().unwrap_or("");
-    let found = rules.category(name);
-    if found.is_none() {
-        let d = Diagnostic::error(
-            v.span,
-            format!(
-                "`:category` names one of the rule set's categories, found {}",
-                v.describe()
-            ),
-        )
-        .with_label("not a category of this rule set");
-        diags.push(if rules.categories.is_empty() {
-            d.with_help(format!(
-                "declare it in the rule set: `:categories {{:{name} \"…\"}}`"
-            ))
-        } else {
-            d.suggest(name, rules.categories.iter().map(String::as_str), |s| {
-                format!(":{s}")
-            })
-            .with_help_if_none(format!(
-                "the categories are {}",
-                list_and(rules.categories.iter().map(|c| format!("`:{c}`")))
-            ))
-        });
-    }
-    found
+    Declared::new(
+        rules.categories.iter().map(String::as_str),
+        "a category",
+        "categories",
+    )
+    .when_empty(format!(
+        "declare it in the rule set: `:categories {{:{name} \"…\"}}`"
+    ))
+    .find(
+        name,
+        v.span,
+        format!(
+            "`:category` names one of the rule set's categories, found {}",
+            v.describe()
+        ),
+        diags,
+    )
+    .map(|i| i as u16)
 }
 
 /// `[2 :round-end]`: a count and the declared timing that counts it down.
@@ -291,25 +273,7 @@ fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(
 
 /// A declared timing, or a located error that suggests the nearest.
 fn timing_named(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<TimingId> {
-    let name = v.as_keyword().unwrap_or("");
-    let found = rules.timing(name);
-    if found.is_none() {
-        let declared: Vec<&str> = rules.timings.iter().map(|t| t.name.as_str()).collect();
-        diags.push(
-            Diagnostic::error(v.span, format!("no timing `{v}` is declared"))
-                .with_label("not a timing of this rule set")
-                .suggest(name, declared.iter().copied(), |s| format!(":{s}"))
-                .with_help_if_none(if declared.is_empty() {
-                    "the rule set declares no `:timings`".to_string()
-                } else {
-                    format!(
-                        "the timings are {}",
-                        list_and(declared.iter().map(|t| format!("`:{t}`")))
-                    )
-                }),
-        );
-    }
-    found
+    rules.declared_timing(v.as_keyword().unwrap_or(""), v, v.span, diags)
 }
 
 /// `:refresh`, `:independent` or `[:stack N]`.
@@ -363,26 +327,19 @@ fn modifiers(
         );
         return Vec::new();
     };
+    let attributes = Declared::new(
+        rules.attributes.iter().map(String::as_str),
+        "an attribute",
+        "attributes",
+    );
     let mut out = Vec::new();
     for (k, body) in pairs {
         let name = k.as_keyword().unwrap_or("");
-        let Some(attr) = rules.attribute(name) else {
-            diags.push(
-                Diagnostic::error(
-                    k.span,
-                    format!("a modifier changes an attribute, found {}", k.describe()),
-                )
-                .with_label("not an attribute of this rule set")
-                .suggest(name, rules.attributes.iter().map(String::as_str), |s| {
-                    format!(":{s}")
-                })
-                .with_help_if_none(format!(
-                    "the attributes are {}",
-                    list_and(rules.attributes.iter().map(|a| format!("`:{a}`")))
-                )),
-            );
+        let message = format!("a modifier changes an attribute, found {}", k.describe());
+        let Some(attr) = attributes.find(name, k.span, message, diags) else {
             continue;
         };
+        let attr = attr as AttrId;
         let Some(parts) = check::fields(body, "a modifier", ModKey::ALL, diags) else {
             continue;
         };

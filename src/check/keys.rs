@@ -8,6 +8,8 @@
 pub trait Keys: Copy + Eq + std::fmt::Debug + 'static {
     /// Every key, in the order the reader handles them and the docs list them.
     const ALL: &'static [Self];
+    /// Keys of this set under former names, each with the help that names the new one.
+    const RENAMED: &'static [(&'static str, &'static str)] = &[];
     /// The keyword, without its colon.
     fn name(self) -> &'static str;
     /// The key called `name`, if it is one of these.
@@ -16,11 +18,22 @@ pub trait Keys: Copy + Eq + std::fmt::Debug + 'static {
     }
 }
 
-/// Declares an enum of keys and its [`Keys`] impl: `keys! { pub enum K { A = "a", B = "b" } }`.
+/// Declares an enum of keys and its [`Keys`] impl: `keys! { pub enum K { A = "a", B = "b" } }`,
+/// optionally followed by `renamed { "old" => "help naming the new key" }`.
 macro_rules! keys {
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
         $($(#[$vmeta:meta])* $var:ident = $kw:literal),+ $(,)?
+    } renamed { $($old:literal => $help:literal),+ $(,)? }) => {
+        keys! { $(#[$meta])* $vis enum $name { $($(#[$vmeta])* $var = $kw),+ } @renamed [$(($old, $help)),+] }
+    };
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+ $(,)?
     }) => {
+        keys! { $(#[$meta])* $vis enum $name { $($(#[$vmeta])* $var = $kw),+ } @renamed [] }
+    };
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+
+    } @renamed [$(($old:literal, $help:literal)),*]) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         $vis enum $name {
@@ -28,6 +41,7 @@ macro_rules! keys {
         }
         impl $crate::check::keys::Keys for $name {
             const ALL: &'static [Self] = &[$($name::$var),+];
+            const RENAMED: &'static [(&'static str, &'static str)] = &[$(($old, $help)),*];
             fn name(self) -> &'static str {
                 match self {
                     $($name::$var => $kw),+

@@ -139,15 +139,18 @@ pub fn fields<'f, 'a, K: Keys>(
                 out.extend(known(name).map(|key| (key, v)));
             }
             Kind::Keyword(name) => {
-                diags.push(
-                    Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
-                        .with_label("unknown key")
+                let d = Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
+                    .with_label("unknown key");
+                diags.push(match K::RENAMED.iter().find(|(old, _)| old == name) {
+                    // A key under its former name: say the new one.
+                    Some((_, help)) => d.with_help(*help),
+                    None => d
                         .suggest(name, names(), |s| format!(":{s}"))
                         .with_help_if_none(format!(
                             "the keys of {what} are {}",
                             list_and(names().map(|a| format!("`:{a}`")))
                         )),
-                );
+                });
             }
             Kind::Symbol(name) if known(name).is_some() => {
                 diags.push(
@@ -182,6 +185,91 @@ fn shapes(op: &Operator) -> String {
         .map(|f| format!("`[{}]`", f.trim_start_matches('[').trim_end_matches(']')))
         .collect();
     list(forms)
+}
+
+/// The member of the closed set `K` that the keyword `v` names (a moment, a
+/// polarity); otherwise an error at it saying `message`, labelled `label`,
+/// with the nearest name, or else `help`.
+pub fn keyword_in<K: Keys>(
+    v: &Form<'_>,
+    message: String,
+    label: &str,
+    help: Option<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<K> {
+    let name = v.as_keyword().unwrap_or("");
+    let found = K::find(name);
+    if found.is_none() {
+        let d = Diagnostic::error(v.span, message)
+            .with_label(label.to_string())
+            .suggest(name, K::ALL.iter().map(|k| k.name()), |s| format!(":{s}"));
+        diags.push(match help {
+            Some(help) => d.with_help_if_none(help),
+            None => d,
+        });
+    }
+    found
+}
+
+/// Names a rule set declares (kinds, categories, attributes, timings), for
+/// finding the one a keyword names, or saying which it could have meant.
+pub struct Declared<'n> {
+    names: Vec<&'n str>,
+    /// "a kind": what one of them is, for the label.
+    noun: &'static str,
+    /// "kinds": what they are, for the list.
+    plural: &'static str,
+    /// The help when none is declared at all.
+    when_empty: Option<String>,
+}
+
+impl<'n> Declared<'n> {
+    /// `names`, each one `noun`, together `plural`.
+    pub fn new(
+        names: impl IntoIterator<Item = &'n str>,
+        noun: &'static str,
+        plural: &'static str,
+    ) -> Declared<'n> {
+        Declared {
+            names: names.into_iter().collect(),
+            noun,
+            plural,
+            when_empty: None,
+        }
+    }
+
+    /// The help to give when no name is declared.
+    pub fn when_empty(mut self, help: String) -> Declared<'n> {
+        self.when_empty = Some(help);
+        self
+    }
+
+    /// The index of `name`; otherwise an error at `span` saying `message`,
+    /// labelled "not {noun} of this rule set", with the nearest name or the list.
+    pub fn find(
+        &self,
+        name: &str,
+        span: Span,
+        message: String,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<usize> {
+        if let Some(i) = self.names.iter().position(|n| *n == name) {
+            return Some(i);
+        }
+        let d = Diagnostic::error(span, message)
+            .with_label(format!("not {} of this rule set", self.noun));
+        diags.push(match &self.when_empty {
+            Some(help) if self.names.is_empty() => d.with_help(help.clone()),
+            _ => d
+                .suggest(name, self.names.iter().copied(), |s| format!(":{s}"))
+                .with_help_if_none(format!(
+                    "the {} are {}",
+                    self.plural,
+                    list_and(self.names.iter().map(|n| format!("`:{n}`")))
+                )),
+        });
+        None
+    }
 }
 
 /// Joins names for a list of what exists: "`a`, `b` and `c`".
@@ -1002,13 +1090,7 @@ impl<'a> Checker<'_, '_> {
 
 /// The group of an `{:at-once [...]}` map.
 fn at_once_group<'f, 'a>(form: &'f Form<'a>) -> Option<&'f Form<'a>> {
-    match &form.kind {
-        Kind::Map(pairs) => pairs
-            .iter()
-            .find(|(k, _)| k.as_keyword() == Some("at-once"))
-            .map(|(_, v)| v),
-        _ => None,
-    }
+    form.get("at-once")
 }
 
 /// True if the map has an unknown keyword key that is a likely typo of `key`.

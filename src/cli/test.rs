@@ -102,10 +102,7 @@ fn collect(
 /// The rule set a scenario file uses: its `:rules`, else a folder named after a bundled rule set.
 fn rules_name(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
     for f in forms {
-        if let crate::syntax::Kind::Map(pairs) = &f.kind
-            && let Some((_, v)) = pairs.iter().find(|(k, _)| k.as_keyword() == Some("rules"))
-            && let Some(name) = v.as_keyword()
-        {
+        if let Some(name) = f.get("rules").and_then(|v| v.as_keyword()) {
             return Some(name.to_string());
         }
     }

@@ -78,6 +78,9 @@ keys! {
         /// `:ai {:score …}`: how the greedy AI weighs a state.
         Ai = "ai",
     }
+    renamed {
+        "entities" => "`:entities` is now `:roles`: the names effects use for entities",
+    }
 }
 
 /// A checked rule set.
@@ -147,15 +150,6 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
         .collect()
-}
-
-/// Sections an older rule-set file may still use: their "unknown key" says the new name.
-fn renamed_sections(diags: &mut [Diagnostic]) {
-    for d in diags {
-        if d.message == "unknown key `:entities` in a rule set" {
-            d.help = Some("`:entities` is now `:roles`: the names effects use for entities".into());
-        }
-    }
 }
 
 /// Names declared so far: roles, attributes, operations and params share one set.
@@ -233,9 +227,7 @@ impl RuleSet {
 
     /// Checks a rule set's map; problems go to `diags`.
     pub fn from_form(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<RuleSet> {
-        let before = diags.len();
         let pairs = check::fields(form, "a rule set", Section::ALL, diags)?;
-        renamed_sections(&mut diags[before..]);
         let mut rules = RuleSet {
             name: String::new(),
             doc: String::new(),
@@ -357,13 +349,8 @@ impl RuleSet {
     /// Whether applying `effects` can draw from the generator (`random`,
     /// `chance`), in the operations they apply too.
     pub fn draws(&self, effects: &[Effect]) -> bool {
-        effects.iter().any(|e| {
-            let mut draws = false;
-            e.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
-            draws
-                || operations::calls(&e.resource)
-                    .into_iter()
-                    .any(|o| self.op_draws.get(o as usize).copied().unwrap_or(true))
+        operations::effects_draw(effects, |o| {
+            self.op_draws.get(o as usize).copied().unwrap_or(true)
         })
     }
 

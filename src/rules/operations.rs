@@ -143,13 +143,7 @@ fn draws(ops: &[OpDef]) -> Vec<bool> {
         if let Some(d) = memo[op] {
             return d;
         }
-        let mut draws = false;
-        for e in &ops[op].effects {
-            e.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
-            draws |= calls(&e.resource)
-                .into_iter()
-                .any(|o| op_draws(o as usize, memo, ops));
-        }
+        let draws = effects_draw(&ops[op].effects, |o| op_draws(o as usize, memo, ops));
         memo[op] = Some(draws);
         draws
     }
@@ -157,6 +151,16 @@ fn draws(ops: &[OpDef]) -> Vec<bool> {
     (0..ops.len())
         .map(|op| op_draws(op, &mut memo, ops))
         .collect()
+}
+
+/// Whether `effects` draw from the generator, themselves or through an
+/// operation they apply (`op` says whether an operation does).
+pub(super) fn effects_draw(effects: &[Effect], mut op: impl FnMut(OpId) -> bool) -> bool {
+    effects.iter().any(|e| {
+        let mut draws = false;
+        e.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+        draws || calls(&e.resource).into_iter().any(&mut op)
+    })
 }
 
 /// The operations a resource may apply.

@@ -5,7 +5,7 @@
 
 use super::{KindId, MAX_LIST_EXPANSION, RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, SELF, Scope, list_and};
+use crate::check::{self, Declared, SELF, Scope, list_and};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Span};
 
@@ -106,25 +106,43 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
 }
 
 fn kind(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<KindId> {
-    let name = v.as_keyword().unwrap_or("");
-    let found = rules.kind(name);
-    if found.is_none() {
-        diags.push(
-            Diagnostic::error(
-                v.span,
-                format!("`:each` names a kind, found {}", v.describe()),
-            )
-            .with_label("not a kind of this rule set")
-            .suggest(name, rules.kinds.iter().map(String::as_str), |s| {
-                format!(":{s}")
-            })
-            .with_help_if_none(format!(
-                "the kinds are {}",
-                list_and(rules.kinds.iter().map(|k| format!("`:{k}`")))
-            )),
-        );
+    Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
+        .find(
+            v.as_keyword().unwrap_or(""),
+            v.span,
+            format!("`:each` names a kind, found {}", v.describe()),
+            diags,
+        )
+        .map(|i| i as KindId)
+}
+
+impl RuleSet {
+    /// The declared timing `name` (written `shown`), or an error at `span` that
+    /// names the nearest, the list, or how to declare one.
+    pub fn declared_timing(
+        &self,
+        name: &str,
+        shown: &dyn std::fmt::Display,
+        span: Span,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<TimingId> {
+        Declared::new(
+            self.timings.iter().map(|t| t.name.as_str()),
+            "a timing",
+            "timings",
+        )
+        .when_empty(format!(
+            "declare it first: `:timings {{:{name} {{:at :turn-start}}}}`; the moments are {}",
+            moments()
+        ))
+        .find(
+            name,
+            span,
+            format!("no timing `{shown}` is declared"),
+            diags,
+        )
+        .map(|i| i as TimingId)
     }
-    found
 }
 
 fn moments() -> String {
@@ -132,22 +150,13 @@ fn moments() -> String {
 }
 
 fn moment(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Moment> {
-    let name = v.as_keyword().unwrap_or("");
-    let found = Moment::find(name);
-    if found.is_none() {
-        diags.push(
-            Diagnostic::error(
-                v.span,
-                format!("`:at` names a moment, found {}", v.describe()),
-            )
-            .with_label("not a moment")
-            .suggest(name, Moment::ALL.iter().map(|m| m.name()), |s| {
-                format!(":{s}")
-            })
-            .with_help_if_none(format!("the moments are {}", moments())),
-        );
-    }
-    found
+    check::keyword_in(
+        v,
+        format!("`:at` names a moment, found {}", v.describe()),
+        "not a moment",
+        Some(format!("the moments are {}", moments())),
+        diags,
+    )
 }
 
 /// `:hooks {:turn-start […]}`: effects run at declared timings.
@@ -160,24 +169,9 @@ pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagn
             ..rules.scope()
         };
         let effects = check::effects(body, &scope, diags).unwrap_or_default();
-        let Some(timing) = timing else {
-            let declared: Vec<&str> = rules.timings.iter().map(|t| t.name.as_str()).collect();
-            diags.push(
-                Diagnostic::error(span, format!("no timing `:{name}` is declared"))
-                    .with_label("not a timing of this rule set")
-                    .suggest(name, declared.iter().copied(), |s| format!(":{s}"))
-                    .with_help_if_none(if declared.is_empty() {
-                        format!(
-                            "declare it first: `:timings {{:{name} {{:at :turn-start}}}}`; the moments are {}",
-                            moments()
-                        )
-                    } else {
-                        format!(
-                            "the timings are {}",
-                            list_and(declared.iter().map(|t| format!("`:{t}`")))
-                        )
-                    }),
-            );
+        let shown = format!(":{name}");
+        let Some(timing) = timing.or_else(|| rules.declared_timing(name, &shown, span, diags))
+        else {
             continue;
         };
         let n = rules.expansion_of(&effects);

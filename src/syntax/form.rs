@@ -60,7 +60,18 @@ impl<'a> Form<'a> {
 
     /// True if this is a map with the keyword key `:key`.
     pub fn has_key(&self, key: &str) -> bool {
-        matches!(&self.kind, Kind::Map(pairs) if pairs.iter().any(|(k, _)| k.as_keyword() == Some(key)))
+        self.get(key).is_some()
+    }
+
+    /// The value of the keyword key `:key`, if this is a map that has it.
+    pub fn get(&self, key: &str) -> Option<&Form<'a>> {
+        match &self.kind {
+            Kind::Map(pairs) => pairs
+                .iter()
+                .find(|(k, _)| k.as_keyword() == Some(key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
     }
 
     /// A short noun for messages: "a vector", "the keyword `:wall`".
