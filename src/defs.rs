@@ -164,7 +164,7 @@ pub fn name_span(form: &Form<'_>) -> Option<Span> {
         .map(|(_, v)| v.span)
 }
 
-/// Checks one `{:card …}` or `{:effect …}` map.
+/// Checks one `{:card …}`, `{:effect …}` or `{:status …}` map.
 pub fn definition(
     form: &Form<'_>,
     rules: &RuleSet,
