@@ -13,6 +13,12 @@ pub type EntityId = u32;
 pub type OpId = u16;
 /// Index of a role in the rule set (`:you`): a name bound to an entity when effects run.
 pub type RoleId = u8;
+/// Index of a status definition in the rule set (`:weakness`).
+pub type StatusId = u16;
+/// Index of a flag statuses set (`:no-move-attack`), in the rule set's list of flags.
+pub type FlagId = u16;
+/// Index of a category in the rule set's `:categories`.
+pub type CategoryId = u16;
 
 /// Comparison operators of simple logic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +111,12 @@ pub enum Int {
     Round(Rounding, Box<Dec>),
     /// `[random lo hi]`: uniform in `lo..=hi`, drawn from the state's generator.
     Random(Box<Int>, Box<Int>),
+    /// `:magnitude` in a status's effects: what it was acquired with.
+    Magnitude,
+    /// `[statuses :you :debuff]`: how many statuses an entity holds that match.
+    Statuses(Box<Entity>, Filter),
+    /// `[turns-left :you :buff]`: the turns left of the matching statuses, summed.
+    TurnsLeft(Box<Entity>, Filter),
 }
 
 /// A decimal expression.
@@ -146,6 +158,8 @@ pub enum Bool {
     If(Box<Bool>, Box<Bool>, Box<Bool>),
     /// `[chance p]`: true with probability `p`, drawn from the state's generator.
     Chance(Box<Dec>),
+    /// `[has :you :power]`: whether an entity holds a status that matches.
+    Has(Box<Entity>, Filter),
 }
 
 /// What an effect's `:resource` names: a stored attribute or a rule-set operation.
@@ -157,6 +171,174 @@ pub enum Resource {
     Op(OpId),
     /// `[> [:other :wall] 10 :wall :tower]`
     If(Box<Bool>, Box<Resource>, Box<Resource>),
+    /// `:acquire`, `:dispel`, `:extend`: a change to an entity's statuses.
+    Status(Box<StatusOp>),
+}
+
+/// Buff or debuff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Polarity {
+    /// Good for its holder.
+    Buff,
+    /// Bad for its holder.
+    Debuff,
+}
+
+/// Which statuses a query, a dispel or a block matches: every part given must
+/// hold; an empty filter matches every status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// This status.
+    pub status: Option<StatusId>,
+    /// A status of this category.
+    pub category: Option<CategoryId>,
+    /// A buff or a debuff.
+    pub polarity: Option<Polarity>,
+    /// A status that sets this flag.
+    pub flag: Option<FlagId>,
+}
+
+impl Filter {
+    /// True if the filter has no part: it matches every status.
+    pub fn is_any(&self) -> bool {
+        *self == Filter::default()
+    }
+}
+
+/// Which of the matching statuses a dispel removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// Chosen by the state's generator.
+    Random,
+    /// The first acquired.
+    Oldest,
+    /// The last acquired.
+    Newest,
+    /// The one with the most turns left (the oldest of equals).
+    MostLeft,
+    /// The one with the fewest turns left (the oldest of equals).
+    LeastLeft,
+    /// Every one: the amount is ignored.
+    All,
+}
+
+/// A change to statuses, made by an effect.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StatusOp {
+    /// `{:acquire :weakness}`: the entity acquires the status, with the amount as
+    /// its magnitude, through blocks and stacking; `:lasts` overrides its duration.
+    Acquire {
+        /// Which status.
+        status: StatusId,
+        /// How many counts of its timing it lasts, instead of its definition's.
+        lasts: Option<Int>,
+    },
+    /// `{:dispel :debuff :pick :oldest}`: removes as many matching statuses as the amount.
+    Dispel {
+        /// Which statuses may go.
+        filter: Filter,
+        /// Which of them go first.
+        pick: Pick,
+    },
+    /// `{:extend :buff}`: adds the amount to the turns left of every matching status.
+    Extend {
+        /// Which statuses change.
+        filter: Filter,
+    },
+}
+
+/// What acquiring a status its holder already has does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stacking {
+    /// Its turns left are reset; nothing else happens.
+    Refresh,
+    /// A new instance beside the old.
+    Independent,
+    /// One more stack, up to this many, and its turns left are reset.
+    Stack(u8),
+}
+
+/// A change to one attribute while a status is active.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    /// The attribute.
+    pub attr: AttrId,
+    /// Added to its base value, once per stack.
+    pub add: Option<Int>,
+    /// The sum is multiplied by it, once per stack.
+    pub mul: Option<Dec>,
+}
+
+/// What a status blocks: statuses its holder would acquire.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// Which statuses are blocked.
+    pub filter: Filter,
+    /// The chance each is blocked; always, without one.
+    pub chance: Option<Dec>,
+    /// How many it blocks before it ends; unlimited, without.
+    pub charges: Option<u16>,
+    /// A blocked status goes to its source instead.
+    pub reflect: bool,
+}
+
+/// A checked status definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusDef {
+    /// Buff or debuff.
+    pub polarity: Polarity,
+    /// Its category.
+    pub category: Option<CategoryId>,
+    /// How many times which timing passes before it runs out; `None`: until removed.
+    pub lasts: Option<(u32, u16)>,
+    /// What acquiring it again does.
+    pub stacking: Stacking,
+    /// Effects run once on acquiring it (and on each new stack); they stay after it ends.
+    pub on_acquire: Vec<Effect>,
+    /// Changes to attributes while active.
+    pub modifiers: Vec<Modifier>,
+    /// Flags set while active.
+    pub flags: Vec<FlagId>,
+    /// What it blocks while active.
+    pub blocks: Option<Block>,
+    /// Effects run at timings while active, by timing.
+    pub hooks: Vec<(u16, Vec<Effect>)>,
+    /// Effects run when it runs out.
+    pub on_expire: Vec<Effect>,
+    /// Effects run when it is removed before that.
+    pub on_remove: Vec<Effect>,
+}
+
+impl StatusDef {
+    /// Does this status match `filter`, being status `id`?
+    #[inline]
+    pub fn matches(&self, id: StatusId, filter: &Filter) -> bool {
+        filter.status.is_none_or(|s| s == id)
+            && filter.category.is_none_or(|c| self.category == Some(c))
+            && filter.polarity.is_none_or(|p| self.polarity == p)
+            && filter.flag.is_none_or(|f| self.flags.contains(&f))
+    }
+}
+
+impl Default for StatusDef {
+    /// A buff that does nothing and lasts until removed: what a status whose
+    /// definition did not check stands for, so indices stay stable.
+    fn default() -> StatusDef {
+        StatusDef {
+            polarity: Polarity::Buff,
+            category: None,
+            lasts: None,
+            stacking: Stacking::Refresh,
+            on_acquire: Vec::new(),
+            modifiers: Vec::new(),
+            flags: Vec::new(),
+            blocks: None,
+            hooks: Vec::new(),
+            on_expire: Vec::new(),
+            on_remove: Vec::new(),
+        }
+    }
 }
 
 /// One checked effect map: `{:effected :you :resource :wall :amount 3}`.
@@ -205,6 +387,8 @@ pub enum Leaf {
     Amount,
     /// A draw from the generator: `random` or `chance`.
     Draw,
+    /// A read or change of statuses, not of one attribute.
+    Status,
 }
 
 impl Int {
@@ -238,6 +422,11 @@ impl Int {
                 f(Leaf::Draw);
                 a.leaves(f);
                 b.leaves(f);
+            }
+            Int::Magnitude => f(Leaf::Amount),
+            Int::Statuses(who, _) | Int::TurnsLeft(who, _) => {
+                f(Leaf::Status);
+                who.leaves(f);
             }
         }
     }
@@ -295,6 +484,10 @@ impl Bool {
                 f(Leaf::Draw);
                 p.leaves(f);
             }
+            Bool::Has(who, _) => {
+                f(Leaf::Status);
+                who.leaves(f);
+            }
         }
     }
 }
@@ -318,6 +511,19 @@ impl Resource {
     pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
         match self {
             Resource::Attr(_) | Resource::Op(_) => {}
+            Resource::Status(op) => {
+                f(Leaf::Status);
+                match &**op {
+                    // A random pick draws from the generator.
+                    StatusOp::Dispel {
+                        pick: Pick::Random, ..
+                    } => f(Leaf::Draw),
+                    StatusOp::Acquire {
+                        lasts: Some(lasts), ..
+                    } => lasts.leaves(f),
+                    _ => {}
+                }
+            }
             Resource::If(c, a, b) => {
                 c.leaves(f);
                 a.leaves(f);

@@ -5,12 +5,13 @@
 //! checked card becomes a [`Card`], which the engine deals, holds in hands and
 //! plays.
 
+use crate::ast::StatusDef;
 use crate::ast::{AttrId, Effect};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, EffectKey};
 use crate::diag::Diagnostic;
 use crate::rules::RuleSet;
-use crate::status::{self, StatusDef, StatusKey};
+use crate::status::{self, StatusKey};
 use crate::syntax::{Form, Kind, Span};
 
 /// What a definition defines.

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::defs::{Definition, definition, name_span};
+use crate::defs::{DefKind, Definition, definition, name_span};
 use crate::diag::{Diagnostic, Severity, Source};
 use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Span, read};
@@ -34,6 +34,9 @@ pub struct Checked {
     pub rule_sets: Vec<RuleSet>,
     /// Cards and effects that checked clean.
     pub definitions: Vec<Definition>,
+    /// Each rule set the definitions were checked against, with the statuses
+    /// they define declared and installed: what a game of it plays with.
+    pub extended: Vec<RuleSet>,
 }
 
 impl Checked {
@@ -135,9 +138,10 @@ pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
     )
 }
 
-/// The decks compiled into the binary, by rule set: what `play` and `simulate`
-/// deal when no `--cards` are given.
-pub const BUNDLED_DECKS: &[(&str, &[(&str, &str)])] = &[(
+/// The definitions files compiled into the binary, by rule set: the cards
+/// `play` and `simulate` deal when no `--cards` are given, and the statuses a
+/// bundled rule set always has.
+pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[(
     "arcomage",
     // In the order `discover` sorts the folder's files, so a seed deals the same game either way.
     &[
@@ -203,39 +207,70 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         }
         kinds.push(Some(()));
     }
+    // Which rule set each definitions file is written for.
     let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
-    let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
+    // Each rule set the definitions are checked against, once, extended with
+    // their statuses below; `chosen[i]` is the index of file i's.
+    let mut extended: Vec<RuleSet> = Vec::new();
+    let mut chosen: Vec<Option<usize>> = Vec::with_capacity(out.sources.len());
     for (i, kind) in kinds.iter().enumerate() {
         if kind.is_none() {
+            chosen.push(None);
             continue;
         }
         let source = &out.sources[i];
-        let chosen = match rules {
+        let found = match rules {
             Some(r) => Some(r),
-            None => {
-                let found = rule_set_for(Path::new(&source.path), &out.rule_sets, &mut bundled);
-                found.or_else(|| {
-                    let names: Vec<&str> = BUNDLED
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .chain(out.rule_sets.iter().map(|r| r.name.as_str()))
-                        .collect();
-                    out.diagnostics.push((
-                        i,
-                        Diagnostic::error(
-                            Span::new(0, 0),
-                            format!("cannot tell which rule set `{}` is written for", source.path),
-                        )
-                        .with_help(format!(
-                            "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
-                            names.join(", ")
-                        )),
-                    ));
-                    None
-                })
-            }
+            None => rule_set_for(Path::new(&source.path), &out.rule_sets, &mut bundled),
         };
-        let Some(rs) = chosen else { continue };
+        let found = found.map(|rs| match extended.iter().position(|r| r.name == rs.name) {
+            Some(k) => k,
+            None => {
+                extended.push(rs.clone());
+                extended.len() - 1
+            }
+        });
+        if found.is_none() {
+            let names: Vec<&str> = BUNDLED
+                .iter()
+                .map(|(n, _)| *n)
+                .chain(out.rule_sets.iter().map(|r| r.name.as_str()))
+                .collect();
+            out.diagnostics.push((
+                i,
+                Diagnostic::error(
+                    Span::new(0, 0),
+                    format!("cannot tell which rule set `{}` is written for", source.path),
+                )
+                .with_help(format!(
+                    "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
+                    names.join(", ")
+                )),
+            ));
+        }
+        chosen.push(found);
+    }
+    // Every status of every file is declared before any definition is checked,
+    // so cards and statuses can name statuses defined in any file, in any order.
+    for (i, k) in chosen.iter().enumerate() {
+        let Some(k) = *k else { continue };
+        let source = &out.sources[i];
+        if !is_csv(&source.path) {
+            let read = read(&source.text);
+            let ids = read
+                .forms
+                .iter()
+                .filter_map(|f| f.get("status").and_then(|v| v.as_keyword()));
+            extended[k].declare_statuses(ids);
+        }
+    }
+    let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
+    let mut statuses: Vec<(String, String, crate::ast::StatusDef)> = Vec::new();
+    for (i, k) in chosen.iter().enumerate() {
+        let Some(rs) = k.map(|k| &extended[k]) else {
+            continue;
+        };
+        let source = &out.sources[i];
         let mut diags = Vec::new();
         let cells;
         let read_result;
@@ -274,12 +309,25 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     diags.push(d);
                 } else {
                     seen.insert(key, (i, name_span(form).unwrap_or(form.span)));
+                    if let Some(status) = &def.status {
+                        statuses.push((rs.name.clone(), def.name.clone(), status.clone()));
+                    }
                     out.definitions.push(def);
                 }
             }
         }
         out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
     }
+    for rs in &mut extended {
+        let name = rs.name.clone();
+        rs.install_statuses(
+            statuses
+                .iter()
+                .filter(|(r, _, _)| *r == name)
+                .map(|(_, id, def)| (id.as_str(), def.clone())),
+        );
+    }
+    out.extended = extended;
     out
 }
 
@@ -314,7 +362,7 @@ pub fn rules_folder(path: &Path, is_rule_set: impl Fn(&str) -> bool) -> Option<&
 /// Loads a rule set by bundled name or from a file path; diagnostics come with their source.
 pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
     if let Some(result) = RuleSet::bundled(name_or_path) {
-        return result.map_err(|diags| {
+        let rules = result.map_err(|diags| {
             LoadError::Invalid(
                 Source::new(
                     format!("<bundled {name_or_path}>"),
@@ -322,7 +370,8 @@ pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
                 ),
                 diags,
             )
-        });
+        })?;
+        return Ok(with_bundled_statuses(rules));
     }
     let text = match std::fs::read(name_or_path) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -350,6 +399,28 @@ pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
     };
     let source = Source::new(name_or_path, text);
     RuleSet::parse(&source.text).map_err(|diags| LoadError::Invalid(source, diags))
+}
+
+/// A bundled rule set with the statuses its bundled definitions define.
+fn with_bundled_statuses(rules: RuleSet) -> RuleSet {
+    let Some((_, texts)) = BUNDLED_DATA.iter().find(|(name, _)| *name == rules.name) else {
+        return rules;
+    };
+    let sources = texts
+        .iter()
+        .filter(|(_, text)| text.contains(":status"))
+        .map(|(path, text)| Source::new(format!("<bundled {path}>"), *text))
+        .collect::<Vec<_>>();
+    if sources.is_empty() {
+        return rules;
+    }
+    let mut checked = check_sources(sources, Some(&rules));
+    // The bundled data is checked by the test suite; a fault there keeps the
+    // rule set as it is rather than failing every command.
+    match checked.extended.pop() {
+        Some(extended) if checked.error_count() == 0 => extended,
+        _ => rules,
+    }
 }
 
 fn bundled_text(name: &str) -> &'static str {
@@ -482,19 +553,37 @@ impl std::fmt::Display for DeckError {
 
 /// The deck for a game of `rules`: the files under `cards` when any are given,
 /// else the deck bundled with the rule set. The working directory plays no part,
-/// so the same command deals the same cards wherever it runs.
-pub fn load_deck(rules: &RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
+/// so the same command deals the same cards wherever it runs. Statuses the
+/// given files define join the rule set's (replacing bundled ones of the same id).
+pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
     if rules.cards.is_none() {
-        return match cards {
-            [] => Ok(Deck {
+        if cards.is_empty() {
+            return Ok(Deck {
                 cards: Vec::new(),
                 source: DeckSource::NoZones,
-            }),
-            _ => Err(DeckError::NoZones(rules.name.clone())),
-        };
+            });
+        }
+        // Files of statuses only are welcome; cards have nowhere to go.
+        let mut checked = check_paths(cards, Some(rules));
+        if !checked.io_errors.is_empty() {
+            return Err(DeckError::Io(checked.io_errors));
+        }
+        if checked.error_count() > 0 {
+            return Err(DeckError::Invalid(checked));
+        }
+        if checked.definitions.iter().any(|d| d.kind == DefKind::Card) {
+            return Err(DeckError::NoZones(rules.name.clone()));
+        }
+        if let Some(extended) = checked.extended.pop() {
+            *rules = extended;
+        }
+        return Ok(Deck {
+            cards: Vec::new(),
+            source: DeckSource::NoZones,
+        });
     }
-    let bundled = BUNDLED_DECKS.iter().find(|(name, _)| *name == rules.name);
-    let (checked, source) = match bundled {
+    let bundled = BUNDLED_DATA.iter().find(|(name, _)| *name == rules.name);
+    let (mut checked, source) = match bundled {
         Some((name, texts)) if cards.is_empty() => {
             let sources = texts
                 .iter()
@@ -523,6 +612,9 @@ pub fn load_deck(rules: &RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> 
             rules: rules.name.clone(),
             source,
         });
+    }
+    if let Some(extended) = checked.extended.pop() {
+        *rules = extended;
     }
     Ok(Deck { cards, source })
 }

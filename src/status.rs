@@ -15,7 +15,10 @@
 //! applied it) bound. How the engine applies statuses is the subject of
 //! `docs/design/status-effects.md`.
 
-use crate::ast::{AttrId, Dec, Effect, Expr, Int};
+use crate::ast::{
+    AttrId, Block, CategoryId, Dec, Effect, Expr, FlagId, Int, Modifier, Polarity, Stacking,
+    StatusDef,
+};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
 use crate::diag::Diagnostic;
@@ -49,8 +52,10 @@ keys! {
         OnAcquire = "on-acquire",
         /// `:modifiers {:attack {:add 3}}`: changes to attributes while active.
         Modifiers = "modifiers",
-        /// `:flags [:power]`: keywords actions can check while it is active.
+        /// `:flags [:power]`: flags of the rule set it sets while active.
         Flags = "flags",
+        /// `:blocks {:filter :debuff}`: statuses its holder cannot acquire while it is active.
+        Blocks = "blocks",
         /// `:hooks {:round-end […]}`: effects run at timings while active.
         Hooks = "hooks",
         /// `:on-expire`: effects run when it runs out.
@@ -60,13 +65,13 @@ keys! {
     }
 }
 
-keys! {
-    /// Buff or debuff.
-    pub enum Polarity {
-        /// Good for its holder.
-        Buff = "buff",
-        /// Bad for its holder.
-        Debuff = "debuff",
+impl Keys for Polarity {
+    const ALL: &'static [Polarity] = &[Polarity::Buff, Polarity::Debuff];
+    fn name(self) -> &'static str {
+        match self {
+            Polarity::Buff => "buff",
+            Polarity::Debuff => "debuff",
+        }
     }
 }
 
@@ -92,51 +97,18 @@ keys! {
     }
 }
 
-/// What acquiring a status its holder already has does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stacking {
-    /// Its turns left are reset.
-    Refresh,
-    /// A new instance beside the old.
-    Independent,
-    /// One more stack, up to this many; then its turns left are reset.
-    Stack(u8),
-}
-
-/// A change to one attribute while a status is active.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Modifier {
-    /// The attribute.
-    pub attr: AttrId,
-    /// Added to it.
-    pub add: Option<Int>,
-    /// The sum multiplied by it.
-    pub mul: Option<Dec>,
-}
-
-/// A checked status definition.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StatusDef {
-    /// Buff or debuff.
-    pub polarity: Polarity,
-    /// Its category, by index in [`RuleSet::categories`].
-    pub category: Option<u16>,
-    /// How many times which timing passes before it runs out; `None`: until removed.
-    pub lasts: Option<(u32, TimingId)>,
-    /// What acquiring it again does.
-    pub stacking: Stacking,
-    /// Effects run once on acquiring it.
-    pub on_acquire: Vec<Effect>,
-    /// Changes to attributes while active.
-    pub modifiers: Vec<Modifier>,
-    /// Keywords actions can check.
-    pub flags: Vec<String>,
-    /// Effects run at timings while active.
-    pub hooks: Vec<(TimingId, Vec<Effect>)>,
-    /// Effects run when it runs out.
-    pub on_expire: Vec<Effect>,
-    /// Effects run when it is removed before that.
-    pub on_remove: Vec<Effect>,
+keys! {
+    /// The keys of a status's `:blocks`.
+    pub enum BlockKey {
+        /// `:filter [:debuff]`: which statuses it blocks (a keyword or a vector of them).
+        Filter = "filter",
+        /// `:chance 0.5`: the chance each is blocked.
+        Chance = "chance",
+        /// `:charges 3`: how many it blocks before it ends.
+        Charges = "charges",
+        /// `:reflect true`: a blocked status goes to its source instead.
+        Reflect = "reflect",
+    }
 }
 
 /// Checks the body of a `{:status :id …}` map (the id and text are the caller's).
@@ -145,20 +117,10 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
     let pairs = check::fields(form, "a status", StatusKey::ALL, diags)?;
     let scope = Scope {
         bound: STATUS_ROLES,
+        in_status: true,
         ..rules.scope()
     };
-    let mut def = StatusDef {
-        polarity: Polarity::Buff,
-        category: None,
-        lasts: None,
-        stacking: Stacking::Refresh,
-        on_acquire: Vec::new(),
-        modifiers: Vec::new(),
-        flags: Vec::new(),
-        hooks: Vec::new(),
-        on_expire: Vec::new(),
-        on_remove: Vec::new(),
-    };
+    let mut def = StatusDef::default();
     let effects = |v: &Form<'_>, diags: &mut Vec<Diagnostic>| {
         check::effects(v, &scope, diags).unwrap_or_default()
     };
@@ -180,8 +142,17 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
             StatusKey::Lasts => def.lasts = lasts(v, rules, diags),
             StatusKey::Stacking => def.stacking = stacking(v, diags).unwrap_or(Stacking::Refresh),
             StatusKey::OnAcquire => def.on_acquire = effects(v, diags),
-            StatusKey::Modifiers => def.modifiers = modifiers(v, rules, &scope, diags),
-            StatusKey::Flags => def.flags = flags(v, diags),
+            StatusKey::Modifiers => {
+                // Modifiers are worked out whenever a value is, outside any
+                // turn: only the holder, the source and the magnitude are bound.
+                let scope = Scope {
+                    roles: &[],
+                    ..scope
+                };
+                def.modifiers = modifiers(v, rules, &scope, diags)
+            }
+            StatusKey::Flags => def.flags = flags(v, rules, diags),
+            StatusKey::Blocks => def.blocks = blocks(v, &scope, diags),
             StatusKey::Hooks => def.hooks = hooks(v, rules, &scope, diags),
             StatusKey::OnExpire => def.on_expire = effects(v, diags),
             StatusKey::OnRemove => def.on_remove = effects(v, diags),
@@ -209,7 +180,7 @@ fn keyword_of<K: Keys>(
     check::keyword_in(v, message, label, None, diags)
 }
 
-fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<CategoryId> {
     let name = v.as_keyword().unwrap_or("");
     Declared::new(
         rules.categories.iter().map(String::as_str),
@@ -369,8 +340,8 @@ fn modifiers(
     out
 }
 
-/// `[:power :no-move-attack]`.
-fn flags(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Vec<String> {
+/// `[:power :no-move-attack]`: flags the rule set declares.
+fn flags(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<FlagId> {
     let Kind::Vector(items) = &v.kind else {
         diags.push(Diagnostic::error(
             v.span,
@@ -378,17 +349,64 @@ fn flags(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Vec<String> {
         ));
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for item in items {
-        match item.as_keyword() {
-            Some(flag) => out.push(flag.to_string()),
-            None => diags.push(Diagnostic::error(
-                item.span,
-                format!("a flag is a keyword, found {}", item.describe()),
-            )),
+    let declared = Declared::new(rules.flags.iter().map(String::as_str), "a flag", "flags")
+        .when_empty("declare it in the rule set: `:flags {:my-flag \"…\"}`".to_string());
+    items
+        .iter()
+        .filter_map(|item| {
+            let message = format!(
+                "a status sets flags the rule set declares, found {}",
+                item.describe()
+            );
+            declared
+                .find(item.as_keyword().unwrap_or(""), item.span, message, diags)
+                .map(|i| i as FlagId)
+        })
+        .collect()
+}
+
+/// `{:filter :debuff :chance 0.5 :charges 3 :reflect true}`.
+fn blocks(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Block> {
+    let parts = check::fields(v, "a block", BlockKey::ALL, diags)?;
+    let mut block = Block {
+        filter: Default::default(),
+        chance: None,
+        charges: None,
+        reflect: false,
+    };
+    for (key, value) in parts {
+        match key {
+            BlockKey::Filter => block.filter = check::filter(value, scope, diags)?,
+            BlockKey::Chance => block.chance = decimal(value, scope, diags),
+            BlockKey::Charges => match value.kind {
+                Kind::Int(n) if (1..=i64::from(u16::MAX)).contains(&n) => {
+                    block.charges = Some(n as u16)
+                }
+                _ => diags.push(
+                    Diagnostic::error(
+                        value.span,
+                        format!(
+                            "`:charges` is a whole number from 1 to {}, found {}",
+                            u16::MAX,
+                            value.describe()
+                        ),
+                    )
+                    .with_label("out of range"),
+                ),
+            },
+            BlockKey::Reflect => match value.kind {
+                Kind::Bool(b) => block.reflect = b,
+                _ => diags.push(Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:reflect` is `true` or `false`, found {}",
+                        value.describe()
+                    ),
+                )),
+            },
         }
     }
-    out
+    Some(block)
 }
 
 /// `{:round-end […]}`: effects at declared timings.

@@ -71,7 +71,42 @@ fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
     state
 }
 
+/// `rules` with the statuses a `define:` field writes, declared and installed.
+fn with_statuses(rules: &RuleSet, text: &str) -> Result<RuleSet, String> {
+    let read = read(text);
+    if !read.errors.is_empty() {
+        return Err(format!("define: {:?}", read.errors));
+    }
+    let mut out = rules.clone();
+    out.declare_statuses(
+        read.forms
+            .iter()
+            .filter_map(|f| f.get("status").and_then(|v| v.as_keyword())),
+    );
+    let mut defs = Vec::new();
+    for form in &read.forms {
+        let mut diags = Vec::new();
+        match grimoire::defs::definition(form, &out, 0, &mut diags) {
+            Some(d) if diags.is_empty() => defs.push(d),
+            _ => return Err(format!("define: {}", diag_text(&diags))),
+        }
+    }
+    out.install_statuses(
+        defs.iter()
+            .filter_map(|d| d.status.clone().map(|s| (d.name.as_str(), s))),
+    );
+    Ok(out)
+}
+
 fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), String> {
+    let defined;
+    let rules = match field(fields, "define") {
+        Some(text) => {
+            defined = with_statuses(rules, text).map_err(|e| format!("{DOC}:{line}: {e}"))?;
+            &defined
+        }
+        None => rules,
+    };
     let expect = field(fields, "expect");
     let error = field(fields, "error");
     let fail = |what: String| Err(format!("{DOC}:{line}: {what}"));
@@ -102,7 +137,9 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
     let mut state = state(rules, fields);
     let roles: Vec<u32> = (0..rules.roles.len() as u32).collect();
     let mut diags = Vec::new();
-    if let Some(text) = field(fields, "value") {
+    if let Some(text) = field(fields, "value")
+        && field(fields, "effects").is_none()
+    {
         let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
         let checked = check::expr(&form, &rules.scope(), &mut diags);
         return match (checked, error, expect) {
@@ -130,6 +167,18 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
         (Ok(effects), None) => {
             let mut events = Vec::new();
             apply(rules, &effects, &mut state, &roles, &mut events);
+            // `value:` after `effects:`: a query of the state they leave.
+            if let Some(text) = field(fields, "value") {
+                let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+                let Some(expr) = check::expr(&form, &rules.scope(), &mut diags) else {
+                    return fail(format!("diagnostics: {}", diag_text(&diags)));
+                };
+                let got = eval_expr(&expr, &mut state, &roles).to_string();
+                return match expect {
+                    Some(x) if got == x => Ok(()),
+                    _ => fail(format!("{text} gave {got}, expected {expect:?}")),
+                };
+            }
             for want in expect.unwrap_or("").split_whitespace() {
                 let (path, value) = want.split_once('=').expect("entity.attr=value");
                 let (who, attr) = path.split_once('.').expect("entity.attr");
@@ -320,7 +369,9 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::rules::nested_keys());
     names.extend(grimoire::status::StatusKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::ModKey::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::status::Polarity::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::ast::Polarity::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::status::BlockKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::PickName::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.

@@ -1,9 +1,9 @@
 //! Status definitions as the checker reads them: every key lands where it
 //! should, and each way of getting one wrong is a located error.
 
+use grimoire::ast::{Polarity, Stacking};
 use grimoire::defs::{self, DefKind};
 use grimoire::rules::RuleSet;
-use grimoire::status::{Polarity, Stacking};
 use grimoire::syntax::read_one;
 
 const RULES: &str = "
@@ -11,6 +11,7 @@ const RULES: &str = "
  :roles {:you \"the unit acting\" :other \"its foe\"}
  :attributes {:hp {:default 5} :attack {:default 2 :min 0}}
  :categories {:damage-over-time \"hurts its holder each round\"}
+ :flags {:bleeding \"loses blood\"}
  :seats [:a :b]
  :timings {:bleed {:at :round-end} :durations {:at :round-end}}}";
 
@@ -57,7 +58,7 @@ fn every_key_lands_in_the_checked_definition() {
     assert_eq!(s.modifiers.len(), 1);
     assert_eq!(s.modifiers[0].attr, rules.attribute("attack").unwrap());
     assert!(s.modifiers[0].add.is_some() && s.modifiers[0].mul.is_some());
-    assert_eq!(s.flags, ["bleeding"]);
+    assert_eq!(s.flags, [0]);
     assert_eq!(s.hooks.len(), 1);
     assert_eq!(s.hooks[0].0, rules.timing("bleed").unwrap());
     assert_eq!(
@@ -112,7 +113,23 @@ fn each_fault_is_a_located_error() {
         ),
         (
             "{:status :x :polarity :buff :flags [\"loud\"]}",
-            "a flag is a keyword",
+            "a status sets flags the rule set declares, found a string",
+        ),
+        (
+            "{:status :x :polarity :buff :flags [:bleedin]}",
+            "a status sets flags the rule set declares, found the keyword `:bleedin`",
+        ),
+        (
+            "{:status :x :polarity :buff :blocks {:filter :nothing}}",
+            "`:nothing` is not a status, category, flag or polarity",
+        ),
+        (
+            "{:status :x :polarity :buff :blocks {:filter :debuff :charges 0}}",
+            "`:charges` is a whole number from 1 to 65535",
+        ),
+        (
+            "{:status :x :polarity :buff :modifiers {:attack {:add [:you :hp]}}}",
+            "unknown role `:you`",
         ),
         (
             "{:status :x :polarity :buff :sparkle true}",

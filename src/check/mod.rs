@@ -7,7 +7,10 @@
 pub mod keys;
 pub mod ops;
 
-use crate::ast::{Arith, Bool, Dec, Effect, Entity, Expr, Int, MAX_AT_ONCE, Resource};
+use crate::ast::{
+    Arith, Bool, Dec, Effect, Entity, Expr, Filter, Int, MAX_AT_ONCE, Pick, Polarity, Resource,
+    StatusOp,
+};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span};
 use keys::{Keys, keys};
@@ -24,8 +27,16 @@ pub struct Scope<'r> {
     pub operations: &'r [String],
     /// Named constants (`tower-goal`), replaced by their values when checked.
     pub params: &'r [(String, i64)],
+    /// Status names (`weakness`), by id: those of the definitions checked with the rule set.
+    pub statuses: &'r [String],
+    /// Category names, by id.
+    pub categories: &'r [String],
+    /// Flag names, by id.
+    pub flags: &'r [String],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
+    /// True in a status's effects, where `:magnitude` is bound.
+    pub in_status: bool,
     /// Roles the engine binds in this scope beyond the declared ones (`:self` in
     /// a hook run for each entity of a kind); role `roles.len() + i` is `bound[i]`.
     pub bound: &'r [&'r str],
@@ -37,6 +48,11 @@ pub const SELF: &str = "self";
 pub const HOLDER: &str = "holder";
 /// The role bound to the entity that applied a status, in the status's effects.
 pub const SOURCE: &str = "source";
+
+/// The magnitude a status was acquired with, in the status's effects.
+pub const MAGNITUDE: &str = "magnitude";
+/// The filter keyword that matches every status.
+pub const ANY: &str = "any";
 
 /// Names only an operation body can use.
 pub const TARGET: &str = "target";
@@ -57,7 +73,46 @@ keys! {
         Amount = "amount",
         /// `:set true`: replace instead of add.
         Set = "set",
+        /// `:acquire :weakness`: the entity acquires a status; the amount is its magnitude.
+        Acquire = "acquire",
+        /// `:dispel :debuff`: removes matching statuses; the amount says how many (1 without).
+        Dispel = "dispel",
+        /// `:extend :buff`: adds the amount to the turns left of matching statuses.
+        Extend = "extend",
+        /// `:pick :oldest`: which matching statuses a dispel removes first.
+        Pick = "pick",
+        /// `:lasts 4`: how long an acquired status lasts, instead of its definition's.
+        Lasts = "lasts",
     }
+}
+
+keys! {
+    /// Which matching statuses a dispel removes first.
+    pub enum PickName {
+        /// Chosen by the state's generator.
+        Random = "random",
+        /// The first acquired.
+        Oldest = "oldest",
+        /// The last acquired.
+        Newest = "newest",
+        /// The most turns left.
+        MostLeft = "most-left",
+        /// The fewest turns left.
+        LeastLeft = "least-left",
+        /// Every one.
+        All = "all",
+    }
+}
+
+/// Lowers a status filter: `:debuff`, `[:debuff :decrease-power]` or `:any`.
+/// Each keyword names a status, a category, a flag, or the polarity `:buff` or
+/// `:debuff`; every one must hold.
+pub fn filter(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Filter> {
+    let items = match &form.kind {
+        Kind::Vector(items) => items.as_slice(),
+        _ => std::slice::from_ref(form),
+    };
+    Checker { scope, diags }.filter_of(items, form.span)
 }
 
 /// Lowers a vector of effect maps (or one map) to checked effects.
@@ -85,7 +140,7 @@ pub fn expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> 
                 matches!(
                     (op.kind, items.len() - 1),
                     (OpKind::Compare(_) | OpKind::And | OpKind::Or, 2)
-                        | (OpKind::Not | OpKind::Chance, _)
+                        | (OpKind::Not | OpKind::Chance | OpKind::Has, _)
                 )
             }),
         _ => false,
@@ -430,14 +485,49 @@ impl<'a> Checker<'_, '_> {
         let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
         let mut target_form = None;
         let mut set_form = None;
+        let mut pick = None;
+        let mut lasts = None;
+        // The key that says what changes: `:resource`, `:acquire`, `:dispel` or `:extend`.
+        let mut what: Option<(EffectKey, &Form<'a>)> = None;
         for (key, value) in pairs {
             match key {
                 EffectKey::Effected => entity = self.entity(value),
-                EffectKey::Resource => {
+                EffectKey::Resource
+                | EffectKey::Acquire
+                | EffectKey::Dispel
+                | EffectKey::Extend => {
+                    if let Some((first, first_form)) = what {
+                        self.error(
+                            Diagnostic::error(
+                                value.span,
+                                format!(
+                                    "an effect changes one thing: it has `:{}` already",
+                                    first.name()
+                                ),
+                            )
+                            .with_label("a second change")
+                            .with_related(first_form.span, "the first"),
+                        );
+                        continue;
+                    }
+                    what = Some((key, value));
                     target_form = Some(value);
-                    target = self.resource(value);
+                    target = match key {
+                        EffectKey::Resource => self.resource(value),
+                        _ => None,
+                    };
                 }
                 EffectKey::Amount => amount = self.int(value),
+                EffectKey::Pick => {
+                    pick = keyword_in::<PickName>(
+                        value,
+                        format!("`:pick` is {}, found {}", pick_list(), value.describe()),
+                        "not a pick",
+                        None,
+                        self.diags,
+                    )
+                }
+                EffectKey::Lasts => lasts = self.int(value),
                 EffectKey::Set => {
                     set_form = Some(value);
                     set = match value.kind {
@@ -460,6 +550,38 @@ impl<'a> Checker<'_, '_> {
                 }
             }
         }
+        let changes_status = matches!(what, Some((k, _)) if k != EffectKey::Resource);
+        if let Some((key, value)) = what
+            && changes_status
+        {
+            target = self.status_change(key, value, form, pick, lasts.take());
+        } else {
+            for (key, present) in [
+                (EffectKey::Pick, form.has_key("pick")),
+                (EffectKey::Lasts, form.has_key("lasts")),
+            ] {
+                if present {
+                    self.error(
+                        Diagnostic::error(
+                            form.span,
+                            format!(
+                                "`:{}` belongs to an effect on statuses (`:acquire`, `:dispel`)",
+                                key.name()
+                            ),
+                        )
+                        .with_label("not used here"),
+                    );
+                }
+            }
+        }
+        // A status change's amount has a default: the magnitude 0, one status dispelled.
+        if amount.is_none() && changes_status && !form.has_key("amount") {
+            amount = match what {
+                Some((EffectKey::Dispel, _)) => Some(Int::Lit(1)),
+                Some((EffectKey::Acquire, _)) => Some(Int::Lit(0)),
+                _ => None,
+            };
+        }
         // A misspelled key (`:ammount`) is reported once, as unknown, not again as missing.
         for (key, missing) in [
             (
@@ -468,19 +590,33 @@ impl<'a> Checker<'_, '_> {
             ),
             (
                 "resource",
-                !has_key(form, "resource") && !has_near_key(form, "resource"),
+                what.is_none() && !has_near_key(form, "resource"),
             ),
             (
                 "amount",
-                !has_key(form, "amount") && !has_near_key(form, "amount"),
+                amount.is_none() && !has_key(form, "amount") && !has_near_key(form, "amount"),
             ),
         ] {
             if missing {
-                self.error(
-                    Diagnostic::error(form.span, format!("this effect has no `:{key}`"))
-                        .with_label(format!("missing `:{key}`")),
-                );
+                let mut d = Diagnostic::error(form.span, format!("this effect has no `:{key}`"))
+                    .with_label(format!("missing `:{key}`"));
+                if key == "resource" {
+                    d = d.with_help(
+                        "say what it changes: `:resource`, or `:acquire`, `:dispel` or `:extend` for statuses",
+                    );
+                }
+                self.error(d);
             }
+        }
+        if set == Some(true)
+            && changes_status
+            && let Some(sf) = set_form
+        {
+            self.error(
+                Diagnostic::error(sf.span, "a change to statuses cannot be `:set`")
+                    .with_label("not here"),
+            );
+            return None;
         }
         if set == Some(true)
             && let (Some(t), Some(tf)) = (&target, target_form)
@@ -509,6 +645,155 @@ impl<'a> Checker<'_, '_> {
             at_once: 1,
             span: form.span,
         })
+    }
+
+    /// `:acquire :weakness`, `:dispel FILTER` or `:extend FILTER` as a resource.
+    fn status_change(
+        &mut self,
+        key: EffectKey,
+        value: &Form<'a>,
+        form: &Form<'a>,
+        pick: Option<PickName>,
+        lasts: Option<Int>,
+    ) -> Option<Resource> {
+        if key != EffectKey::Dispel && form.has_key("pick") {
+            self.error(
+                Diagnostic::error(form.span, "`:pick` belongs to `:dispel`")
+                    .with_label("not used here"),
+            );
+        }
+        if key != EffectKey::Acquire && form.has_key("lasts") {
+            self.error(
+                Diagnostic::error(form.span, "`:lasts` belongs to `:acquire`")
+                    .with_label("not used here"),
+            );
+        }
+        let op = match key {
+            EffectKey::Acquire => StatusOp::Acquire {
+                status: self.status_name(value)?,
+                lasts,
+            },
+            EffectKey::Dispel => StatusOp::Dispel {
+                filter: filter(value, self.scope, self.diags)?,
+                pick: match pick.unwrap_or(PickName::Random) {
+                    PickName::Random => Pick::Random,
+                    PickName::Oldest => Pick::Oldest,
+                    PickName::Newest => Pick::Newest,
+                    PickName::MostLeft => Pick::MostLeft,
+                    PickName::LeastLeft => Pick::LeastLeft,
+                    PickName::All => Pick::All,
+                },
+            },
+            _ => StatusOp::Extend {
+                filter: filter(value, self.scope, self.diags)?,
+            },
+        };
+        Some(Resource::Status(Box::new(op)))
+    }
+
+    /// A status named by a keyword.
+    fn status_name(&mut self, value: &Form<'a>) -> Option<u16> {
+        let statuses = self.scope.statuses;
+        Declared::new(statuses.iter().map(String::as_str), "a status", "statuses")
+            .when_empty(
+                "no statuses are defined for this rule set: write `{:status :id …}` in its definitions files"
+                    .to_string(),
+            )
+            .find(
+                value.as_keyword().unwrap_or(""),
+                value.span,
+                format!("`:acquire` names a status, found {}", value.describe()),
+                self.diags,
+            )
+            .map(|i| i as u16)
+    }
+
+    /// The keywords of a filter, every one to hold.
+    fn filter_of(&mut self, items: &[Form<'a>], span: Span) -> Option<Filter> {
+        let mut f = Filter::default();
+        let mut ok = true;
+        for item in items {
+            let Some(name) = item.as_keyword() else {
+                self.wrong_kind(
+                    item,
+                    "a status, category, flag, `:buff` or `:debuff`",
+                    &item.describe(),
+                );
+                ok = false;
+                continue;
+            };
+            let pos = |names: &[String]| names.iter().position(|n| n == name).map(|i| i as u16);
+            let twice = |slot: bool, cx: &mut Self| {
+                if slot {
+                    cx.error(
+                        Diagnostic::error(
+                            item.span,
+                            "a filter names one status, one category, one flag and one polarity at most",
+                        )
+                        .with_label("a second of its sort"),
+                    );
+                }
+            };
+            if name == ANY && items.len() == 1 {
+                continue;
+            } else if let Some(p) = Polarity::find(name) {
+                twice(f.polarity.is_some(), self);
+                f.polarity = Some(p);
+            } else if let Some(i) = pos(self.scope.statuses) {
+                twice(f.status.is_some(), self);
+                f.status = Some(i);
+            } else if let Some(i) = pos(self.scope.categories) {
+                twice(f.category.is_some(), self);
+                f.category = Some(i);
+            } else if let Some(i) = pos(self.scope.flags) {
+                twice(f.flag.is_some(), self);
+                f.flag = Some(i);
+            } else {
+                let names = self
+                    .scope
+                    .statuses
+                    .iter()
+                    .chain(self.scope.categories)
+                    .chain(self.scope.flags)
+                    .map(String::as_str)
+                    .chain(["buff", "debuff", ANY]);
+                self.error(
+                    Diagnostic::error(
+                        item.span,
+                        format!("`:{name}` is not a status, category, flag or polarity"),
+                    )
+                    .with_label("matches nothing")
+                    .suggest(name, names, |s| format!(":{s}"))
+                    .with_help_if_none(
+                        "a filter keyword names a status, a category (`:categories`), a flag (`:flags`), `:buff`, `:debuff` or `:any`",
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if items.is_empty() {
+            self.error(
+                Diagnostic::error(span, "an empty filter: write `:any` to match every status")
+                    .with_label("empty"),
+            );
+            ok = false;
+        }
+        ok.then_some(f)
+    }
+
+    /// `[statuses who filter…]`, `[turns-left …]`, `[has …]`: who, and the filter.
+    fn status_query(&mut self, call: &Call<'_, 'a>) -> Option<(Box<Entity>, Filter)> {
+        let Some((who, rest)) = call.args.split_first() else {
+            self.arity(call, "a role first, then filter keywords");
+            return None;
+        };
+        let who = self.entity(who);
+        let f = if rest.is_empty() {
+            Some(Filter::default())
+        } else {
+            self.filter_of(rest, call.span)
+        };
+        Some((Box::new(who?), f?))
     }
 
     /// Reads `[op args...]`, or reports why the vector is not a call.
@@ -653,6 +938,9 @@ impl<'a> Checker<'_, '_> {
             Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => {
                 Some(Num::Int(Int::Amount))
             }
+            Kind::Keyword(k) if *k == MAGNITUDE && self.scope.in_status => {
+                Some(Num::Int(Int::Magnitude))
+            }
             Kind::Keyword(k) => {
                 let mut d = Diagnostic::error(
                     form.span,
@@ -661,6 +949,8 @@ impl<'a> Checker<'_, '_> {
                 .with_label("expected a number");
                 if *k == AMOUNT {
                     d = d.with_help("`:amount` names an operation's amount and is only bound inside an operation");
+                } else if *k == MAGNITUDE {
+                    d = d.with_help("`:magnitude` names a status's magnitude and is only bound in the status's effects");
                 } else if self.scope.attributes.iter().any(|a| a == k) {
                     let whose: Vec<String> = self
                         .scope
@@ -827,7 +1117,15 @@ impl<'a> Checker<'_, '_> {
                 }
                 None
             }
-            OpKind::Not | OpKind::Chance => {
+            OpKind::Statuses => {
+                let (who, f) = self.status_query(call)?;
+                Some(Num::Int(Int::Statuses(who, f)))
+            }
+            OpKind::TurnsLeft => {
+                let (who, f) = self.status_query(call)?;
+                Some(Num::Int(Int::TurnsLeft(who, f)))
+            }
+            OpKind::Not | OpKind::Chance | OpKind::Has => {
                 self.error(
                     Diagnostic::error(
                         call.span,
@@ -955,6 +1253,10 @@ impl<'a> Checker<'_, '_> {
                     (OpKind::Chance, _) => {
                         self.arity(&call, "1 operand: `[chance 0.5]`");
                         None
+                    }
+                    (OpKind::Has, _) => {
+                        let (who, f) = self.status_query(&call)?;
+                        Some(Bool::Has(who, f))
                     }
                     _ => {
                         self.error(
@@ -1088,6 +1390,11 @@ impl<'a> Checker<'_, '_> {
     }
 }
 
+/// The picks, for a message.
+fn pick_list() -> String {
+    list(PickName::ALL.iter().map(|p| format!("`:{}`", p.name())))
+}
+
 /// The group of an `{:at-once [...]}` map.
 fn at_once_group<'f, 'a>(form: &'f Form<'a>) -> Option<&'f Form<'a>> {
     form.get("at-once")
@@ -1119,7 +1426,7 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 /// The first operation a target can choose, if any branch is one.
 fn first_op(t: &Resource) -> Option<u16> {
     match t {
-        Resource::Attr(_) => None,
+        Resource::Attr(_) | Resource::Status(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

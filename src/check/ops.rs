@@ -28,6 +28,12 @@ pub enum OpKind {
     Random,
     /// `[chance p]`
     Chance,
+    /// `[statuses who filter…]`: how many matching statuses an entity holds.
+    Statuses,
+    /// `[turns-left who filter…]`: their turns left, summed.
+    TurnsLeft,
+    /// `[has who filter…]`: whether it holds one.
+    Has,
 }
 
 /// One operator of the language.
@@ -169,6 +175,24 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Chance,
         "[chance p]",
         "true with probability p (0 to 1), from the state's seeded generator",
+    ),
+    op(
+        "statuses",
+        OpKind::Statuses,
+        "[statuses who] [statuses who filter ...]",
+        "how many statuses who holds that match every filter keyword (a status, category, flag, `:buff` or `:debuff`)",
+    ),
+    op(
+        "turns-left",
+        OpKind::TurnsLeft,
+        "[turns-left who] [turns-left who filter ...]",
+        "the turns left of who's matching statuses, summed (a status that never runs out counts 0)",
+    ),
+    op(
+        "has",
+        OpKind::Has,
+        "[has who filter ...]",
+        "who holds a status that matches every filter keyword",
     ),
 ];
 

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::ast::{Effect, EntityId};
 use crate::diag::{Diagnostic, Source};
-use crate::eval::{Event, State, apply};
+use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
 use crate::rules::RuleSet;
@@ -417,20 +417,29 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
     }
     for e in events {
         let who = &rules.roles[e.entity as usize];
-        let attr = &rules.attributes[e.attr as usize];
-        let via = e
+        let mut via = e
             .cause
             .via
             .map(|o| format!(" via :{}", rules.operations[o as usize]))
             .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{:<16} {:>5} -> {:<5} (effect {}{via})",
-            format!("{who}.{attr}"),
-            e.before,
-            e.after,
-            u32::from(e.cause.effect) + 1
-        );
+        if let Some(s) = e.cause.status {
+            let _ = write!(via, " by :{}", rules.statuses[s as usize]);
+        }
+        let effect = u32::from(e.cause.effect) + 1;
+        let _ = match e.what {
+            What::Attr(attr) => writeln!(
+                out,
+                "{:<16} {:>5} -> {:<5} (effect {effect}{via})",
+                format!("{who}.{}", rules.attributes[attr as usize]),
+                e.before,
+                e.after,
+            ),
+            What::Status(status, change) => writeln!(
+                out,
+                "{who} {} (effect {effect}{via})",
+                crate::engine::log::status_line(rules, status, change, e.before, e.after)
+            ),
+        };
     }
     out.push('\n');
     out.push_str(&state_table(rules, &rules.roles, state));
@@ -481,14 +490,26 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let events: Vec<Value> = events
         .iter()
         .map(|e| {
-            json!({
+            let mut event = json!({
                 "entity": rules.roles[e.entity as usize],
-                "attribute": rules.attributes[e.attr as usize],
                 "before": e.before,
                 "after": e.after,
                 "effect": u32::from(e.cause.effect) + 1,
                 "via": e.cause.via.map(|o| rules.operations[o as usize].clone()),
-            })
+            });
+            match e.what {
+                What::Attr(attr) => {
+                    event["attribute"] = json!(rules.attributes[attr as usize]);
+                }
+                What::Status(status, change) => {
+                    event["status"] = json!(rules.statuses[status as usize]);
+                    event["change"] = json!(change);
+                }
+            }
+            if let Some(s) = e.cause.status {
+                event["by"] = json!(rules.statuses[s as usize]);
+            }
+            event
         })
         .collect();
     json!({ "state": entities, "events": events })

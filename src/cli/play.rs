@@ -34,8 +34,8 @@ pub(crate) fn load_deck(
     cards: &[PathBuf],
     color: bool,
 ) -> Result<(RuleSet, Deck), Output> {
-    let rules = load_rules(rules, Format::Human, color)?;
-    match files::load_deck(&rules, cards) {
+    let mut rules = load_rules(rules, Format::Human, color)?;
+    match files::load_deck(&mut rules, cards) {
         Ok(deck) => Ok((rules, deck)),
         Err(DeckError::Invalid(checked)) => {
             let errors: Vec<_> = checked

@@ -132,7 +132,7 @@ impl Ai {
                     scratch.clone_from(&game.state);
                     swap(scratch, &mut lookahead);
                     self.events.clear();
-                    cards::pay(rules, scratch, game.current, card);
+                    cards::pay(rules, scratch, game.current, card, &mut self.events);
                     apply(rules, &card.effects, scratch, roles, &mut self.events);
                     let s = score(game, scratch, roles);
                     swap(scratch, &mut lookahead);

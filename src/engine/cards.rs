@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 
 use crate::ast::{AttrId, EntityId};
 use crate::defs::Card;
-use crate::eval::{Rng, State};
+use crate::eval::{Cause, Event, Rng, State};
 use crate::rules::{CardZones, RuleSet};
 
 /// Index of a card in the game's card list.
@@ -127,20 +127,17 @@ impl Zones {
     }
 }
 
-/// Pays `card`'s cost from `seat`'s attribute, within the attribute's bounds:
-/// `(attribute, before, after)` if the value changed.
+/// Pays `card`'s cost from `seat`'s attribute, within the attribute's bounds,
+/// as an effect would change it; the change, if any, goes to `events`.
 pub fn pay(
     rules: &RuleSet,
     state: &mut State,
     seat: EntityId,
     card: &Card,
-) -> Option<(AttrId, i64, i64)> {
-    let attr = card.play.pay_with?;
-    let before = state.get(seat, attr);
-    let (min, max) = rules.bounds[attr as usize];
-    let after = before.saturating_sub(card.play.cost).clamp(min, max);
-    (after != before).then(|| {
-        state.put(seat, attr, after);
-        (attr, before, after)
-    })
+    events: &mut Vec<Event>,
+) {
+    if let Some(attr) = card.play.pay_with {
+        let cost = card.play.cost.saturating_neg();
+        crate::eval::add_to(rules, state, seat, attr, cost, Cause::effect(0), events);
+    }
 }

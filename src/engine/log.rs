@@ -5,7 +5,48 @@ use std::fmt::Write as _;
 use super::{By, GameEvent, Outcome, moment_label};
 use crate::ast::EntityId;
 use crate::defs::Card;
+use crate::eval::{Cause, StatusChange};
 use crate::rules::RuleSet;
+
+/// What happened to a status, as a log line says it after the holder's name.
+pub fn status_line(
+    rules: &RuleSet,
+    status: u16,
+    change: StatusChange,
+    before: i64,
+    after: i64,
+) -> String {
+    let name = rules
+        .statuses
+        .get(status as usize)
+        .map_or("?", String::as_str);
+    let left = |n: i64| match n {
+        -1 => "until removed".to_string(),
+        1 => "1 left".to_string(),
+        n => format!("{n} left"),
+    };
+    match change {
+        StatusChange::Acquired => format!("acquires {name} ({})", left(after)),
+        StatusChange::Refreshed => {
+            format!("refreshes {name} ({} -> {})", left(before), left(after))
+        }
+        StatusChange::Stacked => format!("stacks {name} ({before} -> {after} stacks)"),
+        StatusChange::Blocked => format!("blocks {name}"),
+        StatusChange::Reflected => format!("reflects {name} back"),
+        StatusChange::Extended => format!("{name}: {} -> {}", left(before), left(after)),
+        StatusChange::Expired => format!("{name} runs out"),
+        StatusChange::Removed => format!("{name} is removed"),
+    }
+}
+
+/// " (weakness)": the status whose effects made a change, if one did.
+fn through(rules: &RuleSet, cause: Cause) -> String {
+    cause
+        .status
+        .and_then(|s| rules.statuses.get(s as usize))
+        .map(|s| format!(" ({s})"))
+        .unwrap_or_default()
+}
 
 /// A game log as people read it: turns, plays and discards, every change, the end.
 pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
@@ -38,8 +79,8 @@ pub fn render_named(
         match *e {
             GameEvent::Changed {
                 change,
-                by: By::Hook(timing, _),
-            } => {
+                by: By::Hook(timing, cause),
+            } if cause.status.is_none() => {
                 let name = moment_label(rules.timings[timing as usize].at);
                 if name != hook_name {
                     flush(&mut out, &mut hook_line, hook_name);
@@ -76,10 +117,15 @@ pub fn render_named(
                 let _ = writeln!(out, "  {} cannot act and passes", seat(s));
             }
             GameEvent::Changed { change, by } => {
-                let note = if matches!(by, By::Cost(_)) {
-                    " (cost)"
-                } else {
-                    ""
+                let note = match by {
+                    By::Cost(_) => " (cost)".to_string(),
+                    By::Card(_, cause) => through(rules, cause),
+                    // A status's hook: which status, at which timing.
+                    By::Hook(timing, cause) => format!(
+                        "{} at {}",
+                        through(rules, cause),
+                        rules.timings[timing as usize].name
+                    ),
                 };
                 let _ = writeln!(
                     out,
@@ -88,6 +134,21 @@ pub fn render_named(
                     rules.attributes[change.attr as usize],
                     change.before,
                     change.after
+                );
+            }
+            GameEvent::Status {
+                entity,
+                status,
+                change,
+                before,
+                after,
+                by: _,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "    {} {}",
+                    seat(entity),
+                    status_line(rules, status, change, before, after)
                 );
             }
             GameEvent::Ended(outcome) => {

@@ -14,9 +14,10 @@ pub mod ai;
 pub mod cards;
 pub mod log;
 
+use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
-use crate::eval::{Cause, Event, State, apply};
+use crate::eval::{Cause, Event, State, StatusChange, What, apply, run_status_timing};
 use crate::rules::{KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
@@ -145,6 +146,21 @@ pub enum GameEvent {
     Changed {
         /// The change.
         change: Change,
+        /// What made it.
+        by: By,
+    },
+    /// A status was acquired, blocked, counted down or ended.
+    Status {
+        /// Whose status.
+        entity: EntityId,
+        /// Which.
+        status: StatusId,
+        /// What happened to it.
+        change: StatusChange,
+        /// Turns left (stacks, when stacked) before.
+        before: i64,
+        /// And after; −1 for a status that does not run out.
+        after: i64,
         /// What made it.
         by: By,
     },
@@ -581,21 +597,40 @@ impl<'r> Game<'r> {
     fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
         let width = self.rules.attributes.len();
         for e in &self.events {
-            // Only values some victory condition reads can end the game.
-            if self.watched[e.attr as usize] {
-                self.changed = true;
-                self.dirty |= bit(e.entity as usize * width + e.attr as usize);
+            match e.what {
+                // Only values some victory condition reads can end the game.
+                What::Attr(attr) => {
+                    if self.watched[attr as usize] {
+                        self.changed = true;
+                        self.dirty |= bit(e.entity as usize * width + attr as usize);
+                    }
+                }
+                // A condition may read statuses: every one is checked again.
+                What::Status(..) => {
+                    self.changed = true;
+                    self.dirty = u64::MAX;
+                }
             }
         }
         if let Some(log) = &mut self.log {
-            log.extend(self.events.iter().map(|e| GameEvent::Changed {
-                change: Change {
+            log.extend(self.events.iter().map(|e| match e.what {
+                What::Attr(attr) => GameEvent::Changed {
+                    change: Change {
+                        entity: e.entity,
+                        attr,
+                        before: e.before,
+                        after: e.after,
+                    },
+                    by: by(e.cause),
+                },
+                What::Status(status, change) => GameEvent::Status {
                     entity: e.entity,
-                    attr: e.attr,
+                    status,
+                    change,
                     before: e.before,
                     after: e.after,
+                    by: by(e.cause),
                 },
-                by: by(e.cause),
             }));
         }
         self.events.clear();
@@ -660,6 +695,7 @@ impl<'r> Game<'r> {
                     apply(rules, effects, &mut self.state, roles, &mut self.events);
                     self.flush_events(|cause| By::Hook(timing, cause));
                     self.check_victory();
+                    self.run_statuses(timing, seat, seat);
                 }
                 Some(kind) => self.run_for_each(timing, kind, seat),
             }
@@ -686,6 +722,9 @@ impl<'r> Game<'r> {
                 apply(rules, effects, &mut self.state, &roles, &mut self.events);
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
+                self.each_roles = roles;
+                self.run_statuses(timing, seat, entity);
+                roles = std::mem::take(&mut self.each_roles);
                 if matches!(self.phase, Phase::Over(_)) {
                     break;
                 }
@@ -693,6 +732,25 @@ impl<'r> Game<'r> {
             entity += 1;
         }
         self.each_roles = roles;
+    }
+
+    /// Runs `timing` for the statuses `holder` holds (their hooks there, their
+    /// countdowns), with the roles of `seat`'s turn; then checks victory.
+    fn run_statuses(&mut self, timing: TimingId, seat: EntityId, holder: EntityId) {
+        if self.state.statuses().is_empty() || matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        run_status_timing(
+            self.rules,
+            &mut self.state,
+            timing,
+            Some(holder),
+            roles,
+            &mut self.events,
+        );
+        self.flush_events(|cause| By::Hook(timing, cause));
+        self.check_victory();
     }
 
     /// Runs `moment` once for each seat, in seat order.
@@ -845,17 +903,8 @@ impl<'r> Game<'r> {
                 let card = zones.hands[s].remove(i);
                 let def = &self.cards[card as usize];
                 self.record(GameEvent::Played { seat, card });
-                if let Some((attr, before, after)) = cards::pay(rules, &mut self.state, seat, def) {
-                    self.events.push(Event {
-                        entity: seat,
-                        attr,
-                        before,
-                        after,
-                        cause: Cause {
-                            effect: 0,
-                            via: None,
-                        },
-                    });
+                cards::pay(rules, &mut self.state, seat, def, &mut self.events);
+                if !self.events.is_empty() {
                     self.flush_events(|_| By::Cost(card));
                 }
                 apply(

@@ -1,28 +1,41 @@
 //! `:categories {:decrease-power "lowers its holder's power"}`: the categories
 //! statuses belong to, named by blocks and dispels ("block debuffs that reduce
 //! power"). A status's `:category` must be one of them.
+//!
+//! `:flags {:no-move-attack "cannot attack after moving"}`: the flags statuses
+//! set while active, which actions and effects test (`[has :you :no-move-attack]`).
+//! Both are declared in the rule set so that its own operations and hooks can
+//! name them, and a misspelt one is caught.
 
-use super::{RuleSet, keyword_map, string};
+use super::{keyword_map, string};
 use crate::diag::Diagnostic;
 use crate::syntax::Form;
 
-pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
-    for (name, (span, doc)) in keyword_map(value, "`:categories`", diags) {
-        if rules.categories.iter().any(|c| c == name) {
+/// Reads a section of names with docs (`:categories`, `:flags`) into `names`;
+/// `noun` is what one of them is called in messages.
+pub(super) fn read(
+    value: &Form<'_>,
+    section: &str,
+    noun: &str,
+    names: &mut Vec<String>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (name, (span, doc)) in keyword_map(value, section, diags) {
+        if names.iter().any(|c| c == name) {
             diags.push(Diagnostic::error(
                 span,
-                format!("category `:{name}` is declared twice"),
+                format!("{noun} `:{name}` is declared twice"),
             ));
             continue;
         }
         // The doc is only read to check it is a string.
         let _ = string(doc, diags);
-        rules.categories.push(name.to_string());
+        names.push(name.to_string());
     }
-    if rules.categories.len() > usize::from(u16::MAX) {
+    if names.len() > usize::from(u16::MAX) {
         diags.push(Diagnostic::error(
             value.span,
-            "a rule set may declare at most 65535 categories",
+            format!("a rule set may declare at most 65535 of {section}"),
         ));
     }
 }

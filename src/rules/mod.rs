@@ -29,7 +29,7 @@ pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
 
-use crate::ast::{AttrId, Effect, Int, Resource, RoleId};
+use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, AMOUNT, HOLDER, SELF, SOURCE, Scope, TARGET};
 use crate::diag::Diagnostic;
@@ -57,6 +57,8 @@ keys! {
         Kinds = "kinds",
         /// `:categories {:heal "…"}`: the categories statuses belong to.
         Categories = "categories",
+        /// `:flags {:no-move-attack "…"}`: the flags statuses set while active.
+        Flags = "flags",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
         /// `:operations {:damage {…}}`: named changes written in the language.
@@ -99,6 +101,16 @@ pub struct RuleSet {
     pub kinds: Vec<String>,
     /// The categories statuses may belong to, in declaration order.
     pub categories: Vec<String>,
+    /// The flags statuses may set, in declaration order; a flag's index is its [`crate::ast::FlagId`].
+    pub flags: Vec<String>,
+    /// Status names, by [`StatusId`]: every status of the definitions checked
+    /// with the rule set, declared before any is checked so they can name each other.
+    pub statuses: Vec<String>,
+    /// Each status's definition, by [`StatusId`] (a default one until installed).
+    pub status_defs: Vec<StatusDef>,
+    /// For each attribute, whether some status modifies it: only those keep a
+    /// base value beside the one effects see.
+    pub modified: Vec<bool>,
     /// Attribute names, in declaration order.
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
@@ -235,6 +247,10 @@ impl RuleSet {
             role_docs: Vec::new(),
             kinds: vec!["player".to_string()],
             categories: Vec::new(),
+            flags: Vec::new(),
+            statuses: Vec::new(),
+            status_defs: Vec::new(),
+            modified: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
             bounds: Vec::new(),
@@ -287,7 +303,16 @@ impl RuleSet {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
                 (Section::Kinds, Some(value)) => kinds::read(value, &mut rules, diags),
-                (Section::Categories, Some(value)) => categories::read(value, &mut rules, diags),
+                (Section::Categories, Some(value)) => categories::read(
+                    value,
+                    "`:categories`",
+                    "category",
+                    &mut rules.categories,
+                    diags,
+                ),
+                (Section::Flags, Some(value)) => {
+                    categories::read(value, "`:flags`", "flag", &mut rules.flags, diags)
+                }
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
@@ -318,17 +343,72 @@ impl RuleSet {
             );
         }
         seats::check_roles(form, &rules, diags);
-        rules.at_moment = Moment::ALL
+        rules.modified = vec![false; rules.attributes.len()];
+        rules.plan_moments();
+        Some(rules)
+    }
+
+    /// Works out what the turn machine runs at each moment: the timings whose
+    /// hooks do something, or at which some status runs a hook or counts down.
+    fn plan_moments(&mut self) {
+        let mut busy: Vec<bool> = self.hooks.iter().map(|h| !h.is_empty()).collect();
+        for def in &self.status_defs {
+            let timings = def
+                .hooks
+                .iter()
+                .map(|(t, _)| *t)
+                .chain(def.lasts.map(|l| l.1));
+            for t in timings {
+                if let Some(b) = busy.get_mut(t as usize) {
+                    *b = true;
+                }
+            }
+        }
+        self.at_moment = Moment::ALL
             .iter()
             .map(|&m| {
-                rules
-                    .timings_at(m)
-                    .filter(|&t| !rules.hooks[t as usize].is_empty())
-                    .map(|t| (t, rules.timings[t as usize].each))
+                self.timings_at(m)
+                    .filter(|&t| busy[t as usize])
+                    .map(|t| (t, self.timings[t as usize].each))
                     .collect()
             })
             .collect();
-        Some(rules)
+    }
+
+    /// Declares the statuses called `names` (in this order, after any already
+    /// declared; a name already declared keeps its id), so that definitions
+    /// checked next can name them. Their definitions come with
+    /// [`RuleSet::install_statuses`].
+    pub fn declare_statuses<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        for name in names {
+            if !self.statuses.iter().any(|s| s == name) {
+                self.statuses.push(name.to_string());
+                self.status_defs.push(StatusDef::default());
+            }
+        }
+    }
+
+    /// Installs checked status definitions by name (each declared before), and
+    /// works out which attributes statuses modify and where their hooks run.
+    pub fn install_statuses<'d>(&mut self, defs: impl IntoIterator<Item = (&'d str, StatusDef)>) {
+        for (name, def) in defs {
+            self.declare_statuses([name]);
+            if let Some(i) = self.statuses.iter().position(|s| s == name) {
+                self.status_defs[i] = def;
+            }
+        }
+        self.modified = vec![false; self.attributes.len()];
+        for def in &self.status_defs {
+            for m in &def.modifiers {
+                self.modified[m.attr as usize] = true;
+            }
+        }
+        self.plan_moments();
+    }
+
+    /// The id of status `name`.
+    pub fn status(&self, name: &str) -> Option<StatusId> {
+        index_of(&self.statuses, name)
     }
 
     /// How many attribute changes applying `effects` can make at most.
@@ -338,6 +418,8 @@ impl RuleSet {
                 Resource::Attr(_) => 1,
                 Resource::Op(o) => sizes.get(*o as usize).copied().unwrap_or(1),
                 Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
+                // A status change's effects are counted where the status is defined.
+                Resource::Status(_) => 1,
             }
         }
         effects
@@ -366,7 +448,11 @@ impl RuleSet {
             attributes: &self.attributes,
             operations: &self.operations,
             params: &self.params,
+            statuses: &self.statuses,
+            categories: &self.categories,
+            flags: &self.flags,
             in_operation: false,
+            in_status: false,
             bound: &[],
         }
     }

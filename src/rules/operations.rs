@@ -158,7 +158,8 @@ fn draws(ops: &[OpDef]) -> Vec<bool> {
 pub(super) fn effects_draw(effects: &[Effect], mut op: impl FnMut(OpId) -> bool) -> bool {
     effects.iter().any(|e| {
         let mut draws = false;
-        e.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+        // A status change may run a status's effects, or roll its blocks: counted as drawing.
+        e.leaves(&mut |leaf| draws |= matches!(leaf, Leaf::Draw | Leaf::Status));
         draws || calls(&e.resource).into_iter().any(&mut op)
     })
 }
@@ -167,7 +168,7 @@ pub(super) fn effects_draw(effects: &[Effect], mut op: impl FnMut(OpId) -> bool)
 pub fn calls(r: &Resource) -> Vec<OpId> {
     fn walk(r: &Resource, out: &mut Vec<OpId>) {
         match r {
-            Resource::Attr(_) => {}
+            Resource::Attr(_) | Resource::Status(_) => {}
             Resource::Op(o) => out.push(*o),
             Resource::If(_, a, b) => {
                 walk(a, out);
@@ -185,7 +186,7 @@ pub fn calls(r: &Resource) -> Vec<OpId> {
 fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
     fn resource_cost(t: &Resource, memo: &mut [Option<(u64, u32)>], ops: &[OpDef]) -> (u64, u32) {
         match t {
-            Resource::Attr(_) => (1, 0),
+            Resource::Attr(_) | Resource::Status(_) => (1, 0),
             Resource::Op(o) => op_size(*o as usize, memo, ops),
             Resource::If(_, a, b) => {
                 let (x, y) = (resource_cost(a, memo, ops), resource_cost(b, memo, ops));

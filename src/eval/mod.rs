@@ -12,9 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{
     Arith, AttrId, Bool, Dec, Effect, Entity, EntityId, Expr, Int, MAX_AT_ONCE, OpId, Resource,
-    Rounding,
+    Rounding, StatusId, StatusOp,
 };
 use crate::rules::{KindId, RuleSet};
+
+mod status;
+pub use status::{Instance, StatusChange, acquire, end_status, run_status_timing};
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
@@ -29,12 +32,23 @@ const GONE: KindId = KindId::MAX;
 /// more can be added during play ([`State::add`]) and removed ([`State::remove`]):
 /// a removed entity keeps its number, so nothing that names it can come to name
 /// another.
+///
+/// Values are what effects see. Where statuses modify an attribute, the value
+/// before modifiers (its base) is kept beside it, in `base`, which is empty for
+/// a rule set no status modifies (Arcomage), so reading a value is one load
+/// either way.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     width: usize,
     values: Vec<i64>,
+    /// Base values, laid out as `values`; empty when no status modifies any attribute.
+    base: Vec<i64>,
     /// Each entity's kind; [`GONE`] once it is out of play.
     kinds: Vec<KindId>,
+    /// Active statuses, in the order they were acquired.
+    instances: Vec<Instance>,
+    /// The number the next instance gets.
+    serial: u32,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
 }
@@ -44,7 +58,10 @@ impl Clone for State {
         State {
             width: self.width,
             values: self.values.clone(),
+            base: self.base.clone(),
             kinds: self.kinds.clone(),
+            instances: self.instances.clone(),
+            serial: self.serial,
             rng: self.rng.clone(),
         }
     }
@@ -54,7 +71,10 @@ impl Clone for State {
     fn clone_from(&mut self, source: &State) {
         self.width = source.width;
         self.values.clone_from(&source.values);
+        self.base.clone_from(&source.base);
         self.kinds.clone_from(&source.kinds);
+        self.instances.clone_from(&source.instances);
+        self.serial = source.serial;
         self.rng.clone_from(&source.rng);
     }
 }
@@ -66,7 +86,10 @@ impl State {
         let mut state = State {
             width: rules.attribute_defs.len(),
             values: Vec::with_capacity(rules.attribute_defs.len() * entities),
+            base: Vec::new(),
             kinds: Vec::with_capacity(entities),
+            instances: Vec::new(),
+            serial: 0,
             rng: Rng::seed_from_u64(seed),
         };
         for _ in 0..entities {
@@ -80,7 +103,10 @@ impl State {
     pub fn reset(&mut self, rules: &RuleSet, entities: usize, seed: u64) {
         self.width = rules.attribute_defs.len();
         self.values.clear();
+        self.base.clear();
         self.kinds.clear();
+        self.instances.clear();
+        self.serial = 0;
         self.rng = Rng::seed_from_u64(seed);
         for _ in 0..entities {
             self.add(rules, 0);
@@ -92,14 +118,25 @@ impl State {
         let id = self.kinds.len() as EntityId;
         self.values
             .extend(rules.attribute_defs.iter().map(|a| a.default));
+        if rules.modified.contains(&true) {
+            // The first entity of a rule set with modifiers starts the base row.
+            if self.base.is_empty() {
+                self.base.clone_from(&self.values);
+            } else {
+                self.base
+                    .extend(rules.attribute_defs.iter().map(|a| a.default));
+            }
+        }
         self.kinds.push(kind);
         id
     }
 
-    /// Takes an entity out of play; its values stay readable, its number is never reused.
+    /// Takes an entity out of play; its values stay readable, its number is never
+    /// reused, and its statuses end without running anything.
     pub fn remove(&mut self, entity: EntityId) {
         if let Some(kind) = self.kinds.get_mut(entity as usize) {
             *kind = GONE;
+            self.instances.retain(|i| i.holder != entity);
         }
     }
 
@@ -137,9 +174,30 @@ impl State {
         self.values[entity as usize * self.width + attr as usize]
     }
 
-    /// Sets a value directly, without bounds or events: for building states.
+    /// Sets a value directly, without bounds, modifiers or events: for building
+    /// states (its base too, where statuses modify it).
     pub fn put(&mut self, entity: EntityId, attr: AttrId, value: i64) {
-        self.values[entity as usize * self.width + attr as usize] = value;
+        let at = entity as usize * self.width + attr as usize;
+        self.values[at] = value;
+        if let Some(base) = self.base.get_mut(at) {
+            *base = value;
+        }
+    }
+
+    /// The value of `attr` of `entity` before status modifiers.
+    pub fn base(&self, entity: EntityId, attr: AttrId) -> i64 {
+        let at = entity as usize * self.width + attr as usize;
+        self.base.get(at).copied().unwrap_or(self.values[at])
+    }
+
+    /// The active statuses, in the order they were acquired.
+    pub fn statuses(&self) -> &[Instance] {
+        &self.instances
+    }
+
+    /// The active statuses `entity` holds, in the order they were acquired.
+    pub fn statuses_of(&self, entity: EntityId) -> impl Iterator<Item = &Instance> + '_ {
+        self.instances.iter().filter(move |i| i.holder == entity)
     }
 
     /// Every value of `entity`, in the rule set's attribute order.
@@ -156,15 +214,39 @@ pub struct Cause {
     pub effect: u16,
     /// The operation the change was made in, if it came through one (`:damage`).
     pub via: Option<OpId>,
+    /// The status whose effects made it, if a status's did (on acquiring it,
+    /// at a timing, on its end).
+    pub status: Option<StatusId>,
 }
 
-/// One attribute change.
+impl Cause {
+    /// The `effect`-th effect of the list applied, on its own.
+    pub fn effect(effect: usize) -> Cause {
+        Cause {
+            effect: u16::try_from(effect).unwrap_or(u16::MAX),
+            via: None,
+            status: None,
+        }
+    }
+}
+
+/// What an event changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum What {
+    /// An attribute: the event's values are the attribute's, as effects see it.
+    Attr(AttrId),
+    /// A status: the event's values are its turns left (its stacks, for
+    /// [`StatusChange::Stacked`]).
+    Status(StatusId, StatusChange),
+}
+
+/// One change: to an attribute, or to an entity's statuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Event {
     /// The entity changed.
     pub entity: EntityId,
-    /// The attribute changed.
-    pub attr: AttrId,
+    /// What changed.
+    pub what: What,
     /// Its value before.
     pub before: i64,
     /// Its value after, within the attribute's bounds.
@@ -173,12 +255,32 @@ pub struct Event {
     pub cause: Cause,
 }
 
+impl Event {
+    /// The attribute changed, if an attribute was.
+    #[inline]
+    pub fn attr(&self) -> Option<AttrId> {
+        match self.what {
+            What::Attr(a) => Some(a),
+            What::Status(..) => None,
+        }
+    }
+}
+
+/// The most statuses that may be acquired one inside another's effects (a
+/// status whose on-acquire effects acquire another): deeper ones do nothing,
+/// so two statuses that acquire each other cannot loop.
+pub const MAX_STATUS_DEPTH: u8 = 8;
+
 /// Bindings for one application: which entity each role means.
 #[derive(Clone, Copy)]
 struct Frame<'b> {
     roles: &'b [EntityId],
     target: EntityId,
     amount: i64,
+    /// `:magnitude`, in a status's effects.
+    magnitude: i64,
+    /// How many status effect lists this application runs inside.
+    depth: u8,
 }
 
 /// Applies `effects` in order to `state`, with role `i` bound to entity `roles[i]`.
@@ -208,12 +310,7 @@ fn run(
 ) {
     // The cause travels beside the frame, in registers: read back from a frame
     // written moments before, it stalled the load (measured).
-    let cause = |i: usize| {
-        inside.unwrap_or(Cause {
-            effect: u16::try_from(i).unwrap_or(u16::MAX),
-            via: None,
-        })
-    };
+    let cause = |i: usize| inside.unwrap_or(Cause::effect(i));
     let mut i = 0;
     while i < effects.len() {
         let effect = &effects[i];
@@ -225,7 +322,7 @@ fn run(
         // Every effect of an `:at-once` group is computed from the same state first.
         let n = usize::from(effect.at_once).min(effects.len() - i);
         let group = &effects[i..i + n];
-        let mut resolved = [(0 as EntityId, Ok(0), 0i64); MAX_AT_ONCE];
+        let mut resolved = [(0 as EntityId, Target::Attr(0), 0i64); MAX_AT_ONCE];
         for (slot, effect) in resolved.iter_mut().zip(group) {
             *slot = (
                 entity(&effect.entity, state, frame),
@@ -258,7 +355,7 @@ fn apply_one(
 ) {
     let who = entity(&effect.entity, state, frame);
     let target = match effect.resource {
-        Resource::Attr(a) => Ok(a),
+        Resource::Attr(a) => Target::Attr(a),
         ref t => resource(t, state, frame),
     };
     let amount = match effect.amount {
@@ -284,20 +381,32 @@ fn apply_one(
     change.apply(rules, state, frame, events);
 }
 
-/// One resolved change: add `amount` to (or set) an attribute of `entity`, or apply an operation to it.
-struct Change {
+/// What an effect changes, resolved: an attribute, an operation, or statuses.
+#[derive(Clone, Copy)]
+enum Target<'e> {
+    Attr(AttrId),
+    Op(OpId),
+    Status(&'e StatusOp),
+}
+
+/// One resolved change: add `amount` to (or set) an attribute of `entity`, or
+/// apply an operation or a status change to it.
+struct Change<'e> {
     set: bool,
     entity: EntityId,
-    target: Result<AttrId, OpId>,
+    target: Target<'e>,
     amount: i64,
     cause: Cause,
 }
 
-impl Change {
+impl Change<'_> {
     #[inline(always)]
     fn apply(self, rules: &RuleSet, state: &mut State, frame: &Frame<'_>, events: &mut Vec<Event>) {
         match self.target {
-            Ok(attr) => {
+            Target::Attr(attr) => {
+                if !state.base.is_empty() && rules.modified[attr as usize] {
+                    return change_modified(rules, state, &self, attr, events);
+                }
                 // One index, one bounds check, for both the read and the write.
                 let Some(value) = state
                     .values
@@ -317,14 +426,15 @@ impl Change {
                     *value = after;
                     events.push(Event {
                         entity: self.entity,
-                        attr,
+                        what: What::Attr(attr),
                         before,
                         after,
                         cause: self.cause,
                     });
                 }
             }
-            Err(op) => self.operation(op, rules, state, frame, events),
+            Target::Op(op) => self.operation(op, rules, state, frame, events),
+            Target::Status(op) => status::change(rules, state, frame, &self, op, events),
         }
     }
 
@@ -340,13 +450,13 @@ impl Change {
         events: &mut Vec<Event>,
     ) {
         let inner = Frame {
-            roles: frame.roles,
             target: self.entity,
             amount: self.amount,
+            ..*frame
         };
         let cause = Cause {
-            effect: self.cause.effect,
             via: Some(self.cause.via.unwrap_or(op)),
+            ..self.cause
         };
         run(
             rules,
@@ -381,11 +491,58 @@ fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     }
 }
 
-/// `Ok(attribute)` or `Err(operation)`.
-fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Result<AttrId, OpId> {
+/// Changes an attribute some status modifies: the change goes to its base
+/// value, and the value effects see is worked out again.
+#[inline(never)]
+fn change_modified(
+    rules: &RuleSet,
+    state: &mut State,
+    change: &Change<'_>,
+    attr: AttrId,
+    events: &mut Vec<Event>,
+) {
+    let at = change.entity as usize * state.width + attr as usize;
+    let Some(&base) = state.base.get(at) else {
+        return;
+    };
+    let (min, max) = rules.bounds[attr as usize];
+    let raw = if change.set {
+        change.amount
+    } else {
+        base.saturating_add(change.amount)
+    };
+    state.base[at] = raw.clamp(min, max);
+    status::recompute(rules, state, change.entity, attr, change.cause, events);
+}
+
+/// Adds `amount` to `entity`'s `attr` within its bounds, as an effect would
+/// (through its base where statuses modify it), pushing the event: for changes
+/// the engine makes itself, such as paying a card's cost.
+pub fn add_to(
+    rules: &RuleSet,
+    state: &mut State,
+    entity: EntityId,
+    attr: AttrId,
+    amount: i64,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
+    let change = Change {
+        set: false,
+        entity,
+        target: Target::Attr(attr),
+        amount,
+        cause,
+    };
+    change.apply(rules, state, &Frame::outside(&[]), events);
+}
+
+/// What a resource names, resolved.
+fn resource<'e>(t: &'e Resource, state: &mut State, frame: &Frame<'_>) -> Target<'e> {
     match t {
-        Resource::Attr(a) => Ok(*a),
-        Resource::Op(o) => Err(*o),
+        Resource::Attr(a) => Target::Attr(*a),
+        Resource::Op(o) => Target::Op(*o),
+        Resource::Status(op) => Target::Status(op),
         Resource::If(c, a, b) => {
             if boolean(c, state, frame) {
                 resource(a, state, frame)
@@ -459,6 +616,15 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             let (lo, hi) = (a.min(b), a.max(b));
             state.rng.random_range(lo..=hi)
         }
+        Int::Magnitude => frame.magnitude,
+        Int::Statuses(who, filter) => {
+            let who = entity(who, state, frame);
+            status::count(state, who, filter, status::Count::Instances)
+        }
+        Int::TurnsLeft(who, filter) => {
+            let who = entity(who, state, frame);
+            status::count(state, who, filter, status::Count::TurnsLeft)
+        }
     }
 }
 
@@ -526,6 +692,10 @@ fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
             let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
             state.rng.random_bool(p)
         }
+        Bool::Has(who, filter) => {
+            let who = entity(who, state, frame);
+            status::count(state, who, filter, status::Count::Instances) > 0
+        }
     }
 }
 
@@ -557,6 +727,8 @@ impl<'b> Frame<'b> {
             roles,
             target: 0,
             amount: 0,
+            magnitude: 0,
+            depth: 0,
         }
     }
 }

@@ -1,0 +1,711 @@
+//! Statuses on entities: acquiring one (through blocks and stacking), the
+//! values its modifiers make, dispels and duration changes, its hooks at
+//! timings, and its end by running out or by removal.
+//!
+//! Instances live in one list per state, in acquisition order, which is what
+//! "oldest" and "newest" mean. Each carries what filters match on (polarity,
+//! category, flags), so a query such as `[statuses :you :debuff]` reads the
+//! list alone, as cheaply as it can be read.
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use super::{Cause, Change, Event, Frame, MAX_STATUS_DEPTH, State, What, dec, int, run};
+use crate::ast::{
+    AttrId, CategoryId, Effect, EntityId, Filter, Pick, Polarity, StatusDef, StatusId, StatusOp,
+};
+use crate::rules::RuleSet;
+
+/// Turns left of a status that lasts until it is removed.
+pub const FOREVER: u32 = u32::MAX;
+
+/// Blocks left of a status that blocks without limit.
+const UNLIMITED: u16 = u16::MAX;
+
+/// A status held by an entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instance {
+    /// Which status.
+    pub status: StatusId,
+    /// The entity it is on.
+    pub holder: EntityId,
+    /// The entity that applied it.
+    pub source: EntityId,
+    /// What it was acquired with (the amount of the effect that applied it).
+    pub magnitude: i64,
+    /// Counts of its timing left before it runs out; [`FOREVER`] if it does not.
+    pub left: u32,
+    /// Its stacks (1 unless it stacks).
+    pub stacks: u8,
+    /// Statuses it may still block; `u16::MAX` without limit.
+    pub charges: u16,
+    /// Its number in the state, in acquisition order; never reused.
+    pub serial: u32,
+    polarity: Polarity,
+    category: Option<CategoryId>,
+    /// Bit `i` set: it sets flag `i`.
+    flags: u64,
+}
+
+impl Instance {
+    /// Does it match `filter`?
+    #[inline]
+    pub fn matches(&self, filter: &Filter) -> bool {
+        filter.status.is_none_or(|s| s == self.status)
+            && filter.category.is_none_or(|c| self.category == Some(c))
+            && filter.polarity.is_none_or(|p| self.polarity == p)
+            && filter.flag.is_none_or(|f| self.flags & flag_bit(f) != 0)
+    }
+
+    /// Turns left, for people and JSON: `None` for a status that does not run out.
+    pub fn turns_left(&self) -> Option<u32> {
+        (self.left != FOREVER).then_some(self.left)
+    }
+}
+
+fn flag_bit(flag: u16) -> u64 {
+    1u64.checked_shl(u32::from(flag)).unwrap_or(0)
+}
+
+/// What happened to a status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StatusChange {
+    /// A new instance.
+    Acquired,
+    /// Acquired again: its turns left were reset.
+    Refreshed,
+    /// Acquired again: one more stack.
+    Stacked,
+    /// Not acquired: a status its holder has blocked it.
+    Blocked,
+    /// Not acquired: a status its holder has sent it back to its source.
+    Reflected,
+    /// Its turns left changed (`:extend`), or counted down at its timing.
+    Extended,
+    /// It ran out.
+    Expired,
+    /// It was removed before running out (a dispel).
+    Removed,
+}
+
+/// What a status query adds up.
+pub(super) enum Count {
+    /// How many instances match.
+    Instances,
+    /// Their turns left, summed.
+    TurnsLeft,
+}
+
+/// Counts `entity`'s statuses that match `filter`.
+#[inline]
+pub(super) fn count(state: &State, entity: EntityId, filter: &Filter, what: Count) -> i64 {
+    let matching = state
+        .instances
+        .iter()
+        .filter(|i| i.holder == entity && i.matches(filter));
+    match what {
+        Count::Instances => matching.count() as i64,
+        Count::TurnsLeft => matching
+            .map(|i| i64::from(i.turns_left().unwrap_or(0)))
+            .sum(),
+    }
+}
+
+/// The number of turns left, as an event carries it: −1 for "until removed".
+fn shown(left: u32) -> i64 {
+    if left == FOREVER { -1 } else { i64::from(left) }
+}
+
+/// Applies a status change an effect makes.
+pub(super) fn change(
+    rules: &RuleSet,
+    state: &mut State,
+    frame: &Frame<'_>,
+    change: &Change<'_>,
+    op: &StatusOp,
+    events: &mut Vec<Event>,
+) {
+    let cx = Context {
+        rules,
+        roles: frame.roles.get(..rules.roles.len()).unwrap_or(frame.roles),
+        depth: frame.depth,
+        cause: change.cause,
+    };
+    let entity = change.entity;
+    match op {
+        StatusOp::Acquire { status, lasts } => {
+            let lasts = lasts.as_ref().map(|l| int(l, state, frame));
+            // The source is the entity the first role names: the actor.
+            let source = cx.roles.first().copied().unwrap_or(entity);
+            cx.acquire(state, entity, source, *status, change.amount, lasts, events);
+        }
+        StatusOp::Dispel { filter, pick } => {
+            let times = match pick {
+                Pick::All => u32::MAX,
+                _ => u32::try_from(change.amount.max(0)).unwrap_or(u32::MAX),
+            };
+            for _ in 0..times {
+                let Some(serial) = choose(state, entity, filter, *pick) else {
+                    break;
+                };
+                cx.end(state, serial, StatusChange::Removed, events);
+            }
+        }
+        StatusOp::Extend { filter } => {
+            let mut after = None;
+            while let Some(serial) = next_matching(state, entity, filter, after) {
+                after = Some(serial);
+                cx.extend(state, serial, change.amount, events);
+            }
+        }
+    }
+}
+
+/// The serial of the first instance after `after` (in acquisition order) that
+/// `entity` holds and that matches `filter`.
+fn next_matching(
+    state: &State,
+    entity: EntityId,
+    filter: &Filter,
+    after: Option<u32>,
+) -> Option<u32> {
+    state
+        .instances
+        .iter()
+        .find(|i| after.is_none_or(|a| i.serial > a) && i.holder == entity && i.matches(filter))
+        .map(|i| i.serial)
+}
+
+/// Which of `entity`'s matching statuses a dispel takes next.
+fn choose(state: &mut State, entity: EntityId, filter: &Filter, pick: Pick) -> Option<u32> {
+    let mut matching = state
+        .instances
+        .iter()
+        .filter(|i| i.holder == entity && i.matches(filter));
+    let found = match pick {
+        Pick::Oldest | Pick::All => matching.next(),
+        Pick::Newest => matching.next_back(),
+        // `max_by_key` keeps the last of equals, `min_by_key` the first: the
+        // oldest of equals is wanted both ways, so "most" compares reversed.
+        Pick::MostLeft => matching.min_by_key(|i| std::cmp::Reverse(i.left)),
+        Pick::LeastLeft => matching.min_by_key(|i| i.left),
+        Pick::Random => {
+            let n = matching.count();
+            if n == 0 {
+                return None;
+            }
+            let k = state.rng.random_range(0..n);
+            return state
+                .instances
+                .iter()
+                .filter(|i| i.holder == entity && i.matches(filter))
+                .nth(k)
+                .map(|i| i.serial);
+        }
+    };
+    found.map(|i| i.serial)
+}
+
+/// Where a status change happens: the rule set, the roles of the turn, how
+/// deep in status effects, and the cause its events carry.
+#[derive(Clone, Copy)]
+struct Context<'r> {
+    rules: &'r RuleSet,
+    /// The rule set's roles, bound as in the effect or turn that made the change.
+    roles: &'r [EntityId],
+    depth: u8,
+    cause: Cause,
+}
+
+impl Context<'_> {
+    /// `holder` acquires `status` from `source`, through its blocks and the
+    /// status's stacking, and runs its on-acquire effects.
+    #[allow(clippy::too_many_arguments)]
+    fn acquire(
+        &self,
+        state: &mut State,
+        holder: EntityId,
+        source: EntityId,
+        status: StatusId,
+        magnitude: i64,
+        lasts: Option<i64>,
+        events: &mut Vec<Event>,
+    ) {
+        let rules = self.rules;
+        let Some(def) = rules.status_defs.get(status as usize) else {
+            return;
+        };
+        if self.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) {
+            return;
+        }
+        let cause = Cause {
+            status: Some(status),
+            ..self.cause
+        };
+        if self.blocked(state, holder, source, status, def, magnitude, events) {
+            return;
+        }
+        let left = match lasts {
+            Some(n) => u32::try_from(n.max(0)).unwrap_or(FOREVER - 1),
+            None => def.lasts.map_or(FOREVER, |(n, _)| n),
+        };
+        if left == 0 {
+            return;
+        }
+        let existing = state
+            .instances
+            .iter()
+            .position(|i| i.holder == holder && i.status == status);
+        let stack_limit = match def.stacking {
+            crate::ast::Stacking::Independent => None,
+            crate::ast::Stacking::Refresh => Some(1),
+            crate::ast::Stacking::Stack(n) => Some(n),
+        };
+        if let (Some(k), Some(limit)) = (existing, stack_limit) {
+            let inst = &mut state.instances[k];
+            let (before, stacks_before) = (inst.left, inst.stacks);
+            inst.left = left;
+            inst.magnitude = magnitude;
+            let stacked = inst.stacks < limit;
+            if stacked {
+                inst.stacks += 1;
+            }
+            let (change, from, to) = if stacked {
+                (
+                    StatusChange::Stacked,
+                    i64::from(stacks_before),
+                    i64::from(stacks_before + 1),
+                )
+            } else {
+                (StatusChange::Refreshed, shown(before), shown(left))
+            };
+            events.push(Event {
+                entity: holder,
+                what: What::Status(status, change),
+                before: from,
+                after: to,
+                cause,
+            });
+            self.recompute_for(state, holder, def, cause, events);
+            // A new stack is acquired; a refresh only resets the turns left.
+            if stacked {
+                self.run_effects(
+                    state,
+                    &def.on_acquire,
+                    holder,
+                    source,
+                    magnitude,
+                    status,
+                    events,
+                );
+            }
+            return;
+        }
+        let serial = state.serial;
+        state.serial = state.serial.wrapping_add(1);
+        state.instances.push(Instance {
+            status,
+            holder,
+            source,
+            magnitude,
+            left,
+            stacks: 1,
+            charges: def
+                .blocks
+                .as_ref()
+                .and_then(|b| b.charges)
+                .unwrap_or(UNLIMITED),
+            serial,
+            polarity: def.polarity,
+            category: def.category,
+            flags: def.flags.iter().fold(0, |m, &f| m | flag_bit(f)),
+        });
+        events.push(Event {
+            entity: holder,
+            what: What::Status(status, StatusChange::Acquired),
+            before: 0,
+            after: shown(left),
+            cause,
+        });
+        self.recompute_for(state, holder, def, cause, events);
+        self.run_effects(
+            state,
+            &def.on_acquire,
+            holder,
+            source,
+            magnitude,
+            status,
+            events,
+        );
+    }
+
+    /// Whether one of `holder`'s statuses blocks `status` (rolling its chance,
+    /// using a charge, sending it back to `source` if it reflects).
+    #[allow(clippy::too_many_arguments)]
+    fn blocked(
+        &self,
+        state: &mut State,
+        holder: EntityId,
+        source: EntityId,
+        status: StatusId,
+        def: &StatusDef,
+        magnitude: i64,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let rules = self.rules;
+        let mut k = 0;
+        while k < state.instances.len() {
+            let inst = state.instances[k];
+            k += 1;
+            if inst.holder != holder {
+                continue;
+            }
+            let Some(block) = &rules.status_defs[inst.status as usize].blocks else {
+                continue;
+            };
+            let incoming = Instance {
+                status,
+                polarity: def.polarity,
+                category: def.category,
+                flags: def.flags.iter().fold(0, |m, &f| m | flag_bit(f)),
+                ..inst
+            };
+            if !incoming.matches(&block.filter) {
+                continue;
+            }
+            if let Some(p) = &block.chance {
+                let roles = [inst.holder, inst.source];
+                let frame = status_frame(&roles, inst.magnitude, self.depth);
+                let p = dec(p, state, &frame);
+                let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+                if !state.rng.random_bool(p) {
+                    continue;
+                }
+            }
+            let reflect = block.reflect && source != holder;
+            events.push(Event {
+                entity: holder,
+                what: What::Status(
+                    status,
+                    if reflect {
+                        StatusChange::Reflected
+                    } else {
+                        StatusChange::Blocked
+                    },
+                ),
+                before: 0,
+                after: 0,
+                cause: Cause {
+                    status: Some(inst.status),
+                    ..self.cause
+                },
+            });
+            if inst.charges != UNLIMITED {
+                let left = inst.charges.saturating_sub(1);
+                state.instances[k - 1].charges = left;
+                if left == 0 {
+                    self.end(state, inst.serial, StatusChange::Expired, events);
+                }
+            }
+            if reflect {
+                let deeper = Context {
+                    depth: self.depth + 1,
+                    ..*self
+                };
+                deeper.acquire(state, source, holder, status, magnitude, None, events);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Adds `by` to the turns left of the instance numbered `serial`; at 0 it runs out.
+    fn extend(&self, state: &mut State, serial: u32, by: i64, events: &mut Vec<Event>) {
+        let Some(k) = state.instances.iter().position(|i| i.serial == serial) else {
+            return;
+        };
+        let inst = &mut state.instances[k];
+        if inst.left == FOREVER {
+            return;
+        }
+        let before = inst.left;
+        let after = (i64::from(before) + by).clamp(0, i64::from(FOREVER - 1)) as u32;
+        if after == before {
+            return;
+        }
+        inst.left = after;
+        let status = inst.status;
+        events.push(Event {
+            entity: inst.holder,
+            what: What::Status(status, StatusChange::Extended),
+            before: i64::from(before),
+            after: i64::from(after),
+            cause: Cause {
+                status: Some(status),
+                ..self.cause
+            },
+        });
+        if after == 0 {
+            self.end(state, serial, StatusChange::Expired, events);
+        }
+    }
+
+    /// Ends the instance numbered `serial`: it ran out (its `:on-expire` runs)
+    /// or was removed (its `:on-remove` runs).
+    fn end(&self, state: &mut State, serial: u32, how: StatusChange, events: &mut Vec<Event>) {
+        let Some(k) = state.instances.iter().position(|i| i.serial == serial) else {
+            return;
+        };
+        let inst = state.instances.remove(k);
+        let def = &self.rules.status_defs[inst.status as usize];
+        let cause = Cause {
+            status: Some(inst.status),
+            ..self.cause
+        };
+        events.push(Event {
+            entity: inst.holder,
+            what: What::Status(inst.status, how),
+            before: shown(inst.left),
+            after: 0,
+            cause,
+        });
+        self.recompute_for(state, inst.holder, def, cause, events);
+        let effects = match how {
+            StatusChange::Expired => &def.on_expire,
+            _ => &def.on_remove,
+        };
+        self.run_effects(
+            state,
+            effects,
+            inst.holder,
+            inst.source,
+            inst.magnitude,
+            inst.status,
+            events,
+        );
+    }
+
+    /// Works out again the attributes `def` modifies on `holder`.
+    fn recompute_for(
+        &self,
+        state: &mut State,
+        holder: EntityId,
+        def: &StatusDef,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) {
+        for m in &def.modifiers {
+            recompute(self.rules, state, holder, m.attr, cause, events);
+        }
+    }
+
+    /// Runs one of a status's effect lists, with `:holder`, `:source` and `:magnitude` bound.
+    #[allow(clippy::too_many_arguments)]
+    fn run_effects(
+        &self,
+        state: &mut State,
+        effects: &[Effect],
+        holder: EntityId,
+        source: EntityId,
+        magnitude: i64,
+        status: StatusId,
+        events: &mut Vec<Event>,
+    ) {
+        if effects.is_empty() {
+            return;
+        }
+        let n = self.roles.len();
+        // The roles of the turn, then the holder and the source: on the stack
+        // for any rule set with fewer than 15 roles, so hooks allocate nothing.
+        let mut on_stack = [0 as EntityId; 16];
+        let mut on_heap = Vec::new();
+        let roles: &mut [EntityId] = if n + 2 <= on_stack.len() {
+            &mut on_stack[..n + 2]
+        } else {
+            on_heap.resize(n + 2, 0);
+            &mut on_heap
+        };
+        roles[..n].copy_from_slice(self.roles);
+        roles[n] = holder;
+        roles[n + 1] = source;
+        let frame = Frame {
+            roles,
+            target: holder,
+            amount: 0,
+            magnitude,
+            depth: self.depth + 1,
+        };
+        let cause = Cause {
+            status: Some(status),
+            ..self.cause
+        };
+        run(self.rules, effects, state, &frame, events, Some(cause));
+    }
+}
+
+/// The frame a status's modifiers and block chances are computed in: only
+/// `:holder` and `:source` are bound, as roles 0 and 1.
+fn status_frame(roles: &[EntityId; 2], magnitude: i64, depth: u8) -> Frame<'_> {
+    Frame {
+        roles,
+        target: roles[0],
+        amount: 0,
+        magnitude,
+        depth,
+    }
+}
+
+/// Works out the value effects see of `entity`'s `attr`, which statuses
+/// modify: `clamp(floor((base + Σ add) × Π mul), min, max)`, each modifier
+/// once per stack. Pushes an event if the value changed.
+pub(super) fn recompute(
+    rules: &RuleSet,
+    state: &mut State,
+    entity: EntityId,
+    attr: AttrId,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
+    let at = entity as usize * state.width + attr as usize;
+    let Some(&base) = state.base.get(at) else {
+        return;
+    };
+    let mut add = 0i64;
+    let mut mul = 1.0f64;
+    let mut multiplied = false;
+    let mut k = 0;
+    while k < state.instances.len() {
+        let inst = state.instances[k];
+        k += 1;
+        if inst.holder != entity {
+            continue;
+        }
+        let def = &rules.status_defs[inst.status as usize];
+        for m in def.modifiers.iter().filter(|m| m.attr == attr) {
+            let roles = [inst.holder, inst.source];
+            let frame = status_frame(&roles, inst.magnitude, 0);
+            let stacks = i64::from(inst.stacks);
+            if let Some(a) = &m.add {
+                add = add.saturating_add(int(a, state, &frame).saturating_mul(stacks));
+            }
+            if let Some(x) = &m.mul {
+                mul *= dec(x, state, &frame).powi(i32::from(inst.stacks));
+                multiplied = true;
+            }
+        }
+    }
+    let sum = base.saturating_add(add);
+    // `as` saturates at the i64 limits and maps NaN to 0.
+    let raw = if multiplied {
+        (sum as f64 * mul).floor() as i64
+    } else {
+        sum
+    };
+    let (min, max) = rules.bounds[attr as usize];
+    let after = raw.clamp(min, max);
+    let before = state.values[at];
+    if after != before {
+        state.values[at] = after;
+        events.push(Event {
+            entity,
+            what: What::Attr(attr),
+            before,
+            after,
+            cause,
+        });
+    }
+}
+
+/// `holder` acquires `status` from `source` with `magnitude`, as an
+/// `{:acquire …}` effect would, with the rule set's roles bound to `roles`:
+/// for tools and the engine (`eval --status`).
+#[allow(clippy::too_many_arguments)]
+pub fn acquire(
+    rules: &RuleSet,
+    state: &mut State,
+    roles: &[EntityId],
+    holder: EntityId,
+    source: EntityId,
+    status: StatusId,
+    magnitude: i64,
+    events: &mut Vec<Event>,
+) {
+    let cx = Context {
+        rules,
+        roles,
+        depth: 0,
+        cause: Cause::effect(0),
+    };
+    cx.acquire(state, holder, source, status, magnitude, None, events);
+}
+
+/// Ends the instance numbered `serial` as removed (its `:on-remove` runs), with
+/// the rule set's roles bound to `roles`.
+pub fn end_status(
+    rules: &RuleSet,
+    state: &mut State,
+    roles: &[EntityId],
+    serial: u32,
+    events: &mut Vec<Event>,
+) {
+    let cx = Context {
+        rules,
+        roles,
+        depth: 0,
+        cause: Cause::effect(0),
+    };
+    cx.end(state, serial, StatusChange::Removed, events);
+}
+
+/// Runs timing `timing` for statuses: the hook each status has there, then its
+/// countdown if it lasts by that timing, status by status in acquisition order.
+/// Only statuses held by `holder` take part, or every one when `holder` is
+/// `None`; statuses acquired meanwhile wait for the timing's next run.
+pub fn run_status_timing(
+    rules: &RuleSet,
+    state: &mut State,
+    timing: u16,
+    holder: Option<EntityId>,
+    roles: &[EntityId],
+    events: &mut Vec<Event>,
+) {
+    let end = state.serial;
+    let mut after: Option<u32> = None;
+    loop {
+        let Some(inst) = state
+            .instances
+            .iter()
+            .find(|i| {
+                after.is_none_or(|a| i.serial > a)
+                    && i.serial < end
+                    && holder.is_none_or(|h| i.holder == h)
+            })
+            .copied()
+        else {
+            return;
+        };
+        after = Some(inst.serial);
+        let def = &rules.status_defs[inst.status as usize];
+        let cx = Context {
+            rules,
+            roles,
+            depth: 0,
+            cause: Cause::effect(0),
+        };
+        if let Some((_, effects)) = def.hooks.iter().find(|(t, _)| *t == timing) {
+            cx.run_effects(
+                state,
+                effects,
+                inst.holder,
+                inst.source,
+                inst.magnitude,
+                inst.status,
+                events,
+            );
+        }
+        if def.lasts.is_some_and(|(_, t)| t == timing) {
+            cx.extend(state, inst.serial, -1, events);
+        }
+    }
+}
