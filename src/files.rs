@@ -513,7 +513,7 @@ pub enum DeckError {
     /// Paths that could not be read at all.
     Io(Vec<String>),
     /// The files were read but have errors; the whole check result, to show them.
-    Invalid(Checked),
+    Invalid(Box<Checked>),
     /// The files hold no cards for the rule set.
     Empty {
         /// The rule set.
@@ -569,7 +569,7 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
             return Err(DeckError::Io(checked.io_errors));
         }
         if checked.error_count() > 0 {
-            return Err(DeckError::Invalid(checked));
+            return Err(DeckError::Invalid(Box::new(checked)));
         }
         if checked.definitions.iter().any(|d| d.kind == DefKind::Card) {
             return Err(DeckError::NoZones(rules.name.clone()));
@@ -604,7 +604,7 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
         return Err(DeckError::Io(checked.io_errors));
     }
     if checked.error_count() > 0 {
-        return Err(DeckError::Invalid(checked));
+        return Err(DeckError::Invalid(Box::new(checked)));
     }
     let cards = crate::defs::Card::from_definitions(&checked.definitions, &rules.name);
     if cards.is_empty() {
