@@ -323,7 +323,7 @@ fn each_change_in_the_log_names_its_real_cause() {
     // The cost names the card, not an effect; the damage names the card's second effect.
     assert!(matches!(changes[0], By::Cost(0)), "{changes:?}");
     assert!(
-        matches!(changes[1], By::Card(0, cause) if cause.effect == 1 && cause.via.is_none()),
+        matches!(changes[1], By::Card(0, cause) if cause.effect == 1 && cause.via().is_none()),
         "{changes:?}"
     );
     assert_eq!(changes.len(), 2);

@@ -419,10 +419,10 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         let who = &rules.roles[e.entity as usize];
         let mut via = e
             .cause
-            .via
+            .via()
             .map(|o| format!(" via :{}", rules.operations[o as usize]))
             .unwrap_or_default();
-        if let Some(s) = e.cause.status {
+        if let Some(s) = e.cause.status() {
             let _ = write!(via, " by :{}", rules.statuses[s as usize]);
         }
         let effect = u32::from(e.cause.effect) + 1;
@@ -490,26 +490,26 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let events: Vec<Value> = events
         .iter()
         .map(|e| {
-            let mut event = json!({
-                "entity": rules.roles[e.entity as usize],
-                "before": e.before,
-                "after": e.after,
-                "effect": u32::from(e.cause.effect) + 1,
-                "via": e.cause.via.map(|o| rules.operations[o as usize].clone()),
-            });
+            let mut event = serde_json::Map::new();
+            event.insert("entity".into(), json!(rules.roles[e.entity as usize]));
             match e.what {
                 What::Attr(attr) => {
-                    event["attribute"] = json!(rules.attributes[attr as usize]);
+                    event.insert("attribute".into(), json!(rules.attributes[attr as usize]));
                 }
                 What::Status(status, change) => {
-                    event["status"] = json!(rules.statuses[status as usize]);
-                    event["change"] = json!(change);
+                    event.insert("status".into(), json!(rules.statuses[status as usize]));
+                    event.insert("change".into(), json!(change));
                 }
             }
-            if let Some(s) = e.cause.status {
-                event["by"] = json!(rules.statuses[s as usize]);
+            event.insert("before".into(), json!(e.before));
+            event.insert("after".into(), json!(e.after));
+            event.insert("effect".into(), json!(u32::from(e.cause.effect) + 1));
+            let via = e.cause.via().map(|o| rules.operations[o as usize].clone());
+            event.insert("via".into(), json!(via));
+            if let Some(s) = e.cause.status() {
+                event.insert("by".into(), json!(rules.statuses[s as usize]));
             }
-            event
+            Value::Object(event)
         })
         .collect();
     json!({ "state": entities, "events": events })

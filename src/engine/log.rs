@@ -42,7 +42,7 @@ pub fn status_line(
 /// " (weakness)": the status whose effects made a change, if one did.
 fn through(rules: &RuleSet, cause: Cause) -> String {
     cause
-        .status
+        .status()
         .and_then(|s| rules.statuses.get(s as usize))
         .map(|s| format!(" ({s})"))
         .unwrap_or_default()
@@ -80,7 +80,7 @@ pub fn render_named(
             GameEvent::Changed {
                 change,
                 by: By::Hook(timing, cause),
-            } if cause.status.is_none() => {
+            } if cause.status().is_none() => {
                 let name = moment_label(rules.timings[timing as usize].at);
                 if name != hook_name {
                     flush(&mut out, &mut hook_line, hook_name);

@@ -117,7 +117,9 @@ fn shown(left: u32) -> i64 {
     if left == FOREVER { -1 } else { i64::from(left) }
 }
 
-/// Applies a status change an effect makes.
+/// Applies a status change an effect makes. Out of line, so the plain
+/// attribute change in the evaluator's loop stays small.
+#[inline(never)]
 pub(super) fn change(
     rules: &RuleSet,
     state: &mut State,
@@ -129,7 +131,6 @@ pub(super) fn change(
     let cx = Context {
         rules,
         roles: frame.roles.get(..rules.roles.len()).unwrap_or(frame.roles),
-        depth: frame.depth,
         cause: change.cause,
     };
     let entity = change.entity;
@@ -207,14 +208,13 @@ fn choose(state: &mut State, entity: EntityId, filter: &Filter, pick: Pick) -> O
     found.map(|i| i.serial)
 }
 
-/// Where a status change happens: the rule set, the roles of the turn, how
-/// deep in status effects, and the cause its events carry.
+/// Where a status change happens: the rule set, the roles of the turn, and
+/// the cause its events carry.
 #[derive(Clone, Copy)]
 struct Context<'r> {
     rules: &'r RuleSet,
     /// The rule set's roles, bound as in the effect or turn that made the change.
     roles: &'r [EntityId],
-    depth: u8,
     cause: Cause,
 }
 
@@ -236,13 +236,10 @@ impl Context<'_> {
         let Some(def) = rules.status_defs.get(status as usize) else {
             return;
         };
-        if self.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) {
+        if state.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) {
             return;
         }
-        let cause = Cause {
-            status: Some(status),
-            ..self.cause
-        };
+        let cause = self.cause.by_status(status);
         if self.blocked(state, holder, source, status, def, magnitude, events) {
             return;
         }
@@ -376,7 +373,7 @@ impl Context<'_> {
             }
             if let Some(p) = &block.chance {
                 let roles = [inst.holder, inst.source];
-                let frame = status_frame(&roles, inst.magnitude, self.depth);
+                let frame = status_frame(&roles, inst.magnitude);
                 let p = dec(p, state, &frame);
                 let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
                 if !state.rng.random_bool(p) {
@@ -396,10 +393,7 @@ impl Context<'_> {
                 ),
                 before: 0,
                 after: 0,
-                cause: Cause {
-                    status: Some(inst.status),
-                    ..self.cause
-                },
+                cause: self.cause.by_status(inst.status),
             });
             if inst.charges != UNLIMITED {
                 let left = inst.charges.saturating_sub(1);
@@ -409,11 +403,9 @@ impl Context<'_> {
                 }
             }
             if reflect {
-                let deeper = Context {
-                    depth: self.depth + 1,
-                    ..*self
-                };
-                deeper.acquire(state, source, holder, status, magnitude, None, events);
+                state.depth += 1;
+                self.acquire(state, source, holder, status, magnitude, None, events);
+                state.depth -= 1;
             }
             return true;
         }
@@ -441,10 +433,7 @@ impl Context<'_> {
             what: What::Status(status, StatusChange::Extended),
             before: i64::from(before),
             after: i64::from(after),
-            cause: Cause {
-                status: Some(status),
-                ..self.cause
-            },
+            cause: self.cause.by_status(status),
         });
         if after == 0 {
             self.end(state, serial, StatusChange::Expired, events);
@@ -459,10 +448,7 @@ impl Context<'_> {
         };
         let inst = state.instances.remove(k);
         let def = &self.rules.status_defs[inst.status as usize];
-        let cause = Cause {
-            status: Some(inst.status),
-            ..self.cause
-        };
+        let cause = self.cause.by_status(inst.status);
         events.push(Event {
             entity: inst.holder,
             what: What::Status(inst.status, how),
@@ -532,27 +518,22 @@ impl Context<'_> {
         let frame = Frame {
             roles,
             target: holder,
-            amount: 0,
-            magnitude,
-            depth: self.depth + 1,
+            amount: magnitude,
         };
-        let cause = Cause {
-            status: Some(status),
-            ..self.cause
-        };
-        run(self.rules, effects, state, &frame, events, Some(cause));
+        let cause = self.cause.by_status(status);
+        state.depth += 1;
+        run::<true>(self.rules, effects, state, &frame, events, Some(cause));
+        state.depth -= 1;
     }
 }
 
 /// The frame a status's modifiers and block chances are computed in: only
 /// `:holder` and `:source` are bound, as roles 0 and 1.
-fn status_frame(roles: &[EntityId; 2], magnitude: i64, depth: u8) -> Frame<'_> {
+fn status_frame(roles: &[EntityId; 2], magnitude: i64) -> Frame<'_> {
     Frame {
         roles,
         target: roles[0],
-        amount: 0,
-        magnitude,
-        depth,
+        amount: magnitude,
     }
 }
 
@@ -584,7 +565,7 @@ pub(super) fn recompute(
         let def = &rules.status_defs[inst.status as usize];
         for m in def.modifiers.iter().filter(|m| m.attr == attr) {
             let roles = [inst.holder, inst.source];
-            let frame = status_frame(&roles, inst.magnitude, 0);
+            let frame = status_frame(&roles, inst.magnitude);
             let stacks = i64::from(inst.stacks);
             if let Some(a) = &m.add {
                 add = add.saturating_add(int(a, state, &frame).saturating_mul(stacks));
@@ -634,7 +615,6 @@ pub fn acquire(
     let cx = Context {
         rules,
         roles,
-        depth: 0,
         cause: Cause::effect(0),
     };
     cx.acquire(state, holder, source, status, magnitude, None, events);
@@ -652,7 +632,6 @@ pub fn end_status(
     let cx = Context {
         rules,
         roles,
-        depth: 0,
         cause: Cause::effect(0),
     };
     cx.end(state, serial, StatusChange::Removed, events);
@@ -690,7 +669,6 @@ pub fn run_status_timing(
         let cx = Context {
             rules,
             roles,
-            depth: 0,
             cause: Cause::effect(0),
         };
         if let Some((_, effects)) = def.hooks.iter().find(|(t, _)| *t == timing) {

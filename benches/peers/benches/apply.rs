@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
 use grimoire::ast::Effect;
-use grimoire::eval::{Cause, Event, State, apply};
+use grimoire::eval::{Cause, Event, State, What, apply};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
@@ -96,10 +96,10 @@ impl Table {
             self.state.put(entity, self.wall, after);
             self.events.push(Event {
                 entity,
-                attr: self.wall,
+                what: What::Attr(self.wall),
                 before,
                 after,
-                cause: Cause { effect: 0, via: None },
+                cause: Cause::effect(0),
             });
         }
     }
