@@ -141,24 +141,33 @@ pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
 /// The definitions files compiled into the binary, by rule set: the cards
 /// `play` and `simulate` deal when no `--cards` are given, and the statuses a
 /// bundled rule set always has.
-pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[(
-    "arcomage",
-    // In the order `discover` sorts the folder's files, so a seed deals the same game either way.
-    &[
-        (
-            "cards/arcomage/beasts.edn",
-            include_str!("../cards/arcomage/beasts.edn"),
-        ),
-        (
-            "cards/arcomage/bricks.edn",
-            include_str!("../cards/arcomage/bricks.edn"),
-        ),
-        (
-            "cards/arcomage/gems.edn",
-            include_str!("../cards/arcomage/gems.edn"),
-        ),
-    ],
-)];
+pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
+    (
+        "tactics",
+        &[(
+            "effects/tactics/buffs.edn",
+            include_str!("../effects/tactics/buffs.edn"),
+        )],
+    ),
+    (
+        "arcomage",
+        // In the order `discover` sorts the folder's files, so a seed deals the same game either way.
+        &[
+            (
+                "cards/arcomage/beasts.edn",
+                include_str!("../cards/arcomage/beasts.edn"),
+            ),
+            (
+                "cards/arcomage/bricks.edn",
+                include_str!("../cards/arcomage/bricks.edn"),
+            ),
+            (
+                "cards/arcomage/gems.edn",
+                include_str!("../cards/arcomage/gems.edn"),
+            ),
+        ],
+    ),
+];
 
 /// Checks the sources in `out` (files already read, with any read problems noted).
 fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {

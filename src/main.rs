@@ -68,11 +68,11 @@ enum Command {
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
-        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'"
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json"
     )]
     Eval {
         /// The effects: a vector of effect maps.
-        #[arg(required_unless_present = "card")]
+        #[arg(required_unless_present_any = ["card", "statuses", "then"])]
         effects: Option<String>,
         /// Apply this card's effects instead (from the bundled deck, or --cards).
         #[arg(long, conflicts_with = "effects")]
@@ -92,6 +92,12 @@ enum Command {
         /// Seed for chance (default: the state file's, else 0).
         #[arg(long)]
         seed: Option<u64>,
+        /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness.
+        #[arg(long = "status", value_name = "ENTITY=ID")]
+        statuses: Vec<String>,
+        /// After the effects, run this timing, or every timing of this moment (repeatable, in order), such as round-end.
+        #[arg(long = "then", value_name = "TIMING")]
+        then: Vec<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: FormatArg,
@@ -174,6 +180,8 @@ fn main() -> ExitCode {
             sets,
             state,
             seed,
+            statuses,
+            then,
             format,
         } => cli::eval(&EvalArgs {
             rules,
@@ -183,6 +191,8 @@ fn main() -> ExitCode {
             sets,
             state,
             seed,
+            statuses,
+            then,
             format: format.into(),
             color,
         }),

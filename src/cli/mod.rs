@@ -212,10 +212,25 @@ pub struct EvalArgs {
     pub state: Option<PathBuf>,
     /// Seed for the generator (overrides the state file's).
     pub seed: Option<u64>,
+    /// `ENTITY=ID`: statuses acquired before the effects run.
+    pub statuses: Vec<String>,
+    /// Timings (or moments) run after the effects, in order.
+    pub then: Vec<String>,
     /// Output format.
     pub format: Format,
     /// Colour diagnostics.
     pub color: bool,
+}
+
+/// The names of an `eval` state's entities: the roles (bound to the first
+/// entities), then the rule set's `:setup` entities.
+fn entity_names(rules: &RuleSet) -> Vec<String> {
+    rules
+        .roles
+        .iter()
+        .cloned()
+        .chain(rules.setup.iter().map(|s| s.name.clone()))
+        .collect()
 }
 
 /// A state as written in a RON file: entity → attribute → value, and a seed.
@@ -264,6 +279,7 @@ pub fn eval(args: &EvalArgs) -> Output {
     }
     let seed = args.seed.unwrap_or(seed);
     let mut state = State::new(&rules, rules.roles.len(), seed);
+    state.add_setup(&rules);
     for (entity, attr, value, shown) in &assignments {
         if let Err(message) = assign(&rules, &mut state, entity, attr, *value) {
             return Output::usage(format!("{shown}: {message}"));
@@ -272,7 +288,13 @@ pub fn eval(args: &EvalArgs) -> Output {
     if let Some(name) = &args.card {
         return eval_card(args, &rules, name, state);
     }
-    let source = Source::new("<effects>", args.effects.clone());
+    let text =
+        if args.effects.trim().is_empty() && (!args.statuses.is_empty() || !args.then.is_empty()) {
+            "[]".to_string()
+        } else {
+            args.effects.clone()
+        };
+    let source = Source::new("<effects>", text);
     let read = read(&source.text);
     let diags: Vec<Diagnostic> = if !read.errors.is_empty() {
         read.errors.iter().map(Diagnostic::from).collect()
@@ -299,11 +321,90 @@ pub fn eval(args: &EvalArgs) -> Output {
     Output::diagnostics(&located, args.format, args.color)
 }
 
-/// Applies effects with role `i` bound to entity `i` and prints the result.
+/// Applies effects with role `i` bound to entity `i` and prints the result:
+/// `--status` acquisitions first, `--then` timings after.
 fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: State) -> Output {
     let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId).collect();
+    let names = entity_names(rules);
     let mut events = Vec::new();
+    let mut removed = Vec::new();
+    for given in &args.statuses {
+        let Some((who, id)) = given.split_once('=') else {
+            return Output::usage(format!(
+                "`--status {given}` is not `ENTITY=STATUS` (for example `--status hero=weakness`)"
+            ));
+        };
+        let (who, id) = (
+            who.trim().trim_start_matches(':'),
+            id.trim().trim_start_matches(':'),
+        );
+        let Some(holder) = names.iter().position(|n| n == who) else {
+            return Output::usage(format!(
+                "--status {given}: unknown entity `{who}`{}",
+                did_you_mean(who, &names)
+            ));
+        };
+        let Some(status) = rules.status(id) else {
+            let hint = if rules.statuses.is_empty() {
+                format!("; rule set `{}` defines no statuses", rules.name)
+            } else {
+                did_you_mean(id, &rules.statuses)
+            };
+            return Output::usage(format!("--status {given}: unknown status `{id}`{hint}"));
+        };
+        let source = roles.first().copied().unwrap_or(0);
+        crate::eval::acquire(
+            rules,
+            &mut state,
+            &roles,
+            holder as EntityId,
+            source,
+            status,
+            0,
+            &mut events,
+        );
+        state.remove_fallen(rules, &mut removed);
+    }
     apply(rules, effects, &mut state, &roles, &mut events);
+    state.remove_fallen(rules, &mut removed);
+    for name in &args.then {
+        let name = name.trim().trim_start_matches(':');
+        let (timings, per_seat): (Vec<crate::rules::TimingId>, bool) = match rules.timing(name) {
+            Some(t) => (vec![t], false),
+            None => match <crate::rules::Moment as crate::check::keys::Keys>::find(name) {
+                Some(m) => (rules.timings_at(m).collect(), true),
+                None => {
+                    let known: Vec<String> = rules.timings.iter().map(|t| t.name.clone()).collect();
+                    return Output::usage(format!(
+                        "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
+                        rules.name,
+                        did_you_mean(name, &known)
+                    ));
+                }
+            },
+        };
+        for t in timings {
+            let at = rules.timings[t as usize].at;
+            // Round and game moments run once for each seat, as in a game; turn
+            // moments for the first, whose turn it is; `:each` timings once.
+            let seats = if per_seat
+                && rules.timings[t as usize].each.is_none()
+                && !matches!(
+                    at,
+                    crate::rules::Moment::TurnStart | crate::rules::Moment::TurnEnd
+                ) {
+                roles.len().max(1)
+            } else {
+                1
+            };
+            for seat in 0..seats as EntityId {
+                if state.is_live(seat) || seats == 1 {
+                    crate::engine::run_timing(rules, &mut state, t, seat, &mut events);
+                    state.remove_fallen(rules, &mut removed);
+                }
+            }
+        }
+    }
     Output {
         stdout: match args.format {
             Format::Human => render_eval(rules, &state, &events),
@@ -378,6 +479,13 @@ fn parse_set(text: &str) -> Option<(String, String, i64)> {
     Some((entity.to_string(), attr.to_string(), value))
 }
 
+/// "; did you mean `x`?", or the list of names.
+fn did_you_mean(name: &str, names: &[String]) -> String {
+    crate::diag::nearest(name, names.iter().map(String::as_str))
+        .map(|n| format!("; did you mean `{n}`?"))
+        .unwrap_or_else(|| format!("; the names are {}", names.join(", ")))
+}
+
 fn assign(
     rules: &RuleSet,
     state: &mut State,
@@ -385,14 +493,12 @@ fn assign(
     attr: &str,
     value: i64,
 ) -> Result<(), String> {
-    let suggest = |name: &str, names: &[String]| {
-        crate::diag::nearest(name, names.iter().map(String::as_str))
-            .map(|n| format!("; did you mean `{n}`?"))
-            .unwrap_or_else(|| format!("; the names are {}", names.join(", ")))
-    };
-    let role = rules
-        .role(entity)
-        .ok_or_else(|| format!("unknown role `{entity}`{}", suggest(entity, &rules.roles)))?;
+    let suggest = did_you_mean;
+    let names = entity_names(rules);
+    let role = names
+        .iter()
+        .position(|n| n == entity)
+        .ok_or_else(|| format!("unknown entity `{entity}`{}", suggest(entity, &names)))?;
     let a = rules.attribute(attr).ok_or_else(|| {
         format!(
             "unknown attribute `{attr}`{}",
@@ -406,7 +512,7 @@ fn assign(
             def.min, def.max
         ));
     }
-    state.put(EntityId::from(role), a, value);
+    state.put(role as EntityId, a, value);
     Ok(())
 }
 
@@ -415,8 +521,9 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
     if events.is_empty() {
         out.push_str("no changes\n");
     }
+    let names = entity_names(rules);
     for e in events {
-        let who = &rules.roles[e.entity as usize];
+        let who = name_of(&names, e.entity);
         let mut via = e
             .cause
             .via()
@@ -442,8 +549,16 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         };
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &rules.roles, state));
+    out.push_str(&state_table(rules, &names, state));
     out
+}
+
+/// An entity's name in `eval` output; entities added in play by number.
+fn name_of(names: &[String], entity: EntityId) -> String {
+    names
+        .get(entity as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{entity}"))
 }
 
 /// The state as a table: one row per entity, one column per attribute.
@@ -471,6 +586,19 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         for (i, w) in widths.iter().enumerate() {
             let _ = write!(out, "  {:>w$}", state.get(entity, i as u16));
         }
+        if (entity as usize) < state.len() && !state.is_live(entity) {
+            out.push_str("  (out of play)");
+        }
+        let held: Vec<String> = state
+            .statuses_of(entity)
+            .map(|i| match i.turns_left() {
+                Some(n) => format!("{} ({n})", rules.statuses[i.status as usize]),
+                None => rules.statuses[i.status as usize].clone(),
+            })
+            .collect();
+        if !held.is_empty() {
+            let _ = write!(out, "  [{}]", held.join(", "));
+        }
         out.push('\n');
     }
     out
@@ -478,20 +606,39 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
 
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let mut entities = serde_json::Map::new();
-    for (entity, who) in (0..).zip(&rules.roles) {
-        let attrs: serde_json::Map<String, Value> = rules
+    let names = entity_names(rules);
+    for (entity, who) in (0..).zip(&names) {
+        let mut attrs: serde_json::Map<String, Value> = rules
             .attributes
             .iter()
             .enumerate()
             .map(|(i, a)| (a.clone(), json!(state.get(entity, i as u16))))
             .collect();
+        // Keys only a rule set with statuses or removals shows, so others' JSON keeps its shape.
+        if !rules.statuses.is_empty() {
+            let held: Vec<Value> = state
+                .statuses_of(entity)
+                .map(|i| {
+                    json!({
+                        "id": rules.statuses[i.status as usize],
+                        "left": i.turns_left(),
+                        "stacks": i.stacks,
+                        "magnitude": i.magnitude,
+                    })
+                })
+                .collect();
+            attrs.insert("statuses".into(), Value::Array(held));
+        }
+        if rules.removed_when.iter().any(Option::is_some) {
+            attrs.insert("alive".into(), json!(state.is_live(entity)));
+        }
         entities.insert(who.clone(), Value::Object(attrs));
     }
     let events: Vec<Value> = events
         .iter()
         .map(|e| {
             let mut event = serde_json::Map::new();
-            event.insert("entity".into(), json!(rules.roles[e.entity as usize]));
+            event.insert("entity".into(), json!(name_of(&names, e.entity)));
             match e.what {
                 What::Attr(attr) => {
                     event.insert("attribute".into(), json!(rules.attributes[attr as usize]));

@@ -50,7 +50,13 @@ fn through(rules: &RuleSet, cause: Cause) -> String {
 
 /// A game log as people read it: turns, plays and discards, every change, the end.
 pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
-    render_named(rules, cards, log, &rules.seats)
+    let names: Vec<String> = rules
+        .seats
+        .iter()
+        .cloned()
+        .chain(rules.setup.iter().map(|s| s.name.clone()))
+        .collect();
+    render_named(rules, cards, log, &names)
 }
 
 /// [`render`] with each seat called by `names[seat]` (scenarios say `you` and `other`).
@@ -150,6 +156,9 @@ pub fn render_named(
                     seat(entity),
                     status_line(rules, status, change, before, after)
                 );
+            }
+            GameEvent::Removed { entity } => {
+                let _ = writeln!(out, "    {} leaves play", seat(entity));
             }
             GameEvent::Ended(outcome) => {
                 let _ = match outcome {

@@ -164,6 +164,11 @@ pub enum GameEvent {
         /// What made it.
         by: By,
     },
+    /// An entity left play: its kind's `:removed-when` held.
+    Removed {
+        /// Which.
+        entity: EntityId,
+    },
     /// The game ended.
     Ended(Outcome),
 }
@@ -307,6 +312,9 @@ pub struct Game<'r> {
     watched: Vec<bool>,
     /// Whether scoring a state can draw from the generator (see [`Game::score_draws`]).
     score_draws: bool,
+    /// Whether some kind has a `:removed-when`, checked after every change.
+    removals: bool,
+    removed: Vec<EntityId>,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -364,8 +372,11 @@ impl<'r> Game<'r> {
                     s.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
                     draws
                 }),
+            removals: rules.removed_when.iter().any(Option::is_some),
+            removed: Vec::new(),
             log: keep_log.then(Vec::new),
         };
+        game.state.add_setup(rules);
         game.begin();
         Ok(game)
     }
@@ -373,6 +384,7 @@ impl<'r> Game<'r> {
     /// Starts a new game on the same rules and cards, reusing every buffer.
     pub fn reset(&mut self, seed: u64) {
         self.state.reset(self.rules, self.seats, seed);
+        self.state.add_setup(self.rules);
         self.current = 0;
         self.turn = 1;
         self.round = 1;
@@ -634,6 +646,14 @@ impl<'r> Game<'r> {
             }));
         }
         self.events.clear();
+        if self.removals {
+            self.state.remove_fallen(self.rules, &mut self.removed);
+            for entity in std::mem::take(&mut self.removed) {
+                self.record(GameEvent::Removed { entity });
+                self.changed = true;
+                self.dirty = u64::MAX;
+            }
+        }
     }
 
     /// Starts the turn of `current`, passing for as long as nobody can act.
@@ -1052,6 +1072,44 @@ impl<'r> Game<'r> {
         match self.phase {
             Phase::Over(o) => Some(o),
             _ => None,
+        }
+    }
+}
+
+/// Runs `timing` once outside a game, as the turn machine runs it on `seat`'s
+/// turn: its hook (once for each entity of its `:each` kind, with `:self`
+/// bound), then the hooks and countdowns of the statuses of the entity it runs
+/// for. For tools (`eval --then`); victory is not judged.
+pub fn run_timing(
+    rules: &RuleSet,
+    state: &mut State,
+    timing: TimingId,
+    seat: EntityId,
+    events: &mut Vec<Event>,
+) {
+    let n = rules.roles.len();
+    let seats = rules.seats.len().max(n).max(1);
+    let mut roles: Vec<EntityId> = (0..n)
+        .map(|i| ((seat as usize + i) % seats) as EntityId)
+        .collect();
+    let hook = &rules.hooks[timing as usize];
+    match rules.timings[timing as usize].each {
+        None => {
+            apply(rules, hook, state, &roles, events);
+            run_status_timing(rules, state, timing, Some(seat), &roles, events);
+        }
+        Some(kind) => {
+            let each: Vec<EntityId> = state.of_kind(kind).collect();
+            for entity in each {
+                if !state.is_live(entity) {
+                    continue;
+                }
+                roles.truncate(n);
+                roles.push(entity);
+                apply(rules, hook, state, &roles, events);
+                roles.truncate(n);
+                run_status_timing(rules, state, timing, Some(entity), &roles, events);
+            }
         }
     }
 }

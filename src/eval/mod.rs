@@ -120,6 +120,36 @@ impl State {
         }
     }
 
+    /// Adds the rule set's `:setup` entities, in order, with their values: what
+    /// every game starts with after its seats.
+    pub fn add_setup(&mut self, rules: &RuleSet) {
+        for entity in &rules.setup {
+            let id = self.add(rules, entity.kind);
+            for &(attr, value) in &entity.values {
+                self.put(id, attr, value);
+            }
+        }
+    }
+
+    /// Takes out of play every entity whose kind's `:removed-when` holds for it,
+    /// in the order they were added; each one taken out is pushed to `removed`.
+    pub fn remove_fallen(&mut self, rules: &RuleSet, removed: &mut Vec<EntityId>) {
+        if rules.removed_when.iter().all(Option::is_none) {
+            return;
+        }
+        for entity in 0..self.len() as EntityId {
+            let Some(kind) = self.kind(entity) else {
+                continue;
+            };
+            if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
+                && boolean(cond, self, &Frame::outside(&[entity]))
+            {
+                self.remove(entity);
+                removed.push(entity);
+            }
+        }
+    }
+
     /// Adds an entity of `kind` with the rule set's defaults; its number is the next one.
     pub fn add(&mut self, rules: &RuleSet, kind: KindId) -> EntityId {
         let id = self.kinds.len() as EntityId;

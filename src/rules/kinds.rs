@@ -1,17 +1,38 @@
 //! `:kinds {:player "a seat's player" :rock "a falling rock"}`: the sorts of
 //! entity a game has. Every entity has one kind; seats are of the first. All
 //! kinds store the same attributes, so an entity's row is as wide whatever its kind.
+//!
+//! A kind may be a map instead of a doc string, to say when an entity of it
+//! leaves play: `:unit {:doc "a piece on the board" :removed-when [<= [:self :hp] 0]}`.
 
-use super::{RuleSet, keyword_map, string};
+use super::{Reading, RuleSet, keyword_map, string};
+use crate::ast::Bool;
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, SELF, Scope};
 use crate::diag::Diagnostic;
-use crate::syntax::Form;
+use crate::syntax::{Form, Kind};
 
 /// Index of a kind in [`RuleSet::kinds`].
 pub type KindId = u16;
 
-pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+keys! {
+    /// The keys of a kind written as a map.
+    pub enum KindKey {
+        /// `:doc "…"`: what it is.
+        Doc = "doc",
+        /// `:removed-when condition`: an entity of the kind leaves play when it holds, with `:self` bound to it.
+        RemovedWhen = "removed-when",
+    }
+}
+
+pub(super) fn read<'f, 'a>(
+    value: &'f Form<'a>,
+    rules: &mut RuleSet,
+    reading: &mut Reading<'f, 'a>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let mut kinds = Vec::new();
-    for (name, (span, doc)) in keyword_map(value, "`:kinds`", diags) {
+    for (name, (span, body)) in keyword_map(value, "`:kinds`", diags) {
         if kinds.iter().any(|k| k == name) {
             diags.push(Diagnostic::error(
                 span,
@@ -19,8 +40,19 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             ));
             continue;
         }
-        // The doc is only read to check it is a string.
-        let _ = string(doc, diags);
+        if let Kind::Map(_) = body.kind {
+            for (key, v) in check::fields(body, "a kind", KindKey::ALL, diags).unwrap_or_default() {
+                match key {
+                    // The doc is only read to check it is a string.
+                    KindKey::Doc => drop(string(v, diags)),
+                    KindKey::RemovedWhen => {
+                        reading.removals.push((kinds.len() as KindId, v));
+                    }
+                }
+            }
+        } else {
+            let _ = string(body, diags);
+        }
         kinds.push(name.to_string());
     }
     if kinds.is_empty() {
@@ -36,4 +68,27 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     } else {
         rules.kinds = kinds;
     }
+}
+
+/// Checks each kind's `:removed-when`, once every attribute is declared.
+pub(super) fn removals(
+    rules: &mut RuleSet,
+    reading: &Reading<'_, '_>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut out: Vec<Option<Bool>> = vec![None; rules.kinds.len()];
+    for &(kind, form) in &reading.removals {
+        let scope = Scope {
+            roles: &[],
+            bound: &[SELF],
+            ..rules.scope()
+        };
+        if let (Some(cond), Some(slot)) = (
+            check::condition(form, &scope, diags),
+            out.get_mut(kind as usize),
+        ) {
+            *slot = Some(cond);
+        }
+    }
+    rules.removed_when = out;
 }

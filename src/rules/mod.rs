@@ -18,6 +18,7 @@ mod operations;
 mod params;
 mod roles;
 mod seats;
+mod setup;
 mod timings;
 mod turns;
 mod victory;
@@ -26,6 +27,7 @@ pub use attributes::AttrDef;
 pub use cards::CardZones;
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
+pub use setup::Setup;
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
 
@@ -36,7 +38,10 @@ use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
 /// Rule sets shipped inside the binary, by name.
-pub const BUNDLED: &[(&str, &str)] = &[("arcomage", include_str!("../../rules/arcomage.edn"))];
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("arcomage", include_str!("../../rules/arcomage.edn")),
+    ("tactics", include_str!("../../rules/tactics.edn")),
+];
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
 pub const MAX_LIST_EXPANSION: u64 = 100_000;
@@ -67,6 +72,8 @@ keys! {
         Params = "params",
         /// `:seats [:p1 :p2]`: the players of a game, in turn order.
         Seats = "seats",
+        /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
+        Setup = "setup",
         /// `:timings {:turn-start {:at :turn-start}}`: where hooks can run.
         Timings = "timings",
         /// `:hooks {:turn-start […]}`: effects run at a timing.
@@ -99,6 +106,11 @@ pub struct RuleSet {
     /// Kinds of entity, in declaration order; a kind's index is its [`KindId`].
     /// Seats are of the first; without `:kinds` there is one, `player`.
     pub kinds: Vec<String>,
+    /// For each kind, the condition under which an entity of it leaves play
+    /// (`:removed-when`, with `:self` bound to it).
+    pub removed_when: Vec<Option<crate::ast::Bool>>,
+    /// Entities every game starts with after the seats, by name (`:setup`).
+    pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
     pub categories: Vec<String>,
     /// The flags statuses may set, in declaration order; a flag's index is its [`crate::ast::FlagId`].
@@ -155,6 +167,8 @@ pub fn nested_keys() -> Vec<&'static str> {
         K::ALL.iter().map(|k| k.name())
     }
     names::<attributes::AttrKey>()
+        .chain(names::<kinds::KindKey>())
+        .chain(names::<setup::SetupKey>())
         .chain(names::<operations::OpKey>())
         .chain(names::<timings::TimingKey>())
         .chain(names::<victory::VictoryKey>())
@@ -193,6 +207,8 @@ impl Names {
 /// What reading one rule set carries from section to section.
 struct Reading<'f, 'a> {
     names: Names,
+    /// Each kind's `:removed-when`, checked once every name is known.
+    removals: Vec<(KindId, &'f Form<'a>)>,
     /// Each operation's name span and body, checked once every name is known.
     op_forms: Vec<(Span, &'f Form<'a>)>,
 }
@@ -246,6 +262,8 @@ impl RuleSet {
             roles: Vec::new(),
             role_docs: Vec::new(),
             kinds: vec!["player".to_string()],
+            removed_when: vec![None],
+            setup: Vec::new(),
             categories: Vec::new(),
             flags: Vec::new(),
             statuses: Vec::new(),
@@ -271,6 +289,7 @@ impl RuleSet {
         let mut reading = Reading {
             names: Names::default(),
             op_forms: Vec::new(),
+            removals: Vec::new(),
         };
         // Sections are read in `Section::ALL` order, whatever order the file writes them in.
         for &section in Section::ALL {
@@ -282,6 +301,7 @@ impl RuleSet {
                     }
                     // Every name is declared now: operation bodies can be checked.
                     operations::bodies(&mut rules, &reading, diags)?;
+                    kinds::removals(&mut rules, &reading, diags);
                 }
                 // An absent section keeps its default.
                 (_, None) => {}
@@ -302,7 +322,9 @@ impl RuleSet {
                 (Section::Roles, Some(value)) => {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
-                (Section::Kinds, Some(value)) => kinds::read(value, &mut rules, diags),
+                (Section::Kinds, Some(value)) => {
+                    kinds::read(value, &mut rules, &mut reading, diags)
+                }
                 (Section::Categories, Some(value)) => categories::read(
                     value,
                     "`:categories`",
@@ -320,6 +342,7 @@ impl RuleSet {
                     operations::names(value, &mut rules, &mut reading, diags)
                 }
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
+                (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
                 (Section::Hooks, Some(value)) => timings::hooks(value, &mut rules, diags),
                 (Section::Victory, Some(value)) => victory::read(value, &mut rules, diags),
