@@ -1,0 +1,198 @@
+//! Seed 001 (BUFF_SYSTEM_V3) as the bundled rule set `tactics`, driven from
+//! outside through `grimoire eval`: each buff's numbers, durations counted at
+//! round end, refresh and stacking, the attack floor, death, and the seed's
+//! round-end order. The checklist items that need actions on the board
+//! (POWER's move-and-attack refusal, SPEED's second action, SLOW's preparing,
+//! tiles that spawn and trigger) wait for actions other than cards.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Runs `grimoire eval --rules tactics --format json ARGS…` and parses the output.
+fn eval(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["eval", "--rules", "tactics", "--format", "json"])
+        .args(args)
+        .output()
+        .expect("run grimoire");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn value(v: &Value, entity: &str, attr: &str) -> i64 {
+    v["state"][entity][attr]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{entity}.{attr} in {v}"))
+}
+
+/// `[(id, turns left)]` of an entity, in acquisition order.
+fn statuses(v: &Value, entity: &str) -> Vec<(String, i64)> {
+    v["state"][entity]["statuses"]
+        .as_array()
+        .expect("statuses")
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().expect("id").to_string(),
+                s["left"].as_i64().expect("left"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_six_buffs_exist_and_each_is_acquired() {
+    for id in ["power", "life", "speed", "weakness", "bleed", "slow"] {
+        let v = eval(&["--status", &format!("hero={id}")]);
+        assert_eq!(statuses(&v, "hero"), [(id.to_string(), 2)], "{id}");
+    }
+}
+
+#[test]
+fn power_gives_three_attack_and_one_hp() {
+    let v = eval(&["--status", "hero=power"]);
+    assert_eq!(value(&v, "hero", "attack"), 3 + 3);
+    assert_eq!(value(&v, "hero", "hp"), 10 + 1);
+}
+
+#[test]
+fn life_gives_three_hp_at_once_past_max_hp() {
+    let v = eval(&["--status", "hero=life"]);
+    assert_eq!(value(&v, "hero", "hp"), 13);
+    assert_eq!(value(&v, "hero", "max-hp"), 10);
+    assert_eq!(value(&v, "hero", "attack"), 3);
+}
+
+#[test]
+fn speed_costs_one_attack() {
+    let v = eval(&["--status", "hero=speed"]);
+    assert_eq!(value(&v, "hero", "attack"), 2);
+}
+
+#[test]
+fn weakness_costs_two_attack_and_one_hp() {
+    let v = eval(&["--status", "hero=weakness"]);
+    assert_eq!(value(&v, "hero", "attack"), 1);
+    assert_eq!(value(&v, "hero", "hp"), 9);
+}
+
+#[test]
+fn different_buffs_add_up_power_and_weakness_make_plus_one() {
+    let v = eval(&["--status", "hero=power", "--status", "hero=weakness"]);
+    assert_eq!(value(&v, "hero", "attack"), 3 + 3 - 2);
+    assert_eq!(
+        statuses(&v, "hero"),
+        [("power".to_string(), 2), ("weakness".to_string(), 2)]
+    );
+}
+
+#[test]
+fn attack_never_falls_below_zero_and_comes_back_when_the_debuff_ends() {
+    let v = eval(&["--set", "hero.attack=1", "--status", "hero=weakness"]);
+    assert_eq!(value(&v, "hero", "attack"), 0);
+    let v = eval(&[
+        "--set",
+        "hero.attack=1",
+        "--status",
+        "hero=weakness",
+        "--then",
+        "round-end",
+        "--then",
+        "round-end",
+    ]);
+    assert_eq!(statuses(&v, "hero"), []);
+    assert_eq!(value(&v, "hero", "attack"), 1);
+}
+
+#[test]
+fn a_buff_lasts_two_rounds_counted_at_round_end() {
+    let v = eval(&["--status", "hero=power", "--then", "round-end"]);
+    assert_eq!(statuses(&v, "hero"), [("power".to_string(), 1)]);
+    assert_eq!(value(&v, "hero", "attack"), 6);
+    let v = eval(&[
+        "--status",
+        "hero=power",
+        "--then",
+        "round-end",
+        "--then",
+        "round-end",
+    ]);
+    assert_eq!(statuses(&v, "hero"), []);
+    assert_eq!(value(&v, "hero", "attack"), 3);
+    // The instant HP stays after the buff ends.
+    assert_eq!(value(&v, "hero", "hp"), 11);
+}
+
+#[test]
+fn the_same_buff_again_refreshes_its_duration_and_gives_nothing_more() {
+    let once = eval(&["--status", "hero=power", "--status", "hero=power"]);
+    assert_eq!(statuses(&once, "hero"), [("power".to_string(), 2)]);
+    assert_eq!(value(&once, "hero", "hp"), 11);
+    assert_eq!(value(&once, "hero", "attack"), 6);
+    let events = once["events"].as_array().expect("events");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["status"] == "power" && e["change"] == "refreshed"),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn bleed_takes_one_hp_each_round_and_minions_decay_as_well() {
+    let v = eval(&["--status", "hero=bleed", "--then", "round-end"]);
+    assert_eq!(value(&v, "hero", "hp"), 9);
+    let v = eval(&["--status", "minion=bleed", "--then", "round-end"]);
+    // A minion with BLEED loses 2 HP a round: bleed, then decay.
+    assert_eq!(value(&v, "minion", "hp"), 1);
+}
+
+#[test]
+fn round_end_runs_bleed_then_decay_then_durations() {
+    let v = eval(&["--status", "minion=bleed", "--then", "round-end"]);
+    let seen: Vec<String> = v["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["entity"] == "minion")
+        .map(|e| match e.get("attribute") {
+            Some(a) => format!(
+                "{} {}->{}",
+                a.as_str().unwrap_or("?"),
+                e["before"],
+                e["after"]
+            ),
+            None => format!(
+                "{} {} {}->{}",
+                e["status"].as_str().unwrap_or("?"),
+                e["change"].as_str().unwrap_or("?"),
+                e["before"],
+                e["after"]
+            ),
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            "bleed acquired 0->2",
+            "hp 3->2",
+            "hp 2->1",
+            "bleed extended 2->1"
+        ]
+    );
+}
+
+#[test]
+fn a_unit_at_zero_hp_leaves_play_at_once_with_its_buffs() {
+    // WEAKNESS's -1 HP on a 1 HP minion kills it immediately.
+    let v = eval(&["--set", "minion.hp=1", "--status", "minion=weakness"]);
+    assert_eq!(v["state"]["minion"]["alive"], false);
+    assert_eq!(statuses(&v, "minion"), []);
+    assert_eq!(v["state"]["hero"]["alive"], true);
+}
