@@ -33,6 +33,10 @@ static RULES: LazyLock<RuleSet> = LazyLock::new(|| {
         .expect("arcomage checks clean")
 });
 
+/// A rule set with statuses, flags and kinds that leave play: `tactics`, as a game loads it.
+static TACTICS: LazyLock<RuleSet> =
+    LazyLock::new(|| grimoire::files::load_rules("tactics").expect("tactics is bundled"));
+
 /// Proptest settings: enough cases to find things, few enough for a few seconds on 2 cores.
 /// `PROPTEST_CASES=100000` runs more, to hunt.
 fn config(cases: u32) -> Config {
@@ -195,10 +199,12 @@ const TOKENS: &[&str] = &[
     // keywords of status definitions
     ":status", ":polarity", ":buff", ":debuff", ":category", ":lasts", ":stacking", ":refresh", ":stack",
     ":independent", ":on-acquire", ":modifiers", ":add", ":mul", ":flags", ":hooks", ":on-expire",
-    ":on-remove", ":holder", ":source", ":turn-start", ":turn-end",
+    ":on-remove", ":holder", ":source", ":turn-start", ":turn-end", ":blocks", ":filter", ":charges",
+    ":reflect", ":acquire", ":dispel", ":extend", ":pick", ":oldest", ":newest", ":most-left", ":all",
+    ":any", ":magnitude", ":removed-when", ":setup", ":kind", ":values", ":self",
     // symbols and operators
     "=", "not=", "<", ">", "<=", ">=", "and", "or", "not", "if", "+", "-", "*", "/", "min", "max", "round",
-    "floor", "ceil", "random", "chance", "effected", "nil", "true", "false", "=>", "foo",
+    "floor", "ceil", "random", "chance", "statuses", "turns-left", "has", "effected", "nil", "true", "false", "=>", "foo",
     // numbers, including ones that do not fit
     "0", "1", "-1", "2", "3", "6", "10", "-3", "+5", "0.5", "1.5", "-0.0", "2e3", "1e308", "1e-308", "1e999",
     "1.2.3", "12ab", "1e", "1.", ".5", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
@@ -412,6 +418,7 @@ proptest! {
     #[test]
     fn edn_token_soup_never_panics(text in token_soup(), values in values(), seed in any::<u64>()) {
         exercise(&text, &values, seed);
+        exercise_with(&TACTICS, &text, &values, seed);
     }
 }
 
