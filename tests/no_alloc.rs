@@ -1,7 +1,6 @@
 //! Applying a checked effect allocates nothing once the event buffer has room.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use grimoire::eval::{State, apply};
 use grimoire::rules::RuleSet;
@@ -9,17 +8,21 @@ use grimoire::syntax::read_one;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    // Only the measuring thread counts: the test harness allocates on its own threads.
+    // Only the measuring thread counts, into its own tally: the test harness
+    // allocates on its own threads, and tests run side by side.
     static COUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static ALLOCATIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn count() {
     if COUNTING.with(|c| c.get()) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
     }
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|a| a.get())
 }
 
 // SAFETY: defers to the system allocator; only counts calls.
@@ -56,14 +59,60 @@ fn applying_effects_allocates_nothing_in_steady_state() {
     let wall = rules.attribute("wall").unwrap();
     let mut events = Vec::with_capacity(64);
     COUNTING.with(|c| c.set(true));
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     for i in 0..10_000 {
         events.clear();
         state.put(0, wall, i % 3);
         apply(&rules, &effects, &mut state, &[0, 1], &mut events);
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     COUNTING.with(|c| c.set(false));
     assert_eq!(after - before, 0, "allocations during 10 000 applications");
     assert!(!events.is_empty());
+}
+
+#[test]
+fn status_hooks_and_modifiers_allocate_nothing_in_steady_state() {
+    let rules = grimoire::files::load_rules("tactics").expect("tactics is bundled");
+    let mut state = State::new(&rules, 2, 7);
+    state.add_setup(&rules);
+    let hero = rules.setup.iter().position(|s| s.name == "hero").unwrap() as u32 + 2;
+    let roles = [0, 1];
+    let mut events = Vec::with_capacity(256);
+    for id in ["power", "speed", "weakness", "bleed", "slow", "life"] {
+        let status = rules.status(id).unwrap();
+        grimoire::eval::acquire(&rules, &mut state, &roles, hero, 0, status, 0, &mut events);
+    }
+    let bleed = rules.timing("bleed").unwrap();
+    let attack = rules.attribute("attack").unwrap();
+    // `:you` is the hero: a change to its attack goes through the base and the modifiers.
+    let text = "[{:effected :you :resource :hp :amount [statuses :you :debuff]}
+                 {:effected :you :resource :attack :amount [- [random 0 2] 1]}]";
+    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    COUNTING.with(|c| c.set(true));
+    let before = allocations();
+    for i in 0..10_000 {
+        events.clear();
+        state.put(hero, attack, i % 4);
+        grimoire::engine::run_timing(&rules, &mut state, bleed, 0, &mut events);
+        apply(&rules, &effects, &mut state, &[hero, 0], &mut events);
+        state.put(hero, rules.attribute("hp").unwrap(), 50);
+    }
+    let after = allocations();
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(
+        after - before,
+        0,
+        "allocations during 10 000 status hook runs"
+    );
+    assert_eq!(state.statuses().len(), 6);
+    // The last round's events: bleed's hook, the query's change, the modified attack.
+    assert!(
+        events.iter().any(|e| e.cause.status().is_some()),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e.attr() == Some(attack)),
+        "{events:?}"
+    );
 }

@@ -1089,26 +1089,35 @@ pub fn run_timing(
 ) {
     let n = rules.roles.len();
     let seats = rules.seats.len().max(n).max(1);
-    let mut roles: Vec<EntityId> = (0..n)
-        .map(|i| ((seat as usize + i) % seats) as EntityId)
-        .collect();
+    // The seat's roles, then `:self`: on the stack for any rule set with
+    // fewer than 16 roles, so running a timing allocates nothing.
+    let mut on_stack = [0 as EntityId; 16];
+    let mut on_heap = Vec::new();
+    let roles: &mut [EntityId] = if n < on_stack.len() {
+        &mut on_stack[..n + 1]
+    } else {
+        on_heap.resize(n + 1, 0);
+        &mut on_heap
+    };
+    for (i, r) in roles[..n].iter_mut().enumerate() {
+        *r = ((seat as usize + i) % seats) as EntityId;
+    }
     let hook = &rules.hooks[timing as usize];
     match rules.timings[timing as usize].each {
         None => {
-            apply(rules, hook, state, &roles, events);
-            run_status_timing(rules, state, timing, Some(seat), &roles, events);
+            apply(rules, hook, state, &roles[..n], events);
+            run_status_timing(rules, state, timing, Some(seat), &roles[..n], events);
         }
         Some(kind) => {
-            let each: Vec<EntityId> = state.of_kind(kind).collect();
-            for entity in each {
-                if !state.is_live(entity) {
+            // Entities added meanwhile wait for the timing's next run.
+            let count = state.len() as EntityId;
+            for entity in 0..count {
+                if state.kind(entity) != Some(kind) {
                     continue;
                 }
-                roles.truncate(n);
-                roles.push(entity);
-                apply(rules, hook, state, &roles, events);
-                roles.truncate(n);
-                run_status_timing(rules, state, timing, Some(entity), &roles, events);
+                roles[n] = entity;
+                apply(rules, hook, state, roles, events);
+                run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
             }
         }
     }
