@@ -124,7 +124,7 @@ pub(super) fn change(
     rules: &RuleSet,
     state: &mut State,
     frame: &Frame<'_>,
-    change: &Change<'_>,
+    change: &Change,
     op: &StatusOp,
     events: &mut Vec<Event>,
 ) {
@@ -651,19 +651,26 @@ pub fn run_status_timing(
 ) {
     let end = state.serial;
     let mut after: Option<u32> = None;
+    // Where the last one was: the list is in serial order, so the next is
+    // after it unless effects removed instances before it.
+    let mut from = 0;
     loop {
-        let Some(inst) = state
-            .instances
+        if after.is_some_and(|a| state.instances.get(from).is_none_or(|i| i.serial > a)) {
+            from = 0;
+        }
+        let Some((k, inst)) = state.instances[from..]
             .iter()
-            .find(|i| {
+            .enumerate()
+            .find(|(_, i)| {
                 after.is_none_or(|a| i.serial > a)
                     && i.serial < end
                     && holder.is_none_or(|h| i.holder == h)
             })
-            .copied()
+            .map(|(k, i)| (from + k, *i))
         else {
             return;
         };
+        from = k;
         after = Some(inst.serial);
         let def = &rules.status_defs[inst.status as usize];
         let cx = Context {

@@ -14,7 +14,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+};
 use grimoire::ast::Effect;
 use grimoire::eval::{Cause, Event, State, What, apply};
 use grimoire::rules::RuleSet;
@@ -58,7 +60,9 @@ struct Table {
 
 impl Table {
     fn new() -> Table {
-        let rules = RuleSet::bundled("arcomage").expect("bundled").expect("valid rule set");
+        let rules = RuleSet::bundled("arcomage")
+            .expect("bundled")
+            .expect("valid rule set");
         let form = read_one(FOUNDATIONS).expect("reads");
         let effects = rules.check_effects(&form).expect("checks");
         let state = State::new(&rules, 2, 7);
@@ -106,7 +110,13 @@ impl Table {
 
     fn grimoire(&mut self) {
         self.reset();
-        apply(&self.rules, &self.effects, &mut self.state, &self.roles, &mut self.events);
+        apply(
+            &self.rules,
+            &self.effects,
+            &mut self.state,
+            &self.roles,
+            &mut self.events,
+        );
     }
 
     fn native(&mut self) {
@@ -148,7 +158,13 @@ impl RhaiPeer {
         // The script only defines a function: skip re-running its top level on each call.
         let options = rhai::CallFnOptions::new().eval_ast(false);
         self.engine
-            .call_fn_with_options::<i64>(options, &mut self.scope, &self.ast, "foundations", (wall,))
+            .call_fn_with_options::<i64>(
+                options,
+                &mut self.scope,
+                &self.ast,
+                "foundations",
+                (wall,),
+            )
             .expect("rhai call")
     }
 }
@@ -172,7 +188,10 @@ impl LuaPeer {
 }
 
 fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
-    group.sample_size(30).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
 }
 
 fn bench_apply(c: &mut Criterion) {

@@ -45,12 +45,17 @@ fn games(c: &mut Criterion) {
     let n = 20_000u64;
     group.throughput(Throughput::Elements(n));
     for threads in [1usize, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let mut seed = 0u64;
         group.bench_function(format!("random_{threads}_threads"), |b| {
             b.iter(|| {
                 seed += 1;
-                pool.install(|| black_box(run_all(&rules, &deck, seed, n, &[Policy::Random], &done)))
+                pool.install(|| {
+                    black_box(run_all(&rules, &deck, seed, n, &[Policy::Random], &done))
+                })
             })
         });
     }

@@ -55,19 +55,60 @@ impl Gen {
     }
 }
 
-const ATTRS: &[&str] = &["tower", "wall", "quarry", "bricks", "magic", "gems", "zoo", "beasts"];
+const ATTRS: &[&str] = &[
+    "tower", "wall", "quarry", "bricks", "magic", "gems", "zoo", "beasts",
+];
 const WHO: &[&str] = &["you", "other"];
 const CMPS: &[&str] = &["=", "not=", "<", ">", "<=", ">="];
 const FOLDS: &[&str] = &["+", "-", "max", "min", "*"];
 const WORDS: &[&str] = &[
-    "Wall", "Tower", "Quarry", "Bricks", "Magic", "Gems", "Zoo", "Beasts", "damage", "enemy", "player",
-    "each", "if", "otherwise", "all", "gain", "lose",
+    "Wall",
+    "Tower",
+    "Quarry",
+    "Bricks",
+    "Magic",
+    "Gems",
+    "Zoo",
+    "Beasts",
+    "damage",
+    "enemy",
+    "player",
+    "each",
+    "if",
+    "otherwise",
+    "all",
+    "gain",
+    "lose",
 ];
 const NAMES: &[&str] = &[
-    "Foundations", "Brick Shortage", "Lucky Cache", "Friendly Terrain", "Miners", "Mother Lode",
-    "Dwarven Miners", "Work Overtime", "Copping the Tech", "Basic Wall", "Sturdy Wall", "Innovations",
-    "Quartz", "Smoky Quartz", "Amethyst", "Spell Weavers", "Prism", "Lodestone", "Solar Flare", "Gemstone Flaw",
-    "Faerie", "Moody Goblins", "Spearman", "Gnome", "Orc", "Goblin Archers", "Dragon", "Succubus",
+    "Foundations",
+    "Brick Shortage",
+    "Lucky Cache",
+    "Friendly Terrain",
+    "Miners",
+    "Mother Lode",
+    "Dwarven Miners",
+    "Work Overtime",
+    "Copping the Tech",
+    "Basic Wall",
+    "Sturdy Wall",
+    "Innovations",
+    "Quartz",
+    "Smoky Quartz",
+    "Amethyst",
+    "Spell Weavers",
+    "Prism",
+    "Lodestone",
+    "Solar Flare",
+    "Gemstone Flaw",
+    "Faerie",
+    "Moody Goblins",
+    "Spearman",
+    "Gnome",
+    "Orc",
+    "Goblin Archers",
+    "Dragon",
+    "Succubus",
 ];
 
 fn kw(name: &'static str) -> V {
@@ -99,7 +140,10 @@ fn amount(g: &mut Gen, depth: u32) -> V {
         }
         _ => V::Vec(vec![
             V::Sym("if"),
-            V::Vec(vec![V::Sym("chance"), V::Dec(g.pick(&[0.25, 0.5, 0.125, 0.75]))]),
+            V::Vec(vec![
+                V::Sym("chance"),
+                V::Dec(g.pick(&[0.25, 0.5, 0.125, 0.75])),
+            ]),
             amount(g, depth - 1),
             amount(g, depth - 1),
         ]),
@@ -107,7 +151,11 @@ fn amount(g: &mut Gen, depth: u32) -> V {
 }
 
 fn effect(g: &mut Gen) -> V {
-    let resource = if g.below(5) == 0 { "damage" } else { g.pick(ATTRS) };
+    let resource = if g.below(5) == 0 {
+        "damage"
+    } else {
+        g.pick(ATTRS)
+    };
     V::Map(vec![
         ("effected", kw(g.pick(WHO))),
         ("resource", kw(resource)),
@@ -273,7 +321,9 @@ fn from_form(f: &Form<'_>) -> Value {
             pairs
                 .iter()
                 .map(|(k, v)| {
-                    let Value::String(key) = from_form(k) else { panic!("non-keyword key") };
+                    let Value::String(key) = from_form(k) else {
+                        panic!("non-keyword key")
+                    };
                     (key, from_form(v))
                 })
                 .collect(),
@@ -292,7 +342,12 @@ fn from_edn_rs(e: edn_rs::Edn) -> Value {
         Edn::Key(k) => Value::from(k),
         Edn::Symbol(s) => Value::from(s),
         Edn::Vector(v) => Value::Array(v.to_vec().into_iter().map(from_edn_rs).collect()),
-        Edn::Map(m) => Value::Object(m.to_map().into_iter().map(|(k, v)| (k, from_edn_rs(v))).collect()),
+        Edn::Map(m) => Value::Object(
+            m.to_map()
+                .into_iter()
+                .map(|(k, v)| (k, from_edn_rs(v)))
+                .collect(),
+        ),
         other => panic!("unexpected edn-rs value in corpus: {other:?}"),
     }
 }
@@ -300,7 +355,9 @@ fn from_edn_rs(e: edn_rs::Edn) -> Value {
 /// Compares maps without regard to key order (edn-rs keeps its maps sorted).
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -311,7 +368,10 @@ fn same(a: &Value, b: &Value) -> bool {
 
 /// The end of the `n`th card line, for cutting a smaller, still valid EDN slice.
 fn first_cards(edn_text: &str, n: usize) -> String {
-    let end = edn_text.match_indices('\n').nth(n).map_or(edn_text.len(), |(i, _)| i);
+    let end = edn_text
+        .match_indices('\n')
+        .nth(n)
+        .map_or(edn_text.len(), |(i, _)| i);
     let mut s = edn_text[..end].to_string();
     s.push_str("]\n");
     s
@@ -329,13 +389,20 @@ fn bench_read(c: &mut Criterion) {
 
     // Same content, checked once before any timing.
     let read = grimoire::syntax::read(&edn_text);
-    assert!(read.errors.is_empty(), "grimoire read errors: {:?}", &read.errors[..read.errors.len().min(3)]);
+    assert!(
+        read.errors.is_empty(),
+        "grimoire read errors: {:?}",
+        &read.errors[..read.errors.len().min(3)]
+    );
     assert_eq!(read.forms.len(), 1);
     let from_grimoire = from_form(&read.forms[0]);
     drop(read);
     let from_json: Value = serde_json::from_str(&json_text).expect("valid JSON");
     assert_eq!(from_json.as_array().map(Vec::len), Some(cards));
-    assert!(same(&from_grimoire, &from_json), "grimoire and serde_json read different content");
+    assert!(
+        same(&from_grimoire, &from_json),
+        "grimoire and serde_json read different content"
+    );
 
     // edn-rs: the whole text if it copes, else a slice (set GRIMOIRE_EDN_RS_CARDS).
     let edn_rs_text = match std::env::var("GRIMOIRE_EDN_RS_CARDS") {
@@ -343,15 +410,26 @@ fn bench_read(c: &mut Criterion) {
         Err(_) => edn_text.clone(),
     };
     let t = std::time::Instant::now();
-    let from_edn = from_edn_rs(edn_rs::Edn::from_str(&edn_rs_text).expect("edn-rs parses the corpus"));
-    eprintln!("edn-rs: one parse of {} bytes took {:?}", edn_rs_text.len(), t.elapsed());
+    let from_edn =
+        from_edn_rs(edn_rs::Edn::from_str(&edn_rs_text).expect("edn-rs parses the corpus"));
+    eprintln!(
+        "edn-rs: one parse of {} bytes took {:?}",
+        edn_rs_text.len(),
+        t.elapsed()
+    );
     let n = from_edn.as_array().map_or(0, Vec::len);
     let prefix = Value::Array(from_json.as_array().expect("array")[..n].to_vec());
-    assert!(same(&from_edn, &prefix), "edn-rs and serde_json read different content");
+    assert!(
+        same(&from_edn, &prefix),
+        "edn-rs and serde_json read different content"
+    );
     drop((from_grimoire, from_json, from_edn, prefix));
 
     let mut group = c.benchmark_group("read");
-    group.sample_size(20).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(2));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(2));
 
     group.throughput(Throughput::Bytes(edn_text.len() as u64));
     group.bench_function("grimoire", |b| {
