@@ -57,10 +57,30 @@ impl Instance {
             && filter.flag.is_none_or(|f| self.flags & flag_bit(f) != 0)
     }
 
+    /// Which status, on whom, from whom, with what: what its effects are run with.
+    fn held(&self) -> Held {
+        Held {
+            status: self.status,
+            holder: self.holder,
+            source: self.source,
+            magnitude: self.magnitude,
+        }
+    }
+
     /// Turns left, for people and JSON: `None` for a status that does not run out.
     pub fn turns_left(&self) -> Option<u32> {
         (self.left != FOREVER).then_some(self.left)
     }
+}
+
+/// What a status's effects run with: `:holder`, `:source`, `:magnitude`, and
+/// the status their changes are caused by.
+#[derive(Clone, Copy)]
+struct Held {
+    status: StatusId,
+    holder: EntityId,
+    source: EntityId,
+    magnitude: i64,
 }
 
 fn flag_bit(flag: u16) -> u64 {
@@ -259,82 +279,61 @@ impl Context<'_> {
             crate::ast::Stacking::Refresh => Some(1),
             crate::ast::Stacking::Stack(n) => Some(n),
         };
-        if let (Some(k), Some(limit)) = (existing, stack_limit) {
-            let inst = &mut state.instances[k];
-            let (before, stacks_before) = (inst.left, inst.stacks);
-            inst.left = left;
-            inst.magnitude = magnitude;
-            let stacked = inst.stacks < limit;
-            if stacked {
-                inst.stacks += 1;
+        let held = Held {
+            status,
+            holder,
+            source,
+            magnitude,
+        };
+        let (change, before, after) = match (existing, stack_limit) {
+            (Some(k), Some(limit)) => {
+                let inst = &mut state.instances[k];
+                let (was_left, stacks) = (inst.left, inst.stacks);
+                inst.left = left;
+                inst.magnitude = magnitude;
+                if stacks < limit {
+                    inst.stacks += 1;
+                    let (from, to) = (i64::from(stacks), i64::from(stacks + 1));
+                    (StatusChange::Stacked, from, to)
+                } else {
+                    (StatusChange::Refreshed, shown(was_left), shown(left))
+                }
             }
-            let (change, from, to) = if stacked {
-                (
-                    StatusChange::Stacked,
-                    i64::from(stacks_before),
-                    i64::from(stacks_before + 1),
-                )
-            } else {
-                (StatusChange::Refreshed, shown(before), shown(left))
-            };
-            events.push(Event {
-                entity: holder,
-                what: What::Status(status, change),
-                before: from,
-                after: to,
-                cause,
-            });
-            self.recompute_for(state, holder, def, cause, events);
-            // A new stack is acquired; a refresh only resets the turns left.
-            if stacked {
-                self.run_effects(
-                    state,
-                    &def.on_acquire,
+            _ => {
+                let serial = state.serial;
+                state.serial = state.serial.wrapping_add(1);
+                state.instances.push(Instance {
+                    status,
                     holder,
                     source,
                     magnitude,
-                    status,
-                    events,
-                );
+                    left,
+                    stacks: 1,
+                    charges: def
+                        .blocks
+                        .as_ref()
+                        .and_then(|b| b.charges)
+                        .unwrap_or(UNLIMITED),
+                    serial,
+                    polarity: def.polarity,
+                    category: def.category,
+                    flags: def.flags.iter().fold(0, |m, &f| m | flag_bit(f)),
+                });
+                (StatusChange::Acquired, 0, shown(left))
             }
-            return;
-        }
-        let serial = state.serial;
-        state.serial = state.serial.wrapping_add(1);
-        state.instances.push(Instance {
-            status,
-            holder,
-            source,
-            magnitude,
-            left,
-            stacks: 1,
-            charges: def
-                .blocks
-                .as_ref()
-                .and_then(|b| b.charges)
-                .unwrap_or(UNLIMITED),
-            serial,
-            polarity: def.polarity,
-            category: def.category,
-            flags: def.flags.iter().fold(0, |m, &f| m | flag_bit(f)),
-        });
+        };
         events.push(Event {
             entity: holder,
-            what: What::Status(status, StatusChange::Acquired),
-            before: 0,
-            after: shown(left),
+            what: What::Status(status, change),
+            before,
+            after,
             cause,
         });
         self.recompute_for(state, holder, def, cause, events);
-        self.run_effects(
-            state,
-            &def.on_acquire,
-            holder,
-            source,
-            magnitude,
-            status,
-            events,
-        );
+        // A new instance or stack is acquired; a refresh only resets the turns left.
+        if change != StatusChange::Refreshed {
+            self.run_effects(state, &def.on_acquire, held, events);
+        }
     }
 
     /// Whether one of `holder`'s statuses blocks `status` (rolling its chance,
@@ -461,15 +460,7 @@ impl Context<'_> {
             StatusChange::Expired => &def.on_expire,
             _ => &def.on_remove,
         };
-        self.run_effects(
-            state,
-            effects,
-            inst.holder,
-            inst.source,
-            inst.magnitude,
-            inst.status,
-            events,
-        );
+        self.run_effects(state, effects, inst.held(), events);
     }
 
     /// Works out again the attributes `def` modifies on `holder`.
@@ -487,17 +478,19 @@ impl Context<'_> {
     }
 
     /// Runs one of a status's effect lists, with `:holder`, `:source` and `:magnitude` bound.
-    #[allow(clippy::too_many_arguments)]
     fn run_effects(
         &self,
         state: &mut State,
         effects: &[Effect],
-        holder: EntityId,
-        source: EntityId,
-        magnitude: i64,
-        status: StatusId,
+        held: Held,
         events: &mut Vec<Event>,
     ) {
+        let Held {
+            status,
+            holder,
+            source,
+            magnitude,
+        } = held;
         if effects.is_empty() {
             return;
         }
@@ -679,15 +672,7 @@ pub fn run_status_timing(
             cause: Cause::effect(0),
         };
         if let Some((_, effects)) = def.hooks.iter().find(|(t, _)| *t == timing) {
-            cx.run_effects(
-                state,
-                effects,
-                inst.holder,
-                inst.source,
-                inst.magnitude,
-                inst.status,
-                events,
-            );
+            cx.run_effects(state, effects, inst.held(), events);
         }
         if def.lasts.is_some_and(|(_, t)| t == timing) {
             cx.extend(state, inst.serial, -1, events);
