@@ -196,3 +196,21 @@ fn a_unit_at_zero_hp_leaves_play_at_once_with_its_buffs() {
     assert_eq!(statuses(&v, "minion"), []);
     assert_eq!(v["state"]["hero"]["alive"], true);
 }
+
+#[test]
+fn unknown_names_on_the_command_line_get_a_suggestion_and_exit_2() {
+    for (args, wanted) in [
+        (["--status", "hero=weaknes"], "did you mean `weakness`?"),
+        (["--status", "heroo=weakness"], "did you mean `hero`?"),
+        (["--then", "round-edn"], "did you mean `round-end`?"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+            .args(["eval", "--rules", "tactics"])
+            .args(args)
+            .output()
+            .expect("run grimoire");
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(wanted), "{stderr}");
+    }
+}

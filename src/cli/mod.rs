@@ -374,7 +374,15 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             None => match <crate::rules::Moment as crate::check::keys::Keys>::find(name) {
                 Some(m) => (rules.timings_at(m).collect(), true),
                 None => {
-                    let known: Vec<String> = rules.timings.iter().map(|t| t.name.clone()).collect();
+                    let moments = <crate::rules::Moment as crate::check::keys::Keys>::ALL
+                        .iter()
+                        .map(|m| crate::check::keys::Keys::name(*m).to_string());
+                    let known: Vec<String> = rules
+                        .timings
+                        .iter()
+                        .map(|t| t.name.clone())
+                        .chain(moments)
+                        .collect();
                     return Output::usage(format!(
                         "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
                         rules.name,
