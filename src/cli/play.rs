@@ -157,7 +157,11 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
     let mut text = if args.human { String::new() } else { header };
     text.push_str(&crate::engine::log::render(&rules, &deck, &log[shown..]));
     text.push('\n');
-    text.push_str(&state_table(&rules, &rules.seats, game.state()));
+    text.push_str(&state_table(
+        &rules,
+        &rules.game_entity_names(),
+        game.state(),
+    ));
     if args.human {
         let _ = output.write_all(text.as_bytes());
         return Output::default();
@@ -177,7 +181,7 @@ fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Opti
         let _ = writeln!(
             prompt,
             "\n{}",
-            state_table(rules, &rules.seats, game.state())
+            state_table(rules, &rules.game_entity_names(), game.state())
         );
         match game.phase {
             Phase::MustDiscard(n) => {

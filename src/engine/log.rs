@@ -50,13 +50,7 @@ fn through(rules: &RuleSet, cause: Cause) -> String {
 
 /// A game log as people read it: turns, plays and discards, every change, the end.
 pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
-    let names: Vec<String> = rules
-        .seats
-        .iter()
-        .cloned()
-        .chain(rules.setup.iter().map(|s| s.name.clone()))
-        .collect();
-    render_named(rules, cards, log, &names)
+    render_named(rules, cards, log, &rules.game_entity_names())
 }
 
 /// [`render`] with each seat called by `names[seat]` (scenarios say `you` and `other`).

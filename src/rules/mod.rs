@@ -429,6 +429,15 @@ impl RuleSet {
         self.plan_moments();
     }
 
+    /// The names of a game's first entities: its seats, then its `:setup` entities.
+    pub fn game_entity_names(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .chain(self.setup.iter().map(|s| &s.name))
+            .cloned()
+            .collect()
+    }
+
     /// The id of status `name`.
     pub fn status(&self, name: &str) -> Option<StatusId> {
         index_of(&self.statuses, name)
