@@ -173,6 +173,23 @@ pub enum Resource {
     If(Box<Bool>, Box<Resource>, Box<Resource>),
     /// `:acquire`, `:dispel`, `:extend`: a change to an entity's statuses.
     Status(Box<StatusOp>),
+    /// `{:each :tile :where … :effects […]}`: effects run once for each entity
+    /// of a kind in play (the effect's own `:effected` and `:amount` unused).
+    Each(Box<Each>),
+}
+
+/// Effects run once for each entity of a kind, with `:self` bound to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Each {
+    /// The kind, by index in the rule set's `:kinds`.
+    pub kind: u16,
+    /// Only the entities for which this holds.
+    pub filter: Option<Bool>,
+    /// What is run for each.
+    pub effects: Vec<Effect>,
+    /// How many roles were bound around the form when it was checked: `:self`
+    /// is the next, whatever else the frame carries.
+    pub outer: u8,
 }
 
 /// Buff or debuff.
@@ -528,6 +545,14 @@ impl Resource {
                 c.leaves(f);
                 a.leaves(f);
                 b.leaves(f);
+            }
+            Resource::Each(each) => {
+                // What the nested effects read is not known before they run.
+                f(Leaf::Status);
+                if let Some(c) = &each.filter {
+                    c.leaves(f);
+                }
+                each.effects.iter().for_each(|e| e.leaves(f));
             }
         }
     }

@@ -227,7 +227,8 @@ fn every_operator_and_effect_key_has_a_tested_example() {
             op.name
         );
     }
-    for key in check::EffectKey::ALL.iter().map(|k| k.name()) {
+    let each = check::EachKey::ALL.iter().map(|k| k.name());
+    for key in check::EffectKey::ALL.iter().map(|k| k.name()).chain(each) {
         assert!(
             code.contains(&format!(":{key} ")),
             "no example uses `:{key}`"
@@ -372,6 +373,7 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::ast::Polarity::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::BlockKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::PickName::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::EachKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.

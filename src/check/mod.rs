@@ -33,6 +33,8 @@ pub struct Scope<'r> {
     pub categories: &'r [String],
     /// Flag names, by id.
     pub flags: &'r [String],
+    /// Kind names, by id: what `{:each :kind …}` may name.
+    pub kinds: &'r [String],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
     /// True in a status's effects, where `:magnitude` is bound.
@@ -83,6 +85,18 @@ keys! {
         Pick = "pick",
         /// `:lasts 4`: how long an acquired status lasts, instead of its definition's.
         Lasts = "lasts",
+    }
+}
+
+keys! {
+    /// The keys of an `{:each …}` effect.
+    pub enum EachKey {
+        /// `:each :tile`: the kind whose entities it runs for.
+        Each = "each",
+        /// `:where condition`: only the entities for which it holds (`:self` bound).
+        Where = "where",
+        /// `:effects […]`: what it runs for each, with `:self` bound.
+        Effects = "effects",
     }
 }
 
@@ -480,6 +494,9 @@ impl<'a> Checker<'_, '_> {
     }
 
     fn effect(&mut self, form: &Form<'a>) -> Option<Effect> {
+        if form.has_key(EachKey::Each.name()) {
+            return self.each(form);
+        }
         let before = self.diags.len();
         let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
         let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
@@ -642,6 +659,67 @@ impl<'a> Checker<'_, '_> {
             resource: target?,
             amount: amount?,
             set: set?,
+            at_once: 1,
+            span: form.span,
+        })
+    }
+
+    /// `{:each :tile :where c :effects […]}`: effects for every entity of a kind.
+    fn each(&mut self, form: &Form<'a>) -> Option<Effect> {
+        let before = self.diags.len();
+        let pairs = fields(form, "an `:each` effect", EachKey::ALL, self.diags)?;
+        // `:self` is bound after every role around the form.
+        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([SELF]).collect();
+        let inner = Scope {
+            bound: &bound,
+            ..*self.scope
+        };
+        let outer = self.scope.roles.len() + self.scope.bound.len();
+        let (mut kind, mut filter, mut effects) = (None, None, None);
+        for (key, value) in pairs {
+            match key {
+                EachKey::Each => {
+                    let message = format!(
+                        "`:each` names one of the rule set's kinds, found {}",
+                        value.describe()
+                    );
+                    kind = Declared::new(
+                        self.scope.kinds.iter().map(String::as_str),
+                        "a kind",
+                        "kinds",
+                    )
+                    .find(
+                        value.as_keyword().unwrap_or(""),
+                        value.span,
+                        message,
+                        self.diags,
+                    )
+                    .map(|k| k as u16);
+                }
+                EachKey::Where => filter = condition(value, &inner, self.diags),
+                EachKey::Effects => effects = self::effects(value, &inner, self.diags),
+            }
+        }
+        if !form.has_key(EachKey::Effects.name()) {
+            self.error(
+                Diagnostic::error(form.span, "this `:each` has no `:effects`")
+                    .with_label("missing `:effects`"),
+            );
+        }
+        if outer >= usize::from(u8::MAX) || self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            // Unused: the nested effects say whom they touch.
+            entity: Entity::Target,
+            resource: Resource::Each(Box::new(crate::ast::Each {
+                kind: kind?,
+                filter,
+                effects: effects?,
+                outer: outer as u8,
+            })),
+            amount: Int::Lit(0),
+            set: false,
             at_once: 1,
             span: form.span,
         })
@@ -1298,13 +1376,14 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
+            // The innermost binding of a bound name wins (`:self` of a nested `:each`).
             Kind::Keyword(k) => match self
                 .scope
-                .roles
+                .bound
                 .iter()
-                .map(String::as_str)
-                .chain(self.scope.bound.iter().copied())
-                .position(|e| e == *k)
+                .rposition(|e| e == k)
+                .map(|i| self.scope.roles.len() + i)
+                .or_else(|| self.scope.roles.iter().position(|e| e == k))
             {
                 Some(i) => Some(Entity::Role(i as u8)),
                 None => {
@@ -1426,7 +1505,7 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 /// The first operation a target can choose, if any branch is one.
 fn first_op(t: &Resource) -> Option<u16> {
     match t {
-        Resource::Attr(_) | Resource::Status(_) => None,
+        Resource::Attr(_) | Resource::Status(_) | Resource::Each(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

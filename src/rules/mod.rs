@@ -452,6 +452,12 @@ impl RuleSet {
                 Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
                 // A status change's effects are counted where the status is defined.
                 Resource::Status(_) => 1,
+                // Per entity: how many entities a kind will have is not known here.
+                Resource::Each(each) => each
+                    .effects
+                    .iter()
+                    .map(|e| cost(&e.resource, sizes))
+                    .fold(0, u64::saturating_add),
             }
         }
         effects
@@ -483,6 +489,7 @@ impl RuleSet {
             statuses: &self.statuses,
             categories: &self.categories,
             flags: &self.flags,
+            kinds: &self.kinds,
             in_operation: false,
             in_status: false,
             bound: &[],

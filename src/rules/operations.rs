@@ -169,6 +169,7 @@ pub fn calls(r: &Resource) -> Vec<OpId> {
     fn walk(r: &Resource, out: &mut Vec<OpId>) {
         match r {
             Resource::Attr(_) | Resource::Status(_) => {}
+            Resource::Each(each) => each.effects.iter().for_each(|e| walk(&e.resource, out)),
             Resource::Op(o) => out.push(*o),
             Resource::If(_, a, b) => {
                 walk(a, out);
@@ -187,6 +188,10 @@ fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
     fn resource_cost(t: &Resource, memo: &mut [Option<(u64, u32)>], ops: &[OpDef]) -> (u64, u32) {
         match t {
             Resource::Attr(_) | Resource::Status(_) => (1, 0),
+            Resource::Each(each) => each.effects.iter().fold((0, 0), |acc, e| {
+                let (n, depth) = resource_cost(&e.resource, memo, ops);
+                (acc.0.saturating_add(n), acc.1.max(depth))
+            }),
             Resource::Op(o) => op_size(*o as usize, memo, ops),
             Resource::If(_, a, b) => {
                 let (x, y) = (resource_cost(a, memo, ops), resource_cost(b, memo, ops));
