@@ -176,6 +176,18 @@ pub enum Resource {
     /// `{:each :tile :where … :effects […]}`: effects run once for each entity
     /// of a kind in play (the effect's own `:effected` and `:amount` unused).
     Each(Box<Each>),
+    /// `{:spawn :tile :values {…}}`: a new entity of a kind enters play.
+    Spawn(Box<Spawn>),
+}
+
+/// A new entity: its kind and the values that differ from the defaults,
+/// computed where the effect runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spawn {
+    /// The kind, by index in the rule set's `:kinds`.
+    pub kind: u16,
+    /// Its values.
+    pub values: Vec<(AttrId, Int)>,
 }
 
 /// Effects run once for each entity of a kind, with `:self` bound to it.
@@ -545,6 +557,10 @@ impl Resource {
                 c.leaves(f);
                 a.leaves(f);
                 b.leaves(f);
+            }
+            Resource::Spawn(spawn) => {
+                f(Leaf::Status);
+                spawn.values.iter().for_each(|(_, v)| v.leaves(f));
             }
             Resource::Each(each) => {
                 // What the nested effects read is not known before they run.

@@ -133,3 +133,42 @@ fn an_each_names_a_declared_kind_and_has_effects() {
         );
     }
 }
+
+#[test]
+fn a_spawned_entity_takes_its_values_from_where_the_effect_runs_and_is_reached_by_each() {
+    let rules = rules();
+    let mut state = start(&rules);
+    // Each unit of team 2 leaves a copy of itself behind with 3 hp less; then every unit marks 1.
+    let text = "[{:each :unit :where [= [:self :team] 2]
+                  :effects [{:spawn :unit :values {:team [:self :team] :hp [- [:self :hp] 3]}}]}
+                 {:each :unit :effects [{:effected :self :resource :mark :amount 1}]}]";
+    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let mut events = Vec::new();
+    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+    assert_eq!(state.len(), 6);
+    let (hp, team, mark) = (
+        rules.attribute("hp").unwrap(),
+        rules.attribute("team").unwrap(),
+        rules.attribute("mark").unwrap(),
+    );
+    assert_eq!(
+        (state.get(5, hp), state.get(5, team), state.get(5, mark)),
+        (2, 2, 1)
+    );
+    assert!(events.iter().any(|e| e.entity == 5 && e.attr().is_none()));
+}
+
+#[test]
+fn spawning_stops_at_the_entity_limit() {
+    let rules = rules();
+    let mut state = start(&rules);
+    // Every unit spawns another: the count doubles with each application.
+    let text = "[{:each :unit :effects [{:spawn :unit}]}]";
+    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..20 {
+        events.clear();
+        apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+    }
+    assert_eq!(state.len(), grimoire::eval::MAX_ENTITIES);
+}

@@ -201,7 +201,7 @@ const TOKENS: &[&str] = &[
     ":independent", ":on-acquire", ":modifiers", ":add", ":mul", ":flags", ":hooks", ":on-expire",
     ":on-remove", ":holder", ":source", ":turn-start", ":turn-end", ":blocks", ":filter", ":charges",
     ":reflect", ":acquire", ":dispel", ":extend", ":pick", ":oldest", ":newest", ":most-left", ":all",
-    ":any", ":magnitude", ":removed-when", ":setup", ":kind", ":values", ":self", ":each", ":where",
+    ":any", ":magnitude", ":removed-when", ":setup", ":kind", ":values", ":self", ":each", ":where", ":spawn",
     ":player", ":unit",
     // symbols and operators
     "=", "not=", "<", ">", "<=", ">=", "and", "or", "not", "if", "+", "-", "*", "/", "min", "max", "round",

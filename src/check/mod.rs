@@ -89,6 +89,16 @@ keys! {
 }
 
 keys! {
+    /// The keys of a `{:spawn …}` effect.
+    pub enum SpawnKey {
+        /// `:spawn :tile`: the kind of the new entity.
+        Spawn = "spawn",
+        /// `:values {:x [:self :x]}`: its values that differ from the defaults.
+        Values = "values",
+    }
+}
+
+keys! {
     /// The keys of an `{:each …}` effect.
     pub enum EachKey {
         /// `:each :tile`: the kind whose entities it runs for.
@@ -497,6 +507,9 @@ impl<'a> Checker<'_, '_> {
         if form.has_key(EachKey::Each.name()) {
             return self.each(form);
         }
+        if form.has_key(SpawnKey::Spawn.name()) {
+            return self.spawn(form);
+        }
         let before = self.diags.len();
         let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
         let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
@@ -664,6 +677,69 @@ impl<'a> Checker<'_, '_> {
         })
     }
 
+    /// `{:spawn :tile :values {…}}`: a new entity.
+    fn spawn(&mut self, form: &Form<'a>) -> Option<Effect> {
+        let before = self.diags.len();
+        let pairs = fields(form, "a `:spawn` effect", SpawnKey::ALL, self.diags)?;
+        let (mut kind, mut values) = (None, Vec::new());
+        for (key, value) in pairs {
+            match key {
+                SpawnKey::Spawn => kind = self.kind_named(value, "`:spawn`"),
+                SpawnKey::Values => {
+                    let Kind::Map(entries) = &value.kind else {
+                        self.wrong_kind(value, "a map of attributes to numbers", &value.describe());
+                        continue;
+                    };
+                    for (k, v) in entries {
+                        let name = k.as_keyword().unwrap_or("");
+                        let attr = self.scope.attributes.iter().position(|a| a == name);
+                        if attr.is_none() {
+                            self.error(self.unknown_attribute(k.span, name));
+                        }
+                        if let (Some(attr), Some(v)) = (attr, self.int(v)) {
+                            values.push((attr as u16, v));
+                        }
+                    }
+                }
+            }
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            // Unused: the new entity is whom it touches.
+            entity: Entity::Target,
+            resource: Resource::Spawn(Box::new(crate::ast::Spawn {
+                kind: kind?,
+                values,
+            })),
+            amount: Int::Lit(0),
+            set: false,
+            at_once: 1,
+            span: form.span,
+        })
+    }
+
+    /// A kind the rule set declares, named by `value` under `key`.
+    fn kind_named(&mut self, value: &Form<'a>, key: &str) -> Option<u16> {
+        let message = format!(
+            "{key} names one of the rule set's kinds, found {}",
+            value.describe()
+        );
+        Declared::new(
+            self.scope.kinds.iter().map(String::as_str),
+            "a kind",
+            "kinds",
+        )
+        .find(
+            value.as_keyword().unwrap_or(""),
+            value.span,
+            message,
+            self.diags,
+        )
+        .map(|k| k as u16)
+    }
+
     /// `{:each :tile :where c :effects […]}`: effects for every entity of a kind.
     fn each(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
@@ -678,24 +754,7 @@ impl<'a> Checker<'_, '_> {
         let (mut kind, mut filter, mut effects) = (None, None, None);
         for (key, value) in pairs {
             match key {
-                EachKey::Each => {
-                    let message = format!(
-                        "`:each` names one of the rule set's kinds, found {}",
-                        value.describe()
-                    );
-                    kind = Declared::new(
-                        self.scope.kinds.iter().map(String::as_str),
-                        "a kind",
-                        "kinds",
-                    )
-                    .find(
-                        value.as_keyword().unwrap_or(""),
-                        value.span,
-                        message,
-                        self.diags,
-                    )
-                    .map(|k| k as u16);
-                }
+                EachKey::Each => kind = self.kind_named(value, "`:each`"),
                 EachKey::Where => filter = condition(value, &inner, self.diags),
                 EachKey::Effects => effects = self::effects(value, &inner, self.diags),
             }
@@ -1505,7 +1564,7 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 /// The first operation a target can choose, if any branch is one.
 fn first_op(t: &Resource) -> Option<u16> {
     match t {
-        Resource::Attr(_) | Resource::Status(_) | Resource::Each(_) => None,
+        Resource::Attr(_) | Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

@@ -233,6 +233,13 @@ fn entity_names(rules: &RuleSet) -> Vec<String> {
         .collect()
 }
 
+/// [`entity_names`] for every entity of `state`: those spawned since by number (`#7`).
+fn all_names(rules: &RuleSet, state: &State) -> Vec<String> {
+    let mut names = entity_names(rules);
+    names.extend((names.len()..state.len()).map(|e| format!("#{e}")));
+    names
+}
+
 /// A state as written in a RON file: entity → attribute → value, and a seed.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -549,6 +556,11 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 e.before,
                 e.after,
             ),
+            What::Spawned(kind) => writeln!(
+                out,
+                "{who} enters play as a {} (effect {effect}{via})",
+                rules.kinds[kind as usize]
+            ),
             What::Status(status, change) => writeln!(
                 out,
                 "{who} {} (effect {effect}{via})",
@@ -557,7 +569,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         };
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &names, state));
+    out.push_str(&state_table(rules, &all_names(rules, state), state));
     out
 }
 
@@ -614,7 +626,7 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
 
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let mut entities = serde_json::Map::new();
-    let names = entity_names(rules);
+    let names = all_names(rules, state);
     for (entity, who) in (0..).zip(&names) {
         let mut attrs: serde_json::Map<String, Value> = rules
             .attributes
@@ -650,6 +662,9 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
             match e.what {
                 What::Attr(attr) => {
                     event.insert("attribute".into(), json!(rules.attributes[attr as usize]));
+                }
+                What::Spawned(kind) => {
+                    event.insert("spawned".into(), json!(rules.kinds[kind as usize]));
                 }
                 What::Status(status, change) => {
                     event.insert("status".into(), json!(rules.statuses[status as usize]));

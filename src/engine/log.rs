@@ -151,6 +151,10 @@ pub fn render_named(
                     status_line(rules, status, change, before, after)
                 );
             }
+            GameEvent::Spawned { entity, kind } => {
+                let kind = rules.kinds.get(kind as usize).map_or("?", String::as_str);
+                let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
+            }
             GameEvent::Removed { entity } => {
                 let _ = writeln!(out, "    {} leaves play", seat(entity));
             }

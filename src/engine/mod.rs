@@ -164,6 +164,13 @@ pub enum GameEvent {
         /// What made it.
         by: By,
     },
+    /// An entity entered play (`{:spawn …}`).
+    Spawned {
+        /// Its number.
+        entity: EntityId,
+        /// Its kind.
+        kind: KindId,
+    },
     /// An entity left play: its kind's `:removed-when` held.
     Removed {
         /// Which.
@@ -617,8 +624,8 @@ impl<'r> Game<'r> {
                         self.dirty |= bit(e.entity as usize * width + attr as usize);
                     }
                 }
-                // A condition may read statuses: every one is checked again.
-                What::Status(..) => {
+                // A condition may read statuses or entities: every one is checked again.
+                What::Status(..) | What::Spawned(_) => {
                     self.changed = true;
                     self.dirty = u64::MAX;
                 }
@@ -634,6 +641,10 @@ impl<'r> Game<'r> {
                         after: e.after,
                     },
                     by: by(e.cause),
+                },
+                What::Spawned(kind) => GameEvent::Spawned {
+                    entity: e.entity,
+                    kind,
                 },
                 What::Status(status, change) => GameEvent::Status {
                     entity: e.entity,

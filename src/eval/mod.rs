@@ -303,6 +303,8 @@ pub enum What {
     /// A status: the event's values are its turns left (its stacks, for
     /// [`StatusChange::Stacked`]).
     Status(StatusId, StatusChange),
+    /// The entity entered play, of this kind (`{:spawn …}`); its values are 0.
+    Spawned(KindId),
 }
 
 /// One change: to an attribute, or to an entity's statuses.
@@ -326,7 +328,7 @@ impl Event {
     pub fn attr(&self) -> Option<AttrId> {
         match self.what {
             What::Attr(a) => Some(a),
-            What::Status(..) => None,
+            What::Status(..) | What::Spawned(_) => None,
         }
     }
 }
@@ -541,6 +543,9 @@ impl Change {
                 Some(Resource::Each(each)) => {
                     for_each::<MODIFIED>(rules, state, frame, each, self.cause, events)
                 }
+                Some(Resource::Spawn(spawn)) => {
+                    spawn_one(rules, state, frame, spawn, self.cause, events)
+                }
                 _ => {}
             },
         }
@@ -653,7 +658,7 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
     match t {
         Resource::Attr(a) => Target::Attr(*a),
         Resource::Op(o) => Target::Op(*o),
-        Resource::Status(_) | Resource::Each(_) => Target::Nested(0),
+        Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => Target::Nested(0),
         Resource::If(c, a, b) => {
             let choice = u32::from(!boolean(c, state, frame));
             match resource(if choice == 0 { a } else { b }, state, frame) {
@@ -671,13 +676,57 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
 fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
     loop {
         match t {
-            Resource::Status(_) | Resource::Each(_) => return Some(t),
+            Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => return Some(t),
             Resource::If(_, a, b) => {
                 t = if path & 1 == 0 { a } else { b };
                 path >>= 1;
             }
             Resource::Attr(_) | Resource::Op(_) => return None,
         }
+    }
+}
+
+/// The most entities a state may hold: a `{:spawn …}` past it does nothing, so
+/// a hook that spawns every turn cannot exhaust memory.
+pub const MAX_ENTITIES: usize = 100_000;
+
+/// Runs a `{:spawn …}`: a new entity of its kind, with its values computed
+/// where the effect runs, within their bounds.
+#[cold]
+#[inline(never)]
+fn spawn_one(
+    rules: &RuleSet,
+    state: &mut State,
+    frame: &Frame<'_>,
+    spawn: &crate::ast::Spawn,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
+    if state.len() >= MAX_ENTITIES {
+        return;
+    }
+    // The values are computed before the entity exists, from the state as it was.
+    let mut values = [(0 as AttrId, 0i64); 16];
+    let mut extra = Vec::new();
+    for (i, (attr, value)) in spawn.values.iter().enumerate() {
+        let v = int(value, state, frame);
+        match values.get_mut(i) {
+            Some(slot) => *slot = (*attr, v),
+            None => extra.push((*attr, v)),
+        }
+    }
+    let entity = state.add(rules, spawn.kind);
+    events.push(Event {
+        entity,
+        what: What::Spawned(spawn.kind),
+        before: 0,
+        after: 0,
+        cause,
+    });
+    let n = spawn.values.len().min(values.len());
+    for &(attr, v) in values[..n].iter().chain(&extra) {
+        let (min, max) = rules.bounds[attr as usize];
+        state.put(entity, attr, v.clamp(min, max));
     }
 }
 

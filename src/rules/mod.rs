@@ -452,6 +452,7 @@ impl RuleSet {
                 Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
                 // A status change's effects are counted where the status is defined.
                 Resource::Status(_) => 1,
+                Resource::Spawn(spawn) => 1 + spawn.values.len() as u64,
                 // Per entity: how many entities a kind will have is not known here.
                 Resource::Each(each) => each
                     .effects
