@@ -744,7 +744,9 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         let mut roles = std::mem::take(&mut self.each_roles);
         let mut entity = 0;
-        while (entity as usize) < self.state.len() {
+        // Entities spawned meanwhile wait for the timing's next run, as with `:each` effects.
+        let count = self.state.len();
+        while (entity as usize) < count {
             if self.state.kind(entity) == Some(kind) {
                 roles.clear();
                 roles.extend_from_slice(self.seat_roles(seat as usize));
