@@ -255,3 +255,17 @@ mod arbitrary {
         }
     }
 }
+
+#[test]
+fn a_name_that_is_not_a_keyword_gets_the_list_not_a_guess() {
+    let rules = rules();
+    let form = read_one("{:status :x :polarity :buff :category 5}").unwrap();
+    let mut diags = Vec::new();
+    defs::definition(&form, &rules, 0, &mut diags);
+    let help: Vec<String> = diags.iter().filter_map(|d| d.help.clone()).collect();
+    assert_eq!(
+        help,
+        ["the categories are `:damage-over-time`"],
+        "{diags:?}"
+    );
+}

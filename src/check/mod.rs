@@ -337,10 +337,12 @@ impl<'n> Declared<'n> {
         }
         let d = Diagnostic::error(span, message)
             .with_label(format!("not {} of this rule set", self.noun));
+        // A form that is not a keyword (`name` empty) is near nothing: list them.
+        let candidates = self.names.iter().copied().filter(|_| !name.is_empty());
         diags.push(match &self.when_empty {
             Some(help) if self.names.is_empty() => d.with_help(help.clone()),
             _ => d
-                .suggest(name, self.names.iter().copied(), |s| format!(":{s}"))
+                .suggest(name, candidates, |s| format!(":{s}"))
                 .with_help_if_none(format!(
                     "the {} are {}",
                     self.plural,
