@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::defs::{DefKind, Definition, definition, name_span};
 use crate::diag::{Diagnostic, Severity, Source};
 use crate::rules::{BUNDLED, RuleSet};
-use crate::syntax::{Span, read};
+use crate::syntax::{Form, Span, read};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv"];
@@ -172,22 +172,24 @@ pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
 /// Checks the sources in `out` (files already read, with any read problems noted).
 fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     let unreadable: Vec<usize> = out.diagnostics.iter().map(|(i, _)| *i).collect();
-    // First the rule sets, so definitions can be checked against rule sets given beside them.
-    let mut kinds = Vec::with_capacity(out.sources.len());
-    for (i, source) in out.sources.iter().enumerate() {
+    // First the rule sets, so definitions can be checked against rule sets given
+    // beside them. Each file is read once; its forms serve every pass below.
+    let sources = &out.sources;
+    let mut parsed: Vec<Option<Parsed<'_>>> = Vec::with_capacity(sources.len());
+    for (i, source) in sources.iter().enumerate() {
         if unreadable.contains(&i) {
-            kinds.push(None);
+            parsed.push(None);
             continue;
         }
         if is_csv(&source.path) {
-            kinds.push(Some(()));
+            parsed.push(Some(Parsed::Csv));
             continue;
         }
         let read = read(&source.text);
         if !read.errors.is_empty() {
             out.diagnostics
                 .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
-            kinds.push(None);
+            parsed.push(None);
             continue;
         }
         if read.forms.is_empty() {
@@ -198,7 +200,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     "this file holds no forms: expected a rule set or card and effect definitions",
                 ),
             ));
-            kinds.push(None);
+            parsed.push(None);
             continue;
         }
         if let [form] = read.forms.as_slice()
@@ -211,23 +213,23 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                 out.rule_sets.push(rs);
             }
             out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-            kinds.push(None);
+            parsed.push(None);
             continue;
         }
-        kinds.push(Some(()));
+        parsed.push(Some(Parsed::Edn(read)));
     }
     // Which rule set each definitions file is written for.
     let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
     // Each rule set the definitions are checked against, once, extended with
     // their statuses below; `chosen[i]` is the index of file i's.
     let mut extended: Vec<RuleSet> = Vec::new();
-    let mut chosen: Vec<Option<usize>> = Vec::with_capacity(out.sources.len());
-    for (i, kind) in kinds.iter().enumerate() {
+    let mut chosen: Vec<Option<usize>> = Vec::with_capacity(sources.len());
+    for (i, kind) in parsed.iter().enumerate() {
         if kind.is_none() {
             chosen.push(None);
             continue;
         }
-        let source = &out.sources[i];
+        let source = &sources[i];
         let found = match rules {
             Some(r) => Some(r),
             None => rule_set_for(Path::new(&source.path), &out.rule_sets, &mut bundled),
@@ -261,11 +263,8 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     }
     // Every status of every file is declared before any definition is checked,
     // so cards and statuses can name statuses defined in any file, in any order.
-    for (i, k) in chosen.iter().enumerate() {
-        let Some(k) = *k else { continue };
-        let source = &out.sources[i];
-        if !is_csv(&source.path) {
-            let read = read(&source.text);
+    for (k, p) in chosen.iter().zip(&parsed) {
+        if let (Some(k), Some(Parsed::Edn(read))) = (*k, p) {
             let ids = read
                 .forms
                 .iter()
@@ -279,26 +278,24 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         let Some(rs) = k.map(|k| &extended[k]) else {
             continue;
         };
-        let source = &out.sources[i];
         let mut diags = Vec::new();
         let cells;
-        let read_result;
-        let forms = if is_csv(&source.path) {
-            match crate::csv::rows(&source.text) {
+        let from_csv;
+        let forms: &[Form<'_>] = match &parsed[i] {
+            Some(Parsed::Edn(read)) => &read.forms,
+            _ => match crate::csv::rows(&sources[i].text) {
                 Ok(rows) => {
                     cells = rows;
-                    crate::csv::cards(&cells, &mut diags)
+                    from_csv = crate::csv::cards(&cells, &mut diags);
+                    &from_csv
                 }
                 Err(d) => {
                     diags.push(d);
-                    Vec::new()
+                    &[]
                 }
-            }
-        } else {
-            read_result = read(&source.text);
-            read_result.forms
+            },
         };
-        for form in &forms {
+        for form in forms {
             if let Some(def) = definition(form, rs, i, &mut diags) {
                 let key = (rs.name.clone(), def.name.clone());
                 if let Some((file, first)) = seen.get(&key) {
@@ -310,10 +307,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     if *file == i {
                         d = d.with_related(*first, "first defined here");
                     } else {
-                        d = d.with_help(format!(
-                            "it is first defined in {}",
-                            out.sources[*file].path
-                        ));
+                        d = d.with_help(format!("it is first defined in {}", sources[*file].path));
                     }
                     diags.push(d);
                 } else {
@@ -338,6 +332,13 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     }
     out.extended = extended;
     out
+}
+
+/// A file read for checking: a spreadsheet (read row by row when checked), or
+/// the forms of a definitions file.
+enum Parsed<'a> {
+    Csv,
+    Edn(crate::syntax::Read<'a>),
 }
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.
