@@ -258,14 +258,17 @@ mod arbitrary {
 
 #[test]
 fn a_name_that_is_not_a_keyword_gets_the_list_not_a_guess() {
-    let rules = rules();
-    let form = read_one("{:status :x :polarity :buff :category 5}").unwrap();
-    let mut diags = Vec::new();
-    defs::definition(&form, &rules, 0, &mut diags);
-    let help: Vec<String> = diags.iter().filter_map(|d| d.help.clone()).collect();
-    assert_eq!(
-        help,
-        ["the categories are `:damage-over-time`"],
-        "{diags:?}"
+    // A one-letter status is "near" an empty name: it must not be offered for `5`.
+    let text = "{:status :s :polarity :buff}
+                {:effect \"E\" :effects [{:effected :you :acquire 5}]}";
+    let checked = grimoire::files::check_sources(
+        vec![grimoire::diag::Source::new("x.edn", text)],
+        Some(&rules()),
     );
+    let help: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter_map(|(_, d)| d.help.clone())
+        .collect();
+    assert_eq!(help, ["the statuses are `:s`"], "{:?}", checked.diagnostics);
 }
