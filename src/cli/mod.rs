@@ -376,48 +376,27 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
     state.remove_fallen(rules, &mut removed);
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
-        let (timings, per_seat): (Vec<crate::rules::TimingId>, bool) = match rules.timing(name) {
-            Some(t) => (vec![t], false),
-            None => match <crate::rules::Moment as crate::check::keys::Keys>::find(name) {
-                Some(m) => (rules.timings_at(m).collect(), true),
-                None => {
-                    let moments = <crate::rules::Moment as crate::check::keys::Keys>::ALL
-                        .iter()
-                        .map(|m| crate::check::keys::Keys::name(*m).to_string());
-                    let known: Vec<String> = rules
-                        .timings
-                        .iter()
-                        .map(|t| t.name.clone())
-                        .chain(moments)
-                        .collect();
-                    return Output::usage(format!(
-                        "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
-                        rules.name,
-                        did_you_mean(name, &known)
-                    ));
-                }
-            },
-        };
-        for t in timings {
-            let at = rules.timings[t as usize].at;
-            // Round and game moments run once for each seat, as in a game; turn
-            // moments for the first, whose turn it is; `:each` timings once.
-            let seats = if per_seat
-                && rules.timings[t as usize].each.is_none()
-                && !matches!(
-                    at,
-                    crate::rules::Moment::TurnStart | crate::rules::Moment::TurnEnd
-                ) {
-                roles.len().max(1)
-            } else {
-                1
-            };
-            for seat in 0..seats as EntityId {
-                if state.is_live(seat) || seats == 1 {
-                    crate::engine::run_timing(rules, &mut state, t, seat, &mut events);
-                    state.remove_fallen(rules, &mut removed);
-                }
-            }
+        use crate::check::keys::Keys;
+        if let Some(t) = rules.timing(name) {
+            crate::engine::run_timing(rules, &mut state, t, 0, &mut events);
+            state.remove_fallen(rules, &mut removed);
+        } else if let Some(m) = crate::rules::Moment::find(name) {
+            crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
+        } else {
+            let moments = crate::rules::Moment::ALL
+                .iter()
+                .map(|m| m.name().to_string());
+            let known: Vec<String> = rules
+                .timings
+                .iter()
+                .map(|t| t.name.clone())
+                .chain(moments)
+                .collect();
+            return Output::usage(format!(
+                "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
+                rules.name,
+                did_you_mean(name, &known)
+            ));
         }
     }
     Output {

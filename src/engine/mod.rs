@@ -17,7 +17,9 @@ pub mod log;
 use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
-use crate::eval::{Cause, Event, State, StatusChange, What, apply, run_status_timing};
+use crate::eval::{
+    Cause, Event, State, StatusChange, What, apply, run_status_timing, with_bindings,
+};
 use crate::rules::{KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
@@ -1102,37 +1104,61 @@ pub fn run_timing(
 ) {
     let n = rules.roles.len();
     let seats = rules.seats.len().max(n).max(1);
-    // The seat's roles, then `:self`: on the stack for any rule set with
-    // fewer than 16 roles, so running a timing allocates nothing.
-    let mut on_stack = [0 as EntityId; 16];
-    let mut on_heap = Vec::new();
-    let roles: &mut [EntityId] = if n < on_stack.len() {
-        &mut on_stack[..n + 1]
-    } else {
-        on_heap.resize(n + 1, 0);
-        &mut on_heap
-    };
-    for (i, r) in roles[..n].iter_mut().enumerate() {
-        *r = ((seat as usize + i) % seats) as EntityId;
-    }
-    let hook = &rules.hooks[timing as usize];
-    match rules.timings[timing as usize].each {
-        None => {
-            apply(rules, hook, state, &roles[..n], events);
-            run_status_timing(rules, state, timing, Some(seat), &roles[..n], events);
+    // The seat's roles, then `:self`.
+    with_bindings(&[], n + 1, |roles| {
+        for (i, r) in roles[..n].iter_mut().enumerate() {
+            *r = ((seat as usize + i) % seats) as EntityId;
         }
-        Some(kind) => {
-            // Entities added meanwhile wait for the timing's next run.
-            let count = state.len() as EntityId;
-            for entity in 0..count {
-                if state.kind(entity) != Some(kind) {
-                    continue;
+        let hook = &rules.hooks[timing as usize];
+        match rules.timings[timing as usize].each {
+            None => {
+                apply(rules, hook, state, &roles[..n], events);
+                run_status_timing(rules, state, timing, Some(seat), &roles[..n], events);
+            }
+            Some(kind) => {
+                // Entities added meanwhile wait for the timing's next run.
+                let count = state.len() as EntityId;
+                for entity in 0..count {
+                    if state.kind(entity) != Some(kind) {
+                        continue;
+                    }
+                    roles[n] = entity;
+                    apply(rules, hook, state, roles, events);
+                    run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
                 }
-                roles[n] = entity;
-                apply(rules, hook, state, roles, events);
-                run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
             }
         }
+    })
+}
+
+/// Runs every timing of `moment` outside a game, in the turn machine's order:
+/// a turn moment as on the first seat's turn; a round or game moment once for
+/// each seat in play, in seat order, its timings with `:each` with the first
+/// only. Entities whose kind's `:removed-when` holds leave play after each
+/// timing (pushed to `removed`). For tools (`eval --then`).
+pub fn run_moment(
+    rules: &RuleSet,
+    state: &mut State,
+    moment: Moment,
+    events: &mut Vec<Event>,
+    removed: &mut Vec<EntityId>,
+) {
+    let seats = match moment {
+        Moment::TurnStart | Moment::TurnEnd => 1,
+        _ => rules.seats.len().min(state.len()).max(1),
+    };
+    let mut first = true;
+    for seat in 0..seats as EntityId {
+        if seats > 1 && !state.is_live(seat) {
+            continue;
+        }
+        for &(timing, each) in rules.hooks_at(moment) {
+            if each.is_none() || first {
+                run_timing(rules, state, timing, seat, events);
+                state.remove_fallen(rules, removed);
+            }
+        }
+        first = false;
     }
 }
 

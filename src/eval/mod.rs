@@ -333,6 +333,29 @@ impl Event {
     }
 }
 
+/// Calls `f` with role bindings for one run of effects: the roles `around`,
+/// then `more` slots for the entities bound after them (`:self`, `:holder`,
+/// `:source`), 0 until set. Up to 16 live on the stack, so hooks and `:each`
+/// runs allocate nothing.
+#[inline]
+pub fn with_bindings<R>(
+    around: &[EntityId],
+    more: usize,
+    f: impl FnOnce(&mut [EntityId]) -> R,
+) -> R {
+    let len = around.len() + more;
+    let mut stack = [0 as EntityId; 16];
+    let mut heap = Vec::new();
+    let roles: &mut [EntityId] = if len <= stack.len() {
+        &mut stack[..len]
+    } else {
+        heap.resize(len, 0);
+        &mut heap
+    };
+    roles[..around.len()].copy_from_slice(around);
+    f(roles)
+}
+
 /// The most statuses that may be acquired one inside another's effects (a
 /// status whose on-acquire effects acquire another): deeper ones do nothing,
 /// so two statuses that acquire each other cannot loop.
@@ -744,32 +767,24 @@ fn for_each<const MODIFIED: bool>(
     events: &mut Vec<Event>,
 ) {
     let outer = usize::from(each.outer).min(frame.roles.len());
-    // On the stack for up to 15 roles around it, so a hook allocates nothing.
-    let mut on_stack = [0 as EntityId; 16];
-    let mut on_heap = Vec::new();
-    let roles: &mut [EntityId] = if outer < on_stack.len() {
-        &mut on_stack[..outer + 1]
-    } else {
-        on_heap.resize(outer + 1, 0);
-        &mut on_heap
-    };
-    roles[..outer].copy_from_slice(&frame.roles[..outer]);
-    let count = state.len() as EntityId;
-    for entity in 0..count {
-        if state.kind(entity) != Some(each.kind) {
-            continue;
+    with_bindings(&frame.roles[..outer], 1, |roles| {
+        let count = state.len() as EntityId;
+        for entity in 0..count {
+            if state.kind(entity) != Some(each.kind) {
+                continue;
+            }
+            roles[outer] = entity;
+            let inner = Frame { roles, ..*frame };
+            if each
+                .filter
+                .as_ref()
+                .is_some_and(|c| !boolean(c, state, &inner))
+            {
+                continue;
+            }
+            run::<MODIFIED>(rules, &each.effects, state, &inner, events, Some(cause));
         }
-        roles[outer] = entity;
-        let inner = Frame { roles, ..*frame };
-        if each
-            .filter
-            .as_ref()
-            .is_some_and(|c| !boolean(c, state, &inner))
-        {
-            continue;
-        }
-        run::<MODIFIED>(rules, &each.effects, state, &inner, events, Some(cause));
-    }
+    })
 }
 
 fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {

@@ -10,7 +10,9 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::{Cause, Change, Event, Frame, MAX_STATUS_DEPTH, State, What, dec, int, run};
+use super::{
+    Cause, Change, Event, Frame, MAX_STATUS_DEPTH, State, What, dec, int, run, with_bindings,
+};
 use crate::ast::{
     AttrId, CategoryId, Effect, EntityId, Filter, Pick, Polarity, StatusDef, StatusId, StatusOp,
 };
@@ -238,7 +240,16 @@ struct Context<'r> {
     cause: Cause,
 }
 
-impl Context<'_> {
+impl<'r> Context<'r> {
+    /// A change no effect list made (a tool's, a timing's): its events carry effect 0.
+    fn outside(rules: &'r RuleSet, roles: &'r [EntityId]) -> Context<'r> {
+        Context {
+            rules,
+            roles,
+            cause: Cause::effect(0),
+        }
+    }
+
     /// `holder` acquires `status` from `source`, through its blocks and the
     /// status's stacking, and runs its on-acquire effects.
     #[allow(clippy::too_many_arguments)]
@@ -494,29 +505,21 @@ impl Context<'_> {
         if effects.is_empty() {
             return;
         }
+        // The roles of the turn, then the holder and the source.
         let n = self.roles.len();
-        // The roles of the turn, then the holder and the source: on the stack
-        // for any rule set with fewer than 15 roles, so hooks allocate nothing.
-        let mut on_stack = [0 as EntityId; 16];
-        let mut on_heap = Vec::new();
-        let roles: &mut [EntityId] = if n + 2 <= on_stack.len() {
-            &mut on_stack[..n + 2]
-        } else {
-            on_heap.resize(n + 2, 0);
-            &mut on_heap
-        };
-        roles[..n].copy_from_slice(self.roles);
-        roles[n] = holder;
-        roles[n + 1] = source;
-        let frame = Frame {
-            roles,
-            target: holder,
-            amount: magnitude,
-        };
-        let cause = self.cause.by_status(status);
-        state.depth += 1;
-        run::<true>(self.rules, effects, state, &frame, events, Some(cause));
-        state.depth -= 1;
+        with_bindings(self.roles, 2, |roles| {
+            roles[n] = holder;
+            roles[n + 1] = source;
+            let frame = Frame {
+                roles,
+                target: holder,
+                amount: magnitude,
+            };
+            let cause = self.cause.by_status(status);
+            state.depth += 1;
+            run::<true>(self.rules, effects, state, &frame, events, Some(cause));
+            state.depth -= 1;
+        })
     }
 }
 
@@ -605,11 +608,7 @@ pub fn acquire(
     magnitude: i64,
     events: &mut Vec<Event>,
 ) {
-    let cx = Context {
-        rules,
-        roles,
-        cause: Cause::effect(0),
-    };
+    let cx = Context::outside(rules, roles);
     cx.acquire(state, holder, source, status, magnitude, None, events);
 }
 
@@ -622,11 +621,7 @@ pub fn end_status(
     serial: u32,
     events: &mut Vec<Event>,
 ) {
-    let cx = Context {
-        rules,
-        roles,
-        cause: Cause::effect(0),
-    };
+    let cx = Context::outside(rules, roles);
     cx.end(state, serial, StatusChange::Removed, events);
 }
 
@@ -642,6 +637,7 @@ pub fn run_status_timing(
     roles: &[EntityId],
     events: &mut Vec<Event>,
 ) {
+    let cx = Context::outside(rules, roles);
     let end = state.serial;
     let mut after: Option<u32> = None;
     // Where the last one was: the list is in serial order, so the next is
@@ -666,11 +662,6 @@ pub fn run_status_timing(
         from = k;
         after = Some(inst.serial);
         let def = &rules.status_defs[inst.status as usize];
-        let cx = Context {
-            rules,
-            roles,
-            cause: Cause::effect(0),
-        };
         if let Some((_, effects)) = def.hooks.iter().find(|(t, _)| *t == timing) {
             cx.run_effects(state, effects, inst.held(), events);
         }
