@@ -16,8 +16,7 @@
 //! `docs/design/status-effects.md`.
 
 use crate::ast::{
-    AttrId, Block, CategoryId, Dec, Effect, Expr, FlagId, Int, Modifier, Polarity, Stacking,
-    StatusDef,
+    AttrId, Block, CategoryId, Effect, FlagId, Modifier, Polarity, Stacking, StatusDef,
 };
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
@@ -322,7 +321,7 @@ fn modifiers(
         for (key, value) in parts {
             match key {
                 ModKey::Add => m.add = check::integer(value, scope, diags),
-                ModKey::Mul => m.mul = decimal(value, scope, diags),
+                ModKey::Mul => m.mul = check::decimal(value, scope, diags),
             }
         }
         if m.add.is_none()
@@ -377,7 +376,7 @@ fn blocks(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Optio
     for (key, value) in parts {
         match key {
             BlockKey::Filter => block.filter = check::filter(value, scope, diags)?,
-            BlockKey::Chance => block.chance = decimal(value, scope, diags),
+            BlockKey::Chance => block.chance = check::decimal(value, scope, diags),
             BlockKey::Charges => match value.kind {
                 Kind::Int(n) if (1..=i64::from(u16::MAX)).contains(&n) => {
                     block.charges = Some(n as u16)
@@ -434,19 +433,4 @@ fn hooks(
         }
     }
     out
-}
-
-fn decimal(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Dec> {
-    match check::expr(form, scope, diags)? {
-        Expr::Dec(d) => Some(d),
-        Expr::Int(Int::Lit(n)) => Some(Dec::Lit(n as f64)),
-        Expr::Int(i) => Some(Dec::Int(Box::new(i))),
-        Expr::Bool(_) => {
-            diags.push(
-                Diagnostic::error(form.span, "expected a number, found a condition")
-                    .with_label("a condition"),
-            );
-            None
-        }
-    }
 }

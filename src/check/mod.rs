@@ -183,6 +183,11 @@ pub fn integer(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) 
     Checker { scope, diags }.int(form)
 }
 
+/// Lowers one number as a decimal (a multiplier, a chance); an integer is widened.
+pub fn decimal(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Dec> {
+    Checker { scope, diags }.num(form).map(Num::into_dec)
+}
+
 /// Lowers one condition (a victory rule, a requirement).
 pub fn condition(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
     Checker { scope, diags }.boolean(form)
