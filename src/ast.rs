@@ -117,6 +117,25 @@ pub enum Int {
     Statuses(Box<Entity>, Filter),
     /// `[turns-left :you :buff]`: the turns left of the matching statuses, summed.
     TurnsLeft(Box<Entity>, Filter),
+    /// `[abs a]`: the distance of `a` from 0.
+    Abs(Box<Int>),
+    /// `[count :unit condition]`: how many entities of a kind in play it holds for.
+    Count(Box<Over>),
+    /// `[sum :unit value condition]`: a value summed over entities of a kind in play.
+    Sum(Box<Over>),
+}
+
+/// A query over the entities of a kind: `[count …]` and `[sum …]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Over {
+    /// The kind, by index in the rule set's `:kinds`.
+    pub kind: u16,
+    /// What is summed for each (`[sum …]`; 1 for `[count …]`), with `:self` bound.
+    pub value: Int,
+    /// Only the entities for which this holds, with `:self` bound.
+    pub filter: Option<Bool>,
+    /// How many roles were bound around the form: `:self` is the next.
+    pub outer: u8,
 }
 
 /// A decimal expression.
@@ -190,11 +209,13 @@ pub struct Spawn {
     pub values: Vec<(AttrId, Int)>,
 }
 
-/// Effects run once for each entity of a kind, with `:self` bound to it.
+/// Effects run once for each entity of a kind, with `:self` bound to it; or,
+/// without a kind (`{:when condition :effects […]}`), once if the condition
+/// holds, with nothing more bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Each {
-    /// The kind, by index in the rule set's `:kinds`.
-    pub kind: u16,
+    /// The kind, by index in the rule set's `:kinds`; `None` for `{:when …}`.
+    pub kind: Option<u16>,
     /// Only the entities for which this holds.
     pub filter: Option<Bool>,
     /// What is run for each.
@@ -418,6 +439,8 @@ pub enum Leaf {
     Draw,
     /// A read or change of statuses, not of one attribute.
     Status,
+    /// A read over every entity of a kind (`count`, `sum`), not of one attribute.
+    Entities,
 }
 
 impl Int {
@@ -456,6 +479,14 @@ impl Int {
             Int::Statuses(who, _) | Int::TurnsLeft(who, _) => {
                 f(Leaf::Status);
                 who.leaves(f);
+            }
+            Int::Abs(a) => a.leaves(f),
+            Int::Count(over) | Int::Sum(over) => {
+                f(Leaf::Entities);
+                over.value.leaves(f);
+                if let Some(c) = &over.filter {
+                    c.leaves(f);
+                }
             }
         }
     }

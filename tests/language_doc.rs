@@ -230,7 +230,8 @@ fn every_operator_and_effect_key_has_a_tested_example() {
     let each = check::EachKey::ALL
         .iter()
         .map(|k| k.name())
-        .chain(check::SpawnKey::ALL.iter().map(|k| k.name()));
+        .chain(check::SpawnKey::ALL.iter().map(|k| k.name()))
+        .chain(check::WhenKey::ALL.iter().map(|k| k.name()));
     for key in check::EffectKey::ALL.iter().map(|k| k.name()).chain(each) {
         assert!(
             code.contains(&format!(":{key} ")),
@@ -378,6 +379,7 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::check::PickName::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::EachKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::SpawnKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::WhenKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.

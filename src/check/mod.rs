@@ -8,8 +8,8 @@ pub mod keys;
 pub mod ops;
 
 use crate::ast::{
-    Arith, Bool, Dec, Effect, Entity, Expr, Filter, Int, MAX_AT_ONCE, Pick, Polarity, Resource,
-    StatusOp,
+    Arith, Bool, Dec, Effect, Entity, Expr, Filter, Int, MAX_AT_ONCE, Over, Pick, Polarity,
+    Resource, StatusOp,
 };
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span};
@@ -106,6 +106,16 @@ keys! {
         /// `:where condition`: only the entities for which it holds (`:self` bound).
         Where = "where",
         /// `:effects […]`: what it runs for each, with `:self` bound.
+        Effects = "effects",
+    }
+}
+
+keys! {
+    /// The keys of a `{:when …}` effect.
+    pub enum WhenKey {
+        /// `:when condition`: whether its effects run.
+        When = "when",
+        /// `:effects […]`: what runs when the condition holds.
         Effects = "effects",
     }
 }
@@ -517,6 +527,9 @@ impl<'a> Checker<'_, '_> {
         if form.has_key(SpawnKey::Spawn.name()) {
             return self.spawn(form);
         }
+        if form.has_key(WhenKey::When.name()) {
+            return self.when(form);
+        }
         let before = self.diags.len();
         let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
         let (mut entity, mut target, mut amount, mut set) = (None, None, None, Some(false));
@@ -779,10 +792,46 @@ impl<'a> Checker<'_, '_> {
             // Unused: the nested effects say whom they touch.
             entity: Entity::Target,
             resource: Resource::Each(Box::new(crate::ast::Each {
-                kind: kind?,
+                kind: Some(kind?),
                 filter,
                 effects: effects?,
                 outer: outer as u8,
+            })),
+            amount: Int::Lit(0),
+            set: false,
+            at_once: 1,
+            span: form.span,
+        })
+    }
+
+    /// `{:when c :effects […]}`: effects that run only when a condition holds.
+    fn when(&mut self, form: &Form<'a>) -> Option<Effect> {
+        let before = self.diags.len();
+        let pairs = fields(form, "a `:when` effect", WhenKey::ALL, self.diags)?;
+        let (mut filter, mut effects) = (None, None);
+        for (key, value) in pairs {
+            match key {
+                WhenKey::When => filter = self.boolean(value),
+                WhenKey::Effects => effects = self::effects(value, self.scope, self.diags),
+            }
+        }
+        if !form.has_key(WhenKey::Effects.name()) {
+            self.error(
+                Diagnostic::error(form.span, "this `:when` has no `:effects`")
+                    .with_label("missing `:effects`"),
+            );
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            // Unused: the nested effects say whom they touch.
+            entity: Entity::Target,
+            resource: Resource::Each(Box::new(crate::ast::Each {
+                kind: None,
+                filter: Some(filter?),
+                effects: effects?,
+                outer: 0,
             })),
             amount: Int::Lit(0),
             set: false,
@@ -1283,8 +1332,90 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
+            OpKind::Abs => {
+                let [a] = call.args else {
+                    self.arity(call, "1 operand");
+                    return None;
+                };
+                Some(Num::Int(Int::Abs(Box::new(self.int(a)?))))
+            }
+            OpKind::Count => {
+                let (kind, rest) = self.over_kind(call, "`[count kind condition]`")?;
+                let filter = match rest {
+                    [] => None,
+                    [c] => Some(self.with_self(|cx| cx.boolean(c))?),
+                    _ => {
+                        self.arity(call, "a kind, then at most a condition");
+                        return None;
+                    }
+                };
+                let outer = self.outer()?;
+                Some(Num::Int(Int::Count(Box::new(Over {
+                    kind,
+                    value: Int::Lit(1),
+                    filter,
+                    outer,
+                }))))
+            }
+            OpKind::Sum => {
+                let (kind, rest) = self.over_kind(call, "`[sum kind value condition]`")?;
+                let (value, filter) = match rest {
+                    [v] => (self.with_self(|cx| cx.int(v)), None),
+                    [v, c] => (
+                        self.with_self(|cx| cx.int(v)),
+                        Some(self.with_self(|cx| cx.boolean(c))),
+                    ),
+                    _ => {
+                        self.arity(call, "a kind, a value, then at most a condition");
+                        return None;
+                    }
+                };
+                let filter = match filter {
+                    Some(c) => Some(c?),
+                    None => None,
+                };
+                let outer = self.outer()?;
+                Some(Num::Int(Int::Sum(Box::new(Over {
+                    kind,
+                    value: value?,
+                    filter,
+                    outer,
+                }))))
+            }
             OpKind::If => None,
         }
+    }
+
+    /// The kind a `[count …]` or `[sum …]` ranges over, and the arguments after it.
+    fn over_kind<'f>(
+        &mut self,
+        call: &'f Call<'f, 'a>,
+        shape: &str,
+    ) -> Option<(u16, &'f [Form<'a>])> {
+        let Some((kind, rest)) = call.args.split_first() else {
+            self.arity(call, &format!("a kind first: {shape}"));
+            return None;
+        };
+        Some((self.kind_named(kind, &format!("`{}`", call.op.name))?, rest))
+    }
+
+    /// How many roles are bound here: a `:self` bound inside comes next.
+    fn outer(&mut self) -> Option<u8> {
+        let outer = self.scope.roles.len() + self.scope.bound.len();
+        u8::try_from(outer).ok().filter(|&o| o < u8::MAX)
+    }
+
+    /// Runs `f` in this scope with `:self` bound after every role around it.
+    fn with_self<R>(&mut self, f: impl FnOnce(&mut Checker<'_, '_>) -> R) -> R {
+        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([SELF]).collect();
+        let inner = Scope {
+            bound: &bound,
+            ..*self.scope
+        };
+        f(&mut Checker {
+            scope: &inner,
+            diags: self.diags,
+        })
     }
 
     fn int(&mut self, form: &Form<'a>) -> Option<Int> {

@@ -34,6 +34,12 @@ pub enum OpKind {
     TurnsLeft,
     /// `[has who filter…]`: whether it holds one.
     Has,
+    /// `[abs a]`
+    Abs,
+    /// `[count kind condition]`: how many entities of a kind it holds for.
+    Count,
+    /// `[sum kind value condition]`: a value summed over entities of a kind.
+    Sum,
 }
 
 /// One operator of the language.
@@ -135,6 +141,12 @@ pub const OPERATORS: &[Operator] = &[
         "a divided by b, a decimal; dividing by zero gives 0",
     ),
     op(
+        "abs",
+        OpKind::Abs,
+        "[abs a]",
+        "the distance of a from 0 (saturates at the 64-bit limit)",
+    ),
+    op(
         "min",
         OpKind::Arith(Arith::Min),
         "[min a b ...]",
@@ -193,6 +205,18 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Has,
         "[has who filter ...]",
         "who holds a status that matches every filter keyword",
+    ),
+    op(
+        "count",
+        OpKind::Count,
+        "[count kind] [count kind condition]",
+        "how many entities of the kind are in play (for which the condition holds, with `:self` bound to each)",
+    ),
+    op(
+        "sum",
+        OpKind::Sum,
+        "[sum kind value] [sum kind value condition]",
+        "the value summed over the entities of the kind in play (for which the condition holds), with `:self` bound to each",
     ),
 ];
 

@@ -766,11 +766,22 @@ fn for_each<const MODIFIED: bool>(
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
+    let Some(kind) = each.kind else {
+        // `{:when …}`: once, with the roles as they are.
+        if each
+            .filter
+            .as_ref()
+            .is_none_or(|c| boolean(c, state, frame))
+        {
+            run::<MODIFIED>(rules, &each.effects, state, frame, events, Some(cause));
+        }
+        return;
+    };
     let outer = usize::from(each.outer).min(frame.roles.len());
     with_bindings(&frame.roles[..outer], 1, |roles| {
         let count = state.len() as EntityId;
         for entity in 0..count {
-            if state.kind(entity) != Some(each.kind) {
+            if state.kind(entity) != Some(kind) {
                 continue;
             }
             roles[outer] = entity;
@@ -859,7 +870,35 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             let who = entity(who, state, frame);
             status::count(state, who, filter, status::Count::TurnsLeft)
         }
+        Int::Abs(a) => int(a, state, frame).saturating_abs(),
+        Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
     }
+}
+
+/// `[count …]` and `[sum …]`: the value summed over the entities of a kind in
+/// play for which the condition holds, with `:self` bound to each in turn.
+#[cold]
+#[inline(never)]
+fn sum_over(over: &crate::ast::Over, state: &mut State, frame: &Frame<'_>) -> i64 {
+    let outer = usize::from(over.outer).min(frame.roles.len());
+    with_bindings(&frame.roles[..outer], 1, |roles| {
+        let mut total = 0i64;
+        for entity in 0..state.len() as EntityId {
+            if state.kind(entity) != Some(over.kind) {
+                continue;
+            }
+            roles[outer] = entity;
+            let inner = Frame { roles, ..*frame };
+            if over
+                .filter
+                .as_ref()
+                .is_none_or(|c| boolean(c, state, &inner))
+            {
+                total = total.saturating_add(int(&over.value, state, &inner));
+            }
+        }
+        total
+    })
 }
 
 fn dec(e: &Dec, state: &mut State, frame: &Frame<'_>) -> f64 {

@@ -40,7 +40,7 @@ pub fn reads(b: &Bool) -> Option<Vec<(RoleId, AttrId)>> {
     let mut knowable = true;
     b.leaves(&mut |leaf| match leaf {
         Leaf::Attr(Some(r), a) => out.push((r, a)),
-        Leaf::Attr(None, _) | Leaf::Draw | Leaf::Status => knowable = false,
+        Leaf::Attr(None, _) | Leaf::Draw | Leaf::Status | Leaf::Entities => knowable = false,
         Leaf::Int(_) | Leaf::Dec(_) | Leaf::Amount => {}
     });
     out.sort_unstable();
