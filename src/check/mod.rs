@@ -46,6 +46,8 @@ pub struct Scope<'r> {
 
 /// The role bound to the entity a hook runs for, in hooks of timings with `:each`.
 pub const SELF: &str = "self";
+/// The role bound to the entity that uses an action, in the action's conditions and effects.
+pub const ACTOR: &str = "actor";
 /// The role bound to the entity a status is on, in the status's effects.
 pub const HOLDER: &str = "holder";
 /// The role bound to the entity that applied a status, in the status's effects.
@@ -1559,7 +1561,7 @@ impl<'a> Checker<'_, '_> {
     fn entity(&mut self, form: &Form<'a>) -> Option<Entity> {
         match &form.kind {
             Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
-            Kind::Keyword(k) if *k == TARGET => {
+            Kind::Keyword(k) if *k == TARGET && !self.scope.bound.contains(&TARGET) => {
                 self.error(
                     Diagnostic::error(
                         form.span,

@@ -229,7 +229,13 @@ fn entity_names(rules: &RuleSet) -> Vec<String> {
         .roles
         .iter()
         .cloned()
-        .chain(rules.setup.iter().map(|s| s.name.clone()))
+        .chain(
+            rules
+                .setup
+                .iter()
+                .filter(|s| s.seat.is_none())
+                .map(|s| s.name.clone()),
+        )
         .collect()
 }
 
@@ -370,16 +376,16 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             0,
             &mut events,
         );
-        state.remove_fallen(rules, &mut removed);
+        state.remove_fallen(rules, &mut removed, &mut events);
     }
     apply(rules, effects, &mut state, &roles, &mut events);
-    state.remove_fallen(rules, &mut removed);
+    state.remove_fallen(rules, &mut removed, &mut events);
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
         use crate::check::keys::Keys;
         if let Some(t) = rules.timing(name) {
             crate::engine::run_timing(rules, &mut state, t, 0, &mut events);
-            state.remove_fallen(rules, &mut removed);
+            state.remove_fallen(rules, &mut removed, &mut events);
         } else if let Some(m) = crate::rules::Moment::find(name) {
             crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
         } else {

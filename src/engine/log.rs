@@ -120,6 +120,7 @@ pub fn render_named(
                 let note = match by {
                     By::Cost(_) => " (cost)".to_string(),
                     By::Card(_, cause) => through(rules, cause),
+                    By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
                     // A status's hook: which status, at which timing.
                     By::Hook(timing, cause) => format!(
                         "{} at {}",

@@ -98,6 +98,8 @@ pub enum By {
     Cost(CardId),
     /// This card's effects; which effect of it.
     Card(CardId, Cause),
+    /// The `:on-removed` effects of an entity leaving play; which effect.
+    Removal(Cause),
 }
 
 /// One attribute change of a game.
@@ -614,8 +616,26 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Notes the evaluator's events for victory checks and the log, each made `by`.
+    /// Notes the evaluator's events for victory checks and the log, each made
+    /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
     fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
+        self.note_events(&by);
+        if self.removals {
+            self.state
+                .remove_fallen(self.rules, &mut self.removed, &mut self.events);
+            for entity in std::mem::take(&mut self.removed) {
+                self.record(GameEvent::Removed { entity });
+                self.changed = true;
+                self.dirty = u64::MAX;
+            }
+            if !self.events.is_empty() {
+                self.note_events(&By::Removal);
+            }
+        }
+    }
+
+    /// Notes the evaluator's events for victory checks and the log, each made `by`.
+    fn note_events(&mut self, by: &impl Fn(Cause) -> By) {
         let width = self.rules.attributes.len();
         for e in &self.events {
             match e.what {
@@ -659,14 +679,6 @@ impl<'r> Game<'r> {
             }));
         }
         self.events.clear();
-        if self.removals {
-            self.state.remove_fallen(self.rules, &mut self.removed);
-            for entity in std::mem::take(&mut self.removed) {
-                self.record(GameEvent::Removed { entity });
-                self.changed = true;
-                self.dirty = u64::MAX;
-            }
-        }
     }
 
     /// Starts the turn of `current`, passing for as long as nobody can act.
@@ -1155,7 +1167,7 @@ pub fn run_moment(
         for &(timing, each) in rules.hooks_at(moment) {
             if each.is_none() || first {
                 run_timing(rules, state, timing, seat, events);
-                state.remove_fallen(rules, removed);
+                state.remove_fallen(rules, removed, events);
             }
         }
         first = false;

@@ -124,7 +124,12 @@ impl State {
     /// every game starts with after its seats.
     pub fn add_setup(&mut self, rules: &RuleSet) {
         for entity in &rules.setup {
-            let id = self.add(rules, entity.kind);
+            let id = match entity.seat {
+                // A seat's values, when the state has that seat.
+                Some(seat) if seat < self.len() => seat as EntityId,
+                Some(_) => continue,
+                None => self.add(rules, entity.kind),
+            };
             for &(attr, value) in &entity.values {
                 self.put(id, attr, value);
             }
@@ -132,20 +137,40 @@ impl State {
     }
 
     /// Takes out of play every entity whose kind's `:removed-when` holds for it,
-    /// in the order they were added; each one taken out is pushed to `removed`.
-    pub fn remove_fallen(&mut self, rules: &RuleSet, removed: &mut Vec<EntityId>) {
+    /// in the order they were added; each one taken out is pushed to `removed`,
+    /// and its kind's `:on-removed` effects run (their changes pushed to
+    /// `events`), which may take out more.
+    pub fn remove_fallen(
+        &mut self,
+        rules: &RuleSet,
+        removed: &mut Vec<EntityId>,
+        events: &mut Vec<Event>,
+    ) {
         if rules.removed_when.iter().all(Option::is_none) {
             return;
         }
-        for entity in 0..self.len() as EntityId {
-            let Some(kind) = self.kind(entity) else {
-                continue;
-            };
-            if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
-                && boolean(cond, self, &Frame::outside(&[entity]))
-            {
-                self.remove(entity);
-                removed.push(entity);
+        // Removals that cause removals end: a kind whose `:on-removed` spawns
+        // one that falls at once cannot loop.
+        for _ in 0..MAX_REMOVAL_WAVES {
+            let (first, changes) = (removed.len(), events.len());
+            for entity in 0..self.len() as EntityId {
+                let Some(kind) = self.kind(entity) else {
+                    continue;
+                };
+                if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
+                    && boolean(cond, self, &Frame::outside(&[entity]))
+                {
+                    self.remove(entity);
+                    removed.push(entity);
+                    if let Some(effects) = rules.on_removed.get(kind as usize)
+                        && !effects.is_empty()
+                    {
+                        apply(rules, effects, self, &[entity], events);
+                    }
+                }
+            }
+            if removed.len() == first || events.len() == changes {
+                return;
             }
         }
     }
@@ -708,6 +733,10 @@ fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
         }
     }
 }
+
+/// The most waves of removals one check runs: an entity's `:on-removed`
+/// effects may make others fall, which run theirs, and so on, this deep.
+pub const MAX_REMOVAL_WAVES: usize = 16;
 
 /// The most entities a state may hold: a `{:spawn …}` past it does nothing, so
 /// a hook that spawns every turn cannot exhaust memory.

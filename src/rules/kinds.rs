@@ -3,7 +3,8 @@
 //! kinds store the same attributes, so an entity's row is as wide whatever its kind.
 //!
 //! A kind may be a map instead of a doc string, to say when an entity of it
-//! leaves play: `:unit {:doc "a piece on the board" :removed-when [<= [:self :hp] 0]}`.
+//! leaves play: `:unit {:doc "a piece on the board" :removed-when [<= [:self :hp] 0]}`,
+//! and what happens as it does (`:on-removed [{:spawn :tile …}]`).
 
 use super::{Reading, RuleSet, keyword_map, string};
 use crate::ast::Bool;
@@ -22,6 +23,8 @@ keys! {
         Doc = "doc",
         /// `:removed-when condition`: an entity of the kind leaves play when it holds, with `:self` bound to it.
         RemovedWhen = "removed-when",
+        /// `:on-removed […]`: effects run as an entity of the kind leaves play, with `:self` bound to it.
+        OnRemoved = "on-removed",
     }
 }
 
@@ -48,6 +51,9 @@ pub(super) fn read<'f, 'a>(
                     KindKey::RemovedWhen => {
                         reading.removals.push((kinds.len() as KindId, v));
                     }
+                    KindKey::OnRemoved => {
+                        reading.on_removed.push((kinds.len() as KindId, v));
+                    }
                 }
             }
         } else {
@@ -70,7 +76,7 @@ pub(super) fn read<'f, 'a>(
     }
 }
 
-/// Checks each kind's `:removed-when`, once every attribute is declared.
+/// Checks each kind's `:removed-when` and `:on-removed`, once every name is declared.
 pub(super) fn removals(
     rules: &mut RuleSet,
     reading: &Reading<'_, '_>,
@@ -91,4 +97,19 @@ pub(super) fn removals(
         }
     }
     rules.removed_when = out;
+    let mut effects: Vec<Vec<crate::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
+    for &(kind, form) in &reading.on_removed {
+        let scope = Scope {
+            roles: &[],
+            bound: &[SELF],
+            ..rules.scope()
+        };
+        if let (Some(list), Some(slot)) = (
+            check::effects(form, &scope, diags),
+            effects.get_mut(kind as usize),
+        ) {
+            *slot = list;
+        }
+    }
+    rules.on_removed = effects;
 }

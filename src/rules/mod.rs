@@ -9,6 +9,7 @@
 //! a new one cannot be forgotten (only an absent section falls through, keeping
 //! its default; `:params` alone also acts when absent, to check operation bodies).
 
+mod actions;
 mod ai;
 mod attributes;
 mod cards;
@@ -23,6 +24,7 @@ mod timings;
 mod turns;
 mod victory;
 
+pub use actions::{ActionDef, ActionId};
 pub use attributes::AttrDef;
 pub use cards::CardZones;
 pub use kinds::KindId;
@@ -33,7 +35,7 @@ pub use victory::{Victory, reads};
 
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, AMOUNT, HOLDER, SELF, SOURCE, Scope, TARGET};
+use crate::check::{self, ACTOR, AMOUNT, HOLDER, SELF, SOURCE, Scope, TARGET};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
@@ -64,6 +66,9 @@ keys! {
         Categories = "categories",
         /// `:flags {:no-move-attack "…"}`: the flags statuses set while active.
         Flags = "flags",
+        /// `:statuses {:power "…"}`: statuses the rule set's own effects name,
+        /// each defined in a definitions file (`{:status :power …}`).
+        Statuses = "statuses",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
         /// `:operations {:damage {…}}`: named changes written in the language.
@@ -78,6 +83,8 @@ keys! {
         Timings = "timings",
         /// `:hooks {:turn-start […]}`: effects run at a timing.
         Hooks = "hooks",
+        /// `:actions {:attack {…}}`: what entities can do on their seat's turn.
+        Actions = "actions",
         /// `:victory […]`: how a game is won.
         Victory = "victory",
         /// `:cards {:pay-with […] :hand-size 6}`: card zones, switched on.
@@ -109,6 +116,9 @@ pub struct RuleSet {
     /// For each kind, the condition under which an entity of it leaves play
     /// (`:removed-when`, with `:self` bound to it).
     pub removed_when: Vec<Option<crate::ast::Bool>>,
+    /// For each kind, the effects run as an entity of it leaves play (`:on-removed`,
+    /// with `:self` bound to it).
+    pub on_removed: Vec<Vec<Effect>>,
     /// Entities every game starts with after the seats, by name (`:setup`).
     pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
@@ -149,6 +159,8 @@ pub struct RuleSet {
     /// something, in declaration order, each with its `:each` kind: what the
     /// turn machine runs there.
     pub at_moment: Vec<Vec<(TimingId, Option<KindId>)>>,
+    /// What entities can do on their seat's turn besides playing cards, by [`ActionId`].
+    pub actions: Vec<ActionDef>,
     /// How a game is won, checked after every change.
     pub victory: Vec<Victory>,
     /// Card zones (deck, hands, discards, costs), if the rule set switches them on.
@@ -171,6 +183,8 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<setup::SetupKey>())
         .chain(names::<operations::OpKey>())
         .chain(names::<timings::TimingKey>())
+        .chain(names::<actions::ActionKey>())
+        .chain(names::<actions::RefusalKey>())
         .chain(names::<victory::VictoryKey>())
         .chain(names::<cards::CardsKey>())
         .chain(names::<turns::TurnsKey>())
@@ -184,7 +198,7 @@ struct Names(Vec<(String, Span)>);
 
 impl Names {
     fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
-        if [TARGET, AMOUNT, SELF, HOLDER, SOURCE].contains(&name) {
+        if [TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR].contains(&name) {
             diags.push(
                 Diagnostic::error(span, format!("`:{name}` is reserved: the engine binds it"))
                     .with_label("reserved name"),
@@ -209,6 +223,8 @@ struct Reading<'f, 'a> {
     names: Names,
     /// Each kind's `:removed-when`, checked once every name is known.
     removals: Vec<(KindId, &'f Form<'a>)>,
+    /// Each kind's `:on-removed`, checked once every name is known.
+    on_removed: Vec<(KindId, &'f Form<'a>)>,
     /// Each operation's name span and body, checked once every name is known.
     op_forms: Vec<(Span, &'f Form<'a>)>,
 }
@@ -263,6 +279,7 @@ impl RuleSet {
             role_docs: Vec::new(),
             kinds: vec!["player".to_string()],
             removed_when: vec![None],
+            on_removed: vec![Vec::new()],
             setup: Vec::new(),
             categories: Vec::new(),
             flags: Vec::new(),
@@ -281,6 +298,7 @@ impl RuleSet {
             timings: Vec::new(),
             hooks: Vec::new(),
             at_moment: Vec::new(),
+            actions: Vec::new(),
             victory: Vec::new(),
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
@@ -290,6 +308,7 @@ impl RuleSet {
             names: Names::default(),
             op_forms: Vec::new(),
             removals: Vec::new(),
+            on_removed: Vec::new(),
         };
         // Sections are read in `Section::ALL` order, whatever order the file writes them in.
         for &section in Section::ALL {
@@ -335,6 +354,11 @@ impl RuleSet {
                 (Section::Flags, Some(value)) => {
                     categories::read(value, "`:flags`", "flag", &mut rules.flags, diags)
                 }
+                (Section::Statuses, Some(value)) => {
+                    let mut names = Vec::new();
+                    categories::read(value, "`:statuses`", "status", &mut names, diags);
+                    rules.declare_statuses(names.iter().map(String::as_str));
+                }
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
@@ -345,6 +369,7 @@ impl RuleSet {
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
                 (Section::Hooks, Some(value)) => timings::hooks(value, &mut rules, diags),
+                (Section::Actions, Some(value)) => actions::read(value, &mut rules, diags),
                 (Section::Victory, Some(value)) => victory::read(value, &mut rules, diags),
                 (Section::Cards, Some(value)) => cards::read(value, &mut rules, diags),
                 (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
@@ -433,7 +458,12 @@ impl RuleSet {
     pub fn game_entity_names(&self) -> Vec<String> {
         self.seats
             .iter()
-            .chain(self.setup.iter().map(|s| &s.name))
+            .chain(
+                self.setup
+                    .iter()
+                    .filter(|s| s.seat.is_none())
+                    .map(|s| &s.name),
+            )
             .cloned()
             .collect()
     }

@@ -1,0 +1,232 @@
+//! `:actions {:attack {…}}`: what entities can do on their seat's turn,
+//! besides playing cards. An action is used by an *actor* (an entity of a
+//! kind), usually on a *target* (an entity of a kind: a unit, a cell), and is
+//! allowed when its `:when` holds with `:actor` and `:target` bound:
+//!
+//! ```clojure
+//! :actions {:attack {:doc "strike a foe next to you"
+//!                    :actor :unit :target :unit
+//!                    :when [and [= [:actor :team] [:you :team]] [not= [:target :team] [:you :team]]]
+//!                    :refused-when [{:when [has :actor :power] :reason "Cannot attack after moving with Power buff"}]
+//!                    :effects [{:effected :target :resource :hp :amount [- [:actor :attack]]}]}}
+//! ```
+//!
+//! `:refused-when` names the cases a player may try and be told no, with the
+//! designer's sentence; `:pay` runs when the action is chosen, `:effects`
+//! when it resolves: at once, or at the start of the next round when
+//! `:delayed-when` holds (a unit "preparing", cancelled if the actor or the
+//! target leaves play first). Conditions cannot draw chance: whether an action
+//! is allowed never depends on dice.
+
+use super::{RuleSet, keyword_map, string};
+use crate::ast::{Bool, Effect, Leaf};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, ACTOR, Declared, Scope, TARGET};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind};
+
+use super::KindId;
+
+/// Index of an action in [`RuleSet::actions`].
+pub type ActionId = u16;
+
+keys! {
+    /// The keys of one action.
+    pub enum ActionKey {
+        /// `:doc "…"`: what it does, for people.
+        Doc = "doc",
+        /// `:actor :unit`: the kind of entity that uses it.
+        Actor = "actor",
+        /// `:target :cell`: the kind of entity it is aimed at (none: it takes no target).
+        Target = "target",
+        /// `:when condition`: when an actor may use it on a target.
+        When = "when",
+        /// `:refused-when [{:when c :reason "…"}]`: cases refused with a reason.
+        RefusedWhen = "refused-when",
+        /// `:delayed-when condition`: the effects wait for the next round's start.
+        DelayedWhen = "delayed-when",
+        /// `:pay […]`: effects run when the action is chosen.
+        Pay = "pay",
+        /// `:effects […]`: effects run when it resolves.
+        Effects = "effects",
+    }
+}
+
+keys! {
+    /// The keys of one `:refused-when` case.
+    pub enum RefusalKey {
+        /// `:when condition`: when the action is refused.
+        When = "when",
+        /// `:reason "…"`: what the player is told.
+        Reason = "reason",
+    }
+}
+
+/// One action of a rule set.
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    /// Its name (`attack`).
+    pub name: String,
+    /// What it does, for people.
+    pub doc: String,
+    /// The kind of entity that uses it.
+    pub actor: KindId,
+    /// The kind of entity it is aimed at; `None` if it takes no target.
+    pub target: Option<KindId>,
+    /// When it is allowed (always, without).
+    pub when: Option<Bool>,
+    /// Cases in which it is refused, each with the reason the player is told.
+    pub refused: Vec<(Bool, String)>,
+    /// When its effects wait for the start of the next round.
+    pub delayed_when: Option<Bool>,
+    /// Effects run when it is chosen.
+    pub pay: Vec<Effect>,
+    /// Effects run when it resolves.
+    pub effects: Vec<Effect>,
+}
+
+pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    for (name, (span, body)) in keyword_map(value, "`:actions`", diags) {
+        if rules.actions.iter().any(|a| a.name == name) {
+            diags.push(Diagnostic::error(
+                span,
+                format!("action `:{name}` is declared twice"),
+            ));
+            continue;
+        }
+        let Some(pairs) = check::fields(body, "an action", ActionKey::ALL, diags) else {
+            continue;
+        };
+        let kind = |key: ActionKey, diags: &mut Vec<Diagnostic>| {
+            let v = pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)?;
+            let message = format!(
+                "`:{}` names one of the rule set's kinds, found {}",
+                key.name(),
+                v.describe()
+            );
+            Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
+                .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
+                .map(|k| k as KindId)
+        };
+        let before = diags.len();
+        let actor = kind(ActionKey::Actor, diags);
+        let target = kind(ActionKey::Target, diags);
+        if !body.has_key(ActionKey::Actor.name()) {
+            diags.push(
+                Diagnostic::error(body.span, format!("action `:{name}` has no `:actor`"))
+                    .with_label("missing `:actor`")
+                    .with_help("say which kind of entity uses it: `:actor :unit`"),
+            );
+        }
+        let bound: &[&str] = if body.has_key(ActionKey::Target.name()) {
+            &[ACTOR, TARGET]
+        } else {
+            &[ACTOR]
+        };
+        let scope = Scope {
+            bound,
+            ..rules.scope()
+        };
+        let mut action = ActionDef {
+            name: name.to_string(),
+            doc: String::new(),
+            actor: 0,
+            target,
+            when: None,
+            refused: Vec::new(),
+            delayed_when: None,
+            pay: Vec::new(),
+            effects: Vec::new(),
+        };
+        for &(key, v) in &pairs {
+            match key {
+                ActionKey::Doc => action.doc = string(v, diags).unwrap_or_default(),
+                ActionKey::Actor | ActionKey::Target => {}
+                ActionKey::When => action.when = steady(v, &scope, diags),
+                ActionKey::DelayedWhen => action.delayed_when = steady(v, &scope, diags),
+                ActionKey::RefusedWhen => action.refused = refusals(v, &scope, diags),
+                ActionKey::Pay => action.pay = check::effects(v, &scope, diags).unwrap_or_default(),
+                ActionKey::Effects => {
+                    action.effects = check::effects(v, &scope, diags).unwrap_or_default()
+                }
+            }
+        }
+        if diags.len() > before {
+            continue;
+        }
+        if let Some(actor) = actor {
+            action.actor = actor;
+            rules.actions.push(action);
+        }
+    }
+    if rules.actions.len() > usize::from(ActionId::MAX) {
+        diags.push(Diagnostic::error(
+            value.span,
+            "a rule set may declare at most 65535 actions",
+        ));
+    }
+}
+
+/// A condition that cannot draw chance: an action's legality never depends on dice.
+fn steady(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
+    let cond = check::condition(form, scope, diags)?;
+    let mut draws = false;
+    cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+    if draws {
+        diags.push(
+            Diagnostic::error(form.span, "an action's conditions cannot draw chance")
+                .with_label("draws from the generator")
+                .with_help(
+                    "whether an action is allowed must not depend on dice; roll in its `:effects`",
+                ),
+        );
+        return None;
+    }
+    Some(cond)
+}
+
+/// `[{:when c :reason "…"} …]`
+fn refusals(
+    form: &Form<'_>,
+    scope: &Scope<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(Bool, String)> {
+    let Kind::Vector(items) = &form.kind else {
+        diags.push(
+            Diagnostic::error(
+                form.span,
+                format!(
+                    "`:refused-when` is a vector of `{{:when … :reason \"…\"}}` maps, found {}",
+                    form.describe()
+                ),
+            )
+            .with_label("expected a vector"),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let Some(pairs) = check::fields(item, "a refusal", RefusalKey::ALL, diags) else {
+            continue;
+        };
+        let (mut when, mut reason) = (None, None);
+        for (k, v) in pairs {
+            match k {
+                RefusalKey::When => when = steady(v, scope, diags),
+                RefusalKey::Reason => reason = string(v, diags),
+            }
+        }
+        for key in RefusalKey::ALL {
+            if !item.has_key(key.name()) {
+                diags.push(
+                    Diagnostic::error(item.span, format!("this refusal has no `:{}`", key.name()))
+                        .with_label(format!("missing `:{}`", key.name())),
+                );
+            }
+        }
+        if let (Some(when), Some(reason)) = (when, reason) {
+            out.push((when, reason));
+        }
+    }
+    out
+}
