@@ -1334,58 +1334,60 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
-            OpKind::Abs => {
-                let [a] = call.args else {
-                    self.arity(call, "1 operand");
-                    return None;
-                };
-                Some(Num::Int(Int::Abs(Box::new(self.int(a)?))))
-            }
-            OpKind::Count => {
-                let (kind, rest) = self.over_kind(call, "`[count kind condition]`")?;
-                let filter = match rest {
-                    [] => None,
-                    [c] => Some(self.with_self(|cx| cx.boolean(c))?),
-                    _ => {
-                        self.arity(call, "a kind, then at most a condition");
-                        return None;
-                    }
-                };
-                let outer = self.outer()?;
-                Some(Num::Int(Int::Count(Box::new(Over {
-                    kind,
-                    value: Int::Lit(1),
-                    filter,
-                    outer,
-                }))))
-            }
-            OpKind::Sum => {
-                let (kind, rest) = self.over_kind(call, "`[sum kind value condition]`")?;
-                let (value, filter) = match rest {
-                    [v] => (self.with_self(|cx| cx.int(v)), None),
-                    [v, c] => (
-                        self.with_self(|cx| cx.int(v)),
-                        Some(self.with_self(|cx| cx.boolean(c))),
-                    ),
-                    _ => {
-                        self.arity(call, "a kind, a value, then at most a condition");
-                        return None;
-                    }
-                };
-                let filter = match filter {
-                    Some(c) => Some(c?),
-                    None => None,
-                };
-                let outer = self.outer()?;
-                Some(Num::Int(Int::Sum(Box::new(Over {
-                    kind,
-                    value: value?,
-                    filter,
-                    outer,
-                }))))
-            }
+            OpKind::Abs | OpKind::Count | OpKind::Sum => self.rare_int_op(call).map(Num::Int),
             OpKind::If => None,
         }
+    }
+
+    /// `[abs a]`, `[count kind condition]` and `[sum kind value condition]`. Out of line:
+    /// the operator match is on the checker's recursion path, and its frame
+    /// stays small.
+    #[inline(never)]
+    fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
+        if call.op.kind == OpKind::Abs {
+            let [a] = call.args else {
+                self.arity(call, "1 operand");
+                return None;
+            };
+            return Some(Int::Abs(Box::new(self.int(a)?)));
+        }
+        let count = call.op.kind == OpKind::Count;
+        let shape = if count {
+            "`[count kind condition]`"
+        } else {
+            "`[sum kind value condition]`"
+        };
+        let (kind, rest) = self.over_kind(call, shape)?;
+        let (value, filter) = match (count, rest) {
+            (true, []) => (Some(Int::Lit(1)), None),
+            (true, [c]) => (Some(Int::Lit(1)), Some(c)),
+            (false, [v]) => (self.with_self(|cx| cx.int(v)), None),
+            (false, [v, c]) => (self.with_self(|cx| cx.int(v)), Some(c)),
+            (true, _) => {
+                self.arity(call, "a kind, then at most a condition");
+                return None;
+            }
+            (false, _) => {
+                self.arity(call, "a kind, a value, then at most a condition");
+                return None;
+            }
+        };
+        let filter = match filter {
+            Some(c) => Some(self.with_self(|cx| cx.boolean(c))?),
+            None => None,
+        };
+        let outer = self.outer()?;
+        let over = Box::new(Over {
+            kind,
+            value: value?,
+            filter,
+            outer,
+        });
+        Some(if count {
+            Int::Count(over)
+        } else {
+            Int::Sum(over)
+        })
     }
 
     /// The kind a `[count …]` or `[sum …]` ranges over, and the arguments after it.

@@ -899,7 +899,7 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             let who = entity(who, state, frame);
             status::count(state, who, filter, status::Count::TurnsLeft)
         }
-        Int::Abs(a) => int(a, state, frame).saturating_abs(),
+        Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
     }
 }
@@ -1051,4 +1051,10 @@ pub fn holds(cond: &Bool, state: &mut State, roles: &[EntityId]) -> bool {
 /// The value of integer expression `e`, with role `i` bound to entity `roles[i]`.
 pub fn value(e: &Int, state: &mut State, roles: &[EntityId]) -> i64 {
     int(e, state, &Frame::outside(roles))
+}
+
+/// `[abs a]`, out of line so that `int`'s frame, on the evaluator's recursion path, stays small.
+#[inline(never)]
+fn abs(a: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
+    int(a, state, frame).saturating_abs()
 }
