@@ -129,7 +129,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
             let _ = output
                 .write_all(crate::engine::log::render(&rules, &deck, &log[shown..]).as_bytes());
             shown = log.len();
-            match ask(&game, input, output) {
+            match ask(&mut game, input, output) {
                 Some(a) => a,
                 None => {
                     let _ = writeln!(output, "game abandoned");
@@ -173,7 +173,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
 }
 
 /// Shows the hand and reads a choice: `N` plays card N, `d N` discards it, `q` quits.
-fn ask(game: &Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<Action> {
+fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<Action> {
     let rules = game.rules();
     let seat = game.current as usize;
     loop {

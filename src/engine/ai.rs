@@ -38,6 +38,7 @@ pub struct Ai {
     legal: Vec<Action>,
     scratch: Option<State>,
     events: Vec<Event>,
+    removed: Vec<EntityId>,
 }
 
 /// The score given to a move that wins outright.
@@ -58,6 +59,15 @@ impl Ai {
     /// The action `policy` chooses for the entity whose turn it is, if any is legal.
     pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
         match policy {
+            Policy::Random if !game.rules().actions.is_empty() => {
+                // Any legal action, cards and the rule set's actions alike.
+                game.legal(&mut self.legal);
+                if self.legal.is_empty() {
+                    return None;
+                }
+                let pick = game.state.rng.random_range(0..self.legal.len());
+                Some(self.legal[pick])
+            }
             Policy::Random => {
                 // Any affordable card; only when there is none, any discardable one.
                 self.legal.clear();
@@ -105,6 +115,7 @@ impl Ai {
             || self.legal.iter().any(|a| match a.ability {
                 Ability::Card(i) => game.chancy(game.hand()[usize::from(i)]),
                 Ability::Discard(_) => false,
+                Ability::Action(id) => rules.actions[usize::from(id)].draws,
             });
         let mut lookahead =
             dice.then(|| Rng::seed_from_u64(game.state.rng.clone().random::<u64>() ^ LOOKAHEAD));
@@ -122,18 +133,33 @@ impl Ai {
         let mut best: Option<(i64, Action)> = None;
         if game.phase == Phase::Act {
             for &action in &self.legal {
-                let Ability::Card(i) = action.ability else {
-                    continue;
+                let (samples, play_again) = match action.ability {
+                    Ability::Card(i) => {
+                        let id = game.hand()[usize::from(i)];
+                        let samples = if game.chancy(id) { CHANCE_SAMPLES } else { 1 };
+                        (samples, cards[id as usize].play.play_again)
+                    }
+                    Ability::Action(id) => {
+                        let draws = rules.actions[usize::from(id)].draws;
+                        (if draws { CHANCE_SAMPLES } else { 1 }, false)
+                    }
+                    Ability::Discard(_) => continue,
                 };
-                let id = game.hand()[usize::from(i)];
-                let card = &cards[id as usize];
-                let samples = if game.chancy(id) { CHANCE_SAMPLES } else { 1 };
                 let mut trial = |scratch: &mut State| {
                     scratch.clone_from(&game.state);
                     swap(scratch, &mut lookahead);
                     self.events.clear();
-                    cards::pay(rules, scratch, game.current, card, &mut self.events);
-                    apply(rules, &card.effects, scratch, roles, &mut self.events);
+                    match action.ability {
+                        Ability::Card(i) => {
+                            let card = &cards[game.hand()[usize::from(i)] as usize];
+                            cards::pay(rules, scratch, game.current, card, &mut self.events);
+                            apply(rules, &card.effects, scratch, roles, &mut self.events);
+                        }
+                        _ => {
+                            self.removed.clear();
+                            game.try_action(scratch, action, &mut self.events, &mut self.removed);
+                        }
+                    }
                     let s = score(game, scratch, roles);
                     swap(scratch, &mut lookahead);
                     s
@@ -145,7 +171,7 @@ impl Ai {
                     let total: i128 = (0..samples).map(|_| i128::from(trial(scratch))).sum();
                     (total / i128::from(samples)) as i64
                 };
-                if card.play.play_again {
+                if play_again {
                     // Another action follows: worth a little more than the same change without one.
                     s = s.saturating_add(1);
                 }
@@ -156,6 +182,8 @@ impl Ai {
         }
         match best {
             Some((s, action)) if s >= base => action,
+            // A rule set's actions have no discard to fall back on: the best of them.
+            Some((_, action)) if matches!(action.ability, Ability::Action(_)) => action,
             _ => self.worst_card(game),
         }
     }

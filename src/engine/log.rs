@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{By, GameEvent, Outcome, moment_label};
+use super::{Ability, By, GameEvent, Outcome, Stage, moment_label};
 use crate::ast::EntityId;
 use crate::defs::Card;
 use crate::eval::{Cause, StatusChange};
@@ -113,6 +113,34 @@ pub fn render_named(
                 let how = if forced { "must discard" } else { "discards" };
                 let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card as usize].name);
             }
+            GameEvent::Acted {
+                seat: _,
+                action,
+                stage,
+            } => {
+                let what = match action.ability {
+                    Ability::Action(id) => rules
+                        .actions
+                        .get(usize::from(id))
+                        .map_or("?", |a| a.name.as_str()),
+                    Ability::Card(_) | Ability::Discard(_) => "?",
+                };
+                let on = action
+                    .target
+                    .map(|t| format!(" {}", seat(t)))
+                    .unwrap_or_default();
+                let who = seat(action.actor);
+                let _ = match stage {
+                    Stage::Done => writeln!(out, "  {who}: {what}{on}"),
+                    Stage::Delayed => {
+                        writeln!(out, "  {who}: {what}{on} (preparing: resolves next round)")
+                    }
+                    Stage::Resolved => writeln!(out, "  {who}'s prepared {what}{on} resolves"),
+                    Stage::Cancelled => {
+                        writeln!(out, "  {who}'s prepared {what}{on} is cancelled")
+                    }
+                };
+            }
             GameEvent::Passed { seat: s } => {
                 let _ = writeln!(out, "  {} cannot act and passes", seat(s));
             }
@@ -120,6 +148,7 @@ pub fn render_named(
                 let note = match by {
                     By::Cost(_) => " (cost)".to_string(),
                     By::Card(_, cause) => through(rules, cause),
+                    By::Action(_, cause) => through(rules, cause),
                     By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
                     // A status's hook: which status, at which timing.
                     By::Hook(timing, cause) => format!(

@@ -14,13 +14,14 @@ pub mod ai;
 pub mod cards;
 pub mod log;
 
+use crate::ast::Effect;
 use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
 use crate::eval::{
-    Cause, Event, State, StatusChange, What, apply, run_status_timing, with_bindings,
+    Cause, Event, State, StatusChange, What, apply, holds, run_status_timing, with_bindings,
 };
-use crate::rules::{KindId, Moment, RuleSet, TimingId};
+use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
 
@@ -35,6 +36,8 @@ pub enum Ability {
     Card(u16),
     /// Discard the card at this hand position (card zones).
     Discard(u16),
+    /// Use this action of the rule set's `:actions`.
+    Action(ActionId),
 }
 
 /// An ability used: what, by whom, on whom.
@@ -42,7 +45,8 @@ pub enum Ability {
 pub struct Action {
     /// What is used.
     pub ability: Ability,
-    /// Who uses it: the entity whose turn it is.
+    /// Who uses it: for a card, the entity whose turn it is; for an action
+    /// of `:actions`, an entity of the action's `:actor` kind.
     pub actor: EntityId,
     /// Who it is aimed at, for abilities that choose; cards do not (their
     /// effects name roles), so a card's action has none.
@@ -50,12 +54,34 @@ pub struct Action {
 }
 
 impl Action {
-    /// The hand position this action names.
+    /// The hand position this action names (none, past any hand, for an action of `:actions`).
     pub fn hand_position(self) -> usize {
         match self.ability {
             Ability::Card(i) | Ability::Discard(i) => usize::from(i),
+            Ability::Action(_) => usize::MAX,
         }
     }
+}
+
+/// Where an action of `:actions` stands when it is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Chosen and resolved at once.
+    Done,
+    /// Chosen; its effects wait for the next round's start (`:delayed-when`).
+    Delayed,
+    /// A delayed action resolves.
+    Resolved,
+    /// A delayed action is cancelled: its actor or target left play.
+    Cancelled,
+}
+
+/// A delayed action waiting for its round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pending {
+    action: Action,
+    seat: EntityId,
+    round: u32,
 }
 
 /// Where a game is.
@@ -100,6 +126,8 @@ pub enum By {
     Card(CardId, Cause),
     /// The `:on-removed` effects of an entity leaving play; which effect.
     Removal(Cause),
+    /// An action's `:pay` or `:effects`; which effect.
+    Action(ActionId, Cause),
 }
 
 /// One attribute change of a game.
@@ -140,6 +168,15 @@ pub enum GameEvent {
         card: CardId,
         /// True when a card's "discard 1" forced it.
         forced: bool,
+    },
+    /// An action of `:actions` was used.
+    Acted {
+        /// The seat whose turn it was when it was chosen.
+        seat: EntityId,
+        /// What, by whom, on whom.
+        action: Action,
+        /// Done at once, delayed, resolved or cancelled.
+        stage: Stage,
     },
     /// The actor could do nothing and passed.
     Passed {
@@ -220,6 +257,26 @@ pub enum Illegal {
     /// The ability takes no target, or not this one.
     #[error("a card takes no target: its effects name whom they touch")]
     NoTarget,
+    /// The rule set has no such action.
+    #[error("there is no action {0}")]
+    NoSuchAction(usize),
+    /// The action's `:when` does not hold for this actor and target, or they
+    /// are not of its kinds, or not in play.
+    #[error("{0}")]
+    NotAllowed(String),
+    /// One of the action's `:refused-when` cases holds: the designer's reason.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// What an action's conditions say for one actor and target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Allowed,
+    /// Its `:when` does not hold.
+    NotNow,
+    /// Its `:refused-when` case with this index holds.
+    Refused(usize),
 }
 
 /// Why a game cannot be set up.
@@ -326,6 +383,10 @@ pub struct Game<'r> {
     /// Whether some kind has a `:removed-when`, checked after every change.
     removals: bool,
     removed: Vec<EntityId>,
+    /// Delayed actions, in the order they were chosen.
+    pending: Vec<Pending>,
+    /// A buffer for [`Game::has_action`]'s search.
+    found: Vec<Action>,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -385,6 +446,8 @@ impl<'r> Game<'r> {
                 }),
             removals: rules.removed_when.iter().any(Option::is_some),
             removed: Vec::new(),
+            pending: Vec::new(),
+            found: Vec::new(),
             log: keep_log.then(Vec::new),
         };
         game.state.add_setup(rules);
@@ -404,6 +467,7 @@ impl<'r> Game<'r> {
         self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;
+        self.pending.clear();
         if let Some(log) = &mut self.log {
             log.clear();
         }
@@ -471,6 +535,10 @@ impl<'r> Game<'r> {
                     }
                     self.round += 1;
                     self.splice_base_queue();
+                    self.resolve_pending();
+                    if matches!(self.phase, Phase::Over(_)) {
+                        return None;
+                    }
                     self.run_moment_for_seats(Moment::RoundStart);
                     if matches!(self.phase, Phase::Over(_)) {
                         return None;
@@ -552,9 +620,22 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Using action `id` of `:actions`, by `actor`, on `target`.
+    pub fn use_action(&self, id: ActionId, actor: EntityId, target: Option<EntityId>) -> Action {
+        Action {
+            ability: Ability::Action(id),
+            actor,
+            target,
+        }
+    }
+
     /// Is `action` allowed now? The cheap test; [`Game::check`] says why not.
     #[inline]
-    pub fn allowed(&self, action: Action) -> bool {
+    pub fn allowed(&mut self, action: Action) -> bool {
+        if let Ability::Action(id) = action.ability {
+            return self.phase == Phase::Act
+                && self.action_verdict(id, action) == Some(Verdict::Allowed);
+        }
         if action.actor != self.current || action.target.is_some() {
             return false;
         }
@@ -563,16 +644,45 @@ impl<'r> Game<'r> {
         };
         match (self.phase, action.ability) {
             (Phase::Over(_) | Phase::BetweenTurns, _)
-            | (Phase::MustDiscard(_), Ability::Card(_)) => false,
+            | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
             (_, Ability::Discard(_)) => self.cards[card as usize].play.discardable,
-            (Phase::Act, Ability::Card(_)) => self.affordable(card),
+            (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
         }
     }
 
+    /// What action `id`'s conditions say for `action`'s actor and target, if
+    /// they are in play and of its kinds (`None` otherwise).
+    fn action_verdict(&mut self, id: ActionId, action: Action) -> Option<Verdict> {
+        let def = self.rules.actions.get(usize::from(id))?;
+        let kind_of = |e: EntityId| self.state.kind(e);
+        if kind_of(action.actor) != Some(def.actor) {
+            return None;
+        }
+        match (def.target, action.target) {
+            (None, None) => {}
+            (Some(k), Some(t)) if kind_of(t) == Some(k) => {}
+            _ => return None,
+        }
+        let seat = self.current as usize;
+        let roles = &self.roles[seat * self.role_count..][..self.role_count];
+        Some(verdict(def, &mut self.state, roles, action))
+    }
+
     /// Is `action` allowed now, and if not, why?
-    pub fn check(&self, action: Action) -> Result<(), Illegal> {
+    pub fn check(&mut self, action: Action) -> Result<(), Illegal> {
         if self.allowed(action) {
             return Ok(());
+        }
+        match self.phase {
+            Phase::Over(_) => return Err(Illegal::Over),
+            Phase::BetweenTurns => return Err(Illegal::BetweenTurns),
+            Phase::MustDiscard(_) if matches!(action.ability, Ability::Action(_)) => {
+                return Err(Illegal::MustDiscard);
+            }
+            _ => {}
+        }
+        if let Ability::Action(id) = action.ability {
+            return Err(self.action_refusal(id, action));
         }
         if action.actor != self.current {
             return Err(Illegal::NotYourTurn(action.actor));
@@ -586,11 +696,9 @@ impl<'r> Game<'r> {
         };
         let def = &self.cards[card as usize];
         match (self.phase, action.ability) {
-            (Phase::Over(_), _) => Err(Illegal::Over),
-            (Phase::BetweenTurns, _) => Err(Illegal::BetweenTurns),
-            (Phase::MustDiscard(_), Ability::Card(_)) => Err(Illegal::MustDiscard),
+            (Phase::MustDiscard(_), _) => Err(Illegal::MustDiscard),
             (_, Ability::Discard(_)) => Err(Illegal::Undiscardable(def.name.clone())),
-            (Phase::Act, Ability::Card(_)) => {
+            _ => {
                 let attr = def.play.pay_with.unwrap_or(0);
                 Err(Illegal::CannotAfford {
                     name: def.name.clone(),
@@ -602,12 +710,120 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Every allowed action, plays first, in hand order.
-    pub fn legal(&self, out: &mut Vec<Action>) {
+    /// Why action `id` is not allowed for `action`'s actor and target.
+    #[cold]
+    fn action_refusal(&mut self, id: ActionId, action: Action) -> Illegal {
+        let rules = self.rules;
+        let Some(def) = rules.actions.get(usize::from(id)) else {
+            return Illegal::NoSuchAction(usize::from(id));
+        };
+        let names = rules.game_entity_names();
+        let name = |e: EntityId| {
+            names
+                .get(e as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{e}"))
+        };
+        let kind = |k: KindId| rules.kinds.get(usize::from(k)).map_or("?", String::as_str);
+        if !self.state.is_live(action.actor) {
+            return Illegal::NotAllowed(format!("{} is not in play", name(action.actor)));
+        }
+        if self.state.kind(action.actor) != Some(def.actor) {
+            return Illegal::NotAllowed(format!(
+                "{} is used by a {}; {} is not one",
+                def.name,
+                kind(def.actor),
+                name(action.actor)
+            ));
+        }
+        match (def.target, action.target) {
+            (None, Some(_)) => {
+                return Illegal::NotAllowed(format!("{} takes no target", def.name));
+            }
+            (Some(k), None) => {
+                return Illegal::NotAllowed(format!("{} needs a target: a {}", def.name, kind(k)));
+            }
+            (Some(k), Some(t)) if self.state.kind(t) != Some(k) => {
+                return Illegal::NotAllowed(format!(
+                    "{} is aimed at a {} in play; {} is not one",
+                    def.name,
+                    kind(k),
+                    name(t)
+                ));
+            }
+            _ => {}
+        }
+        match self.action_verdict(id, action) {
+            Some(Verdict::Refused(i)) => Illegal::Refused(def.refused[i].1.clone()),
+            _ => Illegal::NotAllowed(match action.target {
+                Some(t) => format!("{} cannot {} {} now", name(action.actor), def.name, name(t)),
+                None => format!("{} cannot {} now", name(action.actor), def.name),
+            }),
+        }
+    }
+
+    /// Every allowed action: card plays in hand order, then discards, then the
+    /// rule set's actions in declaration order, actors and targets in the order
+    /// they entered play.
+    pub fn legal(&mut self, out: &mut Vec<Action>) {
         out.clear();
         let n = self.hand().len();
-        out.extend((0..n).map(|i| self.play(i)).filter(|&a| self.allowed(a)));
-        out.extend((0..n).map(|i| self.discard(i)).filter(|&a| self.allowed(a)));
+        for i in 0..n {
+            let a = self.play(i);
+            if self.allowed(a) {
+                out.push(a);
+            }
+        }
+        for i in 0..n {
+            let a = self.discard(i);
+            if self.allowed(a) {
+                out.push(a);
+            }
+        }
+        self.actions_allowed(out, usize::MAX);
+    }
+
+    /// Pushes to `out` the allowed actions of `:actions`, at most `limit` of them.
+    fn actions_allowed(&mut self, out: &mut Vec<Action>, limit: usize) {
+        let rules = self.rules;
+        if rules.actions.is_empty() || self.phase != Phase::Act {
+            return;
+        }
+        let seat = self.current as usize;
+        let roles = &self.roles[seat * self.role_count..][..self.role_count];
+        let count = self.state.len() as EntityId;
+        let mut found = 0;
+        for (id, def) in rules.actions.iter().enumerate() {
+            for actor in 0..count {
+                if self.state.kind(actor) != Some(def.actor) {
+                    continue;
+                }
+                let mut try_one = |target: Option<EntityId>, state: &mut State| {
+                    let action = Action {
+                        ability: Ability::Action(id as ActionId),
+                        actor,
+                        target,
+                    };
+                    if verdict(def, state, roles, action) == Verdict::Allowed {
+                        out.push(action);
+                        found += 1;
+                    }
+                };
+                match def.target {
+                    None => try_one(None, &mut self.state),
+                    Some(kind) => {
+                        for target in 0..count {
+                            if self.state.kind(target) == Some(kind) {
+                                try_one(Some(target), &mut self.state);
+                            }
+                        }
+                    }
+                }
+                if found >= limit {
+                    return;
+                }
+            }
+        }
     }
 
     fn record(&mut self, e: GameEvent) {
@@ -817,18 +1033,121 @@ impl<'r> Game<'r> {
     }
 
     /// Whether the entity whose turn it is may do anything: the test of
-    /// [`Game::allowed`] over its hand, without building each action.
-    fn has_action(&self) -> bool {
+    /// [`Game::allowed`] over its hand, without building each action; then
+    /// over the rule set's actions, stopping at the first allowed.
+    fn has_action(&mut self) -> bool {
         let zones = &self.zones;
         let discardable = |c: CardId| self.cards[c as usize].play.discardable;
         let hand = zones.hand(self.current);
-        match self.phase {
+        let cards = match self.phase {
             Phase::Act => hand
                 .iter()
                 .any(|&c| discardable(c) || zones.affordable(&self.state, self.current, c)),
             Phase::MustDiscard(_) => hand.iter().any(|&c| discardable(c)),
             Phase::BetweenTurns | Phase::Over(_) => false,
+        };
+        if cards || self.rules.actions.is_empty() {
+            return cards;
         }
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.actions_allowed(&mut found, 1);
+        let any = !found.is_empty();
+        self.found = found;
+        any
+    }
+
+    /// Uses action `id` of `:actions`: logs it, runs its `:pay`, then its
+    /// `:effects` now or, when its `:delayed-when` holds, at the next round's
+    /// start; the turn goes on while the seat can still act.
+    fn act_action(&mut self, id: ActionId, action: Action) {
+        let rules = self.rules;
+        let def = &rules.actions[usize::from(id)];
+        let seat = self.current;
+        let delayed = def.delayed_when.as_ref().is_some_and(|c| {
+            let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+            bind_action(roles, action, |r| holds(c, &mut self.state, r))
+        });
+        let stage = if delayed { Stage::Delayed } else { Stage::Done };
+        self.record(GameEvent::Acted {
+            seat,
+            action,
+            stage,
+        });
+        self.run_action(&def.pay, id, seat, action);
+        if delayed {
+            self.pending.push(Pending {
+                action,
+                seat,
+                round: self.round + 1,
+            });
+        } else {
+            self.run_action(&def.effects, id, seat, action);
+        }
+        if matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        self.actions_this_turn += 1;
+        if self.actions_this_turn < MAX_ACTIONS_PER_TURN && self.has_action() {
+            self.phase = Phase::Act;
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
+    /// and `:actor`, `:target` bound; then checks victory.
+    fn run_action(&mut self, effects: &[Effect], id: ActionId, seat: EntityId, action: Action) {
+        if effects.is_empty() {
+            return;
+        }
+        let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        bind_action(roles, action, |r| {
+            apply(self.rules, effects, &mut self.state, r, &mut self.events)
+        });
+        self.flush_events(|cause| By::Action(id, cause));
+        self.check_victory();
+    }
+
+    /// Resolves the delayed actions whose round has come, in the order they
+    /// were chosen: each one whose actor and target are still in play runs its
+    /// effects; the others are cancelled.
+    fn resolve_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        let round = self.round;
+        let mut waiting = 0;
+        for i in 0..pending.len() {
+            let p = pending[i];
+            if p.round > round || matches!(self.phase, Phase::Over(_)) {
+                pending[waiting] = p;
+                waiting += 1;
+                continue;
+            }
+            let Ability::Action(id) = p.action.ability else {
+                continue;
+            };
+            let live = self.state.is_live(p.action.actor)
+                && p.action.target.is_none_or(|t| self.state.is_live(t));
+            let stage = if live {
+                Stage::Resolved
+            } else {
+                Stage::Cancelled
+            };
+            self.record(GameEvent::Acted {
+                seat: p.seat,
+                action: p.action,
+                stage,
+            });
+            if live {
+                let effects = &self.rules.actions[usize::from(id)].effects;
+                self.run_action(effects, id, p.seat, p.action);
+            }
+        }
+        pending.truncate(waiting);
+        self.pending = pending;
     }
 
     /// Ends the current turn and starts the next; a loop, not recursion, so turns
@@ -940,6 +1259,10 @@ impl<'r> Game<'r> {
         if !self.allowed(action) {
             return self.check(action);
         }
+        if let Ability::Action(id) = action.ability {
+            self.act_action(id, action);
+            return Ok(());
+        }
         let seat = self.current;
         let s = seat as usize;
         let i = action.hand_position();
@@ -1008,6 +1331,7 @@ impl<'r> Game<'r> {
                     }
                 }
             }
+            Ability::Action(_) => {}
         }
         Ok(())
     }
@@ -1101,6 +1425,65 @@ impl<'r> Game<'r> {
             _ => None,
         }
     }
+}
+
+impl Game<'_> {
+    /// What `action` of `:actions` would do to `state` (a copy of the game's):
+    /// its `:pay`, and its `:effects` unless it would be delayed; then who
+    /// would leave play. For the greedy AI's lookahead.
+    pub(crate) fn try_action(
+        &self,
+        state: &mut State,
+        action: Action,
+        events: &mut Vec<Event>,
+        removed: &mut Vec<EntityId>,
+    ) {
+        let Ability::Action(id) = action.ability else {
+            return;
+        };
+        let Some(def) = self.rules.actions.get(usize::from(id)) else {
+            return;
+        };
+        let roles = self.seat_roles(self.current as usize);
+        bind_action(roles, action, |r| {
+            apply(self.rules, &def.pay, state, r, events);
+            let delayed = def
+                .delayed_when
+                .as_ref()
+                .is_some_and(|c| holds(c, state, r));
+            if !delayed {
+                apply(self.rules, &def.effects, state, r, events);
+            }
+        });
+        state.remove_fallen(self.rules, removed, events);
+    }
+}
+
+/// Whether action `def` is allowed for `action`'s actor and target, with the
+/// seat roles `roles` bound around them.
+fn verdict(def: &ActionDef, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
+    bind_action(roles, action, |r| {
+        if def.when.as_ref().is_some_and(|c| !holds(c, state, r)) {
+            return Verdict::NotNow;
+        }
+        match def.refused.iter().position(|(c, _)| holds(c, state, r)) {
+            Some(i) => Verdict::Refused(i),
+            None => Verdict::Allowed,
+        }
+    })
+}
+
+/// Runs `f` with `roles`, then `:actor` and (if the action has one) `:target` bound.
+fn bind_action<R>(roles: &[EntityId], action: Action, f: impl FnOnce(&[EntityId]) -> R) -> R {
+    let n = roles.len();
+    let more = if action.target.is_some() { 2 } else { 1 };
+    with_bindings(roles, more, |r| {
+        r[n] = action.actor;
+        if let Some(t) = action.target {
+            r[n + 1] = t;
+        }
+        f(r)
+    })
 }
 
 /// Runs `timing` once outside a game, as the turn machine runs it on `seat`'s

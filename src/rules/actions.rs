@@ -83,6 +83,8 @@ pub struct ActionDef {
     pub pay: Vec<Effect>,
     /// Effects run when it resolves.
     pub effects: Vec<Effect>,
+    /// Whether its `:pay` or `:effects` can draw from the generator.
+    pub draws: bool,
 }
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
@@ -137,6 +139,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             delayed_when: None,
             pay: Vec::new(),
             effects: Vec::new(),
+            draws: false,
         };
         for &(key, v) in &pairs {
             match key {
@@ -154,6 +157,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         if diags.len() > before {
             continue;
         }
+        action.draws = rules.draws(&action.pay) || rules.draws(&action.effects);
         if let Some(actor) = actor {
             action.actor = actor;
             rules.actions.push(action);
