@@ -14,17 +14,27 @@
 //! when the engine must refuse it) through the engine: costs, effects, "play again",
 //! "draw", "discard" and victory all apply. Neither a round's end nor the next
 //! turn's start runs after the last step, so the state is what the plays left.
+//!
+//! Rule sets with `:actions` and `:setup` entities name entities by their
+//! setup names too (`:hero`), give them statuses before the first step
+//! (`:statuses {:hero [:power]}`), and act: `[:act :hero :move :cell-2-1]`,
+//! `[:refused [:act …] "reason"]`, `[:status :hero :power]` (acquired now),
+//! `:next-turn` (the next turn begins, with
+//! any round end and start on the way). `:expect` may then name statuses and
+//! turns left (`:statuses {:hero {:power 2}}`), entities out of play
+//! (`:gone [:minion]`) and any condition (`:holds [[= 1 [count :tile]]]`,
+//! setup names bound as roles).
 
 use std::fmt::Write as _;
 
-use crate::ast::{AttrId, EntityId, RoleId};
+use crate::ast::{AttrId, Bool, EntityId, RoleId, StatusId};
 use crate::check;
 use crate::check::keys::{Keys, keys};
 use crate::defs::Card;
 use crate::diag::Diagnostic;
-use crate::engine::{CardId, Game, Outcome, Phase};
+use crate::engine::{Action, CardId, Game, Illegal, Outcome, Phase};
 use crate::eval::State;
-use crate::rules::RuleSet;
+use crate::rules::{ActionId, RuleSet};
 use crate::syntax::{Form, Kind, Span};
 
 /// One checked scenario.
@@ -35,7 +45,9 @@ pub struct Scenario {
     /// The seed of the game it runs in (shuffles, chance).
     pub seed: u64,
     /// Values set before the first step: entity, attribute, value.
-    pub given: Vec<(RoleId, AttrId, i64)>,
+    pub given: Vec<(Who, AttrId, i64)>,
+    /// Statuses acquired before the first step, in order.
+    pub statuses: Vec<(Who, StatusId)>,
     /// What is done, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -46,8 +58,17 @@ pub struct Scenario {
     pub span: Span,
 }
 
-/// One step of a scenario.
+/// Whom a scenario names: a role (`:you`) or a setup entity (`:hero`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// The entity a role means on the first seat's turn.
+    Role(RoleId),
+    /// An entity by number: a seat or a `:setup` entity.
+    Entity(EntityId),
+}
+
+/// One step of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Play this card.
     Play(CardId),
@@ -55,13 +76,27 @@ pub enum Step {
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
     Refused(CardId, bool),
+    /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`.
+    Act(Who, ActionId, Option<Who>),
+    /// The action must be refused, with this reason if given.
+    RefusedAct(Who, ActionId, Option<Who>, Option<String>),
+    /// The next turn begins (`:next-turn`): a round's end and start on the way run.
+    NextTurn,
+    /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
+    Status(Who, StatusId),
 }
 
 /// One expectation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expect {
     /// An attribute's value.
-    Value(RoleId, AttrId, i64),
+    Value(Who, AttrId, i64),
+    /// The statuses an entity holds, each with its turns left, in acquisition order.
+    Statuses(Who, Vec<(StatusId, i64)>),
+    /// The entity is out of play.
+    Gone(Who),
+    /// A condition holds (the text, for the message).
+    Holds(Bool, String),
     /// Whose turn it is next.
     Next(RoleId),
     /// Who won: `Some(role)`, or `None` for a game still going.
@@ -85,6 +120,8 @@ keys! {
         Seed = "seed",
         /// `:given {:you {:wall 0}}`: values set before the first step.
         Given = "given",
+        /// `:statuses {:hero [:power]}`: statuses acquired before the first step.
+        Statuses = "statuses",
         /// `:play ["Card" …]`: the steps.
         Play = "play",
         /// `:expect {…}`: what must hold afterwards.
@@ -105,6 +142,12 @@ keys! {
         MustDiscard = "must-discard",
         /// `:hand N`: cards in the actor's hand.
         Hand = "hand",
+        /// `:statuses {:hero {:power 2}}`: the statuses held, with turns left.
+        Statuses = "statuses",
+        /// `:gone [:minion]`: entities out of play.
+        Gone = "gone",
+        /// `:holds [condition …]`: conditions that hold.
+        Holds = "holds",
     }
 }
 
@@ -133,6 +176,7 @@ fn scenario(
         name: String::new(),
         seed: 1,
         given: Vec::new(),
+        statuses: Vec::new(),
         steps: Vec::new(),
         expect: Vec::new(),
         log: None,
@@ -167,7 +211,8 @@ fn scenario(
                 _ => diags.push(Diagnostic::error(v.span, "`:seed` is a whole number")),
             },
             ScenarioKey::Given => s.given = values(v, rules, diags),
-            ScenarioKey::Play => s.steps = steps(v, deck, diags),
+            ScenarioKey::Statuses => s.statuses = given_statuses(v, rules, diags),
+            ScenarioKey::Play => s.steps = steps(v, rules, deck, diags),
             ScenarioKey::Expect => s.expect = expectations(v, rules, diags),
             ScenarioKey::Log => match &v.kind {
                 Kind::Str(text) => s.log = Some(text.to_string()),
@@ -214,12 +259,87 @@ fn role(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option
     found
 }
 
+/// A role (`:you`) or the name of a seat or `:setup` entity (`:hero`).
+fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Who> {
+    let name = form.as_keyword().unwrap_or("");
+    if let Some(r) = rules.role(name) {
+        return Some(Who::Role(r));
+    }
+    let names = rules.game_entity_names();
+    if let Some(e) = names.iter().position(|n| n == name) {
+        return Some(Who::Entity(e as EntityId));
+    }
+    let known: Vec<&str> = rules
+        .roles
+        .iter()
+        .chain(&names)
+        .map(String::as_str)
+        .collect();
+    diags.push(
+        Diagnostic::error(
+            form.span,
+            format!("expected a role or entity, found {}", form.describe()),
+        )
+        .suggest(name, known.iter().copied(), |s| format!(":{s}"))
+        .with_help_if_none(format!(
+            "the roles are {}",
+            crate::check::list_and(rules.roles.iter().map(|e| format!("`:{e}`")))
+        )),
+    );
+    None
+}
+
+/// A status id of the rule set.
+fn status(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<StatusId> {
+    let name = form.as_keyword().unwrap_or("");
+    let found = rules.status(name);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(form.span, format!("unknown status {}", form.describe())).suggest(
+                name,
+                rules.statuses.iter().map(String::as_str),
+                |s| format!(":{s}"),
+            ),
+        );
+    }
+    found
+}
+
+/// `{:hero [:power :slow]}`
+fn given_statuses(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(Who, StatusId)> {
+    let mut out = Vec::new();
+    let Kind::Map(pairs) = &form.kind else {
+        diags.push(Diagnostic::error(
+            form.span,
+            "`:statuses` is a map such as `{:hero [:power]}`",
+        ));
+        return out;
+    };
+    for (k, v) in pairs {
+        let Some(w) = who(k, rules, diags) else {
+            continue;
+        };
+        let items = match &v.kind {
+            Kind::Vector(items) => items.as_slice(),
+            _ => std::slice::from_ref(v),
+        };
+        for item in items {
+            out.extend(status(item, rules, diags).map(|s| (w, s)));
+        }
+    }
+    out
+}
+
 /// `{:you {:wall 0} :other {:tower 5}}`
 fn values(
     form: &Form<'_>,
     rules: &RuleSet,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<(RoleId, AttrId, i64)> {
+) -> Vec<(Who, AttrId, i64)> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
         diags.push(Diagnostic::error(
@@ -228,8 +348,8 @@ fn values(
         ));
         return out;
     };
-    for (who, attrs) in pairs {
-        let Some(role) = role(who, rules, diags) else {
+    for (name, attrs) in pairs {
+        let Some(role) = who(name, rules, diags) else {
             continue;
         };
         let Kind::Map(attrs) = &attrs.kind else {
@@ -297,8 +417,55 @@ fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<C
     found.map(|i| i as CardId)
 }
 
-/// `["Foundations" [:discard "Orc"]]`
-fn steps(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Vec<Step> {
+/// `[:act :hero :move :cell-2-1]`: actor, action, target.
+fn act(
+    items: &[Form<'_>],
+    at: Span,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Who, ActionId, Option<Who>)> {
+    let (actor, action, target) = match items {
+        [_, actor, action] => (actor, action, None),
+        [_, actor, action, target] => (actor, action, Some(target)),
+        _ => {
+            diags.push(
+                Diagnostic::error(at, "an action step is `[:act ACTOR ACTION TARGET]`")
+                    .with_help("for example `[:act :hero :move :cell-2-1]`; an action without a target leaves it out"),
+            );
+            return None;
+        }
+    };
+    let actor = who(actor, rules, diags);
+    let name = action.as_keyword().unwrap_or("");
+    let id = rules.actions.iter().position(|a| a.name == name);
+    if id.is_none() {
+        diags.push(
+            Diagnostic::error(action.span, format!("unknown action {}", action.describe()))
+                .suggest(name, rules.actions.iter().map(|a| a.name.as_str()), |s| {
+                    format!(":{s}")
+                })
+                .with_help_if_none(if rules.actions.is_empty() {
+                    format!("rule set `{}` declares no `:actions`", rules.name)
+                } else {
+                    String::new()
+                })
+                .drop_empty_help(),
+        );
+    }
+    let target = match target {
+        Some(t) => Some(who(t, rules, diags)?),
+        None => None,
+    };
+    Some((actor?, id? as ActionId, target))
+}
+
+/// `["Foundations" [:discard "Orc"] [:act :hero :wait] :next-turn]`
+fn steps(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    deck: &[Card],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Step> {
     let Kind::Vector(items) = &form.kind else {
         diags.push(Diagnostic::error(
             form.span,
@@ -310,6 +477,51 @@ fn steps(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Vec<Ste
     for item in items {
         match &item.kind {
             Kind::Str(_) => out.extend(card(item, deck, diags).map(Step::Play)),
+            Kind::Keyword("next-turn") => out.push(Step::NextTurn),
+            Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("status") => {
+                match items.as_slice() {
+                    [_, holder, id] => {
+                        let (holder, id) = (who(holder, rules, diags), status(id, rules, diags));
+                        if let (Some(h), Some(id)) = (holder, id) {
+                            out.push(Step::Status(h, id));
+                        }
+                    }
+                    _ => diags.push(Diagnostic::error(
+                        item.span,
+                        "a status step is `[:status ENTITY STATUS]`, such as `[:status :hero :power]`",
+                    )),
+                }
+            }
+            Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("act") => {
+                out.extend(
+                    act(items, item.span, rules, diags).map(|(a, id, t)| Step::Act(a, id, t)),
+                );
+            }
+            Kind::Vector(pair)
+                if (2..=3).contains(&pair.len())
+                    && pair[0].as_keyword() == Some("refused")
+                    && matches!(&pair[1].kind, Kind::Vector(inner)
+                        if inner.first().and_then(Form::as_keyword) == Some("act")) =>
+            {
+                let Kind::Vector(inner) = &pair[1].kind else {
+                    continue;
+                };
+                let reason = match pair.get(2).map(|r| &r.kind) {
+                    Some(Kind::Str(r)) => Some(r.to_string()),
+                    Some(_) => {
+                        diags.push(Diagnostic::error(
+                            pair[2].span,
+                            "the reason a refusal gives is a string",
+                        ));
+                        continue;
+                    }
+                    None => None,
+                };
+                out.extend(
+                    act(inner, pair[1].span, rules, diags)
+                        .map(|(a, id, t)| Step::RefusedAct(a, id, t, reason)),
+                );
+            }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
                 out.extend(card(&pair[1], deck, diags).map(Step::Discard));
             }
@@ -327,7 +539,7 @@ fn steps(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Vec<Ste
             _ => diags.push(Diagnostic::error(
                 item.span,
                 format!(
-                    "expected a card name or `[:discard \"Name\"]`, found {}",
+                    "expected a card name, `[:discard \"Name\"]`, `[:act …]` or `:next-turn`, found {}",
                     item.describe()
                 ),
             )),
@@ -348,8 +560,10 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
     };
     for (k, v) in pairs {
         let name = k.as_keyword().unwrap_or("");
-        match (rules.role(name), ExpectKey::find(name)) {
-            (Some(_), _) => {
+        let entity =
+            rules.role(name).is_some() || rules.game_entity_names().iter().any(|n| n == name);
+        match (entity.then_some(()), ExpectKey::find(name)) {
+            (Some(()), _) => {
                 let one = Form {
                     kind: Kind::Map(vec![(k.clone(), v.clone())]),
                     span: k.span.to(v.span),
@@ -359,6 +573,72 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                         .into_iter()
                         .map(|(r, a, n)| Expect::Value(r, a, n)),
                 );
+            }
+            (None, Some(ExpectKey::Statuses)) => {
+                let Kind::Map(pairs) = &v.kind else {
+                    diags.push(Diagnostic::error(
+                        v.span,
+                        "`:statuses` is a map such as `{:hero {:power 2}}`",
+                    ));
+                    continue;
+                };
+                for (name, held) in pairs {
+                    let Some(w) = who(name, rules, diags) else {
+                        continue;
+                    };
+                    let mut list = Vec::new();
+                    match &held.kind {
+                        Kind::Map(items) => {
+                            for (id, left) in items {
+                                let id = status(id, rules, diags);
+                                match (id, &left.kind) {
+                                    (Some(id), Kind::Int(n)) => list.push((id, *n)),
+                                    (_, Kind::Int(_)) => {}
+                                    _ => diags.push(Diagnostic::error(
+                                        left.span,
+                                        "turns left are a whole number (-1 for a status that does not run out)",
+                                    )),
+                                }
+                            }
+                        }
+                        _ => diags.push(Diagnostic::error(
+                            held.span,
+                            "expected a map of statuses to turns left, such as `{:power 2}` (`{}` for none)",
+                        )),
+                    }
+                    out.push(Expect::Statuses(w, list));
+                }
+            }
+            (None, Some(ExpectKey::Gone)) => {
+                let items = match &v.kind {
+                    Kind::Vector(items) => items.as_slice(),
+                    _ => std::slice::from_ref(v),
+                };
+                out.extend(
+                    items
+                        .iter()
+                        .filter_map(|i| who(i, rules, diags))
+                        .map(Expect::Gone),
+                );
+            }
+            (None, Some(ExpectKey::Holds)) => {
+                let items = match &v.kind {
+                    Kind::Vector(items) if items.first().and_then(Form::as_symbol).is_none() => {
+                        items.as_slice()
+                    }
+                    _ => std::slice::from_ref(v),
+                };
+                let names = rules.game_entity_names();
+                let bound: Vec<&str> = names.iter().map(String::as_str).collect();
+                let scope = crate::check::Scope {
+                    bound: &bound,
+                    ..rules.scope()
+                };
+                for item in items {
+                    if let Some(c) = check::condition(item, &scope, diags) {
+                        out.push(Expect::Holds(c, item.to_string()));
+                    }
+                }
             }
             (None, Some(ExpectKey::Next)) => out.extend(role(v, rules, diags).map(Expect::Next)),
             (None, Some(ExpectKey::Winner)) => match v.kind {
@@ -404,27 +684,84 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     let mut game = Game::new(rules, deck, s.seed, true).map_err(|e| vec![e.to_string()])?;
     game.pause_between_turns(true);
     let roles: Vec<EntityId> = game.roles(0).to_vec();
+    let entity = |w: Who| match w {
+        Who::Role(r) => roles[r as usize],
+        Who::Entity(e) => e,
+    };
     let defaults = State::new(rules, rules.seats.len(), s.seed);
     for seat in 0..rules.seats.len() as EntityId {
         for attr in 0..rules.attributes.len() {
             game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
         }
     }
-    for &(role, attr, value) in &s.given {
-        game.set(roles[role as usize], attr, value);
+    // A seat's own `:setup` values are part of its defaults.
+    for e in rules.setup.iter().filter(|e| e.seat.is_some()) {
+        for &(attr, value) in &e.values {
+            game.set(e.seat.unwrap_or(0) as EntityId, attr, value);
+        }
+    }
+    for &(who, attr, value) in &s.given {
+        game.set(entity(who), attr, value);
     }
     if let Some(log) = &mut game.log {
         log.clear();
     }
+    // Given statuses are acquired through the normal path, and logged.
+    for &(who, status) in &s.statuses {
+        game.give_status(entity(who), status);
+    }
     // The given state may already be won (a tower at 0): judge it before any step.
     game.recheck();
     let mut failures = Vec::new();
+    let action_name = |id: ActionId| rules.actions[usize::from(id)].name.as_str();
     for (n, step) in s.steps.iter().enumerate() {
         game.resume();
         let (card, play, refused) = match *step {
             Step::Play(c) => (c, true, false),
             Step::Discard(c) => (c, false, false),
             Step::Refused(c, discard) => (c, !discard, true),
+            Step::NextTurn => continue,
+            Step::Status(holder, id) => {
+                game.give_status(entity(holder), id);
+                continue;
+            }
+            Step::Act(actor, id, target) => {
+                let action = game.use_action(id, entity(actor), target.map(entity));
+                if let Err(e) = game.act(action) {
+                    failures.push(format!("step {}: {}: {e}", n + 1, action_name(id)));
+                    break;
+                }
+                continue;
+            }
+            Step::RefusedAct(actor, id, target, ref reason) => {
+                let action: Action = game.use_action(id, entity(actor), target.map(entity));
+                match (game.check(action), reason) {
+                    (Ok(()), _) => {
+                        failures.push(format!(
+                            "step {}: expected {} to be refused, but it was allowed",
+                            n + 1,
+                            action_name(id)
+                        ));
+                        break;
+                    }
+                    (Err(Illegal::Refused(got)), Some(want)) if got != *want => {
+                        failures.push(format!(
+                            "step {}: {} was refused with \"{got}\", expected \"{want}\"",
+                            n + 1,
+                            action_name(id)
+                        ));
+                    }
+                    (Err(e), Some(want)) if !matches!(e, Illegal::Refused(_)) => {
+                        failures.push(format!(
+                            "step {}: {} was not allowed ({e}), not refused with \"{want}\"",
+                            n + 1,
+                            action_name(id)
+                        ));
+                    }
+                    (Err(_), _) => {}
+                }
+                continue;
+            }
         };
         game.give(card);
         let Some(at) = game.hand().len().checked_sub(1) else {
@@ -468,27 +805,74 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             break;
         }
     }
-    let names: Vec<String> = (0..rules.seats.len())
-        .map(
-            |seat| match roles.iter().position(|&r| r as usize == seat) {
-                Some(role) => rules.roles[role].clone(),
-                None => rules.seats[seat].clone(),
-            },
-        )
-        .collect();
+    // A trailing `:next-turn` starts that turn, so what it runs is seen.
+    if s.steps.last() == Some(&Step::NextTurn) {
+        game.resume();
+    }
+    let mut names: Vec<String> = rules.game_entity_names();
+    for (seat, name) in names.iter_mut().enumerate().take(rules.seats.len()) {
+        if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
+            *name = rules.roles[role].clone();
+        }
+    }
     let log =
         crate::engine::log::render_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
+    let who_name = |w: Who| match w {
+        Who::Role(r) => rules.roles[r as usize].clone(),
+        Who::Entity(e) => names
+            .get(e as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{e}")),
+    };
     for e in &s.expect {
         let role_name = |r: RoleId| rules.roles[r as usize].as_str();
         match *e {
-            Expect::Value(role, attr, want) => {
-                let got = game.state().get(roles[role as usize], attr);
+            Expect::Value(who, attr, want) => {
+                let got = game.state().get(entity(who), attr);
                 if got != want {
                     failures.push(format!(
                         "{}.{} is {got}, expected {want}",
-                        role_name(role),
+                        who_name(who),
                         rules.attributes[attr as usize]
                     ));
+                }
+            }
+            Expect::Statuses(who, ref want) => {
+                let got: Vec<(StatusId, i64)> = game
+                    .state()
+                    .statuses_of(entity(who))
+                    .map(|i| (i.status, i.turns_left().map_or(-1, i64::from)))
+                    .collect();
+                if got != *want {
+                    let show = |list: &[(StatusId, i64)]| {
+                        let items: Vec<String> = list
+                            .iter()
+                            .map(|&(id, left)| format!(":{} {left}", rules.statuses[id as usize]))
+                            .collect();
+                        format!("{{{}}}", items.join(" "))
+                    };
+                    failures.push(format!(
+                        "{} holds {}, expected {}",
+                        who_name(who),
+                        show(&got),
+                        show(want)
+                    ));
+                }
+            }
+            Expect::Gone(who) => {
+                if game.state().is_live(entity(who)) {
+                    failures.push(format!(
+                        "expected {} out of play; it is in play",
+                        who_name(who)
+                    ));
+                }
+            }
+            Expect::Holds(ref cond, ref text) => {
+                let mut bound = roles.clone();
+                bound.extend(0..rules.game_entity_names().len() as EntityId);
+                let mut state = game.state().clone();
+                if !crate::eval::holds(cond, &mut state, &bound) {
+                    failures.push(format!("expected {text} to hold; it does not"));
                 }
             }
             Expect::Next(role) => {

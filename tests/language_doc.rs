@@ -301,6 +301,10 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
         assert!(read.errors.is_empty(), "{DOC}:{line}: {:?}", read.errors);
         let first = &read.forms[0];
         if first.has_key("scenario") {
+            // A scenario runs with the rule set its folder names: its `:rules`, or Arcomage.
+            let named = first.get("rules").and_then(|r| r.as_keyword());
+            let dir = dir.with_file_name(named.unwrap_or("arcomage"));
+            std::fs::create_dir_all(&dir).unwrap();
             let file = dir.join(format!("scenario-{line}.edn"));
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::test(&[file], &[], false);

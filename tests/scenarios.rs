@@ -25,28 +25,40 @@ fn every_scenario_passes() {
 #[test]
 fn scenario_logs() {
     insta::glob!("scenarios/arcomage/*.edn", |path| {
-        let rel = std::path::Path::new("tests").join(
-            path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
-                .unwrap_or(path)
-                .strip_prefix("tests")
-                .unwrap_or(path),
-        );
-        let outcomes =
-            cli::run_scenarios(&[rel], &[], false).unwrap_or_else(|out| panic!("{}", out.stderr));
-        let mut text = String::new();
-        for o in &outcomes {
-            let _ = writeln!(
-                text,
-                "== {}",
-                o.name.split(": ").skip(1).collect::<Vec<_>>().join(": ")
-            );
-            match &o.result {
-                Ok(log) => text.push_str(log),
-                Err(why) => text.push_str(&format!("FAILED: {}\n", why.join("; "))),
-            }
-        }
-        insta::assert_snapshot!(text);
+        insta::assert_snapshot!(logs_of(path))
     });
+}
+
+#[test]
+fn tactics_scenario_logs() {
+    insta::glob!("scenarios/tactics/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
+/// The logs of the scenarios of one file, each under its name.
+fn logs_of(path: &std::path::Path) -> String {
+    let rel = std::path::Path::new("tests").join(
+        path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(path)
+            .strip_prefix("tests")
+            .unwrap_or(path),
+    );
+    let outcomes =
+        cli::run_scenarios(&[rel], &[], false).unwrap_or_else(|out| panic!("{}", out.stderr));
+    let mut text = String::new();
+    for o in &outcomes {
+        let _ = writeln!(
+            text,
+            "== {}",
+            o.name.split(": ").skip(1).collect::<Vec<_>>().join(": ")
+        );
+        match &o.result {
+            Ok(log) => text.push_str(log),
+            Err(why) => text.push_str(&format!("FAILED: {}\n", why.join("; "))),
+        }
+    }
+    text
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! Seed 001 (BUFF_SYSTEM_V3) as the bundled rule set `tactics`, driven from
 //! outside through `grimoire eval`: each buff's numbers, durations counted at
 //! round end, refresh and stacking, the attack floor, death, and the seed's
-//! round-end order. The checklist items that need actions on the board
-//! (POWER's move-and-attack refusal, SPEED's second action, SLOW's preparing,
-//! tiles that spawn and trigger) wait for actions other than cards.
+//! round-end order. The checklist items played on the board (POWER's
+//! move-and-attack refusal, SPEED's second action, SLOW's preparing, tiles
+//! that spawn and trigger) are scenarios, `tests/scenarios/tactics/`.
 
 use std::process::Command;
 

@@ -149,6 +149,7 @@ pub fn render_named(
                     By::Cost(_) => " (cost)".to_string(),
                     By::Card(_, cause) => through(rules, cause),
                     By::Action(_, cause) => through(rules, cause),
+                    By::Given(cause) => format!("{} (given)", through(rules, cause)),
                     By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
                     // A status's hook: which status, at which timing.
                     By::Hook(timing, cause) => format!(

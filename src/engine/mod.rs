@@ -128,6 +128,8 @@ pub enum By {
     Removal(Cause),
     /// An action's `:pay` or `:effects`; which effect.
     Action(ActionId, Cause),
+    /// A status given before play ([`Game::give_status`]); which effect of it.
+    Given(Cause),
 }
 
 /// One attribute change of a game.
@@ -1398,6 +1400,26 @@ impl<'r> Game<'r> {
     pub fn add_entity(&mut self, kind: &str) -> Option<EntityId> {
         let kind = self.rules.kind(kind)?;
         Some(self.state.add(self.rules, kind))
+    }
+
+    /// `entity` acquires `status` through the normal path (blocks, stacking,
+    /// on-acquire effects), applied by the seat whose turn it is: a
+    /// scenario's given statuses. Victory is judged after.
+    pub fn give_status(&mut self, entity: EntityId, status: StatusId) {
+        let seat = self.current as usize;
+        let roles = &self.roles[seat * self.role_count..][..self.role_count];
+        crate::eval::acquire(
+            self.rules,
+            &mut self.state,
+            roles,
+            entity,
+            self.current,
+            status,
+            0,
+            &mut self.events,
+        );
+        self.flush_events(By::Given);
+        self.recheck();
     }
 
     /// Takes an entity out of play: its turns still queued are skipped.
