@@ -214,3 +214,71 @@ fn unknown_names_on_the_command_line_get_a_suggestion_and_exit_2() {
         assert!(stderr.contains(wanted), "{stderr}");
     }
 }
+
+/// Runs `grimoire ARGS…`, expecting exit 0; its standard output.
+fn grimoire(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(args)
+        .output()
+        .expect("run grimoire");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn a_played_battle_log() {
+    let log = grimoire(&[
+        "play", "tactics", "--seed", "4", "--ai", "greedy", "--ai", "random",
+    ]);
+    // Units act on the board, and the battle ends by the rule set's victory or its turn limit.
+    assert!(log.contains(": move cell-"), "{log}");
+    assert!(log.contains(": attack "), "{log}");
+    assert!(
+        log.contains(" wins: no foe hero is left") || log.contains("draw: the turn limit"),
+        "{log}"
+    );
+    insta::assert_snapshot!(log);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_battle() {
+    for seed in ["1", "9"] {
+        let a = grimoire(&["play", "tactics", "--seed", seed, "--ai", "random"]);
+        let b = grimoire(&["play", "tactics", "--seed", seed, "--ai", "random"]);
+        assert_eq!(a, b);
+    }
+    assert_ne!(
+        grimoire(&["play", "tactics", "--seed", "1", "--ai", "random"]),
+        grimoire(&["play", "tactics", "--seed", "2", "--ai", "random"])
+    );
+}
+
+#[test]
+fn simulated_battles_end_and_are_counted() {
+    let out = grimoire(&[
+        "simulate", "tactics", "--games", "300", "--seed", "3", "--ai", "random", "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let wins: i64 = v["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| s["wins"].as_i64().expect("wins"))
+        .sum();
+    let ends = wins + v["ties"].as_i64().unwrap() + v["turn_limits"].as_i64().unwrap();
+    assert_eq!(ends, 300, "{v}");
+    assert_eq!(v["refused"].as_i64(), Some(0), "{v}");
+    assert!(wins > 100, "most random battles end in a win: {v}");
+}
+
+#[test]
+fn the_rule_set_and_its_buffs_check() {
+    // Exit 0: no errors (the summary goes to standard error).
+    grimoire(&["check", "--rules", "tactics", "effects/tactics"]);
+}
