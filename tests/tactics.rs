@@ -282,3 +282,10 @@ fn the_rule_set_and_its_buffs_check() {
     // Exit 0: no errors (the summary goes to standard error).
     grimoire(&["check", "--rules", "tactics", "effects/tactics"]);
 }
+
+#[test]
+fn simulate_shows_no_card_table_for_a_rule_set_without_cards() {
+    let out = grimoire(&["simulate", "tactics", "--games", "20", "--seed", "1"]);
+    assert!(out.contains("mean length:"), "{out}");
+    assert!(!out.contains("played"), "{out}");
+}

@@ -293,6 +293,10 @@ fn render(
         );
     }
     let _ = writeln!(out, "\nmean length: {:.1} turns", rate(t.turns, args.games));
+    // A rule set without cards has no card table to show.
+    if deck.is_empty() {
+        return out;
+    }
     let width = deck.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
     let _ = writeln!(
         out,
