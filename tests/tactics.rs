@@ -289,3 +289,31 @@ fn simulate_shows_no_card_table_for_a_rule_set_without_cards() {
     assert!(out.contains("mean length:"), "{out}");
     assert!(!out.contains("played"), "{out}");
 }
+
+#[test]
+fn a_person_plays_the_board_by_numbered_actions() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["play", "tactics", "--seed", "1", "--human"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run grimoire");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"x\n1\nq\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("output");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("your actions:\n  1. hero: move cell-2-1"),
+        "{text}"
+    );
+    assert!(text.contains("type an action number from 1 to 6"), "{text}");
+    assert!(
+        text.contains("  hero: move cell-2-1\n    hero.acted 0 -> 1"),
+        "{text}"
+    );
+}

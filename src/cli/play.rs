@@ -175,6 +175,9 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
 /// Shows the hand and reads a choice: `N` plays card N, `d N` discards it, `q` quits.
 fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<Action> {
     let rules = game.rules();
+    if game.hand().is_empty() && !rules.actions.is_empty() {
+        return ask_action(game, input, output);
+    }
     let seat = game.current as usize;
     loop {
         let mut prompt = String::new();
@@ -256,6 +259,57 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
             Ok(()) => return Some(action),
             Err(e) => {
                 let _ = writeln!(output, "{e} (seat {})", rules.seats[seat]);
+            }
+        }
+    }
+}
+
+/// Asks the person for one of the rule set's actions: every legal (action,
+/// actor, target), numbered.
+fn ask_action(
+    game: &mut Game<'_>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Option<Action> {
+    let rules = game.rules();
+    let names = rules.game_entity_names();
+    let name = |e: crate::ast::EntityId| {
+        names
+            .get(e as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{e}"))
+    };
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    loop {
+        let mut prompt = format!("\n{}", state_table(rules, &names, game.state()));
+        prompt.push_str("your actions:\n");
+        for (i, a) in legal.iter().enumerate() {
+            let what = match a.ability {
+                crate::engine::Ability::Action(id) => rules.actions[usize::from(id)].name.as_str(),
+                _ => "?",
+            };
+            let on = a
+                .target
+                .map(|t| format!(" {}", name(t)))
+                .unwrap_or_default();
+            let _ = writeln!(prompt, "  {}. {}: {what}{on}", i + 1, name(a.actor));
+        }
+        prompt.push_str("act with N, quit with q > ");
+        let _ = output.write_all(prompt.as_bytes());
+        let _ = output.flush();
+        let mut line = String::new();
+        if input.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim();
+        if line == "q" {
+            return None;
+        }
+        match line.parse::<usize>().ok().and_then(|i| i.checked_sub(1)) {
+            Some(i) if i < legal.len() => return Some(legal[i]),
+            _ => {
+                let _ = writeln!(output, "type an action number from 1 to {}", legal.len());
             }
         }
     }
