@@ -11,18 +11,9 @@ use serde_json::Value;
 
 /// Runs `grimoire eval --rules tactics --format json ARGS…` and parses the output.
 fn eval(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(["eval", "--rules", "tactics", "--format", "json"])
-        .args(args)
-        .output()
-        .expect("run grimoire");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    let mut all = vec!["eval", "--rules", "tactics", "--format", "json"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&grimoire(&all)).expect("JSON")
 }
 
 fn value(v: &Value, entity: &str, attr: &str) -> i64 {

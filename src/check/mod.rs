@@ -766,19 +766,13 @@ impl<'a> Checker<'_, '_> {
     fn each(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
         let pairs = fields(form, "an `:each` effect", EachKey::ALL, self.diags)?;
-        // `:self` is bound after every role around the form.
-        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([SELF]).collect();
-        let inner = Scope {
-            bound: &bound,
-            ..*self.scope
-        };
         let outer = self.scope.roles.len() + self.scope.bound.len();
         let (mut kind, mut filter, mut effects) = (None, None, None);
         for (key, value) in pairs {
             match key {
                 EachKey::Each => kind = self.kind_named(value, "`:each`"),
-                EachKey::Where => filter = condition(value, &inner, self.diags),
-                EachKey::Effects => effects = self::effects(value, &inner, self.diags),
+                EachKey::Where => filter = self.with_self(|cx| cx.boolean(value)),
+                EachKey::Effects => effects = self.with_self(|cx| cx.effect_list(value)),
             }
         }
         if !form.has_key(EachKey::Effects.name()) {

@@ -224,16 +224,8 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
             );
         }
         prompt.push_str("play N, discard with d N, quit with q > ");
-        let _ = output.write_all(prompt.as_bytes());
-        let _ = output.flush();
-        let mut line = String::new();
-        if input.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim();
-        if line == "q" {
-            return None;
-        }
+        let line = answer(&prompt, input, output)?;
+        let line = line.as_str();
         let (discard, number) = match line.strip_prefix('d') {
             Some(rest) => (true, rest.trim()),
             None => (false, line),
@@ -284,28 +276,12 @@ fn ask_action(
     loop {
         let mut prompt = format!("\n{}", state_table(rules, &names, game.state()));
         prompt.push_str("your actions:\n");
-        for (i, a) in legal.iter().enumerate() {
-            let what = match a.ability {
-                crate::engine::Ability::Action(id) => rules.actions[usize::from(id)].name.as_str(),
-                _ => "?",
-            };
-            let on = a
-                .target
-                .map(|t| format!(" {}", name(t)))
-                .unwrap_or_default();
-            let _ = writeln!(prompt, "  {}. {}: {what}{on}", i + 1, name(a.actor));
+        for (i, &a) in legal.iter().enumerate() {
+            let (who, what) = crate::engine::log::action_words(rules, a, name);
+            let _ = writeln!(prompt, "  {}. {who}: {what}", i + 1);
         }
         prompt.push_str("act with N, quit with q > ");
-        let _ = output.write_all(prompt.as_bytes());
-        let _ = output.flush();
-        let mut line = String::new();
-        if input.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim();
-        if line == "q" {
-            return None;
-        }
+        let line = answer(&prompt, input, output)?;
         match line.parse::<usize>().ok().and_then(|i| i.checked_sub(1)) {
             Some(i) if i < legal.len() => return Some(legal[i]),
             _ => {
@@ -313,4 +289,16 @@ fn ask_action(
             }
         }
     }
+}
+
+/// Shows `prompt` and reads one line, trimmed; `None` at the end of input or on `q`.
+fn answer(prompt: &str, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<String> {
+    let _ = output.write_all(prompt.as_bytes());
+    let _ = output.flush();
+    let mut line = String::new();
+    if input.read_line(&mut line).ok()? == 0 {
+        return None;
+    }
+    let line = line.trim();
+    (line != "q").then(|| line.to_string())
 }

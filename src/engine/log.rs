@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Ability, By, GameEvent, Outcome, Stage, moment_label};
+use super::{Ability, Action, By, GameEvent, Outcome, Stage, moment_label};
 use crate::ast::EntityId;
 use crate::defs::Card;
 use crate::eval::{Cause, StatusChange};
@@ -37,6 +37,27 @@ pub fn status_line(
         StatusChange::Expired => format!("{name} runs out"),
         StatusChange::Removed => format!("{name} is removed"),
     }
+}
+
+/// An action of `:actions` in words: its actor's name, and "move cell-2-1"
+/// (the action and its target), each entity called by `name`.
+pub fn action_words(
+    rules: &RuleSet,
+    action: Action,
+    name: impl Fn(EntityId) -> String,
+) -> (String, String) {
+    let what = match action.ability {
+        Ability::Action(id) => rules
+            .actions
+            .get(usize::from(id))
+            .map_or("?", |a| a.name.as_str()),
+        Ability::Card(_) | Ability::Discard(_) => "?",
+    };
+    let what = match action.target {
+        Some(t) => format!("{what} {}", name(t)),
+        None => what.to_string(),
+    };
+    (name(action.actor), what)
 }
 
 /// " (weakness)": the status whose effects made a change, if one did.
@@ -118,27 +139,14 @@ pub fn render_named(
                 action,
                 stage,
             } => {
-                let what = match action.ability {
-                    Ability::Action(id) => rules
-                        .actions
-                        .get(usize::from(id))
-                        .map_or("?", |a| a.name.as_str()),
-                    Ability::Card(_) | Ability::Discard(_) => "?",
-                };
-                let on = action
-                    .target
-                    .map(|t| format!(" {}", seat(t)))
-                    .unwrap_or_default();
-                let who = seat(action.actor);
+                let (who, what) = action_words(rules, action, |e| seat(e).into_owned());
                 let _ = match stage {
-                    Stage::Done => writeln!(out, "  {who}: {what}{on}"),
+                    Stage::Done => writeln!(out, "  {who}: {what}"),
                     Stage::Delayed => {
-                        writeln!(out, "  {who}: {what}{on} (preparing: resolves next round)")
+                        writeln!(out, "  {who}: {what} (preparing: resolves next round)")
                     }
-                    Stage::Resolved => writeln!(out, "  {who}'s prepared {what}{on} resolves"),
-                    Stage::Cancelled => {
-                        writeln!(out, "  {who}'s prepared {what}{on} is cancelled")
-                    }
+                    Stage::Resolved => writeln!(out, "  {who}'s prepared {what} resolves"),
+                    Stage::Cancelled => writeln!(out, "  {who}'s prepared {what} is cancelled"),
                 };
             }
             GameEvent::Passed { seat: s } => {

@@ -18,10 +18,10 @@
 //! target leaves play first). Conditions cannot draw chance: whether an action
 //! is allowed never depends on dice.
 
-use super::{RuleSet, keyword_map, string};
+use super::{RuleSet, keyword_map, kind_named, string};
 use crate::ast::{Bool, Effect, Leaf};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, ACTOR, Declared, Scope, TARGET};
+use crate::check::{self, ACTOR, Scope, TARGET};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind};
 
@@ -101,14 +101,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         };
         let kind = |key: ActionKey, diags: &mut Vec<Diagnostic>| {
             let v = pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)?;
-            let message = format!(
-                "`:{}` names one of the rule set's kinds, found {}",
-                key.name(),
-                v.describe()
-            );
-            Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
-                .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
-                .map(|k| k as KindId)
+            kind_named(rules, v, key.name(), diags)
         };
         let before = diags.len();
         let actor = kind(ActionKey::Actor, diags);

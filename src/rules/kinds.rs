@@ -82,13 +82,14 @@ pub(super) fn removals(
     reading: &Reading<'_, '_>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    // Only `:self` is bound: an entity leaves play whoever's turn it is.
+    let scope = Scope {
+        roles: &[],
+        bound: &[SELF],
+        ..rules.scope()
+    };
     let mut out: Vec<Option<Bool>> = vec![None; rules.kinds.len()];
     for &(kind, form) in &reading.removals {
-        let scope = Scope {
-            roles: &[],
-            bound: &[SELF],
-            ..rules.scope()
-        };
         if let (Some(cond), Some(slot)) = (
             check::condition(form, &scope, diags),
             out.get_mut(kind as usize),
@@ -96,14 +97,8 @@ pub(super) fn removals(
             *slot = Some(cond);
         }
     }
-    rules.removed_when = out;
     let mut effects: Vec<Vec<crate::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
     for &(kind, form) in &reading.on_removed {
-        let scope = Scope {
-            roles: &[],
-            bound: &[SELF],
-            ..rules.scope()
-        };
         if let (Some(list), Some(slot)) = (
             check::effects(form, &scope, diags),
             effects.get_mut(kind as usize),
@@ -111,5 +106,6 @@ pub(super) fn removals(
             *slot = list;
         }
     }
+    rules.removed_when = out;
     rules.on_removed = effects;
 }

@@ -633,6 +633,23 @@ fn keyword_map<'f, 'a>(
     out
 }
 
+/// The kind keyword `v` names, or a diagnostic that `key` (`:kind`, `:actor`)
+/// names one of the rule set's kinds, with the nearest.
+fn kind_named(
+    rules: &RuleSet,
+    v: &Form<'_>,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<KindId> {
+    let message = format!(
+        "`:{key}` names one of the rule set's kinds, found {}",
+        v.describe()
+    );
+    check::Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
+        .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
+        .map(|k| k as KindId)
+}
+
 /// A whole number from `min` to `max`, or a diagnostic naming `what`.
 fn whole(
     form: &Form<'_>,

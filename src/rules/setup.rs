@@ -7,7 +7,7 @@
 //! combination of those values, named after them (`cell-0-0` … `cell-4-4`),
 //! the first attribute varying slowest: a board's cells in one line.
 
-use super::{RuleSet, keyword_map};
+use super::{RuleSet, keyword_map, kind_named};
 use crate::ast::AttrId;
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared};
@@ -73,15 +73,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                     .with_label("a seat's kind cannot change"),
                 ),
                 SetupKey::Kind => {
-                    let message = format!(
-                        "`:kind` names one of the rule set's kinds, found {}",
-                        v.describe()
-                    );
-                    if let Some(k) =
-                        Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
-                            .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
-                    {
-                        entity.kind = k as KindId;
+                    if let Some(k) = kind_named(rules, v, "kind", diags) {
+                        entity.kind = k;
                     }
                 }
                 SetupKey::Values => {
