@@ -295,7 +295,7 @@ fn status(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Opti
     let found = rules.status(name);
     if found.is_none() {
         diags.push(
-            Diagnostic::error(form.span, format!("unknown status {}", form.describe())).suggest(
+            Diagnostic::error(form.span, format!("unknown status `{form}`")).suggest(
                 name,
                 rules.statuses.iter().map(String::as_str),
                 |s| format!(":{s}"),
@@ -440,7 +440,7 @@ fn act(
     let id = rules.actions.iter().position(|a| a.name == name);
     if id.is_none() {
         diags.push(
-            Diagnostic::error(action.span, format!("unknown action {}", action.describe()))
+            Diagnostic::error(action.span, format!("unknown action `{action}`"))
                 .suggest(name, rules.actions.iter().map(|a| a.name.as_str()), |s| {
                     format!(":{s}")
                 })

@@ -96,3 +96,41 @@ fn a_wrong_expectation_fails_with_the_difference() {
         out.stdout
     );
 }
+
+#[test]
+fn an_empty_scenario_file_says_it_holds_none() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-empty/tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("empty.edn");
+    std::fs::write(&file, "").unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("error: no scenarios in "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_misspelt_action_or_status_in_a_scenario_is_named_with_the_nearest() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-typos/tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("typos.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"typos\" :play [[:act :hero :mvoe :cell-2-1] [:status :hero :powr]] :expect {:hero {:y 1}}}\n",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    for want in [
+        "unknown action `:mvoe`",
+        "did you mean `:move`?",
+        "unknown status `:powr`",
+        "did you mean `:power`?",
+        "typos.edn:1:39",
+    ] {
+        assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
+    }
+}

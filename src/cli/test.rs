@@ -141,6 +141,17 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
             }
         }
     }
+    if outcomes.is_empty() && problems.is_empty() {
+        let where_ = paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            out.stderr,
+            "error: no scenarios in {where_}\nhelp: a scenario is a map such as `{{:scenario \"…\" :play […] :expect {{…}}}}`"
+        );
+    }
     let _ = writeln!(out.stdout, "{passed} passed, {failed} failed");
     if failed > 0 || outcomes.is_empty() || !problems.is_empty() {
         out.code = EXIT_DIAGNOSTICS;
