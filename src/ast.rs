@@ -179,6 +179,8 @@ pub enum Bool {
     Chance(Box<Dec>),
     /// `[has :you :power]`: whether an entity holds a status that matches.
     Has(Box<Entity>, Filter),
+    /// `[= :holder :you]`: the two names are bound to the same entity.
+    Same(Box<Entity>, Box<Entity>),
 }
 
 /// What an effect's `:resource` names: a stored attribute or a rule-set operation.
@@ -197,6 +199,10 @@ pub enum Resource {
     Each(Box<Each>),
     /// `{:spawn :tile :values {…}}`: a new entity of a kind enters play.
     Spawn(Box<Spawn>),
+    /// `{:run :skill-start}`: a timing's hooks run now, the rule set's and
+    /// its statuses', for the effected entity (or each entity of the timing's
+    /// `:each` kind).
+    Run(u16),
 }
 
 /// A new entity: its kind and the values that differ from the defaults,
@@ -241,8 +247,8 @@ pub enum Polarity {
 pub struct Filter {
     /// This status.
     pub status: Option<StatusId>,
-    /// A status of this category.
-    pub category: Option<CategoryId>,
+    /// A status of one of these categories (bit `i`: category `i`); 0 for any.
+    pub categories: u64,
     /// A buff or a debuff.
     pub polarity: Option<Polarity>,
     /// A status that sets this flag.
@@ -255,6 +261,15 @@ impl Filter {
         *self == Filter::default()
     }
 }
+
+/// The bit a filter's `categories` sets for category `c` (none past 64).
+#[inline]
+pub fn category_bit(c: CategoryId) -> u64 {
+    1u64.checked_shl(u32::from(c)).unwrap_or(0)
+}
+
+/// The most categories a rule set may declare: a filter holds them as bits.
+pub const MAX_CATEGORIES: usize = 64;
 
 /// Which of the matching statuses a dispel removes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,7 +380,10 @@ impl StatusDef {
     #[inline]
     pub fn matches(&self, id: StatusId, filter: &Filter) -> bool {
         filter.status.is_none_or(|s| s == id)
-            && filter.category.is_none_or(|c| self.category == Some(c))
+            && (filter.categories == 0
+                || self
+                    .category
+                    .is_some_and(|c| filter.categories & category_bit(c) != 0))
             && filter.polarity.is_none_or(|p| self.polarity == p)
             && filter.flag.is_none_or(|f| self.flags.contains(&f))
     }
@@ -548,6 +566,10 @@ impl Bool {
                 f(Leaf::Status);
                 who.leaves(f);
             }
+            Bool::Same(a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
         }
     }
 }
@@ -593,6 +615,8 @@ impl Resource {
                 f(Leaf::Status);
                 spawn.values.iter().for_each(|(_, v)| v.leaves(f));
             }
+            // What a timing's hooks (its statuses' above all) do is not known here.
+            Resource::Run(_) => f(Leaf::Status),
             Resource::Each(each) => {
                 // What the nested effects read is not known before they run.
                 f(Leaf::Status);

@@ -65,6 +65,8 @@ pub struct CardRules {
     pub discard: u8,
     /// `:copies N`: how many of it a deck holds.
     pub copies: u8,
+    /// `:once true`: after it is played it leaves the game, not to the discards.
+    pub once: bool,
 }
 
 impl Default for CardRules {
@@ -77,6 +79,7 @@ impl Default for CardRules {
             draw: 0,
             discard: 0,
             copies: 1,
+            once: false,
         }
     }
 }
@@ -134,6 +137,8 @@ keys! {
         Discard = "discard",
         /// `:copies`: how many of it a deck holds.
         Copies = "copies",
+        /// `:once`: played once, it leaves the game.
+        Once = "once",
     }
 }
 
@@ -149,6 +154,7 @@ pub const CARD_KEYS: &[DefKey] = &[
     DefKey::Draw,
     DefKey::Discard,
     DefKey::Copies,
+    DefKey::Once,
 ];
 
 /// The keys a named effect may use.
@@ -206,7 +212,30 @@ pub fn definition(
         DefKind::Effect | DefKind::Status => (NAMED_EFFECT_KEYS, "an effect definition"),
     };
     let pay_with: &[AttrId] = rules.cards.as_ref().map_or(&[], |c| &c.pay_with);
-    let pairs = check::fields(form, what, keys, diags)?;
+    // A card gives the rule set's `:cards :values` (`:multi 1.5`), each a
+    // constant in its own effects; what it does not give is the default.
+    let declared: &[crate::rules::ValueDef] = match kind {
+        DefKind::Card => rules.cards.as_ref().map_or(&[], |c| &c.values),
+        _ => &[],
+    };
+    let value_names: Vec<&str> = declared.iter().map(|v| v.name.as_str()).collect();
+    let (pairs, given) = check::fields_with(form, what, keys, &value_names, diags)?;
+    let mut values: Vec<(String, crate::rules::CardValue)> = declared
+        .iter()
+        .map(|v| (v.name.clone(), v.default))
+        .collect();
+    for (name, v) in given {
+        if let (Some(slot), Some(n)) = (
+            values.iter_mut().find(|(k, _)| k == name),
+            crate::rules::cards_number(v, diags),
+        ) {
+            slot.1 = n;
+        }
+    }
+    let scope = check::Scope {
+        card_values: &values,
+        ..rules.scope()
+    };
     let mut name = None;
     let mut text = None;
     let mut effects = None;
@@ -252,6 +281,7 @@ pub fn definition(
             DefKey::Copies => play.copies = count(value, key, 100, diags).unwrap_or(1) as u8,
             DefKey::PlayAgain => play.play_again = flag(value, key, diags).unwrap_or(false),
             DefKey::Discardable => play.discardable = flag(value, key, diags).unwrap_or(true),
+            DefKey::Once => play.once = flag(value, key, diags).unwrap_or(false),
             DefKey::Card | DefKey::Effect => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 Kind::Str(_) => diags.push(
@@ -273,7 +303,7 @@ pub fn definition(
                     format!("`:text` is a string, found {}", value.describe()),
                 )),
             },
-            DefKey::Effects => effects = check::effects(value, &rules.scope(), diags),
+            DefKey::Effects => effects = check::effects(value, &scope, diags),
         }
     }
     if kind == DefKind::Card && !pay_with.is_empty() {

@@ -143,6 +143,27 @@ pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
 /// bundled rule set always has.
 pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
     (
+        "skills",
+        &[
+            (
+                "cards/skills/skills.edn",
+                include_str!("../cards/skills/skills.edn"),
+            ),
+            (
+                "cards/skills/talismans.edn",
+                include_str!("../cards/skills/talismans.edn"),
+            ),
+            (
+                "effects/skills/buffs.edn",
+                include_str!("../effects/skills/buffs.edn"),
+            ),
+            (
+                "effects/skills/debuffs.edn",
+                include_str!("../effects/skills/debuffs.edn"),
+            ),
+        ],
+    ),
+    (
         "tactics",
         &[(
             "effects/tactics/buffs.edn",

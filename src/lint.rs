@@ -121,9 +121,11 @@ pub fn text_vs_card(
             let what = match target {
                 Resource::Attr(a) => format!("`:{}`", rules.attributes[a as usize]),
                 Resource::Op(o) => format!("`:{}`", rules.operations[o as usize]),
-                Resource::If(..) | Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => {
-                    String::new()
-                }
+                Resource::If(..)
+                | Resource::Status(_)
+                | Resource::Each(_)
+                | Resource::Spawn(_)
+                | Resource::Run(_) => String::new(),
             };
             out.push(format!(
                 "the text says {} {}, but no effect changes {what} by {}",

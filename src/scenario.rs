@@ -46,8 +46,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Values set before the first step: entity, attribute, value.
     pub given: Vec<(Who, AttrId, i64)>,
-    /// Statuses acquired before the first step, in order.
-    pub statuses: Vec<(Who, StatusId)>,
+    /// Statuses acquired before the first step, in order, each with its magnitude.
+    pub statuses: Vec<(Who, StatusId, i64)>,
     /// What is done, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -83,7 +83,7 @@ pub enum Step {
     /// The next turn begins (`:next-turn`): a round's end and start on the way run.
     NextTurn,
     /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
-    Status(Who, StatusId),
+    Status(Who, StatusId, i64),
 }
 
 /// One expectation.
@@ -310,7 +310,7 @@ fn given_statuses(
     form: &Form<'_>,
     rules: &RuleSet,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<(Who, StatusId)> {
+) -> Vec<(Who, StatusId, i64)> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
         diags.push(Diagnostic::error(
@@ -328,10 +328,39 @@ fn given_statuses(
             _ => std::slice::from_ref(v),
         };
         for item in items {
-            out.extend(status(item, rules, diags).map(|s| (w, s)));
+            out.extend(status_with_magnitude(item, rules, diags).map(|(s, m)| (w, s, m)));
         }
     }
     out
+}
+
+/// `:power`, or `[:heal4 23]`: a status and the magnitude it is acquired with (0 without).
+fn status_with_magnitude(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(StatusId, i64)> {
+    match &form.kind {
+        Kind::Vector(items) => match items.as_slice() {
+            [
+                id,
+                Form {
+                    kind: Kind::Int(m), ..
+                },
+            ] => status(id, rules, diags).map(|s| (s, *m)),
+            _ => {
+                diags.push(
+                    Diagnostic::error(
+                        form.span,
+                        "a status with a magnitude is `[STATUS NUMBER]`, such as `[:heal4 23]`",
+                    )
+                    .with_label("expected `[:status magnitude]`"),
+                );
+                None
+            }
+        },
+        _ => status(form, rules, diags).map(|s| (s, 0)),
+    }
 }
 
 /// `{:you {:wall 0} :other {:tower 5}}`
@@ -480,15 +509,26 @@ fn steps(
             Kind::Keyword("next-turn") => out.push(Step::NextTurn),
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("status") => {
                 match items.as_slice() {
-                    [_, holder, id] => {
+                    [_, holder, id] | [_, holder, id, _] => {
+                        let magnitude = match items.get(3).map(|m| &m.kind) {
+                            None => Some(0),
+                            Some(Kind::Int(m)) => Some(*m),
+                            Some(_) => {
+                                diags.push(
+                                    Diagnostic::error(items[3].span, "a magnitude is a whole number")
+                                        .with_label("expected a number such as `23`"),
+                                );
+                                None
+                            }
+                        };
                         let (holder, id) = (who(holder, rules, diags), status(id, rules, diags));
-                        if let (Some(h), Some(id)) = (holder, id) {
-                            out.push(Step::Status(h, id));
+                        if let (Some(h), Some(id), Some(m)) = (holder, id, magnitude) {
+                            out.push(Step::Status(h, id, m));
                         }
                     }
                     _ => diags.push(Diagnostic::error(
                         item.span,
-                        "a status step is `[:status ENTITY STATUS]`, such as `[:status :hero :power]`",
+                        "a status step is `[:status ENTITY STATUS]` or `[:status ENTITY STATUS MAGNITUDE]`, such as `[:status :hero :power]`",
                     )),
                 }
             }
@@ -707,8 +747,8 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         log.clear();
     }
     // Given statuses are acquired through the normal path, and logged.
-    for &(who, status) in &s.statuses {
-        game.give_status(entity(who), status);
+    for &(who, status, magnitude) in &s.statuses {
+        game.give_status(entity(who), status, magnitude);
     }
     // The given state may already be won (a tower at 0): judge it before any step.
     game.recheck();
@@ -721,8 +761,8 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             Step::Discard(c) => (c, false, false),
             Step::Refused(c, discard) => (c, !discard, true),
             Step::NextTurn => continue,
-            Step::Status(holder, id) => {
-                game.give_status(entity(holder), id);
+            Step::Status(holder, id, magnitude) => {
+                game.give_status(entity(holder), id, magnitude);
                 continue;
             }
             Step::Act(actor, id, target) => {

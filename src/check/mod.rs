@@ -35,6 +35,10 @@ pub struct Scope<'r> {
     pub flags: &'r [String],
     /// Kind names, by id: what `{:each :kind …}` may name.
     pub kinds: &'r [String],
+    /// The declared timings: what `{:run :timing}` may name.
+    pub timings: &'r [crate::rules::Timing],
+    /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
+    pub card_values: &'r [(String, crate::rules::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
     /// True in a status's effects, where `:magnitude` is bound.
@@ -62,6 +66,9 @@ pub const ANY: &str = "any";
 pub const TARGET: &str = "target";
 /// The amount an operation was applied with.
 pub const AMOUNT: &str = "amount";
+
+/// Names the engine binds, which a rule set cannot declare.
+pub const RESERVED: &[&str] = &[TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAGNITUDE];
 
 /// The most effects one list may hold.
 pub const MAX_EFFECTS: usize = 10_000;
@@ -97,6 +104,16 @@ keys! {
         Spawn = "spawn",
         /// `:values {:x [:self :x]}`: its values that differ from the defaults.
         Values = "values",
+    }
+}
+
+keys! {
+    /// The keys of a `{:run …}` effect.
+    pub enum RunKey {
+        /// `:run :skill-start`: the timing (at the moment `:run`) whose hooks run now.
+        Run = "run",
+        /// `:effected :target`: the entity it runs for (`:you` without), unless the timing has `:each`.
+        Effected = "effected",
     }
 }
 
@@ -216,6 +233,19 @@ pub fn fields<'f, 'a, K: Keys>(
     allowed: &[K],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<(K, &'f Form<'a>)>> {
+    fields_with(form, what, allowed, &[], diags).map(|(known, _)| known)
+}
+
+/// [`fields`], where the keys named in `extra` (a rule set's own, such as a
+/// card's values) are allowed too and returned apart, by name.
+#[allow(clippy::type_complexity)]
+pub fn fields_with<'f, 'a, K: Keys>(
+    form: &'f Form<'a>,
+    what: &str,
+    allowed: &[K],
+    extra: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<(K, &'f Form<'a>)>, Vec<(&'a str, &'f Form<'a>)>)> {
     let Kind::Map(pairs) = &form.kind else {
         diags.push(
             Diagnostic::error(
@@ -226,14 +256,21 @@ pub fn fields<'f, 'a, K: Keys>(
         );
         return None;
     };
-    let names = || allowed.iter().map(|k| k.name());
+    let names = || {
+        allowed
+            .iter()
+            .map(|k| k.name())
+            .chain(extra.iter().copied())
+    };
     let known = |name: &str| K::find(name).filter(|k| allowed.contains(k));
     let mut out = Vec::with_capacity(pairs.len());
+    let mut more = Vec::new();
     for (k, v) in pairs {
         match &k.kind {
             Kind::Keyword(name) if known(name).is_some() => {
                 out.extend(known(name).map(|key| (key, v)));
             }
+            Kind::Keyword(name) if extra.contains(name) => more.push((*name, v)),
             Kind::Keyword(name) => {
                 let d = Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
                     .with_label("unknown key");
@@ -270,7 +307,7 @@ pub fn fields<'f, 'a, K: Keys>(
             }
         }
     }
-    Some(out)
+    Some((out, more))
 }
 
 /// An operator's forms for a message: "`[< a b]` or `[< a b then else]`".
@@ -531,6 +568,9 @@ impl<'a> Checker<'_, '_> {
         }
         if form.has_key(WhenKey::When.name()) {
             return self.when(form);
+        }
+        if form.has_key(RunKey::Run.name()) {
+            return self.run(form);
         }
         let before = self.diags.len();
         let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
@@ -800,6 +840,82 @@ impl<'a> Checker<'_, '_> {
         })
     }
 
+    /// `{:run :skill-start :effected :target}`: a timing's hooks run now.
+    fn run(&mut self, form: &Form<'a>) -> Option<Effect> {
+        let before = self.diags.len();
+        let pairs = fields(form, "a `:run` effect", RunKey::ALL, self.diags)?;
+        let (mut timing, mut entity) = (None, None);
+        for (key, value) in pairs {
+            match key {
+                RunKey::Run => timing = self.run_timing(value),
+                RunKey::Effected => entity = self.entity(value).map(|e| (e, value.span)),
+            }
+        }
+        if let (Some(t), Some((_, span))) = (timing, &entity)
+            && self.scope.timings[t as usize].each.is_some()
+        {
+            let each = self.scope.timings[t as usize].each.unwrap_or(0);
+            self.error(
+                Diagnostic::error(
+                    *span,
+                    format!(
+                        "`:{}` runs for each `:{}` in play, so it takes no `:effected`",
+                        self.scope.timings[t as usize].name,
+                        self.scope
+                            .kinds
+                            .get(usize::from(each))
+                            .map_or("", String::as_str)
+                    ),
+                )
+                .with_label("remove this"),
+            );
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            entity: entity.map_or(Entity::Role(0), |(e, _)| e),
+            resource: Resource::Run(timing?),
+            amount: Int::Lit(0),
+            set: false,
+            at_once: 1,
+            span: form.span,
+        })
+    }
+
+    /// The timing a `{:run …}` names: declared, and at the moment `:run`.
+    fn run_timing(&mut self, value: &Form<'a>) -> Option<u16> {
+        let message = format!("`:run` names a timing, found {}", value.describe());
+        let t = Declared::new(
+            self.scope.timings.iter().map(|t| t.name.as_str()),
+            "a timing",
+            "timings",
+        )
+        .find(
+            value.as_keyword().unwrap_or(""),
+            value.span,
+            message,
+            self.diags,
+        )?;
+        let timing = &self.scope.timings[t];
+        if timing.at != crate::rules::Moment::Run {
+            self.error(
+                Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:{}` runs at `:{}` by itself; an effect can run only timings at `:run`",
+                        timing.name,
+                        timing.at.name()
+                    ),
+                )
+                .with_label("not a `:run` timing")
+                .with_help("declare a timing for effects to run: `{:at :run}`"),
+            );
+            return None;
+        }
+        Some(t as u16)
+    }
+
     /// `{:when c :effects […]}`: effects that run only when a condition holds.
     fn when(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
@@ -902,6 +1018,50 @@ impl<'a> Checker<'_, '_> {
         let mut f = Filter::default();
         let mut ok = true;
         for item in items {
+            if let Kind::Set(members) = &item.kind {
+                // `#{:heal :block-healing}`: any one of these categories.
+                if f.categories != 0 {
+                    self.error(
+                        Diagnostic::error(
+                            item.span,
+                            "a filter names one category, or one set of them, at most",
+                        )
+                        .with_label("a second of its sort"),
+                    );
+                }
+                for member in members {
+                    let name = member.as_keyword().unwrap_or("");
+                    match self.scope.categories.iter().position(|c| c == name) {
+                        Some(i) => f.categories |= crate::ast::category_bit(i as u16),
+                        None => {
+                            self.error(
+                                Diagnostic::error(
+                                    member.span,
+                                    format!(
+                                        "a set in a filter holds categories, found {}",
+                                        member.describe()
+                                    ),
+                                )
+                                .with_label("not a category of this rule set")
+                                .suggest(
+                                    name,
+                                    self.scope.categories.iter().map(String::as_str),
+                                    |s| format!(":{s}"),
+                                ),
+                            );
+                            ok = false;
+                        }
+                    }
+                }
+                if members.is_empty() {
+                    self.error(
+                        Diagnostic::error(item.span, "an empty set of categories matches nothing")
+                            .with_label("empty"),
+                    );
+                    ok = false;
+                }
+                continue;
+            }
             let Some(name) = item.as_keyword() else {
                 self.wrong_kind(
                     item,
@@ -932,8 +1092,8 @@ impl<'a> Checker<'_, '_> {
                 twice(f.status.is_some(), self);
                 f.status = Some(i);
             } else if let Some(i) = pos(self.scope.categories) {
-                twice(f.category.is_some(), self);
-                f.category = Some(i);
+                twice(f.categories != 0, self);
+                f.categories = crate::ast::category_bit(i);
             } else if let Some(i) = pos(self.scope.flags) {
                 twice(f.flag.is_some(), self);
                 f.flag = Some(i);
@@ -1038,6 +1198,16 @@ impl<'a> Checker<'_, '_> {
 
     fn predicate(&mut self, call: &Call<'_, 'a>, a: &Form<'a>, b: &Form<'a>) -> Option<Bool> {
         match call.op.kind {
+            OpKind::Compare(cmp @ (crate::ast::Cmp::Eq | crate::ast::Cmp::Ne))
+                if self.names_entity(a) && self.names_entity(b) =>
+            {
+                let same = Bool::Same(Box::new(self.entity(a)?), Box::new(self.entity(b)?));
+                Some(if cmp == crate::ast::Cmp::Eq {
+                    same
+                } else {
+                    Bool::Not(Box::new(same))
+                })
+            }
             OpKind::Compare(cmp) => {
                 let (x, y) = (self.num(a), self.num(b));
                 match (x?, y?) {
@@ -1063,6 +1233,16 @@ impl<'a> Checker<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `form` is a bare name bound to an entity here (a role, `:self`,
+    /// `:holder`, `:target` in an operation): `[= :holder :you]` compares entities.
+    fn names_entity(&self, form: &Form<'a>) -> bool {
+        form.as_keyword().is_some_and(|k| {
+            self.scope.roles.iter().any(|r| r == k)
+                || self.scope.bound.contains(&k)
+                || (k == TARGET && self.scope.in_operation)
+        })
     }
 
     fn arity(&mut self, call: &Call<'_, 'a>, wants: &str) {
@@ -1126,6 +1306,14 @@ impl<'a> Checker<'_, '_> {
             }
             Kind::Keyword(k) if *k == AMOUNT && self.scope.in_operation => {
                 Some(Num::Int(Int::Amount))
+            }
+            Kind::Keyword(k) if self.scope.card_values.iter().any(|(v, _)| v == k) => {
+                let value = self.scope.card_values.iter().find(|(v, _)| v == k);
+                Some(match value.map(|(_, n)| *n) {
+                    Some(crate::rules::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
+                    Some(crate::rules::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
+                    None => Num::Int(Int::Lit(0)),
+                })
             }
             Kind::Keyword(k) if *k == MAGNITUDE && self.scope.in_status => {
                 Some(Num::Int(Int::Magnitude))
@@ -1700,7 +1888,11 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 /// The first operation a target can choose, if any branch is one.
 fn first_op(t: &Resource) -> Option<u16> {
     match t {
-        Resource::Attr(_) | Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => None,
+        Resource::Attr(_)
+        | Resource::Status(_)
+        | Resource::Each(_)
+        | Resource::Spawn(_)
+        | Resource::Run(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

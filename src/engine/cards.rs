@@ -17,8 +17,11 @@ pub type CardId = u16;
 pub struct Zones {
     /// Each seat's hand, in the order drawn.
     pub(super) hands: Vec<Vec<CardId>>,
-    draw_pile: Vec<CardId>,
-    discard_pile: Vec<CardId>,
+    /// One draw pile for all seats, or one per seat (`:deck :per-seat`).
+    draw_piles: Vec<Vec<CardId>>,
+    /// Laid out as `draw_piles`.
+    discard_piles: Vec<Vec<CardId>>,
+    per_seat: bool,
     hand_size: usize,
     /// Each card's cost, packed for the affordability test: (attribute, cost; 0 if free).
     costs: Vec<(AttrId, i64)>,
@@ -33,17 +36,20 @@ impl Zones {
         let Some(zones) = zones else {
             return Zones {
                 hands: vec![Vec::new(); seats],
-                draw_pile: Vec::new(),
-                discard_pile: Vec::new(),
+                draw_piles: vec![Vec::new()],
+                discard_piles: vec![Vec::new()],
+                per_seat: false,
                 hand_size: 0,
                 costs: Vec::new(),
                 chancy: Vec::new(),
             };
         };
+        let piles = if zones.per_seat { seats.max(1) } else { 1 };
         Zones {
             hands: vec![Vec::with_capacity(zones.hand_size + 4); seats],
-            draw_pile: Vec::new(),
-            discard_pile: Vec::new(),
+            draw_piles: vec![Vec::new(); piles],
+            discard_piles: vec![Vec::new(); piles],
+            per_seat: zones.per_seat,
             hand_size: zones.hand_size,
             costs: cards
                 .iter()
@@ -53,19 +59,22 @@ impl Zones {
         }
     }
 
-    /// Shuffles every copy of every card into the draw pile and fills each hand.
+    /// Shuffles every copy of every card into the draw pile (each seat's own,
+    /// with `:deck :per-seat`, in seat order) and fills each hand.
     pub fn deal(&mut self, cards: &[Card], rng: &mut Rng) {
         for hand in &mut self.hands {
             hand.clear();
         }
-        self.discard_pile.clear();
-        self.draw_pile.clear();
-        for (id, card) in cards.iter().enumerate() {
-            for _ in 0..card.play.copies {
-                self.draw_pile.push(id as CardId);
+        for (draw, discard) in self.draw_piles.iter_mut().zip(&mut self.discard_piles) {
+            discard.clear();
+            draw.clear();
+            for (id, card) in cards.iter().enumerate() {
+                for _ in 0..card.play.copies {
+                    draw.push(id as CardId);
+                }
             }
+            draw.shuffle(rng);
         }
-        self.draw_pile.shuffle(rng);
         for seat in 0..self.hands.len() {
             self.refill(seat, rng);
         }
@@ -77,20 +86,31 @@ impl Zones {
         self.hands.get(seat as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// Cards left to draw.
-    pub fn draw_pile_len(&self) -> usize {
-        self.draw_pile.len()
+    /// Which pile `seat` draws from and discards to.
+    #[inline]
+    fn pile(&self, seat: usize) -> usize {
+        if self.per_seat {
+            seat.min(self.draw_piles.len() - 1)
+        } else {
+            0
+        }
+    }
+
+    /// Cards left to draw for `seat`.
+    pub fn draw_pile_len(&self, seat: EntityId) -> usize {
+        self.draw_piles[self.pile(seat as usize)].len()
     }
 
     #[inline]
     /// Draws one card into `seat`'s hand; an empty draw pile is first refilled
     /// from the discards, reshuffled.
     pub fn draw(&mut self, seat: usize, rng: &mut Rng) {
-        if self.draw_pile.is_empty() {
-            std::mem::swap(&mut self.draw_pile, &mut self.discard_pile);
-            self.draw_pile.shuffle(rng);
+        let p = self.pile(seat);
+        if self.draw_piles[p].is_empty() {
+            std::mem::swap(&mut self.draw_piles[p], &mut self.discard_piles[p]);
+            self.draw_piles[p].shuffle(rng);
         }
-        if let Some(card) = self.draw_pile.pop() {
+        if let Some(card) = self.draw_piles[p].pop() {
             self.hands[seat].push(card);
         }
     }
@@ -106,9 +126,10 @@ impl Zones {
         }
     }
 
-    /// Puts a card on the discard pile.
-    pub fn discard(&mut self, card: CardId) {
-        self.discard_pile.push(card);
+    /// Puts a card `seat` held on the discard pile.
+    pub fn discard(&mut self, seat: usize, card: CardId) {
+        let p = self.pile(seat);
+        self.discard_piles[p].push(card);
     }
 
     /// Can `seat` pay for `card` in `state`?
@@ -140,4 +161,19 @@ pub fn pay(
         let cost = card.play.cost.saturating_neg();
         crate::eval::add_to(rules, state, seat, attr, cost, Cause::effect(0), events);
     }
+}
+
+/// Sets `seat`'s `attr` to `card`'s number (its place in the deck list, from
+/// 1), as an effect would: what `:cards :played` asks of every play.
+pub fn record_play(
+    rules: &RuleSet,
+    state: &mut State,
+    seat: EntityId,
+    attr: AttrId,
+    card: CardId,
+    events: &mut Vec<Event>,
+) {
+    let number = i64::from(card) + 1;
+    let by = number.saturating_sub(state.get(seat, attr));
+    crate::eval::add_to(rules, state, seat, attr, by, Cause::effect(0), events);
 }

@@ -69,7 +69,18 @@ fn through(rules: &RuleSet, cause: Cause) -> String {
         .unwrap_or_default()
 }
 
-/// A game log as people read it: turns, plays and discards, every change, the end.
+/// The status whose effects made a change, if one did.
+fn by_status(by: By) -> Option<u16> {
+    match by {
+        By::Hook(_, c) | By::Card(_, c) | By::Removal(c) | By::Action(_, c) | By::Given(c) => {
+            c.status()
+        }
+        By::Cost(_) | By::Played(_) => None,
+    }
+}
+
+/// A game log as people read it: turns, plays and discards, every change
+/// (those of `:scratch` attributes only where a status made them), the end.
 pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
     render_named(rules, cards, log, &rules.game_entity_names())
 }
@@ -96,8 +107,20 @@ pub fn render_named(
             hook_line.clear();
         }
     };
+    let scratch = |attr: u16| {
+        rules
+            .attribute_defs
+            .get(usize::from(attr))
+            .is_some_and(|d| d.scratch)
+    };
     for e in log {
         match *e {
+            // A working value shows only where a status changed it: that names a trigger.
+            GameEvent::Changed { change, by }
+                if scratch(change.attr) && by_status(by).is_none() =>
+            {
+                continue;
+            }
             GameEvent::Changed {
                 change,
                 by: By::Hook(timing, cause),
@@ -155,6 +178,7 @@ pub fn render_named(
             GameEvent::Changed { change, by } => {
                 let note = match by {
                     By::Cost(_) => " (cost)".to_string(),
+                    By::Played(_) => " (the card's number)".to_string(),
                     By::Card(_, cause) => through(rules, cause),
                     By::Action(_, cause) => through(rules, cause),
                     By::Given(cause) => format!("{} (given)", through(rules, cause)),

@@ -122,6 +122,8 @@ pub enum By {
     Hook(TimingId, Cause),
     /// Paying for this card.
     Cost(CardId),
+    /// Playing this card: the attribute `:cards :played` names takes its number.
+    Played(CardId),
     /// This card's effects; which effect of it.
     Card(CardId, Cause),
     /// The `:on-removed` effects of an entity leaving play; which effect.
@@ -584,7 +586,7 @@ impl<'r> Game<'r> {
 
     /// Cards left to draw (0 without card zones).
     pub fn draw_pile_len(&self) -> usize {
-        self.zones.draw_pile_len()
+        self.zones.draw_pile_len(self.current)
     }
 
     /// Whether scoring a state can draw from the generator: the greedy AI's
@@ -1279,6 +1281,10 @@ impl<'r> Game<'r> {
                 if !self.events.is_empty() {
                     self.flush_events(|_| By::Cost(card));
                 }
+                if let Some(attr) = rules.cards.as_ref().and_then(|z| z.played) {
+                    cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
+                    self.flush_events(|_| By::Played(card));
+                }
                 apply(
                     rules,
                     &def.effects,
@@ -1287,7 +1293,10 @@ impl<'r> Game<'r> {
                     &mut self.events,
                 );
                 self.flush_events(|cause| By::Card(card, cause));
-                self.zones.discard(card);
+                // A card played `:once` leaves the game instead.
+                if !def.play.once {
+                    self.zones.discard(s, card);
+                }
                 self.check_victory();
                 if matches!(self.phase, Phase::Over(_)) {
                     return Ok(());
@@ -1317,7 +1326,7 @@ impl<'r> Game<'r> {
             }
             Ability::Discard(_) => {
                 let card = zones.hands[s].remove(i);
-                zones.discard(card);
+                zones.discard(s, card);
                 let forced = matches!(self.phase, Phase::MustDiscard(_));
                 self.record(GameEvent::Discarded { seat, card, forced });
                 match self.phase {
@@ -1405,7 +1414,7 @@ impl<'r> Game<'r> {
     /// `entity` acquires `status` through the normal path (blocks, stacking,
     /// on-acquire effects), applied by the seat whose turn it is: a
     /// scenario's given statuses. Victory is judged after.
-    pub fn give_status(&mut self, entity: EntityId, status: StatusId) {
+    pub fn give_status(&mut self, entity: EntityId, status: StatusId, magnitude: i64) {
         let seat = self.current as usize;
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         crate::eval::acquire(
@@ -1415,7 +1424,7 @@ impl<'r> Game<'r> {
             entity,
             self.current,
             status,
-            0,
+            magnitude,
             &mut self.events,
         );
         self.flush_events(By::Given);
@@ -1521,30 +1530,11 @@ pub fn run_timing(
 ) {
     let n = rules.roles.len();
     let seats = rules.seats.len().max(n).max(1);
-    // The seat's roles, then `:self`.
-    with_bindings(&[], n + 1, |roles| {
-        for (i, r) in roles[..n].iter_mut().enumerate() {
+    with_bindings(&[], n, |roles| {
+        for (i, r) in roles.iter_mut().enumerate() {
             *r = ((seat as usize + i) % seats) as EntityId;
         }
-        let hook = &rules.hooks[timing as usize];
-        match rules.timings[timing as usize].each {
-            None => {
-                apply(rules, hook, state, &roles[..n], events);
-                run_status_timing(rules, state, timing, Some(seat), &roles[..n], events);
-            }
-            Some(kind) => {
-                // Entities added meanwhile wait for the timing's next run.
-                let count = state.len() as EntityId;
-                for entity in 0..count {
-                    if state.kind(entity) != Some(kind) {
-                        continue;
-                    }
-                    roles[n] = entity;
-                    apply(rules, hook, state, roles, events);
-                    run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
-                }
-            }
-        }
+        crate::eval::run_timing(rules, state, timing, roles, seat, events);
     })
 }
 
@@ -1587,6 +1577,7 @@ pub fn moment_label(moment: Moment) -> &'static str {
         Moment::TurnStart => "start",
         Moment::TurnEnd => "end",
         Moment::RoundEnd => "round end",
+        Moment::Run => "run",
     }
 }
 

@@ -52,6 +52,9 @@ pub struct State {
     /// How many status effect lists are running, one inside another.
     #[serde(skip)]
     depth: u8,
+    /// The timings running one inside another through `{:run …}` effects.
+    #[serde(skip)]
+    running: Running,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
 }
@@ -66,6 +69,7 @@ impl Clone for State {
             instances: self.instances.clone(),
             serial: self.serial,
             depth: self.depth,
+            running: self.running,
             rng: self.rng.clone(),
         }
     }
@@ -80,6 +84,7 @@ impl Clone for State {
         self.instances.clone_from(&source.instances);
         self.serial = source.serial;
         self.depth = source.depth;
+        self.running = source.running;
         self.rng.clone_from(&source.rng);
     }
 }
@@ -96,6 +101,7 @@ impl State {
             instances: Vec::new(),
             serial: 0,
             depth: 0,
+            running: Running::default(),
             rng: Rng::seed_from_u64(seed),
         };
         for _ in 0..entities {
@@ -114,6 +120,7 @@ impl State {
         self.instances.clear();
         self.serial = 0;
         self.depth = 0;
+        self.running = Running::default();
         self.rng = Rng::seed_from_u64(seed);
         for _ in 0..entities {
             self.add(rules, 0);
@@ -528,6 +535,7 @@ fn apply_one<const MODIFIED: bool>(
 enum Target {
     Attr(AttrId),
     Op(OpId),
+    Run(u16),
     Nested(u32),
 }
 
@@ -584,6 +592,7 @@ impl Change {
                 }
             }
             Target::Op(op) => self.operation::<MODIFIED>(op, rules, state, frame, events),
+            Target::Run(timing) => run_nested(rules, state, frame, timing, self.entity, events),
             Target::Nested(path) => match chosen(resource, path) {
                 Some(Resource::Status(op)) => {
                     status::change(rules, state, frame, &self, op, events)
@@ -706,6 +715,7 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
     match t {
         Resource::Attr(a) => Target::Attr(*a),
         Resource::Op(o) => Target::Op(*o),
+        Resource::Run(t) => Target::Run(*t),
         Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => Target::Nested(0),
         Resource::If(c, a, b) => {
             let choice = u32::from(!boolean(c, state, frame));
@@ -729,8 +739,87 @@ fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
                 t = if path & 1 == 0 { a } else { b };
                 path >>= 1;
             }
-            Resource::Attr(_) | Resource::Op(_) => return None,
+            Resource::Attr(_) | Resource::Op(_) | Resource::Run(_) => return None,
         }
+    }
+}
+
+/// The most `{:run …}` effects that may run one inside another's hooks:
+/// deeper ones do nothing.
+pub const MAX_RUN_DEPTH: usize = 8;
+
+/// The timings running one inside another through `{:run …}` effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Running {
+    timings: [u16; MAX_RUN_DEPTH],
+    len: u8,
+}
+
+/// `{:run :timing}`: the timing's hooks run now, for `who` (or each entity of
+/// its `:each` kind), with the roles of the effects around it. A timing never
+/// runs inside its own run, and runs nest at most [`MAX_RUN_DEPTH`] deep, so
+/// hooks that run each other cannot loop.
+#[inline(never)]
+fn run_nested(
+    rules: &RuleSet,
+    state: &mut State,
+    frame: &Frame<'_>,
+    timing: u16,
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
+    let running = state.running;
+    let depth = usize::from(running.len);
+    if depth >= MAX_RUN_DEPTH || running.timings[..depth].contains(&timing) {
+        return;
+    }
+    state.running.timings[depth] = timing;
+    state.running.len += 1;
+    let n = rules.roles.len().min(frame.roles.len());
+    run_timing(rules, state, timing, &frame.roles[..n], who, events);
+    state.running.len -= 1;
+}
+
+/// Runs timing `timing` once: its rule-set hook, then the hooks and countdowns
+/// of the statuses of the entity it runs for, with the rule set's roles bound
+/// to `roles`. A timing with `:each` runs for every entity of its kind in play
+/// (those added meanwhile wait for its next run), with `:self` bound to each;
+/// one at the moment `:run` runs for `who`, bound to `:self`; any other runs
+/// for `who` with nothing more bound.
+pub fn run_timing(
+    rules: &RuleSet,
+    state: &mut State,
+    timing: u16,
+    roles: &[EntityId],
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
+    let n = roles.len();
+    let Some(def) = rules.timings.get(usize::from(timing)) else {
+        return;
+    };
+    let hook = &rules.hooks[usize::from(timing)];
+    match def.each {
+        None if def.at == crate::rules::Moment::Run => with_bindings(roles, 1, |roles| {
+            roles[n] = who;
+            apply(rules, hook, state, roles, events);
+            status::run_status_timing(rules, state, timing, Some(who), &roles[..n], events);
+        }),
+        None => {
+            apply(rules, hook, state, roles, events);
+            status::run_status_timing(rules, state, timing, Some(who), roles, events);
+        }
+        Some(kind) => with_bindings(roles, 1, |roles| {
+            let count = state.len() as EntityId;
+            for entity in 0..count {
+                if state.kind(entity) != Some(kind) {
+                    continue;
+                }
+                roles[n] = entity;
+                apply(rules, hook, state, roles, events);
+                status::run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
+            }
+        }),
     }
 }
 
@@ -988,6 +1077,7 @@ fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
                 boolean(b, state, frame)
             }
         }
+        Bool::Same(a, b) => entity(a, state, frame) == entity(b, state, frame),
         Bool::Chance(p) => {
             let p = dec(p, state, frame);
             // NaN and out-of-range probabilities clamp: `random_bool` needs 0..=1.

@@ -54,7 +54,10 @@ impl Instance {
     #[inline]
     pub fn matches(&self, filter: &Filter) -> bool {
         filter.status.is_none_or(|s| s == self.status)
-            && filter.category.is_none_or(|c| self.category == Some(c))
+            && (filter.categories == 0
+                || self
+                    .category
+                    .is_some_and(|c| filter.categories & crate::ast::category_bit(c) != 0))
             && filter.polarity.is_none_or(|p| self.polarity == p)
             && filter.flag.is_none_or(|f| self.flags & flag_bit(f) != 0)
     }

@@ -17,6 +17,8 @@ keys! {
         Max = "max",
         /// `:doc`: what it is, for people.
         Doc = "doc",
+        /// `:scratch true`: a working value of a calculation; game logs leave its changes out.
+        Scratch = "scratch",
     }
 }
 
@@ -31,6 +33,9 @@ pub struct AttrDef {
     pub max: i64,
     /// What it is, for people.
     pub doc: String,
+    /// A working value of a calculation (a damage pipeline's step): game logs
+    /// leave its changes out, as they would drown the ones people read.
+    pub scratch: bool,
 }
 
 pub(super) fn read(
@@ -60,6 +65,7 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         min: i64::MIN,
         max: i64::MAX,
         doc: String::new(),
+        scratch: false,
     };
     let Some(pairs) = check::fields(form, "an attribute", AttrKey::ALL, diags) else {
         return def;
@@ -72,6 +78,22 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         let slot = match key {
             AttrKey::Doc => {
                 def.doc = string(value, diags).unwrap_or_default();
+                continue;
+            }
+            AttrKey::Scratch => {
+                match value.kind {
+                    Kind::Bool(b) => def.scratch = b,
+                    _ => diags.push(
+                        Diagnostic::error(
+                            value.span,
+                            format!(
+                                "`:scratch` is `true` or `false`, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_label("expected `true` or `false`"),
+                    ),
+                }
                 continue;
             }
             AttrKey::Default => &mut def.default,

@@ -16,20 +16,73 @@ keys! {
         PayWith = "pay-with",
         /// `:hand-size`: how many cards a hand is filled up to.
         HandSize = "hand-size",
+        /// `:deck :shared` (one draw pile for all seats) or `:per-seat` (each seat its own copy).
+        Deck = "deck",
+        /// `:played :skill`: the attribute a play sets to the card's number.
+        Played = "played",
+        /// `:values {:multi {:default 1 :doc "…"}}`: numbers each card gives, named in its effects.
+        Values = "values",
     }
+}
+
+keys! {
+    /// How a game's cards are dealt: `:deck`.
+    pub enum DeckKind {
+        /// One draw pile that every seat draws from (Arcomage).
+        Shared = "shared",
+        /// Every seat draws from its own copy of the deck.
+        PerSeat = "per-seat",
+    }
+}
+
+keys! {
+    /// The keys of one of `:values`.
+    pub enum ValueKey {
+        /// `:default 1.0`: the value of a card that does not give it.
+        Default = "default",
+        /// `:doc "…"`: what it means.
+        Doc = "doc",
+    }
+}
+
+/// A number a card gives, declared in `:cards :values`: integer or decimal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CardValue {
+    /// `4`
+    Int(i64),
+    /// `1.5`
+    Dec(f64),
+}
+
+/// One of `:cards :values`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueDef {
+    /// Its name, a card key and a name in the card's effects (`multi`).
+    pub name: String,
+    /// What a card that does not give it has.
+    pub default: CardValue,
+    /// What it means.
+    pub doc: String,
 }
 
 /// The most cards a hand may be filled up to.
 pub const MAX_HAND_SIZE: i64 = 64;
 
 /// Card zones: what `:cards` switches on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CardZones {
     /// The attributes a card's cost may be paid in (`:bricks :gems :beasts`);
     /// empty means any attribute.
     pub pay_with: Vec<AttrId>,
     /// How many cards a hand is filled up to after each action.
     pub hand_size: usize,
+    /// Every seat draws from its own copy of the deck (`:deck :per-seat`).
+    pub per_seat: bool,
+    /// The attribute a play sets, on the player, to the card's number (its
+    /// place in the deck list, from 1), before the card's effects run.
+    pub played: Option<AttrId>,
+    /// The numbers each card gives (`:multi 1.5`), named in its own effects.
+    pub values: Vec<ValueDef>,
 }
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
@@ -39,10 +92,29 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     let mut zones = CardZones {
         pay_with: Vec::new(),
         hand_size: 0,
+        per_seat: false,
+        played: None,
+        values: Vec::new(),
     };
     for (key, v) in pairs {
         match key {
             CardsKey::PayWith => pay_with(v, rules, &mut zones, diags),
+            CardsKey::Deck => {
+                zones.per_seat = check::keyword_in::<DeckKind>(
+                    v,
+                    format!(
+                        "`:deck` is `:shared` or `:per-seat`, found {}",
+                        v.describe()
+                    ),
+                    "not a way to deal",
+                    None,
+                    diags,
+                ) == Some(DeckKind::PerSeat);
+            }
+            CardsKey::Played => {
+                zones.played = attribute(v, rules, "`:played`", diags);
+            }
+            CardsKey::Values => zones.values = values(v, rules, diags),
             CardsKey::HandSize => {
                 zones.hand_size =
                     whole(v, "`:hand-size`", 1, MAX_HAND_SIZE, diags).unwrap_or(1) as usize;
@@ -57,6 +129,87 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         );
     }
     rules.cards = Some(zones);
+}
+
+/// The numbers cards give: `{:multi {:default 1.0 :doc "…"}}`. Their names
+/// become card keys and names in each card's effects, so they may not be a
+/// card's own keys or a name the rule set already uses.
+fn values(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<ValueDef> {
+    let mut out: Vec<ValueDef> = Vec::new();
+    for (name, (span, def)) in super::keyword_map(v, "`:values`", diags) {
+        let taken = crate::defs::DefKey::find(name).is_some()
+            || rules.roles.iter().any(|r| r == name)
+            || rules.attributes.iter().any(|a| a == name)
+            || rules.operations.iter().any(|o| o == name)
+            || rules.params.iter().any(|(p, _)| p == name)
+            || check::RESERVED.contains(&name);
+        if taken || out.iter().any(|d| d.name == name) {
+            diags.push(
+                Diagnostic::error(span, format!("`:{name}` is already a name here"))
+                    .with_label("taken")
+                    .with_help("a card value is a card key and a name in the card's effects: choose a name nothing else has"),
+            );
+            continue;
+        }
+        let Some(pairs) = check::fields(def, "a card value", ValueKey::ALL, diags) else {
+            continue;
+        };
+        let mut value = ValueDef {
+            name: name.to_string(),
+            default: CardValue::Int(0),
+            doc: String::new(),
+        };
+        for (key, v) in pairs {
+            match key {
+                ValueKey::Doc => value.doc = super::string(v, diags).unwrap_or_default(),
+                ValueKey::Default => match number(v, diags) {
+                    Some(n) => value.default = n,
+                    None => continue,
+                },
+            }
+        }
+        out.push(value);
+    }
+    out
+}
+
+/// A card value written in a file: an integer or a decimal.
+pub fn number(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<CardValue> {
+    match v.kind {
+        Kind::Int(n) => Some(CardValue::Int(n)),
+        Kind::Dec(d) if d.is_finite() => Some(CardValue::Dec(d)),
+        _ => {
+            diags.push(
+                Diagnostic::error(v.span, format!("expected a number, found {}", v.describe()))
+                    .with_label("expected a number such as `1.5`"),
+            );
+            None
+        }
+    }
+}
+
+fn attribute(
+    v: &Form<'_>,
+    rules: &RuleSet,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<AttrId> {
+    let found = v.as_keyword().and_then(|a| rules.attribute(a));
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(
+                v.span,
+                format!("{key} names an attribute, found {}", v.describe()),
+            )
+            .with_label("not an attribute of this rule set")
+            .suggest(
+                v.as_keyword().unwrap_or(""),
+                rules.attributes.iter().map(String::as_str),
+                |s| format!(":{s}"),
+            ),
+        );
+    }
+    found
 }
 
 fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Vec<Diagnostic>) {

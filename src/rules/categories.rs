@@ -12,11 +12,12 @@ use crate::diag::Diagnostic;
 use crate::syntax::Form;
 
 /// Reads a section of names with docs (`:categories`, `:flags`) into `names`;
-/// `noun` is what one of them is called in messages.
+/// `noun` is what one of them is called in messages; at most `max` of them.
 pub(super) fn read(
     value: &Form<'_>,
     section: &str,
     noun: &str,
+    max: usize,
     names: &mut Vec<String>,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -32,10 +33,10 @@ pub(super) fn read(
         let _ = string(doc, diags);
         names.push(name.to_string());
     }
-    if names.len() > usize::from(u16::MAX) {
+    if names.len() > max {
         diags.push(Diagnostic::error(
             value.span,
-            format!("a rule set may declare at most 65535 of {section}"),
+            format!("a rule set may declare at most {max} {section}"),
         ));
     }
 }

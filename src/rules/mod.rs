@@ -26,7 +26,7 @@ mod victory;
 
 pub use actions::{ActionDef, ActionId};
 pub use attributes::AttrDef;
-pub use cards::CardZones;
+pub use cards::{CardValue, CardZones, ValueDef, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use setup::Setup;
@@ -35,7 +35,7 @@ pub use victory::{Victory, reads};
 
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, ACTOR, AMOUNT, HOLDER, SELF, SOURCE, Scope, TARGET};
+use crate::check::{self, Scope};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
@@ -43,6 +43,7 @@ use crate::syntax::{Form, Kind, Span, read};
 pub const BUNDLED: &[(&str, &str)] = &[
     ("arcomage", include_str!("../../rules/arcomage.edn")),
     ("tactics", include_str!("../../rules/tactics.edn")),
+    ("skills", include_str!("../../rules/skills.edn")),
 ];
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
@@ -71,6 +72,8 @@ keys! {
         Statuses = "statuses",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
+        /// `:timings {:turn-start {:at :turn-start}}`: where hooks can run.
+        Timings = "timings",
         /// `:operations {:damage {…}}`: named changes written in the language.
         Operations = "operations",
         /// `:params {:tower-goal 50}`: named constants.
@@ -79,8 +82,6 @@ keys! {
         Seats = "seats",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
         Setup = "setup",
-        /// `:timings {:turn-start {:at :turn-start}}`: where hooks can run.
-        Timings = "timings",
         /// `:hooks {:turn-start […]}`: effects run at a timing.
         Hooks = "hooks",
         /// `:actions {:attack {…}}`: what entities can do on their seat's turn.
@@ -198,7 +199,7 @@ struct Names(Vec<(String, Span)>);
 
 impl Names {
     fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
-        if [TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR].contains(&name) {
+        if crate::check::RESERVED.contains(&name) {
             diags.push(
                 Diagnostic::error(span, format!("`:{name}` is reserved: the engine binds it"))
                     .with_label("reserved name"),
@@ -348,15 +349,18 @@ impl RuleSet {
                     value,
                     "`:categories`",
                     "category",
+                    // Filters hold categories and flags as bits of one word.
+                    crate::ast::MAX_CATEGORIES,
                     &mut rules.categories,
                     diags,
                 ),
                 (Section::Flags, Some(value)) => {
-                    categories::read(value, "`:flags`", "flag", &mut rules.flags, diags)
+                    categories::read(value, "`:flags`", "flag", 64, &mut rules.flags, diags)
                 }
                 (Section::Statuses, Some(value)) => {
                     let mut names = Vec::new();
-                    categories::read(value, "`:statuses`", "status", &mut names, diags);
+                    let max = usize::from(u16::MAX);
+                    categories::read(value, "`:statuses`", "status", max, &mut names, diags);
                     rules.declare_statuses(names.iter().map(String::as_str));
                 }
                 (Section::Attributes, Some(value)) => {
@@ -483,6 +487,8 @@ impl RuleSet {
                 // A status change's effects are counted where the status is defined.
                 Resource::Status(_) => 1,
                 Resource::Spawn(spawn) => 1 + spawn.values.len() as u64,
+                // A timing's hook is bounded where it is declared.
+                Resource::Run(_) => 1,
                 // Per entity: how many entities a kind will have is not known here.
                 Resource::Each(each) => each
                     .effects
@@ -521,6 +527,8 @@ impl RuleSet {
             categories: &self.categories,
             flags: &self.flags,
             kinds: &self.kinds,
+            timings: &self.timings,
+            card_values: &[],
             in_operation: false,
             in_status: false,
             bound: &[],

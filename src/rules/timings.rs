@@ -28,6 +28,8 @@ keys! {
         TurnEnd = "turn-end",
         /// After the last turn of each round.
         RoundEnd = "round-end",
+        /// Never by itself: only when an effect runs it, `{:run :skill-start}`.
+        Run = "run",
     }
 }
 
@@ -163,9 +165,14 @@ fn moment(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Moment> {
 pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:hooks`", diags) {
         let timing = rules.timing(name);
-        let each = timing.and_then(|t| rules.timings[t as usize].each);
+        // `:self` is the entity the hook runs for: each of an `:each` kind, or
+        // the one an effect runs a `:run` timing for.
+        let binds_self = timing.is_some_and(|t| {
+            let t = &rules.timings[t as usize];
+            t.each.is_some() || t.at == Moment::Run
+        });
         let scope = Scope {
-            bound: if each.is_some() { &[SELF] } else { &[] },
+            bound: if binds_self { &[SELF] } else { &[] },
             ..rules.scope()
         };
         let effects = check::effects(body, &scope, diags).unwrap_or_default();
