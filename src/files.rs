@@ -377,7 +377,8 @@ fn rule_set_for<'r>(
     }
     bundled
         .entry(dir.to_string())
-        .or_insert_with(|| RuleSet::bundled(dir).and_then(Result::ok))
+        // With its bundled statuses, as `--rules` loads it.
+        .or_insert_with(|| load_rules(dir).ok())
         .as_ref()
 }
 

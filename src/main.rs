@@ -68,7 +68,7 @@ enum Command {
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
-        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json"
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23"
     )]
     Eval {
         /// The effects: a vector of effect maps.
@@ -92,7 +92,7 @@ enum Command {
         /// Seed for chance (default: the state file's, else 0).
         #[arg(long)]
         seed: Option<u64>,
-        /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness.
+        /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness; ID@N gives it magnitude N (you=heal4@23).
         #[arg(long = "status", value_name = "ENTITY=ID")]
         statuses: Vec<String>,
         /// After the effects, run this timing, or every timing of this moment (repeatable, in order), such as round-end.

@@ -99,6 +99,15 @@ fn with_statuses(rules: &RuleSet, text: &str) -> Result<RuleSet, String> {
 }
 
 fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), String> {
+    // `rules:` names another bundled rule set (with its bundled statuses).
+    let named;
+    let rules = match field(fields, "rules") {
+        Some(name) => {
+            named = grimoire::files::load_rules(name).map_err(|e| format!("{DOC}:{line}: {e}"))?;
+            &named
+        }
+        None => rules,
+    };
     let defined;
     let rules = match field(fields, "define") {
         Some(text) => {
@@ -231,7 +240,8 @@ fn every_operator_and_effect_key_has_a_tested_example() {
         .iter()
         .map(|k| k.name())
         .chain(check::SpawnKey::ALL.iter().map(|k| k.name()))
-        .chain(check::WhenKey::ALL.iter().map(|k| k.name()));
+        .chain(check::WhenKey::ALL.iter().map(|k| k.name()))
+        .chain(check::RunKey::ALL.iter().map(|k| k.name()));
     for key in check::EffectKey::ALL.iter().map(|k| k.name()).chain(each) {
         assert!(
             code.contains(&format!(":{key} ")),
@@ -314,6 +324,12 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
                 panic!("{DOC}:{line}: {diags:?}");
             }
         } else if first.has_key("card") || first.has_key("effect") || first.has_key("status") {
+            // A first line `; rules: skills` checks it against another bundled rule set.
+            let named = text
+                .strip_prefix("; rules: ")
+                .and_then(|t| t.lines().next());
+            let dir = dir.with_file_name(named.unwrap_or("arcomage").trim());
+            std::fs::create_dir_all(&dir).unwrap();
             let file = dir.join(format!("definitions-{line}.edn"));
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::check(&[file], None, grimoire::cli::Format::Human, false);
@@ -384,6 +400,7 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::check::EachKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::SpawnKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::WhenKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::RunKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.

@@ -1047,7 +1047,8 @@ impl<'a> Checker<'_, '_> {
                                     name,
                                     self.scope.categories.iter().map(String::as_str),
                                     |s| format!(":{s}"),
-                                ),
+                                )
+                                .with_help_if_none(categories_help(self.scope.categories)),
                             );
                             ok = false;
                         }
@@ -1882,6 +1883,18 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
             .iter()
             .any(|(k, _)| k.as_keyword() == Some(key) || k.as_symbol() == Some(key)),
         _ => false,
+    }
+}
+
+/// The help that lists the categories, or says how to declare them.
+fn categories_help(categories: &[String]) -> String {
+    if categories.is_empty() {
+        "declare categories first: `:categories {:fire \"…\"}`".to_string()
+    } else {
+        format!(
+            "the categories are {}",
+            list_and(categories.iter().map(|c| format!("`:{c}`")))
+        )
     }
 }
 

@@ -212,7 +212,7 @@ pub struct EvalArgs {
     pub state: Option<PathBuf>,
     /// Seed for the generator (overrides the state file's).
     pub seed: Option<u64>,
-    /// `ENTITY=ID`: statuses acquired before the effects run.
+    /// `ENTITY=ID` or `ENTITY=ID@MAGNITUDE`: statuses acquired before the effects run.
     pub statuses: Vec<String>,
     /// Timings (or moments) run after the effects, in order.
     pub then: Vec<String>,
@@ -347,6 +347,18 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
                 "`--status {given}` is not `ENTITY=STATUS` (for example `--status hero=weakness`)"
             ));
         };
+        // `heal4@23`: with magnitude 23.
+        let (id, magnitude) = match id.split_once('@') {
+            Some((id, m)) => match m.trim().parse::<i64>() {
+                Ok(m) => (id, m),
+                Err(_) => {
+                    return Output::usage(format!(
+                        "--status {given}: the magnitude after `@` is a whole number, found `{m}`"
+                    ));
+                }
+            },
+            None => (id, 0),
+        };
         let (who, id) = (
             who.trim().trim_start_matches(':'),
             id.trim().trim_start_matches(':'),
@@ -373,7 +385,7 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             holder as EntityId,
             source,
             status,
-            0,
+            magnitude,
             &mut events,
         );
         state.remove_fallen(rules, &mut removed, &mut events);

@@ -188,6 +188,8 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<actions::RefusalKey>())
         .chain(names::<victory::VictoryKey>())
         .chain(names::<cards::CardsKey>())
+        .chain(names::<cards::DeckKind>())
+        .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
         .collect()
