@@ -15,10 +15,14 @@ use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Form, Span, read};
 
 /// The file extensions `check` reads when given a folder.
-pub const EXTENSIONS: &[&str] = &["edn", "csv"];
+pub const EXTENSIONS: &[&str] = &["edn", "csv", "md"];
 
 fn is_csv(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".csv")
+}
+
+fn is_md(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".md")
 }
 
 /// The result of checking a set of files.
@@ -206,6 +210,18 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             parsed.push(Some(Parsed::Csv));
             continue;
         }
+        if is_md(&source.path) {
+            let mut diags = Vec::new();
+            let tables = crate::md::tables(&source.text, &mut diags);
+            let (rows, categories) = crate::md::status_tables(&source.text, &tables);
+            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+            // A document without status tables (a README) is prose: nothing to check.
+            parsed.push(
+                (!rows.is_empty() || !categories.is_empty())
+                    .then_some(Parsed::Md(rows, categories)),
+            );
+            continue;
+        }
         let read = read(&source.text);
         if !read.errors.is_empty() {
             out.diagnostics
@@ -285,12 +301,21 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     // Every status of every file is declared before any definition is checked,
     // so cards and statuses can name statuses defined in any file, in any order.
     for (k, p) in chosen.iter().zip(&parsed) {
-        if let (Some(k), Some(Parsed::Edn(read))) = (*k, p) {
-            let ids = read
-                .forms
-                .iter()
-                .filter_map(|f| f.get("status").and_then(|v| v.as_keyword()));
-            extended[k].declare_statuses(ids);
+        match (*k, p) {
+            (Some(k), Some(Parsed::Edn(read))) => {
+                let ids = read
+                    .forms
+                    .iter()
+                    .filter_map(|f| f.get("status").and_then(|v| v.as_keyword()));
+                extended[k].declare_statuses(ids);
+            }
+            // A table row with a description is a status, defined there or in an `.edn` file.
+            (Some(k), Some(Parsed::Md(rows, _))) => extended[k].declare_statuses(
+                rows.iter()
+                    .filter(|r| r.description.is_some())
+                    .map(|r| r.name.text.as_ref()),
+            ),
+            _ => {}
         }
     }
     let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
@@ -304,6 +329,8 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         let from_csv;
         let forms: &[Form<'_>] = match &parsed[i] {
             Some(Parsed::Edn(read)) => &read.forms,
+            // Table rows are joined to the definitions once all are checked, below.
+            Some(Parsed::Md(..)) => continue,
             _ => match crate::csv::rows(&sources[i].text) {
                 Ok(rows) => {
                     cells = rows;
@@ -342,6 +369,63 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         }
         out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
     }
+    // Markdown rows: each joined to the `.edn` status of its id and checked
+    // against it, or a status of its own.
+    let mut rows_seen: HashMap<(String, String), Span> = HashMap::new();
+    for (i, k) in chosen.iter().enumerate() {
+        let (Some(k), Some(Parsed::Md(rows, categories))) = (*k, &parsed[i]) else {
+            continue;
+        };
+        let rs = &extended[k];
+        let mut diags = Vec::new();
+        crate::md::check_categories(categories, rs, &mut diags);
+        for row in rows {
+            let key = (rs.name.clone(), row.name.text.to_string());
+            if let Some(first) = rows_seen.get(&key) {
+                diags.push(
+                    Diagnostic::error(
+                        row.name.span,
+                        format!("`{}` is defined twice in these tables", row.name.text),
+                    )
+                    .with_label("defined again")
+                    .with_related(*first, "first defined here")
+                    .with_help("give each row its own name"),
+                );
+                continue;
+            }
+            rows_seen.insert(key, row.name.span);
+            // The `.edn` status of its id: among the files checked, or the rule set's own.
+            let in_files = out.definitions.iter().find(|d| {
+                d.kind == crate::defs::DefKind::Status
+                    && d.rules == rs.name
+                    && d.name == row.name.text
+            });
+            let joined = match in_files {
+                Some(d) => d
+                    .status
+                    .as_ref()
+                    .map(|s| (s, sources[d.source].path.as_str())),
+                None => rs
+                    .status(&row.name.text)
+                    .filter(|&s| rs.status_installed.get(usize::from(s)) == Some(&true))
+                    .map(|s| {
+                        (
+                            &rs.status_defs[usize::from(s)],
+                            "the rule set's bundled data",
+                        )
+                    }),
+            };
+            if let Some(def) = crate::md::check_row(row, rs, joined, i, &mut diags) {
+                statuses.push((
+                    rs.name.clone(),
+                    def.name.clone(),
+                    def.status.clone().unwrap_or_default(),
+                ));
+                out.definitions.push(def);
+            }
+        }
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    }
     for rs in &mut extended {
         let name = rs.name.clone();
         rs.install_statuses(
@@ -360,6 +444,11 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
 enum Parsed<'a> {
     Csv,
     Edn(crate::syntax::Read<'a>),
+    /// A markdown document's status rows and category rows.
+    Md(
+        Vec<crate::md::StatusRow<'a>>,
+        Vec<crate::md::CategoryRow<'a>>,
+    ),
 }
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.

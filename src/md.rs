@@ -13,7 +13,11 @@
 
 use std::borrow::Cow;
 
+use crate::ast::{CategoryId, StatusDef};
+use crate::check::keys::Keys;
+use crate::defs::{DefKind, Definition};
 use crate::diag::Diagnostic;
+use crate::rules::RuleSet;
 use crate::syntax::Span;
 
 /// One cell: its text, trimmed and unescaped, and where it stands.
@@ -223,6 +227,267 @@ impl Table<'_> {
             _ => self.span,
         }
     }
+}
+
+/// A row of a status table, one whose header names `Name`, `Trigger` and
+/// `Category` (seed 000's buff and debuff tables): a status, or what a status
+/// defined elsewhere must agree with.
+#[derive(Clone, Debug)]
+pub struct StatusRow<'a> {
+    /// Its id (`heal1`).
+    pub name: Cell<'a>,
+    /// The timing it acts at (`etiOnTurnEnd`); `-` or empty for none.
+    pub trigger: Cell<'a>,
+    /// Its category.
+    pub category: Cell<'a>,
+    /// What it does, for players; empty for a row that does not say.
+    pub description: Option<Cell<'a>>,
+    /// Buff or debuff, from the heading above its table ("Buffs", "Debuffs").
+    pub polarity: Option<crate::ast::Polarity>,
+    /// The whole row.
+    pub span: Span,
+}
+
+/// A row of a category table, one whose header names `Category`, `Trigger`
+/// and `Calc` (seed 000's scaling table).
+#[derive(Clone, Debug)]
+pub struct CategoryRow<'a> {
+    /// The category it scales.
+    pub category: Cell<'a>,
+    /// The timing the scale applies at.
+    pub trigger: Cell<'a>,
+}
+
+/// The status rows and category rows of the tables of `text`; other tables are skipped.
+pub fn status_tables<'a>(
+    text: &'a str,
+    tables: &[Table<'a>],
+) -> (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>) {
+    let mut statuses = Vec::new();
+    let mut categories = Vec::new();
+    for table in tables {
+        let (name, trigger, category) = (
+            table.column("Name"),
+            table.column("Trigger"),
+            table.column("Category"),
+        );
+        if let (Some(n), Some(t), Some(c)) = (name, trigger, category) {
+            let polarity = polarity_above(text, table.span.start as usize);
+            let description = table.column("Description");
+            statuses.extend(table.rows.iter().map(|row| {
+                StatusRow {
+                    name: row.cells[n].clone(),
+                    trigger: row.cells[t].clone(),
+                    category: row.cells[c].clone(),
+                    description: description
+                        .map(|d| row.cells[d].clone())
+                        .filter(|d| !d.text.is_empty()),
+                    polarity,
+                    span: row.span,
+                }
+            }));
+        } else if let (None, Some(t), Some(c), Some(_)) =
+            (name, trigger, category, table.column("Calc"))
+        {
+            categories.extend(table.rows.iter().map(|row| CategoryRow {
+                category: row.cells[c].clone(),
+                trigger: row.cells[t].clone(),
+            }));
+        }
+    }
+    (statuses, categories)
+}
+
+/// Buff or debuff, as the nearest heading above byte `at` says ("## Debuffs (Enemy)").
+fn polarity_above(text: &str, at: usize) -> Option<crate::ast::Polarity> {
+    let heading = text
+        .get(..at)?
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('#'))?
+        .to_ascii_lowercase();
+    if heading.contains("debuff") {
+        Some(crate::ast::Polarity::Debuff)
+    } else if heading.contains("buff") {
+        Some(crate::ast::Polarity::Buff)
+    } else {
+        None
+    }
+}
+
+/// Checks a category table's rows: a row naming no category of `rules` but
+/// near one is a misspelling (`ecaaBlockDebuffs`); a row near none is about
+/// something else (the damage itself) and is skipped. Triggers are timings.
+pub fn check_categories(rows: &[CategoryRow<'_>], rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+    for row in rows {
+        let name = row.category.text.as_ref();
+        let declared = rules.categories.iter().map(String::as_str);
+        if rules.categories.iter().all(|c| c != name)
+            && let Some(near) = crate::diag::nearest(name, declared)
+        {
+            diags.push(
+                Diagnostic::error(
+                    row.category.span,
+                    format!("`{name}` is not a category of rule set `{}`", rules.name),
+                )
+                .with_label("not a category")
+                .with_help(format!("did you mean `{near}`?")),
+            );
+        }
+        trigger(&row.trigger, rules, diags);
+    }
+}
+
+/// The timing a trigger cell names; `-` or empty names none.
+fn trigger(cell: &Cell<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+    let name = cell.text.as_ref();
+    if name.is_empty() || name == "-" {
+        return None;
+    }
+    rules.timing(name).or_else(|| {
+        rules.declared_timing(name, &name, cell.span, diags);
+        None
+    })
+}
+
+/// Checks one status row against the `.edn` status of the same id, if there is
+/// one (`joined`, with its file's path); a described row with none becomes a
+/// status of its own, which only names its polarity and category.
+pub fn check_row(
+    row: &StatusRow<'_>,
+    rules: &RuleSet,
+    joined: Option<(&StatusDef, &str)>,
+    source: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Definition> {
+    let id = row.name.text.as_ref();
+    let category = match row.category.text.as_ref() {
+        "" | "-" => None,
+        name => match rules.categories.iter().position(|c| c == name) {
+            Some(c) => Some(c as CategoryId),
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        row.category.span,
+                        format!("`{name}` is not a category of rule set `{}`", rules.name),
+                    )
+                    .with_label("not a category")
+                    .suggest(
+                        name,
+                        rules.categories.iter().map(String::as_str),
+                        |s| s.to_string(),
+                    ),
+                );
+                return None;
+            }
+        },
+    };
+    let timing = trigger(&row.trigger, rules, diags);
+    let Some((status, path)) = joined else {
+        if row.description.is_none() {
+            diags.push(
+                Diagnostic::warning(
+                    row.name.span,
+                    format!("`{id}` has no description and no definition: it is undefined"),
+                )
+                .with_label("undefined")
+                .with_help(format!(
+                    "describe it, and write what it does as `{{:status :{id} …}}` in an `.edn` file"
+                )),
+            );
+            return None;
+        }
+        let Some(polarity) = row.polarity else {
+            diags.push(
+                Diagnostic::error(row.name.span, format!("cannot tell whether `{id}` is a buff or a debuff"))
+                    .with_label("no polarity")
+                    .with_help("put the table under a heading that says Buffs or Debuffs, or define it in an `.edn` file"),
+            );
+            return None;
+        };
+        diags.push(
+            Diagnostic::warning(
+                row.name.span,
+                format!(
+                    "`{id}` does nothing: a table row names a status but cannot say what it does"
+                ),
+            )
+            .with_label("no effects")
+            .with_help(format!(
+                "write what it does as `{{:status :{id} …}}` in an `.edn` file"
+            )),
+        );
+        return Some(Definition {
+            kind: DefKind::Status,
+            name: id.to_string(),
+            text: row.description.as_ref().map(|d| d.text.to_string()),
+            effects: Vec::new(),
+            play: crate::defs::CardRules::default(),
+            status: Some(StatusDef {
+                polarity,
+                category,
+                ..StatusDef::default()
+            }),
+            rules: rules.name.clone(),
+            source,
+            span: row.span,
+        });
+    };
+    let name_of = |c: Option<CategoryId>| {
+        c.and_then(|c| rules.categories.get(usize::from(c)))
+            .map_or("none".to_string(), |c| format!("`{c}`"))
+    };
+    if category != status.category {
+        diags.push(
+            Diagnostic::error(
+                row.category.span,
+                format!(
+                    "the table says `{id}` is of category {}; its definition in {path} says {}",
+                    name_of(category),
+                    name_of(status.category)
+                ),
+            )
+            .with_label("disagrees with the definition"),
+        );
+    }
+    if let Some(p) = row.polarity
+        && p != status.polarity
+    {
+        diags.push(
+            Diagnostic::error(
+                row.name.span,
+                format!(
+                    "the table lists `{id}` as a {}; its definition in {path} is a {}",
+                    p.name(),
+                    status.polarity.name()
+                ),
+            )
+            .with_label("disagrees with the definition"),
+        );
+    }
+    if let Some(t) = timing
+        && !status.hooks.is_empty()
+        && status.hooks.iter().all(|(h, _)| *h != t)
+    {
+        let at: Vec<String> = status
+            .hooks
+            .iter()
+            .filter_map(|(h, _)| rules.timings.get(usize::from(*h)))
+            .map(|t| format!("`{}`", t.name))
+            .collect();
+        diags.push(
+            Diagnostic::warning(
+                row.trigger.span,
+                format!(
+                    "the table says `{id}` acts at `{}`; its definition in {path} acts at {}",
+                    row.trigger.text,
+                    crate::check::list_and(at)
+                ),
+            )
+            .with_label("a different timing"),
+        );
+    }
+    None
 }
 
 #[cfg(test)]

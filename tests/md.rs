@@ -86,3 +86,84 @@ proptest! {
         }
     }
 }
+
+/// `grimoire check` over `paths`, with `rules`: exit code and what it printed.
+fn check(paths: &[std::path::PathBuf], rules: Option<&str>) -> (i32, String) {
+    let out = grimoire::cli::check(paths, rules, grimoire::cli::Format::Human, false);
+    (out.code, out.stderr)
+}
+
+/// A folder named after the skills rule set holding `files`.
+fn skills_folder(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("md-{name}"))
+        .join("skills");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn the_skill_seeds_document_gets_its_own_faults_reported() {
+    let (code, err) = check(
+        &["tests/data/seeds/000_31e8eb786b919423.md".into()],
+        Some("skills"),
+    );
+    assert_eq!(code, 1, "{err}");
+    // Exactly the seed's two faults are errors: a name defined twice, a misspelt category.
+    assert!(err.contains("2 errors"), "{err}");
+    assert!(
+        err.contains("`blockDebuffs7` is defined twice in these tables"),
+        "{err}"
+    );
+    assert!(err.contains("000_31e8eb786b919423.md:194:3"), "{err}");
+    assert!(
+        err.contains("`ecaaBlockDebuffs` is not a category of rule set `skills`"),
+        "{err}"
+    );
+    assert!(err.contains("000_31e8eb786b919423.md:136:3"), "{err}");
+    insta::assert_snapshot!(err);
+}
+
+#[test]
+fn the_bundled_corrected_tables_agree_with_their_definitions() {
+    let (code, err) = check(&["effects/skills".into()], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 errors, 0 warnings"), "{err}");
+}
+
+#[test]
+fn a_row_that_disagrees_with_its_definition_is_reported_at_its_cell() {
+    let doc = "## Buffs\n\n| Name | Trigger | Category | Description |\n|---|---|---|---|\n| heal4 | etiOnTurnStart | ecaDoDamage | heals |\n\n## Debuffs\n\n| Name | Trigger | Category | Description |\n|---|---|---|---|\n| heal3 | etiOnTurnStart | ecaHeal | heals |\n";
+    let dir = skills_folder("disagree", &[("t.md", doc)]);
+    let (code, err) = check(&[dir], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the table says `heal4` is of category `ecaDoDamage`; its definition in the rule set's bundled data says `ecaHeal`"),
+        "{err}"
+    );
+    assert!(err.contains("t.md:5:28"), "{err}");
+    assert!(err.contains("the table lists `heal3` as a debuff"), "{err}");
+    assert!(
+        err.contains("the table says `heal4` acts at `etiOnTurnStart`; its definition in the rule set's bundled data acts at `etiOnTurnEnd`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_described_row_without_a_definition_is_a_status_that_does_nothing() {
+    let doc = "# Notes\n\nProse is skipped.\n\n## Buffs\n\n| Name | Trigger | Category | Description |\n|---|---|---|---|\n| shield1 | etiOnSkillStart | ecaBlockDamage | a shield |\n| shield2 | etiOnSkillStart | ecaBlockDamage |  |\n";
+    let card = "{:card \"Shield\" :effects [{:effected :you :acquire :shield1}]}";
+    let dir = skills_folder("becomes", &[("t.md", doc), ("c.edn", card)]);
+    let (code, err) = check(&[dir], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("`shield1` does nothing"), "{err}");
+    assert!(
+        err.contains("`shield2` has no description and no definition: it is undefined"),
+        "{err}"
+    );
+    let (code, err) = check(&["README.md".into(), "docs".into()], None);
+    assert_eq!(code, 0, "prose documents have no tables to check: {err}");
+}

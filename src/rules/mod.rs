@@ -131,6 +131,8 @@ pub struct RuleSet {
     pub statuses: Vec<String>,
     /// Each status's definition, by [`StatusId`] (a default one until installed).
     pub status_defs: Vec<StatusDef>,
+    /// For each status, whether a definition was installed (not only its name declared).
+    pub status_installed: Vec<bool>,
     /// For each attribute, whether some status modifies it: only those keep a
     /// base value beside the one effects see.
     pub modified: Vec<bool>,
@@ -288,6 +290,7 @@ impl RuleSet {
             flags: Vec::new(),
             statuses: Vec::new(),
             status_defs: Vec::new(),
+            status_installed: Vec::new(),
             modified: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
@@ -438,6 +441,7 @@ impl RuleSet {
             if !self.statuses.iter().any(|s| s == name) {
                 self.statuses.push(name.to_string());
                 self.status_defs.push(StatusDef::default());
+                self.status_installed.push(false);
             }
         }
     }
@@ -449,6 +453,7 @@ impl RuleSet {
             self.declare_statuses([name]);
             if let Some(i) = self.statuses.iter().position(|s| s == name) {
                 self.status_defs[i] = def;
+                self.status_installed[i] = true;
             }
         }
         self.modified = vec![false; self.attributes.len()];
