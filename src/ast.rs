@@ -20,6 +20,15 @@ pub type FlagId = u16;
 /// Index of a category in the rule set's `:categories`.
 pub type CategoryId = u16;
 
+/// A number a card gives, declared in `:cards :values`: integer or decimal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CardValue {
+    /// `4`
+    Int(i64),
+    /// `1.5`
+    Dec(f64),
+}
+
 /// Comparison operators of simple logic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
@@ -178,7 +187,8 @@ pub enum Bool {
     /// `[chance p]`: true with probability `p`, drawn from the state's generator.
     Chance(Box<Dec>),
     /// `[has :you :power]`: whether an entity holds a status that matches.
-    Has(Box<Entity>, Filter),
+    /// (Boxed whole: a filter beside the entity would make every condition bigger.)
+    Has(Box<(Entity, Filter)>),
     /// `[= :holder :you]`: the two names are bound to the same entity.
     Same(Box<Entity>, Box<Entity>),
 }
@@ -562,7 +572,8 @@ impl Bool {
                 f(Leaf::Draw);
                 p.leaves(f);
             }
-            Bool::Has(who, _) => {
+            Bool::Has(has) => {
+                let who = &has.0;
                 f(Leaf::Status);
                 who.leaves(f);
             }

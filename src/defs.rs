@@ -7,7 +7,7 @@
 
 use crate::ast::StatusDef;
 use crate::ast::{AttrId, Effect};
-use crate::check::keys::{Keys, keys};
+use crate::check::keys::Keys;
 use crate::check::{self, EffectKey};
 use crate::diag::Diagnostic;
 use crate::rules::RuleSet;
@@ -112,35 +112,7 @@ impl Card {
     }
 }
 
-keys! {
-    /// The keys of a card or named-effect definition.
-    pub enum DefKey {
-        /// `:card "Name"`: a card.
-        Card = "card",
-        /// `:effect "Name"`: a named effect.
-        Effect = "effect",
-        /// `:text`: what players read.
-        Text = "text",
-        /// `:effects`: what it does.
-        Effects = "effects",
-        /// `:type`: the attribute a card's cost is paid in.
-        Type = "type",
-        /// `:cost`: what a card costs.
-        Cost = "cost",
-        /// `:play-again`: the same player acts again after it.
-        PlayAgain = "play-again",
-        /// `:discardable`: whether it may be discarded.
-        Discardable = "discardable",
-        /// `:draw`: cards drawn after it is played.
-        Draw = "draw",
-        /// `:discard`: cards the player must then discard.
-        Discard = "discard",
-        /// `:copies`: how many of it a deck holds.
-        Copies = "copies",
-        /// `:once`: played once, it leaves the game.
-        Once = "once",
-    }
-}
+pub use crate::check::DefKey;
 
 /// The keys a card may use.
 pub const CARD_KEYS: &[DefKey] = &[

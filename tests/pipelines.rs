@@ -185,7 +185,10 @@ fn a_category_set_names_only_categories() {
     assert!(e.contains("did you mean `:fire`?"), "{e}");
     let form = read_one("[{:effected :you :dispel #{:frost}}]").unwrap();
     let e = format!("{:?}", r.check_effects(&form).unwrap_err());
-    assert!(e.contains("the categories are `:fire`, `:ice` and `:rot`"), "{e}");
+    assert!(
+        e.contains("the categories are `:fire`, `:ice` and `:rot`"),
+        "{e}"
+    );
     let form = read_one("[{:effected :you :dispel [#{:fire} #{:ice}]}]").unwrap();
     let e = format!("{:?}", r.check_effects(&form).unwrap_err());
     assert!(e.contains("one set of them, at most"), "{e}");

@@ -36,9 +36,9 @@ pub struct Scope<'r> {
     /// Kind names, by id: what `{:each :kind …}` may name.
     pub kinds: &'r [String],
     /// The declared timings: what `{:run :timing}` may name.
-    pub timings: &'r [crate::rules::Timing],
+    pub timings: &'r [TimingShape],
     /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
-    pub card_values: &'r [(String, crate::rules::CardValue)],
+    pub card_values: &'r [(String, crate::ast::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
     /// True in a status's effects, where `:magnitude` is bound.
@@ -66,6 +66,20 @@ pub const ANY: &str = "any";
 pub const TARGET: &str = "target";
 /// The amount an operation was applied with.
 pub const AMOUNT: &str = "amount";
+
+/// The moment of timings that only `{:run …}` effects run.
+pub const RUN: &str = "run";
+
+/// What the checker sees of a declared timing: enough to check `{:run …}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimingShape {
+    /// Its name.
+    pub name: String,
+    /// The name of the moment it is attached to (`turn-start`, [`RUN`]).
+    pub at: &'static str,
+    /// The kind it runs for each entity of, if any.
+    pub each: Option<u16>,
+}
 
 /// Names the engine binds, which a rule set cannot declare.
 pub const RESERVED: &[&str] = &[TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAGNITUDE];
@@ -104,6 +118,36 @@ keys! {
         Spawn = "spawn",
         /// `:values {:x [:self :x]}`: its values that differ from the defaults.
         Values = "values",
+    }
+}
+
+keys! {
+    /// The keys of a card or named-effect definition.
+    pub enum DefKey {
+        /// `:card "Name"`: a card.
+        Card = "card",
+        /// `:effect "Name"`: a named effect.
+        Effect = "effect",
+        /// `:text`: what players read.
+        Text = "text",
+        /// `:effects`: what it does.
+        Effects = "effects",
+        /// `:type`: the attribute a card's cost is paid in.
+        Type = "type",
+        /// `:cost`: what a card costs.
+        Cost = "cost",
+        /// `:play-again`: the same player acts again after it.
+        PlayAgain = "play-again",
+        /// `:discardable`: whether it may be discarded.
+        Discardable = "discardable",
+        /// `:draw`: cards drawn after it is played.
+        Draw = "draw",
+        /// `:discard`: cards the player must then discard.
+        Discard = "discard",
+        /// `:copies`: how many of it a deck holds.
+        Copies = "copies",
+        /// `:once`: played once, it leaves the game.
+        Once = "once",
     }
 }
 
@@ -841,6 +885,8 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// `{:run :skill-start :effected :target}`: a timing's hooks run now.
+    /// Out of line, as the rarer effect forms are, to keep `effect`'s frame small.
+    #[inline(never)]
     fn run(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
         let pairs = fields(form, "a `:run` effect", RunKey::ALL, self.diags)?;
@@ -898,14 +944,13 @@ impl<'a> Checker<'_, '_> {
             self.diags,
         )?;
         let timing = &self.scope.timings[t];
-        if timing.at != crate::rules::Moment::Run {
+        if timing.at != RUN {
             self.error(
                 Diagnostic::error(
                     value.span,
                     format!(
                         "`:{}` runs at `:{}` by itself; an effect can run only timings at `:run`",
-                        timing.name,
-                        timing.at.name()
+                        timing.name, timing.at
                     ),
                 )
                 .with_label("not a `:run` timing")
@@ -1202,12 +1247,7 @@ impl<'a> Checker<'_, '_> {
             OpKind::Compare(cmp @ (crate::ast::Cmp::Eq | crate::ast::Cmp::Ne))
                 if self.names_entity(a) && self.names_entity(b) =>
             {
-                let same = Bool::Same(Box::new(self.entity(a)?), Box::new(self.entity(b)?));
-                Some(if cmp == crate::ast::Cmp::Eq {
-                    same
-                } else {
-                    Bool::Not(Box::new(same))
-                })
+                self.same_entities(cmp == crate::ast::Cmp::Eq, a, b)
             }
             OpKind::Compare(cmp) => {
                 let (x, y) = (self.num(a), self.num(b));
@@ -1234,6 +1274,17 @@ impl<'a> Checker<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `[= :holder :you]` (or `not=` when `!equal`): out of line, as `predicate` recurses.
+    #[inline(never)]
+    fn same_entities(&mut self, equal: bool, a: &Form<'a>, b: &Form<'a>) -> Option<Bool> {
+        let same = Bool::Same(Box::new(self.entity(a)?), Box::new(self.entity(b)?));
+        Some(if equal {
+            same
+        } else {
+            Bool::Not(Box::new(same))
+        })
     }
 
     /// Whether `form` is a bare name bound to an entity here (a role, `:self`,
@@ -1309,12 +1360,7 @@ impl<'a> Checker<'_, '_> {
                 Some(Num::Int(Int::Amount))
             }
             Kind::Keyword(k) if self.scope.card_values.iter().any(|(v, _)| v == k) => {
-                let value = self.scope.card_values.iter().find(|(v, _)| v == k);
-                Some(match value.map(|(_, n)| *n) {
-                    Some(crate::rules::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
-                    Some(crate::rules::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
-                    None => Num::Int(Int::Lit(0)),
-                })
+                Some(card_value(self.scope.card_values, k))
             }
             Kind::Keyword(k) if *k == MAGNITUDE && self.scope.in_status => {
                 Some(Num::Int(Int::Magnitude))
@@ -1468,6 +1514,26 @@ impl<'a> Checker<'_, '_> {
                 let (lo, hi) = (self.int(lo), self.int(hi));
                 Some(Num::Int(Int::Random(Box::new(lo?), Box::new(hi?))))
             }
+            OpKind::Compare(_)
+            | OpKind::And
+            | OpKind::Or
+            | OpKind::Statuses
+            | OpKind::TurnsLeft
+            | OpKind::Not
+            | OpKind::Chance
+            | OpKind::Has => self.other_num_op(call),
+            OpKind::Abs | OpKind::Count | OpKind::Sum => self.rare_int_op(call).map(Num::Int),
+            OpKind::If => None,
+        }
+    }
+
+    /// The operators that are not arithmetic where a number is expected:
+    /// status queries, and conditions written where a number belongs. Out of
+    /// line: `arith` is on the checker's recursion path, and in a debug build
+    /// every arm's temporaries add to its frame.
+    #[inline(never)]
+    fn other_num_op(&mut self, call: &Call<'_, 'a>) -> Option<Num> {
+        match call.op.kind {
             OpKind::Compare(_) | OpKind::And | OpKind::Or => {
                 if call.args.len() == 2 {
                     self.error(
@@ -1517,8 +1583,7 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
-            OpKind::Abs | OpKind::Count | OpKind::Sum => self.rare_int_op(call).map(Num::Int),
-            OpKind::If => None,
+            _ => None,
         }
     }
 
@@ -1718,7 +1783,7 @@ impl<'a> Checker<'_, '_> {
                     }
                     (OpKind::Has, _) => {
                         let (who, f) = self.status_query(&call)?;
-                        Some(Bool::Has(who, f))
+                        Some(Bool::Has(Box::new((*who, f))))
                     }
                     _ => {
                         self.error(
@@ -1883,6 +1948,16 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
             .iter()
             .any(|(k, _)| k.as_keyword() == Some(key) || k.as_symbol() == Some(key)),
         _ => false,
+    }
+}
+
+/// The number card value `name` stands for. Out of line: `num` recurses.
+#[inline(never)]
+fn card_value(values: &[(String, crate::ast::CardValue)], name: &str) -> Num {
+    match values.iter().find(|(v, _)| v == name).map(|(_, n)| *n) {
+        Some(crate::ast::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
+        Some(crate::ast::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
+        None => Num::Int(Int::Lit(0)),
     }
 }
 

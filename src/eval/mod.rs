@@ -744,6 +744,12 @@ fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
     }
 }
 
+/// `[= :holder :you]`. Out of line: `boolean` recurses.
+#[inline(never)]
+fn same(a: &Entity, b: &Entity, state: &mut State, frame: &Frame<'_>) -> bool {
+    entity(a, state, frame) == entity(b, state, frame)
+}
+
 /// The most `{:run …}` effects that may run one inside another's hooks:
 /// deeper ones do nothing.
 pub const MAX_RUN_DEPTH: usize = 8;
@@ -1077,16 +1083,16 @@ fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
                 boolean(b, state, frame)
             }
         }
-        Bool::Same(a, b) => entity(a, state, frame) == entity(b, state, frame),
+        Bool::Same(a, b) => same(a, b, state, frame),
         Bool::Chance(p) => {
             let p = dec(p, state, frame);
             // NaN and out-of-range probabilities clamp: `random_bool` needs 0..=1.
             let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
             state.rng.random_bool(p)
         }
-        Bool::Has(who, filter) => {
-            let who = entity(who, state, frame);
-            status::count(state, who, filter, status::Count::Instances) > 0
+        Bool::Has(has) => {
+            let who = entity(&has.0, state, frame);
+            status::count(state, who, &has.1, status::Count::Instances) > 0
         }
     }
 }

@@ -3,7 +3,7 @@
 //! a discard pile, and lets the player whose turn it is play or discard cards.
 
 use super::{RuleSet, whole};
-use crate::ast::AttrId;
+use crate::ast::{AttrId, CardValue};
 use crate::check;
 use crate::check::keys::{Keys, keys};
 use crate::diag::Diagnostic;
@@ -43,15 +43,6 @@ keys! {
         /// `:doc "…"`: what it means.
         Doc = "doc",
     }
-}
-
-/// A number a card gives, declared in `:cards :values`: integer or decimal.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CardValue {
-    /// `4`
-    Int(i64),
-    /// `1.5`
-    Dec(f64),
 }
 
 /// One of `:cards :values`.
@@ -137,7 +128,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
 fn values(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<ValueDef> {
     let mut out: Vec<ValueDef> = Vec::new();
     for (name, (span, def)) in super::keyword_map(v, "`:values`", diags) {
-        let taken = crate::defs::DefKey::find(name).is_some()
+        let taken = crate::check::DefKey::find(name).is_some()
             || rules.roles.iter().any(|r| r == name)
             || rules.attributes.iter().any(|a| a == name)
             || rules.operations.iter().any(|o| o == name)

@@ -24,9 +24,10 @@ mod timings;
 mod turns;
 mod victory;
 
+pub use crate::ast::CardValue;
 pub use actions::{ActionDef, ActionId};
 pub use attributes::AttrDef;
-pub use cards::{CardValue, CardZones, ValueDef, number as cards_number};
+pub use cards::{CardZones, ValueDef, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use setup::Setup;
@@ -129,6 +130,8 @@ pub struct RuleSet {
     /// Status names, by [`StatusId`]: every status of the definitions checked
     /// with the rule set, declared before any is checked so they can name each other.
     pub statuses: Vec<String>,
+    /// What the checker sees of each timing, by [`TimingId`]: for `{:run …}`.
+    pub timing_shapes: Vec<check::TimingShape>,
     /// Each status's definition, by [`StatusId`] (a default one until installed).
     pub status_defs: Vec<StatusDef>,
     /// For each status, whether a definition was installed (not only its name declared).
@@ -302,6 +305,7 @@ impl RuleSet {
             params: Vec::new(),
             seats: Vec::new(),
             timings: Vec::new(),
+            timing_shapes: Vec::new(),
             hooks: Vec::new(),
             at_moment: Vec::new(),
             actions: Vec::new(),
@@ -534,7 +538,7 @@ impl RuleSet {
             categories: &self.categories,
             flags: &self.flags,
             kinds: &self.kinds,
-            timings: &self.timings,
+            timings: &self.timing_shapes,
             card_values: &[],
             in_operation: false,
             in_status: false,

@@ -89,6 +89,11 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             );
         }
         if let Some(at) = at {
+            rules.timing_shapes.push(check::TimingShape {
+                name: name.to_string(),
+                at: at.name(),
+                each,
+            });
             rules.timings.push(Timing {
                 name: name.to_string(),
                 at,
