@@ -6,6 +6,8 @@
 use grimoire::engine::{Game, Illegal};
 use grimoire::rules::RuleSet;
 
+mod common;
+
 const KINDS: &str = ":kinds {:player \"a seat\" :unit {:doc \"a piece\" :removed-when [<= [:self :hp] 0]} :cell \"a square\"}";
 
 /// A small board game with `extra` spliced into its map.
@@ -29,11 +31,7 @@ fn rules_with(kinds: &str, extra: &str) -> Result<RuleSet, Vec<grimoire::diag::D
 fn errors(extra: &str) -> String {
     match rules(extra) {
         Ok(_) => panic!("checked, but should not: {extra}"),
-        Err(diags) => diags
-            .iter()
-            .map(|d| format!("{} | {}", d.message, d.help.clone().unwrap_or_default()))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Err(diags) => common::messages(&diags),
     }
 }
 

@@ -11,6 +11,8 @@ use grimoire::files::check_sources;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
+mod common;
+
 /// Two seats with a wall and a counter, and `extra` spliced into the map.
 fn rules_text(extra: &str) -> String {
     format!(
@@ -30,11 +32,7 @@ fn rules(extra: &str) -> RuleSet {
 fn errors(extra: &str) -> String {
     match RuleSet::parse(&rules_text(extra)) {
         Ok(_) => panic!("checked, but should not: {extra}"),
-        Err(diags) => diags
-            .iter()
-            .map(|d| format!("{} | {}", d.message, d.help.clone().unwrap_or_default()))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Err(diags) => common::messages(&diags),
     }
 }
 

@@ -7,31 +7,12 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn grimoire(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .output()
-        .expect("run grimoire");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
+mod common;
+use common::{grimoire, value};
 
 /// Runs `grimoire eval --rules skills --format json ARGS…` and parses the output.
 fn eval(args: &[&str]) -> Value {
-    let mut all = vec!["eval", "--rules", "skills", "--format", "json"];
-    all.extend_from_slice(args);
-    serde_json::from_str(&grimoire(&all)).expect("JSON")
-}
-
-fn value(v: &Value, entity: &str, attr: &str) -> i64 {
-    v["state"][entity][attr]
-        .as_i64()
-        .unwrap_or_else(|| panic!("{entity}.{attr} in {v}"))
+    common::eval_json("skills", args)
 }
 
 #[test]

@@ -1074,29 +1074,21 @@ impl<'a> Checker<'_, '_> {
                         .with_label("a second of its sort"),
                     );
                 }
+                let declared = Declared::new(
+                    self.scope.categories.iter().map(String::as_str),
+                    "a category",
+                    "categories",
+                )
+                .when_empty("declare categories first: `:categories {:fire \"…\"}`".to_string());
                 for member in members {
+                    let message = format!(
+                        "a set in a filter holds categories, found {}",
+                        member.describe()
+                    );
                     let name = member.as_keyword().unwrap_or("");
-                    match self.scope.categories.iter().position(|c| c == name) {
+                    match declared.find(name, member.span, message, self.diags) {
                         Some(i) => f.categories |= crate::ast::category_bit(i as u16),
-                        None => {
-                            self.error(
-                                Diagnostic::error(
-                                    member.span,
-                                    format!(
-                                        "a set in a filter holds categories, found {}",
-                                        member.describe()
-                                    ),
-                                )
-                                .with_label("not a category of this rule set")
-                                .suggest(
-                                    name,
-                                    self.scope.categories.iter().map(String::as_str),
-                                    |s| format!(":{s}"),
-                                )
-                                .with_help_if_none(categories_help(self.scope.categories)),
-                            );
-                            ok = false;
-                        }
+                        None => ok = false,
                     }
                 }
                 if members.is_empty() {
@@ -1958,18 +1950,6 @@ fn card_value(values: &[(String, crate::ast::CardValue)], name: &str) -> Num {
         Some(crate::ast::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
         Some(crate::ast::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
         None => Num::Int(Int::Lit(0)),
-    }
-}
-
-/// The help that lists the categories, or says how to declare them.
-fn categories_help(categories: &[String]) -> String {
-    if categories.is_empty() {
-        "declare categories first: `:categories {:fire \"…\"}`".to_string()
-    } else {
-        format!(
-            "the categories are {}",
-            list_and(categories.iter().map(|c| format!("`:{c}`")))
-        )
     }
 }
 

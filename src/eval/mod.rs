@@ -535,7 +535,6 @@ fn apply_one<const MODIFIED: bool>(
 enum Target {
     Attr(AttrId),
     Op(OpId),
-    Run(u16),
     Nested(u32),
 }
 
@@ -592,7 +591,6 @@ impl Change {
                 }
             }
             Target::Op(op) => self.operation::<MODIFIED>(op, rules, state, frame, events),
-            Target::Run(timing) => run_nested(rules, state, frame, timing, self.entity, events),
             Target::Nested(path) => match chosen(resource, path) {
                 Some(Resource::Status(op)) => {
                     status::change(rules, state, frame, &self, op, events)
@@ -602,6 +600,9 @@ impl Change {
                 }
                 Some(Resource::Spawn(spawn)) => {
                     spawn_one(rules, state, frame, spawn, self.cause, events)
+                }
+                Some(Resource::Run(timing)) => {
+                    run_nested(rules, state, frame, *timing, self.entity, events)
                 }
                 _ => {}
             },
@@ -715,8 +716,9 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
     match t {
         Resource::Attr(a) => Target::Attr(*a),
         Resource::Op(o) => Target::Op(*o),
-        Resource::Run(t) => Target::Run(*t),
-        Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => Target::Nested(0),
+        Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) | Resource::Run(_) => {
+            Target::Nested(0)
+        }
         Resource::If(c, a, b) => {
             let choice = u32::from(!boolean(c, state, frame));
             match resource(if choice == 0 { a } else { b }, state, frame) {
@@ -734,12 +736,14 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
 fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
     loop {
         match t {
-            Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) => return Some(t),
+            Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) | Resource::Run(_) => {
+                return Some(t);
+            }
             Resource::If(_, a, b) => {
                 t = if path & 1 == 0 { a } else { b };
                 path >>= 1;
             }
-            Resource::Attr(_) | Resource::Op(_) | Resource::Run(_) => return None,
+            Resource::Attr(_) | Resource::Op(_) => return None,
         }
     }
 }

@@ -185,22 +185,18 @@ fn attribute(
     key: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<AttrId> {
-    let found = v.as_keyword().and_then(|a| rules.attribute(a));
-    if found.is_none() {
-        diags.push(
-            Diagnostic::error(
-                v.span,
-                format!("{key} names an attribute, found {}", v.describe()),
-            )
-            .with_label("not an attribute of this rule set")
-            .suggest(
-                v.as_keyword().unwrap_or(""),
-                rules.attributes.iter().map(String::as_str),
-                |s| format!(":{s}"),
-            ),
-        );
-    }
-    found
+    check::Declared::new(
+        rules.attributes.iter().map(String::as_str),
+        "an attribute",
+        "attributes",
+    )
+    .find(
+        v.as_keyword().unwrap_or(""),
+        v.span,
+        format!("{key} names an attribute, found {}", v.describe()),
+        diags,
+    )
+    .map(|a| a as AttrId)
 }
 
 fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Vec<Diagnostic>) {

@@ -1,0 +1,45 @@
+//! Helpers shared by the integration tests that drive the binary or check
+//! small rule sets. Each test file uses some of them.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Runs `grimoire ARGS…`, asserts it exits 0, and returns its standard output.
+pub fn grimoire(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(args)
+        .output()
+        .expect("run grimoire");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// Runs `grimoire eval --rules RULES --format json ARGS…` and parses the output.
+pub fn eval_json(rules: &str, args: &[&str]) -> Value {
+    let mut all = vec!["eval", "--rules", rules, "--format", "json"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&grimoire(&all)).expect("JSON")
+}
+
+/// An attribute's value in `eval --format json` output.
+pub fn value(v: &Value, entity: &str, attr: &str) -> i64 {
+    v["state"][entity][attr]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{entity}.{attr} in {v}"))
+}
+
+/// Diagnostics as "message | help" lines, for assertions on what a check said.
+pub fn messages(diags: &[grimoire::diag::Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| format!("{} | {}", d.message, d.help.clone().unwrap_or_default()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
