@@ -213,13 +213,10 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         if is_md(&source.path) {
             let mut diags = Vec::new();
             let tables = crate::md::tables(&source.text, &mut diags);
-            let (rows, categories) = crate::md::status_tables(&source.text, &tables);
             out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-            // A document without status tables (a README) is prose: nothing to check.
-            parsed.push(
-                (!rows.is_empty() || !categories.is_empty())
-                    .then_some(Parsed::Md(rows, categories)),
-            );
+            // A document without tables is prose; which of its tables are
+            // sources depends on its rule set's `:tables`, known below.
+            parsed.push((!tables.is_empty()).then_some(Parsed::Md(tables)));
             continue;
         }
         let read = read(&source.text);
@@ -278,6 +275,14 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                 extended.len() - 1
             }
         });
+        // A document none of whose tables any known rule set reads is prose.
+        if found.is_none()
+            && let Some(Parsed::Md(tables)) = kind
+            && !read_by_any(tables, &out.rule_sets, &mut bundled)
+        {
+            chosen.push(None);
+            continue;
+        }
         if found.is_none() {
             let names: Vec<&str> = BUNDLED
                 .iter()
@@ -298,9 +303,20 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         }
         chosen.push(found);
     }
+    // The status and category rows of each document, by its rule set's table shapes.
+    let md_rows: Vec<Option<MdRows<'_>>> = (0..sources.len())
+        .map(|i| match (chosen[i], &parsed[i]) {
+            (Some(k), Some(Parsed::Md(tables))) => Some(crate::md::status_tables(
+                &sources[i].text,
+                tables,
+                &extended[k].tables,
+            )),
+            _ => None,
+        })
+        .collect();
     // Every status of every file is declared before any definition is checked,
     // so cards and statuses can name statuses defined in any file, in any order.
-    for (k, p) in chosen.iter().zip(&parsed) {
+    for ((k, p), md) in chosen.iter().zip(&parsed).zip(&md_rows) {
         match (*k, p) {
             (Some(k), Some(Parsed::Edn(read))) => {
                 let ids = read
@@ -310,8 +326,9 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                 extended[k].declare_statuses(ids);
             }
             // A table row with a description is a status, defined there or in an `.edn` file.
-            (Some(k), Some(Parsed::Md(rows, _))) => extended[k].declare_statuses(
-                rows.iter()
+            (Some(k), Some(Parsed::Md(_))) => extended[k].declare_statuses(
+                md.iter()
+                    .flat_map(|(rows, _)| rows)
                     .filter(|r| r.description.is_some())
                     .map(|r| r.name.text.as_ref()),
             ),
@@ -371,16 +388,19 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     }
     // Markdown rows: each joined to the `.edn` status of its id and checked
     // against it, or a status of its own.
-    let mut rows_seen: HashMap<(String, String), Span> = HashMap::new();
+    let mut rows_seen: HashMap<(String, usize, String), Span> = HashMap::new();
     for (i, k) in chosen.iter().enumerate() {
-        let (Some(k), Some(Parsed::Md(rows, categories))) = (*k, &parsed[i]) else {
+        let (Some(k), Some((rows, categories))) = (*k, &md_rows[i]) else {
             continue;
         };
         let rs = &extended[k];
         let mut diags = Vec::new();
         crate::md::check_categories(categories, rs, &mut diags);
         for row in rows {
-            let key = (rs.name.clone(), row.name.text.to_string());
+            let id = crate::md::status_id(&row.name.text, rs);
+            // The same status in two tables of different shapes is checked twice;
+            // twice in tables of one shape, it is defined twice.
+            let key = (rs.name.clone(), row.shape, id.to_string());
             if let Some(first) = rows_seen.get(&key) {
                 diags.push(
                     Diagnostic::error(
@@ -396,9 +416,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             rows_seen.insert(key, row.name.span);
             // The `.edn` status of its id: among the files checked, or the rule set's own.
             let in_files = out.definitions.iter().find(|d| {
-                d.kind == crate::defs::DefKind::Status
-                    && d.rules == rs.name
-                    && d.name == row.name.text
+                d.kind == crate::defs::DefKind::Status && d.rules == rs.name && d.name == id
             });
             let joined = match in_files {
                 Some(d) => d
@@ -406,7 +424,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     .as_ref()
                     .map(|s| (s, sources[d.source].path.as_str())),
                 None => rs
-                    .status(&row.name.text)
+                    .status(id)
                     .filter(|&s| rs.status_installed.get(usize::from(s)) == Some(&true))
                     .map(|s| {
                         (
@@ -444,11 +462,31 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
 enum Parsed<'a> {
     Csv,
     Edn(crate::syntax::Read<'a>),
-    /// A markdown document's status rows and category rows.
-    Md(
-        Vec<crate::md::StatusRow<'a>>,
-        Vec<crate::md::CategoryRow<'a>>,
-    ),
+    /// A markdown document's tables.
+    Md(Vec<crate::md::Table<'a>>),
+}
+
+/// A markdown document's status rows and category rows.
+type MdRows<'a> = (
+    Vec<crate::md::StatusRow<'a>>,
+    Vec<crate::md::CategoryRow<'a>>,
+);
+
+/// Whether a rule set given or bundled reads some table of `tables`: a
+/// document whose rule set cannot be told is then a source gone astray, not prose.
+fn read_by_any(
+    tables: &[crate::md::Table<'_>],
+    given: &[RuleSet],
+    bundled: &mut HashMap<String, Option<RuleSet>>,
+) -> bool {
+    given.iter().any(|r| crate::md::any_of(tables, &r.tables))
+        || BUNDLED.iter().any(|(name, _)| {
+            bundled
+                .entry(name.to_string())
+                .or_insert_with(|| load_rules(name).ok())
+                .as_ref()
+                .is_some_and(|r| crate::md::any_of(tables, &r.tables))
+        })
 }
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.

@@ -17,7 +17,7 @@ use crate::ast::{CategoryId, StatusDef};
 use crate::check::keys::Keys;
 use crate::defs::{DefKind, Definition};
 use crate::diag::Diagnostic;
-use crate::rules::RuleSet;
+use crate::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::syntax::Span;
 
 /// One cell: its text, trimmed and unescaped, and where it stands.
@@ -229,71 +229,108 @@ impl Table<'_> {
     }
 }
 
-/// A row of a status table, one whose header names `Name`, `Trigger` and
-/// `Category` (seed 000's buff and debuff tables): a status, or what a status
-/// defined elsewhere must agree with.
+/// A row of a status table (a table of a shape of the rule set's `:tables`
+/// with a `:status` column): a status, or what a status defined elsewhere
+/// must agree with.
 #[derive(Clone, Debug)]
 pub struct StatusRow<'a> {
-    /// Its id (`heal1`).
+    /// The shape its table was read with, by index in the rule set's `:tables`.
+    pub shape: usize,
+    /// The status it names (`heal1`, `POWER`).
     pub name: Cell<'a>,
     /// The timing it acts at (`etiOnTurnEnd`); `-` or empty for none.
-    pub trigger: Cell<'a>,
+    pub trigger: Option<Cell<'a>>,
     /// Its category.
-    pub category: Cell<'a>,
+    pub category: Option<Cell<'a>>,
     /// What it does, for players; empty for a row that does not say.
     pub description: Option<Cell<'a>>,
-    /// Buff or debuff, from the heading above its table ("Buffs", "Debuffs").
+    /// Its figures: what a column says it adds, to be checked against its definition.
+    pub figures: Vec<(Column, Cell<'a>)>,
+    /// Buff or debuff, where the table says.
     pub polarity: Option<crate::ast::Polarity>,
     /// The whole row.
     pub span: Span,
 }
 
-/// A row of a category table, one whose header names `Category`, `Trigger`
-/// and `Calc` (seed 000's scaling table).
+/// A row of a category table (a shape with a `:category` column and no
+/// `:status` column, such as seed 000's scaling table).
 #[derive(Clone, Debug)]
 pub struct CategoryRow<'a> {
-    /// The category it scales.
+    /// The category it is about.
     pub category: Cell<'a>,
-    /// The timing the scale applies at.
-    pub trigger: Cell<'a>,
+    /// The timing it applies at.
+    pub trigger: Option<Cell<'a>>,
 }
 
-/// The status rows and category rows of the tables of `text`; other tables are skipped.
+/// The shape of `shapes` a table is read with: the first whose columns its
+/// header all names, with each column's index in the table.
+fn shape_of(table: &Table<'_>, shapes: &[TableShape]) -> Option<(usize, Vec<(usize, Column)>)> {
+    shapes.iter().enumerate().find_map(|(k, shape)| {
+        let at: Option<Vec<(usize, Column)>> = shape
+            .columns
+            .iter()
+            .map(|(header, c)| table.column(header).map(|i| (i, *c)))
+            .collect();
+        at.map(|at| (k, at))
+    })
+}
+
+/// Whether any table of `tables` is of one of `shapes`.
+pub fn any_of(tables: &[Table<'_>], shapes: &[TableShape]) -> bool {
+    tables.iter().any(|t| shape_of(t, shapes).is_some())
+}
+
+/// The status rows and category rows of the tables of `text` that have one of
+/// the `shapes` a rule set declares; other tables are skipped.
 pub fn status_tables<'a>(
     text: &'a str,
     tables: &[Table<'a>],
+    shapes: &[TableShape],
 ) -> (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>) {
     let mut statuses = Vec::new();
     let mut categories = Vec::new();
     for table in tables {
-        let (name, trigger, category) = (
-            table.column("Name"),
-            table.column("Trigger"),
-            table.column("Category"),
+        let Some((k, at)) = shape_of(table, shapes) else {
+            continue;
+        };
+        let find = |c: Column| at.iter().find(|(_, col)| *col == c).map(|(i, _)| *i);
+        let (trigger, category, text_at) = (
+            find(Column::Trigger),
+            find(Column::Category),
+            find(Column::Text),
         );
-        if let (Some(n), Some(t), Some(c)) = (name, trigger, category) {
-            let polarity = polarity_above(text, table.span.start as usize);
-            let description = table.column("Description");
-            statuses.extend(table.rows.iter().map(|row| {
-                StatusRow {
-                    name: row.cells[n].clone(),
-                    trigger: row.cells[t].clone(),
+        let Some(name) = find(Column::Status) else {
+            if let Some(c) = category {
+                categories.extend(table.rows.iter().map(|row| CategoryRow {
                     category: row.cells[c].clone(),
-                    description: description
-                        .map(|d| row.cells[d].clone())
-                        .filter(|d| !d.text.is_empty()),
-                    polarity,
-                    span: row.span,
-                }
-            }));
-        } else if let (None, Some(t), Some(c), Some(_)) =
-            (name, trigger, category, table.column("Calc"))
-        {
-            categories.extend(table.rows.iter().map(|row| CategoryRow {
-                category: row.cells[c].clone(),
-                trigger: row.cells[t].clone(),
-            }));
-        }
+                    trigger: trigger.map(|t| row.cells[t].clone()),
+                }));
+            }
+            continue;
+        };
+        let polarity = match shapes[k].polarity {
+            TablePolarity::Unsaid => None,
+            TablePolarity::Fixed(p) => Some(p),
+            TablePolarity::Heading => polarity_above(text, table.span.start as usize),
+        };
+        statuses.extend(table.rows.iter().map(|row| {
+            StatusRow {
+                shape: k,
+                name: row.cells[name].clone(),
+                trigger: trigger.map(|t| row.cells[t].clone()),
+                category: category.map(|c| row.cells[c].clone()),
+                description: text_at
+                    .map(|d| row.cells[d].clone())
+                    .filter(|d| !d.text.is_empty()),
+                figures: at
+                    .iter()
+                    .filter(|(_, c)| c.is_figure())
+                    .map(|(i, c)| (*c, row.cells[*i].clone()))
+                    .collect(),
+                polarity,
+                span: row.span,
+            }
+        }));
     }
     (statuses, categories)
 }
@@ -334,7 +371,9 @@ pub fn check_categories(rows: &[CategoryRow<'_>], rules: &RuleSet, diags: &mut V
                 .with_help(format!("did you mean `{near}`?")),
             );
         }
-        trigger(&row.trigger, rules, diags);
+        if let Some(t) = &row.trigger {
+            trigger(t, rules, diags);
+        }
     }
 }
 
@@ -350,6 +389,22 @@ fn trigger(cell: &Cell<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Opt
     })
 }
 
+/// The id of the status a row names: `name` itself, or the one status whose
+/// id differs from it only in case (`POWER` names `:power`).
+pub fn status_id<'r>(name: &'r str, rules: &'r RuleSet) -> &'r str {
+    if rules.statuses.iter().any(|s| s == name) {
+        return name;
+    }
+    let mut same = rules
+        .statuses
+        .iter()
+        .filter(|s| s.eq_ignore_ascii_case(name));
+    match (same.next(), same.next()) {
+        (Some(only), None) => only,
+        _ => name,
+    }
+}
+
 /// Checks one status row against the `.edn` status of the same id, if there is
 /// one (`joined`, with its file's path); a described row with none becomes a
 /// status of its own, which only names its polarity and category.
@@ -360,15 +415,16 @@ pub fn check_row(
     source: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Definition> {
-    let id = row.name.text.as_ref();
-    let category = match row.category.text.as_ref() {
-        "" | "-" => None,
-        name => match rules.categories.iter().position(|c| c == name) {
+    let shown = row.name.text.as_ref();
+    let id = status_id(shown, rules);
+    let category = match row.category.as_ref().map(|c| (c, c.text.as_ref())) {
+        None | Some((_, "" | "-")) => None,
+        Some((cell, name)) => match rules.categories.iter().position(|c| c == name) {
             Some(c) => Some(c as CategoryId),
             None => {
                 diags.push(
                     Diagnostic::error(
-                        row.category.span,
+                        cell.span,
                         format!("`{name}` is not a category of rule set `{}`", rules.name),
                     )
                     .with_label("not a category")
@@ -382,13 +438,43 @@ pub fn check_row(
             }
         },
     };
-    let timing = trigger(&row.trigger, rules, diags);
+    let timing = row.trigger.as_ref().and_then(|t| trigger(t, rules, diags));
+    let figures: Vec<(Column, &Cell<'_>, i64)> = row
+        .figures
+        .iter()
+        .filter_map(|(c, cell)| figure(cell, diags).map(|n| (*c, cell, n)))
+        .collect();
     let Some((status, path)) = joined else {
+        // Where a table can describe statuses, a row it does not describe is
+        // one the designer has yet to write (`DecreaseHealing2` beside
+        // `DecreaseHealing1`); where it cannot, the row names a status to check
+        // and must name one.
+        let describes = rules
+            .tables
+            .get(row.shape)
+            .is_some_and(|t| t.columns.iter().any(|(_, c)| *c == Column::Text));
+        if !describes {
+            let lower = shown.to_ascii_lowercase();
+            diags.push(
+                Diagnostic::error(
+                    row.name.span,
+                    format!("`{shown}` names no status of rule set `{}`", rules.name),
+                )
+                .with_label("not a status")
+                .suggest(&lower, rules.statuses.iter().map(String::as_str), |s| {
+                    s.to_string()
+                })
+                .with_help_if_none(format!(
+                    "define it as `{{:status :{lower} …}}` in an `.edn` file"
+                )),
+            );
+            return None;
+        }
         if row.description.is_none() {
             diags.push(
                 Diagnostic::warning(
                     row.name.span,
-                    format!("`{id}` has no description and no definition: it is undefined"),
+                    format!("`{shown}` has no description and no definition: it is undefined"),
                 )
                 .with_label("undefined")
                 .with_help(format!(
@@ -399,7 +485,7 @@ pub fn check_row(
         }
         let Some(polarity) = row.polarity else {
             diags.push(
-                Diagnostic::error(row.name.span, format!("cannot tell whether `{id}` is a buff or a debuff"))
+                Diagnostic::error(row.name.span, format!("cannot tell whether `{shown}` is a buff or a debuff"))
                     .with_label("no polarity")
                     .with_help("put the table under a heading that says Buffs or Debuffs, or define it in an `.edn` file"),
             );
@@ -409,7 +495,7 @@ pub fn check_row(
             Diagnostic::warning(
                 row.name.span,
                 format!(
-                    "`{id}` does nothing: a table row names a status but cannot say what it does"
+                    "`{shown}` does nothing: a table row names a status but cannot say what it does"
                 ),
             )
             .with_label("no effects")
@@ -437,12 +523,14 @@ pub fn check_row(
         c.and_then(|c| rules.categories.get(usize::from(c)))
             .map_or("none".to_string(), |c| format!("`{c}`"))
     };
-    if category != status.category {
+    if let Some(cell) = &row.category
+        && category != status.category
+    {
         diags.push(
             Diagnostic::error(
-                row.category.span,
+                cell.span,
                 format!(
-                    "the table says `{id}` is of category {}; its definition in {path} says {}",
+                    "the table says `{shown}` is of category {}; its definition in {path} says {}",
                     name_of(category),
                     name_of(status.category)
                 ),
@@ -457,7 +545,7 @@ pub fn check_row(
             Diagnostic::error(
                 row.name.span,
                 format!(
-                    "the table lists `{id}` as a {}; its definition in {path} is a {}",
+                    "the table lists `{shown}` as a {}; its definition in {path} is a {}",
                     p.name(),
                     status.polarity.name()
                 ),
@@ -465,7 +553,7 @@ pub fn check_row(
             .with_label("disagrees with the definition"),
         );
     }
-    if let Some(t) = timing
+    if let (Some(t), Some(cell)) = (timing, &row.trigger)
         && !status.hooks.is_empty()
         && status.hooks.iter().all(|(h, _)| *h != t)
     {
@@ -477,17 +565,144 @@ pub fn check_row(
             .collect();
         diags.push(
             Diagnostic::warning(
-                row.trigger.span,
+                cell.span,
                 format!(
-                    "the table says `{id}` acts at `{}`; its definition in {path} acts at {}",
-                    row.trigger.text,
+                    "the table says `{shown}` acts at `{}`; its definition in {path} acts at {}",
+                    cell.text,
                     crate::check::list_and(at)
                 ),
             )
             .with_label("a different timing"),
         );
     }
+    for (column, cell, said) in figures {
+        // A figure the definition computes (a condition, a scale) cannot be compared.
+        let Some(has) = defined_figure(status, column, rules) else {
+            continue;
+        };
+        if has != said {
+            let (what, attr) = match column {
+                Column::Modifier(a) => ("while active".to_string(), a),
+                Column::OnAcquire(a) => ("on acquiring it".to_string(), a),
+                Column::Hook(t, a) => (
+                    format!(
+                        "at `{}`",
+                        rules
+                            .timings
+                            .get(usize::from(t))
+                            .map_or("?", |t| t.name.as_str())
+                    ),
+                    a,
+                ),
+                _ => continue,
+            };
+            let attr = rules
+                .attributes
+                .get(usize::from(attr))
+                .map_or("?", String::as_str);
+            diags.push(
+                Diagnostic::error(
+                    cell.span,
+                    format!(
+                        "the table says `{shown}` changes {attr} by {} {what}; its definition in {path} changes it by {}",
+                        signed(said),
+                        signed(has)
+                    ),
+                )
+                .with_label("disagrees with the definition"),
+            );
+        }
+    }
     None
+}
+
+/// `+3`, `-1`, `0`.
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// The number a figure cell says: a leading signed number (`+3`, `-1 per
+/// round`, `−2`), or 0 for a cell that says none (`—`, `-`, empty, `None`).
+/// Anything else is reported.
+fn figure(cell: &Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+    let text = cell.text.trim();
+    if matches!(text, "" | "-" | "—" | "–" | "n/a") || text.eq_ignore_ascii_case("none") {
+        return Some(0);
+    }
+    let (negative, rest) = match text.chars().next() {
+        Some('+') => (false, &text[1..]),
+        Some('-') => (true, &text[1..]),
+        Some(c @ ('−' | '–')) => (true, &text[c.len_utf8()..]),
+        _ => (false, text),
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    match rest[..digits].parse::<i64>() {
+        Ok(n) if !rest[digits..].starts_with(['.', ',']) => Some(if negative { -n } else { n }),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    cell.span,
+                    format!(
+                        "expected a whole number such as `+3`, or `—` for none, found `{text}`"
+                    ),
+                )
+                .with_label("not a figure"),
+            );
+            None
+        }
+    }
+}
+
+/// What a status's definition adds for a figure column, where it is a
+/// constant: the sum of its `:add`s to the attribute, or of the constant
+/// changes its effects make to its holder's attribute. `None` where some part
+/// is computed.
+fn defined_figure(status: &StatusDef, column: Column, rules: &RuleSet) -> Option<i64> {
+    use crate::ast::{Entity, Int, Resource};
+    let holder = Entity::Role(rules.roles.len() as crate::ast::RoleId);
+    // Only plain changes are summed; an operation, a choice or a nested list
+    // could change the attribute in ways a figure cannot show.
+    let effects_sum = |effects: &[crate::ast::Effect], attr| {
+        effects
+            .iter()
+            .try_fold(0i64, |sum, e| match (&e.resource, &e.entity) {
+                (Resource::Status(_), _) => Some(sum),
+                (Resource::Attr(a), Entity::Role(_)) if *a != attr || e.entity != holder => {
+                    Some(sum)
+                }
+                (Resource::Attr(_), Entity::Role(_)) => match e.amount {
+                    Int::Lit(n) if !e.set => sum.checked_add(n),
+                    _ => None,
+                },
+                _ => None,
+            })
+    };
+    match column {
+        Column::Modifier(attr) => {
+            status
+                .modifiers
+                .iter()
+                .filter(|m| m.attr == attr)
+                .try_fold(0i64, |sum, m| match &m.add {
+                    None => Some(sum),
+                    Some(Int::Lit(n)) => sum.checked_add(*n),
+                    Some(_) => None,
+                })
+        }
+        Column::OnAcquire(attr) => effects_sum(&status.on_acquire, attr),
+        Column::Hook(timing, attr) => status
+            .hooks
+            .iter()
+            .filter(|(t, _)| *t == timing)
+            .try_fold(0i64, |sum, (_, effects)| {
+                sum.checked_add(effects_sum(effects, attr)?)
+            }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -536,6 +751,29 @@ mod tests {
         assert_eq!(diags.len(), 1);
         assert!(diags[0].message.contains("this row has 3 cells"));
         assert_eq!(diags[0].span.start, 20);
+    }
+
+    #[test]
+    fn figures_read_a_leading_signed_number_and_none_as_zero() {
+        let read = |text: &'static str| {
+            let cell = Cell {
+                text: Cow::Borrowed(text),
+                span: Span::new(0, text.len()),
+            };
+            let mut diags = Vec::new();
+            (figure(&cell, &mut diags), diags.len())
+        };
+        assert_eq!(read("+3"), (Some(3), 0));
+        assert_eq!(read("-1 per round"), (Some(-1), 0));
+        assert_eq!(read("+1 (on acquire)"), (Some(1), 0));
+        assert_eq!(read("−2"), (Some(-2), 0));
+        assert_eq!(read("3 HP"), (Some(3), 0));
+        for none in ["—", "–", "-", "", "None", "n/a"] {
+            assert_eq!(read(none), (Some(0), 0), "{none}");
+        }
+        for bad in ["1.5", "2,5", "Double action", "+", "99999999999999999999"] {
+            assert_eq!(read(bad), (None, 1), "{bad}");
+        }
     }
 
     #[test]

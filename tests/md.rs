@@ -167,3 +167,29 @@ fn a_described_row_without_a_definition_is_a_status_that_does_nothing() {
     let (code, err) = check(&["README.md".into(), "docs".into()], None);
     assert_eq!(code, 0, "prose documents have no tables to check: {err}");
 }
+
+#[test]
+fn the_buff_seeds_document_checks_clean_against_tactics() {
+    // Both of its figure tables are read (POWER is in both: checked twice, not
+    // defined twice), and every figure agrees with effects/tactics/buffs.edn.
+    let (code, err) = check(
+        &["tests/data/seeds/001_e65c26276a805a93.md".into()],
+        Some("tactics"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 errors, 0 warnings"), "{err}");
+}
+
+#[test]
+fn a_figure_that_disagrees_with_its_definition_is_reported_at_its_cell() {
+    let doc = "# Figures\n\n| BUFF | ATK | HP (instant) | HP/round | Special |\n|---|---|---|---|---|\n| POWER | +2 | +1 | — | note |\n| LIFE | — | 3 HP | — | None |\n| SPEED | -1 | — | — | x |\n| BLEED | — | — | -2 per round | DoT |\n| SLOWW | — | — | — | late |\n| WEAKNESS | 2.5 | -1 | — | None |\n\n| BUFF | Instant Effect |\n|---|---|\n| weakness | +1 HP |\n";
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("md-figures")
+        .join("tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("figures.md"), doc).unwrap();
+    let (code, err) = check(&[dir.join("figures.md")], None);
+    assert_eq!(code, 1, "{err}");
+    let err = err.replace(&dir.display().to_string(), "tactics");
+    insta::assert_snapshot!(err);
+}

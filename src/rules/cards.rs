@@ -179,7 +179,7 @@ pub fn number(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<CardValue> {
     }
 }
 
-fn attribute(
+pub(super) fn attribute(
     v: &Form<'_>,
     rules: &RuleSet,
     key: &str,

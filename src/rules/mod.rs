@@ -20,6 +20,7 @@ mod params;
 mod roles;
 mod seats;
 mod setup;
+mod tables;
 mod timings;
 mod turns;
 mod victory;
@@ -31,6 +32,7 @@ pub use cards::{CardZones, ValueDef, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use setup::Setup;
+pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
 
@@ -95,6 +97,9 @@ keys! {
         Turns = "turns",
         /// `:ai {:score …}`: how the greedy AI weighs a state.
         Ai = "ai",
+        /// `:tables {:summary {:columns {"BUFF" :status …}}}`: the markdown
+        /// tables it reads as status definitions, and what their columns mean.
+        Tables = "tables",
     }
     renamed {
         "entities" => "`:entities` is now `:roles`: the names effects use for entities",
@@ -175,6 +180,8 @@ pub struct RuleSet {
     pub turn_limit: u32,
     /// How the greedy AI scores a state for the player whose turn it is (`:ai {:score …}`).
     pub ai_score: Option<Int>,
+    /// The shapes of markdown table it reads (`:tables`), in declaration order.
+    pub tables: Vec<TableShape>,
 }
 
 /// Every key of every map nested in a rule set (attributes, operations,
@@ -197,6 +204,8 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
+        .chain(names::<tables::ShapeKey>())
+        .chain(names::<tables::ColumnKey>())
         .collect()
 }
 
@@ -313,6 +322,7 @@ impl RuleSet {
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
             ai_score: None,
+            tables: Vec::new(),
         };
         let mut reading = Reading {
             names: Names::default(),
@@ -387,6 +397,7 @@ impl RuleSet {
                 (Section::Cards, Some(value)) => cards::read(value, &mut rules, diags),
                 (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
                 (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
+                (Section::Tables, Some(value)) => tables::read(value, &mut rules, diags),
             }
         }
         if !form.has_key(Section::Rules.name()) {
