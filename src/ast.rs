@@ -132,6 +132,11 @@ pub enum Int {
     Count(Box<Over>),
     /// `[sum :unit value condition]`: a value summed over entities of a kind in play.
     Sum(Box<Over>),
+    /// `3d6+2`: dice rolled from the state's generator, their faces logged.
+    Dice(crate::dice::Dice),
+    /// `[advantage a]` (true) / `[disadvantage a]`: `a` evaluated twice, the
+    /// higher (lower) kept.
+    Best(bool, Box<Int>),
 }
 
 /// A query over the entities of a kind: `[count …]` and `[sum …]`.
@@ -502,6 +507,11 @@ impl Int {
                 f(Leaf::Draw);
                 a.leaves(f);
                 b.leaves(f);
+            }
+            Int::Dice(_) => f(Leaf::Draw),
+            Int::Best(_, a) => {
+                f(Leaf::Draw);
+                a.leaves(f);
             }
             Int::Magnitude => f(Leaf::Amount),
             Int::Statuses(who, _) | Int::TurnsLeft(who, _) => {

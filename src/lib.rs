@@ -27,6 +27,7 @@ pub mod cli;
 pub mod csv;
 pub mod defs;
 pub mod diag;
+pub mod dice;
 pub mod engine;
 pub mod eval;
 pub mod files;

@@ -134,6 +134,28 @@ enum Command {
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
+    /// Roll dice: one roll with its faces, or with --count the distribution.
+    ///
+    /// EXPR is any integer expression of the language without entities: dice
+    /// (`1d20`, `3d6+2`, `d20`, `2d20kh1` keeps the higher of two, `4d6kl3-1`),
+    /// `[advantage 1d20]`, `[disadvantage 1d20]`, arithmetic (`[+ 1d20 1d4 2]`).
+    /// Without --seed a seed is picked and printed, so the roll can be replayed.
+    #[command(
+        after_help = "Examples:\n  grimoire roll 1d20+2\n  grimoire roll 3d6+2 --count 100000 --seed 7\n  grimoire roll '[advantage 1d20]' --count 100000 --format json"
+    )]
+    Roll {
+        /// The dice expression.
+        expr: String,
+        /// How many times to roll it (1 to 100000000).
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// The generator's seed: the same seed rolls the same faces.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output format; JSON: {"expr","count","mean","min","max","counts":{VALUE:N},"seed"}.
+        #[arg(long, value_enum, default_value = "human")]
+        format: FormatArg,
+    },
     /// Simulate many seeded AI games: win rates, game length, per-card figures.
     #[command(
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json"
@@ -225,6 +247,18 @@ fn main() -> ExitCode {
             )
         }
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
+        Command::Roll {
+            expr,
+            count,
+            seed,
+            format,
+        } => cli::roll(&cli::RollArgs {
+            expr,
+            count,
+            seed,
+            format: format.into(),
+            color,
+        }),
         Command::Simulate {
             rules,
             games,

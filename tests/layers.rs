@@ -1,4 +1,4 @@
-//! The layers point one way: syntax → check → eval → engine → files → cli. A
+//! The layers point one way: syntax (with dice, which the reader recognises) → check → eval → engine → files → cli. A
 //! module may name modules of its own layer placed before it, and modules of
 //! lower layers; never a higher one. Adding a module means placing it here.
 //! Only the file layer and the CLI touch the file system, and the evaluator
@@ -8,6 +8,7 @@ use std::path::Path;
 
 /// Every top-level module, lowest first, with its layer.
 const MODULES: &[(&str, &str)] = &[
+    ("dice", "syntax"),
     ("syntax", "syntax"),
     ("diag", "syntax"),
     ("ast", "check"),

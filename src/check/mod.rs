@@ -1391,6 +1391,7 @@ impl<'a> Checker<'_, '_> {
             {
                 self.smart_value(form, items).map(Num::Int)
             }
+            Kind::Symbol(s) if crate::dice::looks_like(s) => self.dice(form, s).map(Num::Int),
             Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => {
                 let call = self.call(form, items)?;
                 if let Some((cond, then, other)) = self.choice_parts(&call)? {
@@ -1514,7 +1515,9 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Not
             | OpKind::Chance
             | OpKind::Has => self.other_num_op(call),
-            OpKind::Abs | OpKind::Count | OpKind::Sum => self.rare_int_op(call).map(Num::Int),
+            OpKind::Abs | OpKind::Count | OpKind::Sum | OpKind::Best(_) => {
+                self.rare_int_op(call).map(Num::Int)
+            }
             OpKind::If => None,
         }
     }
@@ -1579,11 +1582,36 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
-    /// `[abs a]`, `[count kind condition]` and `[sum kind value condition]`. Out of line:
-    /// the operator match is on the checker's recursion path, and its frame
-    /// stays small.
+    /// A dice token, `3d6+2`: out of line, as `num` recurses.
+    #[inline(never)]
+    fn dice(&mut self, form: &Form<'a>, token: &str) -> Option<Int> {
+        match crate::dice::parse(token) {
+            Ok(d) => Some(Int::Dice(d)),
+            Err(e) => {
+                let start = form.span.start as usize;
+                let span = Span::new(start + e.at.start, start + e.at.end);
+                self.error(
+                    Diagnostic::error(span, e.message)
+                        .with_label("not dice")
+                        .with_help(e.help),
+                );
+                None
+            }
+        }
+    }
+
+    /// `[abs a]`, `[advantage a]`, `[count kind condition]` and `[sum kind
+    /// value condition]`. Out of line: the operator match is on the checker's
+    /// recursion path, and its frame stays small.
     #[inline(never)]
     fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
+        if let OpKind::Best(higher) = call.op.kind {
+            let [a] = call.args else {
+                self.arity(call, "1 operand: the roll, such as `1d20`");
+                return None;
+            };
+            return Some(Int::Best(higher, Box::new(self.int(a)?)));
+        }
         if call.op.kind == OpKind::Abs {
             let [a] = call.args else {
                 self.arity(call, "1 operand");

@@ -40,6 +40,9 @@ pub enum OpKind {
     Count,
     /// `[sum kind value condition]`: a value summed over entities of a kind.
     Sum,
+    /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
+    /// higher (lower) kept.
+    Best(bool),
 }
 
 /// One operator of the language.
@@ -181,6 +184,18 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Random,
         "[random lo hi]",
         "a uniform integer from lo to hi inclusive, from the state's seeded generator",
+    ),
+    op(
+        "advantage",
+        OpKind::Best(true),
+        "[advantage a]",
+        "a evaluated twice (its dice rolled twice), the higher kept",
+    ),
+    op(
+        "disadvantage",
+        OpKind::Best(false),
+        "[disadvantage a]",
+        "a evaluated twice (its dice rolled twice), the lower kept",
     ),
     op(
         "chance",

@@ -4,10 +4,12 @@
 //! command can be tested without spawning a process.
 
 mod play;
+mod roll;
 mod simulate;
 mod test;
 
 pub use play::{PlayArgs, play};
+pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
 pub use simulate::{SimArgs, Stop, Tally, game_seed, run_all, run_games, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
@@ -534,6 +536,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         out.push_str("no changes\n");
     }
     let names = entity_names(rules);
+    let mut faces: Vec<(i64, bool)> = Vec::new();
     for e in events {
         let who = name_of(&names, e.entity);
         let mut via = e
@@ -562,6 +565,20 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 out,
                 "{who} {} (effect {effect}{via})",
                 crate::engine::log::status_line(rules, status, change, e.before, e.after)
+            ),
+            What::Die(_) => {
+                faces.push((e.after, e.before == 1));
+                Ok(())
+            }
+            What::Rolled(sides, keep) => {
+                let line = crate::engine::log::roll_line(&faces, sides, keep, e.before, e.after);
+                faces.clear();
+                writeln!(out, "{who} rolls {line} (effect {effect}{via})")
+            }
+            What::Kept(higher) => writeln!(
+                out,
+                "{who} {} (effect {effect}{via})",
+                crate::engine::log::kept_line(higher, e.after, e.before)
             ),
         };
     }
@@ -666,6 +683,21 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                 What::Status(status, change) => {
                     event.insert("status".into(), json!(rules.statuses[status as usize]));
                     event.insert("change".into(), json!(change));
+                }
+                // A die: `after` its face, `before` 1 if it counted.
+                What::Die(sides) => {
+                    event.insert("die".into(), json!(sides));
+                }
+                // A roll's total: `after` the total, `before` the modifier.
+                What::Rolled(sides, keep) => {
+                    event.insert("roll".into(), json!(sides));
+                    event.insert("keep".into(), json!(keep));
+                }
+                What::Kept(higher) => {
+                    event.insert(
+                        "kept".into(),
+                        json!(if higher { "higher" } else { "lower" }),
+                    );
                 }
             }
             event.insert("before".into(), json!(e.before));

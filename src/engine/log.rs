@@ -113,6 +113,8 @@ pub fn render_named(
             .get(usize::from(attr))
             .is_some_and(|d| d.scratch)
     };
+    // The dice of a roll, until the roll's total comes.
+    let mut faces: Vec<(i64, bool)> = Vec::new();
     for e in log {
         match *e {
             // A working value shows only where a status changed it: that names a trigger.
@@ -214,6 +216,31 @@ pub fn render_named(
                     status_line(rules, status, change, before, after)
                 );
             }
+            GameEvent::Die { face, kept, .. } => faces.push((face, kept)),
+            GameEvent::Rolled {
+                entity,
+                sides,
+                keep,
+                modifier,
+                total,
+            } => {
+                let line = roll_line(&faces, sides, keep, modifier, total);
+                faces.clear();
+                let _ = writeln!(out, "    {} rolls {line}", seat(entity));
+            }
+            GameEvent::Kept {
+                entity,
+                higher,
+                kept,
+                other,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "    {} {}",
+                    seat(entity),
+                    kept_line(higher, kept, other)
+                );
+            }
             GameEvent::Spawned { entity, kind } => {
                 let kind = rules.kinds.get(kind as usize).map_or("?", String::as_str);
                 let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
@@ -241,4 +268,56 @@ pub fn render_named(
     }
     flush(&mut out, &mut hook_line, hook_name);
     out
+}
+
+/// A roll as a log tells it, from its dice (`faces`: each face, and whether
+/// it counted) and its total: `1d20+2: 14 (12+2)`, `3d6: 10 (3+5+2)`,
+/// `2d20kh1: 15 (15; dropped 7)`, `1d20: 12`.
+pub fn roll_line(
+    faces: &[(i64, bool)],
+    sides: u16,
+    keep: crate::dice::KeepKind,
+    modifier: i64,
+    total: i64,
+) -> String {
+    use crate::dice::KeepKind;
+    let kept: Vec<String> = faces
+        .iter()
+        .filter(|(_, k)| *k)
+        .map(|(f, _)| f.to_string())
+        .collect();
+    let dropped: Vec<String> = faces
+        .iter()
+        .filter(|(_, k)| !*k)
+        .map(|(f, _)| f.to_string())
+        .collect();
+    let mut dice = format!("{}d{sides}", faces.len());
+    match keep {
+        KeepKind::All => {}
+        KeepKind::High => dice.push_str(&format!("kh{}", kept.len())),
+        KeepKind::Low => dice.push_str(&format!("kl{}", kept.len())),
+    }
+    let signed = match modifier {
+        0 => String::new(),
+        m if m > 0 => format!("+{m}"),
+        m => m.to_string(),
+    };
+    if kept.len() == 1 && dropped.is_empty() && modifier == 0 {
+        return format!("{dice}: {total}");
+    }
+    let mut parts = kept.join("+");
+    parts.push_str(&signed);
+    if !dropped.is_empty() {
+        parts.push_str(&format!("; dropped {}", dropped.join(", ")));
+    }
+    format!("{dice}{signed}: {total} ({parts})")
+}
+
+/// `[advantage …]` or `[disadvantage …]` as a log tells it.
+pub fn kept_line(higher: bool, kept: i64, other: i64) -> String {
+    if higher {
+        format!("keeps {kept}, the higher of {kept} and {other} (advantage)")
+    } else {
+        format!("keeps {kept}, the lower of {kept} and {other} (disadvantage)")
+    }
 }

@@ -209,6 +209,39 @@ pub enum GameEvent {
         /// What made it.
         by: By,
     },
+    /// One die of a roll: its face, and whether it counted.
+    Die {
+        /// Who rolled.
+        entity: EntityId,
+        /// Its face.
+        face: i64,
+        /// False when a keep (`kh`, `kl`) dropped it.
+        kept: bool,
+    },
+    /// A roll is done; its dice are the [`GameEvent::Die`]s just before.
+    Rolled {
+        /// Who rolled.
+        entity: EntityId,
+        /// Faces of each die.
+        sides: u16,
+        /// Which dice counted.
+        keep: crate::dice::KeepKind,
+        /// Added to the dice kept.
+        modifier: i64,
+        /// The result.
+        total: i64,
+    },
+    /// `[advantage …]` or `[disadvantage …]` kept one of two values.
+    Kept {
+        /// Who rolled.
+        entity: EntityId,
+        /// True when the higher was kept.
+        higher: bool,
+        /// The value kept.
+        kept: i64,
+        /// The other.
+        other: i64,
+    },
     /// An entity entered play (`{:spawn …}`).
     Spawned {
         /// Its number.
@@ -871,6 +904,8 @@ impl<'r> Game<'r> {
                     self.changed = true;
                     self.dirty = u64::MAX;
                 }
+                // A roll changes nothing by itself.
+                What::Die(_) | What::Rolled(..) | What::Kept(_) => {}
             }
         }
         if let Some(log) = &mut self.log {
@@ -887,6 +922,24 @@ impl<'r> Game<'r> {
                 What::Spawned(kind) => GameEvent::Spawned {
                     entity: e.entity,
                     kind,
+                },
+                What::Die(_) => GameEvent::Die {
+                    entity: e.entity,
+                    face: e.after,
+                    kept: e.before == 1,
+                },
+                What::Rolled(sides, keep) => GameEvent::Rolled {
+                    entity: e.entity,
+                    sides,
+                    keep,
+                    modifier: e.before,
+                    total: e.after,
+                },
+                What::Kept(higher) => GameEvent::Kept {
+                    entity: e.entity,
+                    higher,
+                    kept: e.after,
+                    other: e.before,
                 },
                 What::Status(status, change) => GameEvent::Status {
                     entity: e.entity,

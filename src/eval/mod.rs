@@ -57,6 +57,10 @@ pub struct State {
     running: Running,
     /// The generator chance draws from; part of the state so that games replay exactly.
     pub rng: Rng,
+    /// Dice rolled while an amount was computed, waiting to be logged with
+    /// the change they feed (empty between effects).
+    #[serde(skip)]
+    rolls: Vec<Event>,
 }
 
 impl Clone for State {
@@ -71,6 +75,7 @@ impl Clone for State {
             depth: self.depth,
             running: self.running,
             rng: self.rng.clone(),
+            rolls: Vec::new(),
         }
     }
 
@@ -86,6 +91,7 @@ impl Clone for State {
         self.depth = source.depth;
         self.running = source.running;
         self.rng.clone_from(&source.rng);
+        self.rolls.clear();
     }
 }
 
@@ -103,6 +109,7 @@ impl State {
             depth: 0,
             running: Running::default(),
             rng: Rng::seed_from_u64(seed),
+            rolls: Vec::new(),
         };
         for _ in 0..entities {
             state.add(rules, 0);
@@ -337,6 +344,16 @@ pub enum What {
     Status(StatusId, StatusChange),
     /// The entity entered play, of this kind (`{:spawn …}`); its values are 0.
     Spawned(KindId),
+    /// One die of a roll, of this many faces: `after` is its face; `before`
+    /// is 1 if it counts, 0 if a keep (`kh`, `kl`) dropped it. The dice of a
+    /// roll come just before its [`What::Rolled`].
+    Die(u16),
+    /// A roll of dice of this many faces is done: `before` is its modifier
+    /// (`+2`), `after` its total; the keep says which dice counted.
+    Rolled(u16, crate::dice::KeepKind),
+    /// `[advantage …]` (true: the higher kept) or `[disadvantage …]`: `after`
+    /// is the value kept, `before` the other.
+    Kept(bool),
 }
 
 /// One change: to an attribute, or to an entity's statuses.
@@ -360,7 +377,11 @@ impl Event {
     pub fn attr(&self) -> Option<AttrId> {
         match self.what {
             What::Attr(a) => Some(a),
-            What::Status(..) | What::Spawned(_) => None,
+            What::Status(..)
+            | What::Spawned(_)
+            | What::Die(_)
+            | What::Rolled(..)
+            | What::Kept(_) => None,
         }
     }
 }
@@ -417,11 +438,100 @@ pub fn apply(
     // Whether any value has a base beside it is decided once per list, not
     // per effect: a rule set no status modifies runs without the test.
     let frame = &Frame::outside(roles);
+    if !state.rolls.is_empty() {
+        // Rolled outside any effect (a victory condition, the AI's score): not part of this log.
+        state.rolls.clear();
+    }
     if state.base.is_empty() {
         run::<false>(rules, effects, state, frame, events, None);
     } else {
         run::<true>(rules, effects, state, frame, events, None);
     }
+    if !state.rolls.is_empty() {
+        // Dice in conditions are logged once the list is done, by its first role.
+        let who = roles.first().copied().unwrap_or(0);
+        flush_rolls(state, who, Cause::effect(0), events);
+    }
+}
+
+/// Moves the dice rolled so far into `events`, as rolled by `who` for `cause`.
+#[cold]
+#[inline(never)]
+fn flush_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<Event>) {
+    events.extend(state.rolls.drain(..).map(|e| Event {
+        entity: who,
+        cause,
+        ..e
+    }));
+}
+
+/// Rolls `dice`: each face from the state's generator, recorded to be logged.
+#[cold]
+#[inline(never)]
+fn roll(dice: &crate::dice::Dice, state: &mut State) -> i64 {
+    use crate::dice::Keep;
+    let first = state.rolls.len();
+    for _ in 0..dice.count {
+        let face = state.rng.random_range(1..=i64::from(dice.sides));
+        state.rolls.push(Event {
+            entity: 0,
+            what: What::Die(dice.sides),
+            before: 1,
+            after: face,
+            cause: Cause::effect(0),
+        });
+    }
+    // Drop the lowest (keep high) or highest (keep low) until `n` are left;
+    // among equal faces the later one goes, so the log reads left to right.
+    let (n, high) = match dice.keep {
+        Keep::All => (dice.count, true),
+        Keep::High(n) => (n, true),
+        Keep::Low(n) => (n, false),
+    };
+    for _ in n..dice.count {
+        let faces = &mut state.rolls[first..];
+        let worst = faces
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.before == 1)
+            .fold(None, |worst: Option<(usize, i64)>, (i, e)| match worst {
+                Some((_, w)) if (high && e.after > w) || (!high && e.after < w) => worst,
+                _ => Some((i, e.after)),
+            });
+        if let Some((i, _)) = worst {
+            faces[i].before = 0;
+        }
+    }
+    let kept: i64 = state.rolls[first..]
+        .iter()
+        .filter(|e| e.before == 1)
+        .map(|e| e.after)
+        .sum();
+    let total = kept.saturating_add(dice.modifier);
+    state.rolls.push(Event {
+        entity: 0,
+        what: What::Rolled(dice.sides, dice.keep.kind()),
+        before: dice.modifier,
+        after: total,
+        cause: Cause::effect(0),
+    });
+    total
+}
+
+/// `[advantage a]` / `[disadvantage a]`: `a` twice, the higher (lower) kept.
+#[cold]
+#[inline(never)]
+fn best_of_two(higher: bool, a: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
+    let (x, y) = (int(a, state, frame), int(a, state, frame));
+    let (kept, other) = if (x >= y) == higher { (x, y) } else { (y, x) };
+    state.rolls.push(Event {
+        entity: 0,
+        what: What::Kept(higher),
+        before: other,
+        after: kept,
+        cause: Cause::effect(0),
+    });
+    kept
 }
 
 /// Applies a list of effects in `frame`. At the top level (`inside` is `None`) each
@@ -468,12 +578,15 @@ fn at_once<const MODIFIED: bool>(
     cause: impl Fn(usize) -> Cause,
 ) {
     let mut resolved = [(0 as EntityId, Target::Attr(0), 0i64); MAX_AT_ONCE];
-    for (slot, effect) in resolved.iter_mut().zip(group) {
+    for (k, (slot, effect)) in resolved.iter_mut().zip(group).enumerate() {
         *slot = (
             entity(&effect.entity, state, frame),
             resource(&effect.resource, state, frame),
             int(&effect.amount, state, frame),
         );
+        if !state.rolls.is_empty() {
+            flush_rolls(state, slot.0, cause(k), events);
+        }
     }
     for (k, (effect, &(entity, target, amount))) in group.iter().zip(&resolved).enumerate() {
         let change = Change {
@@ -512,7 +625,13 @@ fn apply_one<const MODIFIED: bool>(
         }
         // A smart value as the amount (Arcomage's production, `[:you :quarry]`).
         Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r as usize], attr),
-        ref e => int(e, state, frame),
+        ref e => {
+            let n = int(e, state, frame);
+            if !state.rolls.is_empty() {
+                flush_rolls(state, who, cause, events);
+            }
+            n
+        }
     };
     let change = Change {
         set: effect.set,
@@ -1000,6 +1119,8 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         }
         Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
+        Int::Dice(d) => roll(d, state),
+        Int::Best(higher, a) => best_of_two(*higher, a, state, frame),
     }
 }
 
@@ -1144,13 +1265,43 @@ pub fn eval_expr(e: &Expr, state: &mut State, roles: &[EntityId]) -> Value {
 }
 
 /// Does condition `cond` hold, with role `i` bound to entity `roles[i]`?
+/// Dice it rolls are not logged.
 pub fn holds(cond: &Bool, state: &mut State, roles: &[EntityId]) -> bool {
-    boolean(cond, state, &Frame::outside(roles))
+    let held = boolean(cond, state, &Frame::outside(roles));
+    if !state.rolls.is_empty() {
+        state.rolls.clear();
+    }
+    held
 }
 
 /// The value of integer expression `e`, with role `i` bound to entity `roles[i]`.
+/// Dice it rolls are not logged ([`value_logged`] logs them).
 pub fn value(e: &Int, state: &mut State, roles: &[EntityId]) -> i64 {
-    int(e, state, &Frame::outside(roles))
+    let n = int(e, state, &Frame::outside(roles));
+    if !state.rolls.is_empty() {
+        state.rolls.clear();
+    }
+    n
+}
+
+/// The value of `e`, as [`value`], with the dice it rolls pushed to `events`
+/// as rolled by `roles[0]`.
+pub fn value_logged(
+    e: &Int,
+    state: &mut State,
+    roles: &[EntityId],
+    events: &mut Vec<Event>,
+) -> i64 {
+    let n = int(e, state, &Frame::outside(roles));
+    if !state.rolls.is_empty() {
+        flush_rolls(
+            state,
+            roles.first().copied().unwrap_or(0),
+            Cause::effect(0),
+            events,
+        );
+    }
+    n
 }
 
 /// `[abs a]`, out of line so that `int`'s frame, on the evaluator's recursion path, stays small.

@@ -607,6 +607,14 @@ impl<'a> Reader<'a> {
         self.pos = start + text.len();
         let span = Span::new(start, self.pos);
         let digits = text.trim_start_matches(['+', '-']);
+        // Dice (`3d6+2`) are a symbol to the reader; the checker reads them,
+        // and says what is wrong with a misspelt one in terms of dice.
+        if crate::dice::looks_like(text) {
+            return Ok(Form {
+                kind: Kind::Symbol(text),
+                span,
+            });
+        }
         let kind = if digits.bytes().all(|b| b.is_ascii_digit()) {
             match text.trim_start_matches('+').parse::<i64>() {
                 Ok(n) => Kind::Int(n),
