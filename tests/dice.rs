@@ -187,3 +187,36 @@ fn dice_in_a_card_check_like_numbers() {
     );
     assert_eq!(diags[0].span.start, 41);
 }
+
+#[test]
+fn dice_in_conditions_are_logged_with_their_effect() {
+    // `:when`'s roll after the effects it ran; a choice of resource's before the change.
+    let out = grimoire(&[
+        "eval",
+        "--rules",
+        "arcomage",
+        "--seed",
+        "2",
+        "[{:when [> 1d20 5] :effects [{:effected :other :resource :wall :amount 1}]} {:effected :you :resource [> 1d6 3 :wall :tower] :amount 2}]",
+    ]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_played_game_logs_every_roll() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dice-deck/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cards: String = (0..8)
+        .map(|i| format!("{{:card \"Dice Wall {i}\" :type :bricks :cost 1 :text \"+2d6 Wall; the enemy loses the better of two 1d4 Tower\" :effects [{{:effected :you :resource :wall :amount 2d6}} {{:effected :other :resource :tower :amount [- [advantage 1d4]]}}]}}\n"))
+        .collect();
+    let file = dir.join("dice.edn");
+    std::fs::write(&file, cards).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    let log = grimoire(&["play", "arcomage", "--seed", "1", "--cards", &path]);
+    assert_eq!(
+        log,
+        grimoire(&["play", "arcomage", "--seed", "1", "--cards", &path])
+    );
+    let head: Vec<&str> = log.lines().skip(2).take(12).collect();
+    insta::assert_snapshot!(head.join("\n"));
+}

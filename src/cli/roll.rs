@@ -113,6 +113,7 @@ pub fn roll(args: &RollArgs) -> Output {
     let mut sum: i128 = 0;
     for _ in 0..args.count {
         let v = crate::eval::value(&expr, &mut state, &[0]);
+        state.forget_rolls();
         sum += i128::from(v);
         *counts.entry(v).or_default() += 1;
     }

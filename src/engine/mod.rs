@@ -965,6 +965,8 @@ impl<'r> Game<'r> {
     /// and the actor could do nothing (they pass; the caller ends the turn).
     fn begin_turn(&mut self) -> bool {
         let seat = self.current;
+        // Dice rolled outside effects (an action's condition, the AI's trials) are not logged.
+        self.state.forget_rolls();
         self.record(GameEvent::TurnStart {
             turn: self.turn,
             seat,
@@ -1304,6 +1306,8 @@ impl<'r> Game<'r> {
                 }
             }
         }
+        // Dice a condition rolled are not part of the log.
+        self.state.forget_rolls();
         match (winner, tie) {
             (_, true) => self.finish(Outcome::Tie),
             (Some(seat), false) => self.finish(Outcome::Win { seat, reason }),

@@ -96,6 +96,15 @@ impl Clone for State {
 }
 
 impl State {
+    /// Drops the dice rolled outside effects ([`value`], [`holds`]), which
+    /// no change is there to log them with.
+    #[inline]
+    pub fn forget_rolls(&mut self) {
+        if !self.rolls.is_empty() {
+            self.rolls.clear();
+        }
+    }
+
     /// `entities` entities of the first kind (a game's seats), each with the rule
     /// set's defaults, and a generator seeded with `seed`.
     pub fn new(rules: &RuleSet, entities: usize, seed: u64) -> State {
@@ -438,19 +447,10 @@ pub fn apply(
     // Whether any value has a base beside it is decided once per list, not
     // per effect: a rule set no status modifies runs without the test.
     let frame = &Frame::outside(roles);
-    if !state.rolls.is_empty() {
-        // Rolled outside any effect (a victory condition, the AI's score): not part of this log.
-        state.rolls.clear();
-    }
     if state.base.is_empty() {
         run::<false>(rules, effects, state, frame, events, None);
     } else {
         run::<true>(rules, effects, state, frame, events, None);
-    }
-    if !state.rolls.is_empty() {
-        // Dice in conditions are logged once the list is done, by its first role.
-        let who = roles.first().copied().unwrap_or(0);
-        flush_rolls(state, who, Cause::effect(0), events);
     }
 }
 
@@ -612,7 +612,14 @@ fn apply_one<const MODIFIED: bool>(
     let who = entity(&effect.entity, state, frame);
     let target = match effect.resource {
         Resource::Attr(a) => Target::Attr(a),
-        ref t => resource(t, state, frame),
+        ref t => {
+            let target = resource(t, state, frame);
+            // Dice in a choice of resource, `[> 1d20 10 :wall :tower]`.
+            if !state.rolls.is_empty() {
+                flush_rolls(state, who, cause, events);
+            }
+            target
+        }
     };
     let amount = match effect.amount {
         Int::Lit(n) => n,
@@ -710,21 +717,27 @@ impl Change {
                 }
             }
             Target::Op(op) => self.operation::<MODIFIED>(op, rules, state, frame, events),
-            Target::Nested(path) => match chosen(resource, path) {
-                Some(Resource::Status(op)) => {
-                    status::change(rules, state, frame, &self, op, events)
+            Target::Nested(path) => {
+                match chosen(resource, path) {
+                    Some(Resource::Status(op)) => {
+                        status::change(rules, state, frame, &self, op, events)
+                    }
+                    Some(Resource::Each(each)) => {
+                        for_each::<MODIFIED>(rules, state, frame, each, self.cause, events)
+                    }
+                    Some(Resource::Spawn(spawn)) => {
+                        spawn_one(rules, state, frame, spawn, self.cause, events)
+                    }
+                    Some(Resource::Run(timing)) => {
+                        run_nested(rules, state, frame, *timing, self.entity, events)
+                    }
+                    _ => {}
                 }
-                Some(Resource::Each(each)) => {
-                    for_each::<MODIFIED>(rules, state, frame, each, self.cause, events)
+                // Dice in the conditions inside (`:where`, a status's chance) are logged here.
+                if !state.rolls.is_empty() {
+                    flush_rolls(state, self.entity, self.cause, events);
                 }
-                Some(Resource::Spawn(spawn)) => {
-                    spawn_one(rules, state, frame, spawn, self.cause, events)
-                }
-                Some(Resource::Run(timing)) => {
-                    run_nested(rules, state, frame, *timing, self.entity, events)
-                }
-                _ => {}
-            },
+            }
         }
     }
 
@@ -1265,23 +1278,16 @@ pub fn eval_expr(e: &Expr, state: &mut State, roles: &[EntityId]) -> Value {
 }
 
 /// Does condition `cond` hold, with role `i` bound to entity `roles[i]`?
-/// Dice it rolls are not logged.
+/// Dice it rolls wait to be logged with the next change, or dropped by
+/// [`State::forget_rolls`].
 pub fn holds(cond: &Bool, state: &mut State, roles: &[EntityId]) -> bool {
-    let held = boolean(cond, state, &Frame::outside(roles));
-    if !state.rolls.is_empty() {
-        state.rolls.clear();
-    }
-    held
+    boolean(cond, state, &Frame::outside(roles))
 }
 
 /// The value of integer expression `e`, with role `i` bound to entity `roles[i]`.
-/// Dice it rolls are not logged ([`value_logged`] logs them).
+/// Dice it rolls wait as [`holds`]'s do; [`value_logged`] logs them.
 pub fn value(e: &Int, state: &mut State, roles: &[EntityId]) -> i64 {
-    let n = int(e, state, &Frame::outside(roles));
-    if !state.rolls.is_empty() {
-        state.rolls.clear();
-    }
-    n
+    int(e, state, &Frame::outside(roles))
 }
 
 /// The value of `e`, as [`value`], with the dice it rolls pushed to `events`
