@@ -132,11 +132,35 @@ pub enum Int {
     Count(Box<Over>),
     /// `[sum :unit value condition]`: a value summed over entities of a kind in play.
     Sum(Box<Over>),
+    /// `[lookup :damage x]`: the table's value for x (the table copied in).
+    Lookup(Box<(Lookup, Int)>),
     /// `3d6+2`: dice rolled from the state's generator, their faces logged.
     Dice(crate::dice::Dice),
     /// `[advantage a]` (true) / `[disadvantage a]`: `a` evaluated twice, the
     /// higher (lower) kept.
     Best(bool, Box<Int>),
+}
+
+/// A lookup table of the rule set's `:lookups`: ranges of numbers, each
+/// with its value, in order, neither overlapping nor leaving gaps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lookup {
+    /// `(low, high, value)`, both ends included, sorted by `low`.
+    pub ranges: Box<[(i64, i64, i64)]>,
+    /// The value of a number outside every range.
+    pub default: i64,
+}
+
+impl Lookup {
+    /// The value for `x`.
+    pub fn get(&self, x: i64) -> i64 {
+        // The last range starting at or below x is the only one that can hold it.
+        let i = self.ranges.partition_point(|&(lo, _, _)| lo <= x);
+        match i.checked_sub(1).map(|i| self.ranges[i]) {
+            Some((_, hi, v)) if x <= hi => v,
+            _ => self.default,
+        }
+    }
 }
 
 /// A query over the entities of a kind: `[count …]` and `[sum …]`.
@@ -509,6 +533,7 @@ impl Int {
                 b.leaves(f);
             }
             Int::Dice(_) => f(Leaf::Draw),
+            Int::Lookup(l) => l.1.leaves(f),
             Int::Best(_, a) => {
                 f(Leaf::Draw);
                 a.leaves(f);
@@ -656,5 +681,24 @@ impl Effect {
         self.entity.leaves(f);
         self.resource.leaves(f);
         self.amount.leaves(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lookup;
+
+    #[test]
+    fn a_lookup_finds_the_range_holding_a_number() {
+        let bands = Lookup {
+            ranges: vec![(1, 3, 3), (4, 9, 5), (10, i64::MAX, 10)].into(),
+            default: -1,
+        };
+        let got: Vec<i64> = [i64::MIN, 0, 1, 3, 4, 9, 10, 1000, i64::MAX]
+            .iter()
+            .map(|&x| bands.get(x))
+            .collect();
+        assert_eq!(got, [-1, -1, 3, 3, 5, 5, 10, 10, 10]);
+        assert_eq!(Lookup::default().get(5), 0);
     }
 }

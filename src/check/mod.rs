@@ -27,6 +27,8 @@ pub struct Scope<'r> {
     pub operations: &'r [String],
     /// Named constants (`tower-goal`), replaced by their values when checked.
     pub params: &'r [(String, i64)],
+    /// Lookup tables (`damage`), copied into the expressions that read them.
+    pub lookups: &'r [(String, crate::ast::Lookup)],
     /// Status names (`weakness`), by id: those of the definitions checked with the rule set.
     pub statuses: &'r [String],
     /// Category names, by id.
@@ -1515,7 +1517,7 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Not
             | OpKind::Chance
             | OpKind::Has => self.other_num_op(call),
-            OpKind::Abs | OpKind::Count | OpKind::Sum | OpKind::Best(_) => {
+            OpKind::Abs | OpKind::Count | OpKind::Sum | OpKind::Best(_) | OpKind::Lookup => {
                 self.rare_int_op(call).map(Num::Int)
             }
             OpKind::If => None,
@@ -1605,6 +1607,30 @@ impl<'a> Checker<'_, '_> {
     /// recursion path, and its frame stays small.
     #[inline(never)]
     fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
+        if call.op.kind == OpKind::Lookup {
+            let [table, x] = call.args else {
+                self.arity(call, "2 operands: `[lookup :table x]`");
+                return None;
+            };
+            let names = self.scope.lookups.iter().map(|(n, _)| n.as_str());
+            let found = Declared::new(names, "a lookup table", "lookup tables")
+                .when_empty(
+                    "declare it in the rule set: `:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`"
+                        .to_string(),
+                )
+                .find(
+                    table.as_keyword().unwrap_or(""),
+                    table.span,
+                    match table.as_keyword() {
+                        Some(k) => format!("no lookup table `:{k}` is declared"),
+                        None => format!("`lookup` names a lookup table, found {}", table.describe()),
+                    },
+                    self.diags,
+                );
+            let x = self.int(x);
+            let (_, lookup) = self.scope.lookups.get(found?)?;
+            return Some(Int::Lookup(Box::new((lookup.clone(), x?))));
+        }
         if let OpKind::Best(higher) = call.op.kind {
             let [a] = call.args else {
                 self.arity(call, "1 operand: the roll, such as `1d20`");

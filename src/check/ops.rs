@@ -40,6 +40,8 @@ pub enum OpKind {
     Count,
     /// `[sum kind value condition]`: a value summed over entities of a kind.
     Sum,
+    /// `[lookup :table x]`: a lookup table's value for x.
+    Lookup,
     /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
     /// higher (lower) kept.
     Best(bool),
@@ -184,6 +186,12 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Random,
         "[random lo hi]",
         "a uniform integer from lo to hi inclusive, from the state's seeded generator",
+    ),
+    op(
+        "lookup",
+        OpKind::Lookup,
+        "[lookup :table x]",
+        "the value of the rule set's lookup table for x (its `:default` outside every range)",
     ),
     op(
         "advantage",

@@ -518,6 +518,12 @@ fn roll(dice: &crate::dice::Dice, state: &mut State) -> i64 {
     total
 }
 
+/// `[lookup :table x]`, out of line so that `int`'s frame stays small.
+#[inline(never)]
+fn lookup(l: &(crate::ast::Lookup, Int), state: &mut State, frame: &Frame<'_>) -> i64 {
+    l.0.get(int(&l.1, state, frame))
+}
+
 /// `[advantage a]` / `[disadvantage a]`: `a` twice, the higher (lower) kept.
 #[cold]
 #[inline(never)]
@@ -1133,6 +1139,7 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
         Int::Dice(d) => roll(d, state),
+        Int::Lookup(l) => lookup(l, state, frame),
         Int::Best(higher, a) => best_of_two(*higher, a, state, frame),
     }
 }

@@ -15,6 +15,7 @@ mod attributes;
 mod cards;
 mod categories;
 mod kinds;
+mod lookups;
 mod operations;
 mod params;
 mod roles;
@@ -81,6 +82,9 @@ keys! {
         Operations = "operations",
         /// `:params {:tower-goal 50}`: named constants.
         Params = "params",
+        /// `:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`: tables
+        /// from numbers to numbers, read with the params (before operation bodies).
+        Lookups = "lookups",
         /// `:seats [:p1 :p2]`: the players of a game, in turn order.
         Seats = "seats",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
@@ -160,6 +164,8 @@ pub struct RuleSet {
     pub op_draws: Vec<bool>,
     /// Named constants (`:tower-goal 50`), usable wherever a number is.
     pub params: Vec<(String, i64)>,
+    /// Lookup tables (`:lookups`), by name, for `[lookup :name x]`.
+    pub lookups: Vec<(String, crate::ast::Lookup)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
     pub seats: Vec<String>,
     /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
@@ -204,6 +210,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
+        .chain(names::<lookups::LookupKey>())
         .chain(names::<tables::ShapeKey>())
         .chain(names::<tables::ColumnKey>())
         .collect()
@@ -312,6 +319,7 @@ impl RuleSet {
             op_sizes: Vec::new(),
             op_draws: Vec::new(),
             params: Vec::new(),
+            lookups: Vec::new(),
             seats: Vec::new(),
             timings: Vec::new(),
             timing_shapes: Vec::new(),
@@ -337,6 +345,10 @@ impl RuleSet {
                 (Section::Params, value) => {
                     if let Some(value) = value {
                         params::read(value, &mut rules, &mut reading, diags);
+                    }
+                    // Lookup tables may be keyed by params and read by operations: between the two.
+                    if let Some((_, lookups)) = pairs.iter().find(|(k, _)| *k == Section::Lookups) {
+                        lookups::read(lookups, &mut rules, diags);
                     }
                     // Every name is declared now: operation bodies can be checked.
                     operations::bodies(&mut rules, &reading, diags)?;
@@ -388,6 +400,8 @@ impl RuleSet {
                 (Section::Operations, Some(value)) => {
                     operations::names(value, &mut rules, &mut reading, diags)
                 }
+                // Read with `:params`, above.
+                (Section::Lookups, Some(_)) => {}
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
@@ -545,6 +559,7 @@ impl RuleSet {
             attributes: &self.attributes,
             operations: &self.operations,
             params: &self.params,
+            lookups: &self.lookups,
             statuses: &self.statuses,
             categories: &self.categories,
             flags: &self.flags,
