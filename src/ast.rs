@@ -132,6 +132,11 @@ pub enum Int {
     Count(Box<Over>),
     /// `[sum :unit value condition]`: a value summed over entities of a kind in play.
     Sum(Box<Over>),
+    /// `[formula :stamina x]`: a named formula of the rule set applied to its
+    /// arguments, each evaluated once (the body copied in).
+    Formula(Box<Formula>),
+    /// An argument inside a formula's body, by position.
+    Arg(u8),
     /// `[lookup :damage x]`: the table's value for x (the table copied in).
     Lookup(Box<(Lookup, Int)>),
     /// `3d6+2`: dice rolled from the state's generator, their faces logged.
@@ -139,6 +144,25 @@ pub enum Int {
     /// `[advantage a]` (true) / `[disadvantage a]`: `a` evaluated twice, the
     /// higher (lower) kept.
     Best(bool, Box<Int>),
+}
+
+/// A named formula applied: its body, with [`Int::Arg`] for its arguments,
+/// and the arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    /// What it computes.
+    pub body: Int,
+    /// What its arguments are here.
+    pub args: Box<[Int]>,
+}
+
+/// A named formula of the rule set's `:formulas`, as declared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormulaDef {
+    /// Its arguments' names, in order.
+    pub args: Vec<String>,
+    /// What it computes, with [`Int::Arg`] for its arguments.
+    pub body: Int,
 }
 
 /// A lookup table of the rule set's `:lookups`: ranges of numbers, each
@@ -534,6 +558,12 @@ impl Int {
             }
             Int::Dice(_) => f(Leaf::Draw),
             Int::Lookup(l) => l.1.leaves(f),
+            Int::Formula(call) => {
+                call.body.leaves(f);
+                call.args.iter().for_each(|a| a.leaves(f));
+            }
+            // An argument's leaves are its value's, walked with the arguments.
+            Int::Arg(_) => {}
             Int::Best(_, a) => {
                 f(Leaf::Draw);
                 a.leaves(f);

@@ -29,6 +29,10 @@ pub struct Scope<'r> {
     pub params: &'r [(String, i64)],
     /// Lookup tables (`damage`), copied into the expressions that read them.
     pub lookups: &'r [(String, crate::ast::Lookup)],
+    /// Named formulas (`stamina`), copied into the expressions that apply them.
+    pub formulas: &'r [(String, crate::ast::FormulaDef)],
+    /// The arguments of the formula whose body is being checked (`:index`).
+    pub args: &'r [String],
     /// Status names (`weakness`), by id: those of the definitions checked with the rule set.
     pub statuses: &'r [String],
     /// Category names, by id.
@@ -1341,6 +1345,10 @@ impl<'a> Checker<'_, '_> {
         match &form.kind {
             Kind::Int(n) => Some(Num::Int(Int::Lit(*n))),
             Kind::Dec(d) => Some(Num::Dec(Dec::Lit(*d))),
+            Kind::Keyword(k) if self.scope.args.iter().any(|a| a == k) => {
+                let i = self.scope.args.iter().position(|a| a == k).unwrap_or(0);
+                Some(Num::Int(Int::Arg(i as u8)))
+            }
             Kind::Keyword(k) if self.scope.params.iter().any(|(p, _)| p == k) => {
                 let value = self
                     .scope
@@ -1378,9 +1386,9 @@ impl<'a> Checker<'_, '_> {
                         .collect();
                     d = d.with_help(format!("say whose: {}", list(whose)));
                 } else {
-                    d = d.suggest(k, self.scope.params.iter().map(|(p, _)| p.as_str()), |s| {
-                        format!(":{s}")
-                    });
+                    let names = self.scope.params.iter().map(|(p, _)| p.as_str());
+                    let args = self.scope.args.iter().map(String::as_str);
+                    d = d.suggest(k, names.chain(args), |s| format!(":{s}"));
                 }
                 self.error(d);
                 None
@@ -1517,9 +1525,12 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Not
             | OpKind::Chance
             | OpKind::Has => self.other_num_op(call),
-            OpKind::Abs | OpKind::Count | OpKind::Sum | OpKind::Best(_) | OpKind::Lookup => {
-                self.rare_int_op(call).map(Num::Int)
-            }
+            OpKind::Abs
+            | OpKind::Count
+            | OpKind::Sum
+            | OpKind::Best(_)
+            | OpKind::Lookup
+            | OpKind::Formula => self.rare_int_op(call).map(Num::Int),
             OpKind::If => None,
         }
     }
@@ -1607,6 +1618,50 @@ impl<'a> Checker<'_, '_> {
     /// recursion path, and its frame stays small.
     #[inline(never)]
     fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
+        if call.op.kind == OpKind::Formula {
+            let Some((name, args)) = call.args.split_first() else {
+                self.arity(call, "a formula's name first: `[formula :stamina x]`");
+                return None;
+            };
+            let names = self.scope.formulas.iter().map(|(n, _)| n.as_str());
+            let found = Declared::new(names, "a formula", "formulas")
+                .when_empty(
+                    "declare it in the rule set: `:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`"
+                        .to_string(),
+                )
+                .find(
+                    name.as_keyword().unwrap_or(""),
+                    name.span,
+                    match name.as_keyword() {
+                        Some(k) => format!("no formula `:{k}` is declared"),
+                        None => format!("`formula` names a formula, found {}", name.describe()),
+                    },
+                    self.diags,
+                );
+            let checked: Vec<Option<Int>> = args.iter().map(|a| self.int(a)).collect();
+            let (_, def) = self.scope.formulas.get(found?)?;
+            if def.args.len() != args.len() {
+                let n = def.args.len();
+                self.error(
+                    Diagnostic::error(
+                        call.span,
+                        format!(
+                            "formula `{name}` takes {n} argument{} ({}); found {}",
+                            if n == 1 { "" } else { "s" },
+                            list_and(def.args.iter().map(|a| format!("`:{a}`"))),
+                            args.len()
+                        ),
+                    )
+                    .with_label("wrong number of arguments"),
+                );
+                return None;
+            }
+            let args = checked.into_iter().collect::<Option<Box<[Int]>>>()?;
+            return Some(Int::Formula(Box::new(crate::ast::Formula {
+                body: def.body.clone(),
+                args,
+            })));
+        }
         if call.op.kind == OpKind::Lookup {
             let [table, x] = call.args else {
                 self.arity(call, "2 operands: `[lookup :table x]`");

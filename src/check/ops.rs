@@ -42,6 +42,8 @@ pub enum OpKind {
     Sum,
     /// `[lookup :table x]`: a lookup table's value for x.
     Lookup,
+    /// `[formula :name a ...]`: a named formula applied to arguments.
+    Formula,
     /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
     /// higher (lower) kept.
     Best(bool),
@@ -192,6 +194,12 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Lookup,
         "[lookup :table x]",
         "the value of the rule set's lookup table for x (its `:default` outside every range)",
+    ),
+    op(
+        "formula",
+        OpKind::Formula,
+        "[formula :name a ...]",
+        "the rule set's named formula applied to the arguments, each evaluated once",
     ),
     op(
         "advantage",

@@ -61,6 +61,12 @@ pub struct State {
     /// the change they feed (empty between effects).
     #[serde(skip)]
     rolls: Vec<Event>,
+    /// The arguments of the formulas being evaluated, innermost last.
+    #[serde(skip)]
+    args: Vec<i64>,
+    /// Where the innermost formula's arguments start in `args`.
+    #[serde(skip)]
+    arg_base: usize,
 }
 
 impl Clone for State {
@@ -76,6 +82,8 @@ impl Clone for State {
             running: self.running,
             rng: self.rng.clone(),
             rolls: Vec::new(),
+            args: Vec::new(),
+            arg_base: 0,
         }
     }
 
@@ -119,6 +127,8 @@ impl State {
             running: Running::default(),
             rng: Rng::seed_from_u64(seed),
             rolls: Vec::new(),
+            args: Vec::new(),
+            arg_base: 0,
         };
         for _ in 0..entities {
             state.add(rules, 0);
@@ -516,6 +526,22 @@ fn roll(dice: &crate::dice::Dice, state: &mut State) -> i64 {
         cause: Cause::effect(0),
     });
     total
+}
+
+/// `[formula :name a …]`: the arguments evaluated once each, then the body
+/// with them bound. Out of line so that `int`'s frame stays small.
+#[inline(never)]
+fn formula(f: &crate::ast::Formula, state: &mut State, frame: &Frame<'_>) -> i64 {
+    let base = state.args.len();
+    for a in &f.args {
+        let v = int(a, state, frame);
+        state.args.push(v);
+    }
+    let outer = std::mem::replace(&mut state.arg_base, base);
+    let v = int(&f.body, state, frame);
+    state.arg_base = outer;
+    state.args.truncate(base);
+    v
 }
 
 /// `[lookup :table x]`, out of line so that `int`'s frame stays small.
@@ -1140,6 +1166,12 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
         Int::Dice(d) => roll(d, state),
         Int::Lookup(l) => lookup(l, state, frame),
+        Int::Formula(f) => formula(f, state, frame),
+        Int::Arg(i) => state
+            .args
+            .get(state.arg_base + usize::from(*i))
+            .copied()
+            .unwrap_or(0),
         Int::Best(higher, a) => best_of_two(*higher, a, state, frame),
     }
 }

@@ -14,6 +14,7 @@ mod ai;
 mod attributes;
 mod cards;
 mod categories;
+mod formulas;
 mod kinds;
 mod lookups;
 mod operations;
@@ -85,6 +86,9 @@ keys! {
         /// `:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`: tables
         /// from numbers to numbers, read with the params (before operation bodies).
         Lookups = "lookups",
+        /// `:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`:
+        /// named expressions with arguments, read after the lookups.
+        Formulas = "formulas",
         /// `:seats [:p1 :p2]`: the players of a game, in turn order.
         Seats = "seats",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
@@ -166,6 +170,8 @@ pub struct RuleSet {
     pub params: Vec<(String, i64)>,
     /// Lookup tables (`:lookups`), by name, for `[lookup :name x]`.
     pub lookups: Vec<(String, crate::ast::Lookup)>,
+    /// Named formulas (`:formulas`), by name, for `[formula :name …]`.
+    pub formulas: Vec<(String, crate::ast::FormulaDef)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
     pub seats: Vec<String>,
     /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
@@ -211,6 +217,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<turns::TurnsKey>())
         .chain(names::<ai::AiKey>())
         .chain(names::<lookups::LookupKey>())
+        .chain(names::<formulas::FormulaKey>())
         .chain(names::<tables::ShapeKey>())
         .chain(names::<tables::ColumnKey>())
         .collect()
@@ -320,6 +327,7 @@ impl RuleSet {
             op_draws: Vec::new(),
             params: Vec::new(),
             lookups: Vec::new(),
+            formulas: Vec::new(),
             seats: Vec::new(),
             timings: Vec::new(),
             timing_shapes: Vec::new(),
@@ -349,6 +357,10 @@ impl RuleSet {
                     // Lookup tables may be keyed by params and read by operations: between the two.
                     if let Some((_, lookups)) = pairs.iter().find(|(k, _)| *k == Section::Lookups) {
                         lookups::read(lookups, &mut rules, diags);
+                    }
+                    if let Some((_, formulas)) = pairs.iter().find(|(k, _)| *k == Section::Formulas)
+                    {
+                        formulas::read(formulas, &mut rules, diags);
                     }
                     // Every name is declared now: operation bodies can be checked.
                     operations::bodies(&mut rules, &reading, diags)?;
@@ -401,7 +413,7 @@ impl RuleSet {
                     operations::names(value, &mut rules, &mut reading, diags)
                 }
                 // Read with `:params`, above.
-                (Section::Lookups, Some(_)) => {}
+                (Section::Lookups | Section::Formulas, Some(_)) => {}
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
@@ -560,6 +572,8 @@ impl RuleSet {
             operations: &self.operations,
             params: &self.params,
             lookups: &self.lookups,
+            formulas: &self.formulas,
+            args: &[],
             statuses: &self.statuses,
             categories: &self.categories,
             flags: &self.flags,
