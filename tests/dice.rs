@@ -219,4 +219,23 @@ fn a_played_game_logs_every_roll() {
     );
     let head: Vec<&str> = log.lines().skip(2).take(12).collect();
     insta::assert_snapshot!(head.join("\n"));
+    // A card without text is named alone, with no dangling colon.
+    let bare = dir.join("bare.edn");
+    std::fs::write(
+        &bare,
+        (0..8)
+            .map(|i| format!("{{:card \"Bare {i}\" :type :bricks :cost 1 :effects [{{:effected :you :resource :wall :amount 1d6}}]}}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
+    let log = grimoire(&[
+        "play",
+        "arcomage",
+        "--seed",
+        "1",
+        "--cards",
+        &bare.to_string_lossy(),
+    ]);
+    let played = log.lines().find(|l| l.contains(" plays ")).expect("a play");
+    assert!(!played.contains(':'), "{played}");
 }

@@ -149,7 +149,11 @@ pub fn render_named(
             }
             GameEvent::Played { seat: s, card } => {
                 let c = &cards[card as usize];
-                let _ = writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text);
+                let _ = if c.text.is_empty() {
+                    writeln!(out, "  {} plays {}", seat(s), c.name)
+                } else {
+                    writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
+                };
             }
             GameEvent::Discarded {
                 seat: s,
