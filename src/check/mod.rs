@@ -445,6 +445,9 @@ impl<'n> Declared<'n> {
         let candidates = self.names.iter().copied().filter(|_| !name.is_empty());
         diags.push(match &self.when_empty {
             Some(help) if self.names.is_empty() => d.with_help(help.clone()),
+            _ if self.names.is_empty() => {
+                d.with_help(format!("this rule set declares no {}", self.plural))
+            }
             _ => d
                 .suggest(name, candidates, |s| format!(":{s}"))
                 .with_help_if_none(format!(
@@ -1846,7 +1849,11 @@ impl<'a> Checker<'_, '_> {
                 self.scope.attributes.iter().map(String::as_str),
                 |s| format!(":{s}"),
             )
-            .with_help_if_none(format!("the attributes are {}", self.attribute_list()))
+            .with_help_if_none(if self.scope.attributes.is_empty() {
+                "this rule set declares no attributes".to_string()
+            } else {
+                format!("the attributes are {}", self.attribute_list())
+            })
     }
 
     fn boolean(&mut self, form: &Form<'a>) -> Option<Bool> {
