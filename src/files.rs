@@ -401,7 +401,8 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             // The same status in two tables of different shapes is checked twice;
             // twice in tables of one shape, it is defined twice.
             let key = (rs.name.clone(), row.shape, id.to_string());
-            if let Some(first) = rows_seen.get(&key) {
+            // A row naming nothing is reported by `check_row`, not as a second nothing.
+            if let (false, Some(first)) = (id.is_empty(), rows_seen.get(&key)) {
                 diags.push(
                     Diagnostic::error(
                         row.name.span,

@@ -416,6 +416,19 @@ pub fn check_row(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Definition> {
     let shown = row.name.text.as_ref();
+    if shown.is_empty() || shown == "-" {
+        let column = rules
+            .tables
+            .get(row.shape)
+            .and_then(|t| t.columns.iter().find(|(_, c)| *c == Column::Status))
+            .map_or("status", |(h, _)| h.as_str());
+        diags.push(
+            Diagnostic::error(row.name.span, "this row names no status")
+                .with_label("empty")
+                .with_help(format!("write the status's name in the `{column}` column")),
+        );
+        return None;
+    }
     let id = status_id(shown, rules);
     let category = match row.category.as_ref().map(|c| (c, c.text.as_ref())) {
         None | Some((_, "" | "-")) => None,

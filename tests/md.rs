@@ -193,3 +193,22 @@ fn a_figure_that_disagrees_with_its_definition_is_reported_at_its_cell() {
     let err = err.replace(&dir.display().to_string(), "tactics");
     insta::assert_snapshot!(err);
 }
+
+#[test]
+fn a_row_that_names_nothing_says_so() {
+    let doc = "| BUFF | ATK | HP (instant) | HP/round | Special |\n|---|---|---|---|---|\n|  | +3 | +1 | — | x |\n|  | +3 | +1 | — | y |\n";
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("md-nameless")
+        .join("tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.md"), doc).unwrap();
+    let (code, err) = check(&[dir.join("t.md")], None);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.matches("this row names no status").count(), 2, "{err}");
+    assert!(
+        err.contains("write the status's name in the `BUFF` column"),
+        "{err}"
+    );
+    assert!(!err.contains("defined twice"), "{err}");
+    assert!(err.contains("t.md:3:4"), "{err}");
+}
