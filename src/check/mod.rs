@@ -460,6 +460,29 @@ impl<'n> Declared<'n> {
     }
 }
 
+/// The entry of a rule set's named list (`:lookups`, `:formulas`) that
+/// `form`, an operator's first operand, names; otherwise an error with the
+/// nearest name, or with how to `declare` one when there are none. `what` is
+/// one of them ("a formula"), several ("formulas"), and the operator.
+fn named_entry<'s, T>(
+    list: &'s [(String, T)],
+    form: &Form<'_>,
+    what: (&'static str, &'static str, &str),
+    declare: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'s T> {
+    let (noun, plural, op) = what;
+    let message = match form.as_keyword() {
+        Some(k) => format!("no {} `:{k}` is declared", noun.trim_start_matches("a ")),
+        None => format!("`{op}` names {noun}, found {}", form.describe()),
+    };
+    Declared::new(list.iter().map(|(n, _)| n.as_str()), noun, plural)
+        .when_empty(format!("declare it in the rule set: {declare}"))
+        .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
+        .and_then(|i| list.get(i))
+        .map(|(_, entry)| entry)
+}
+
 /// Joins names for a list of what exists: "`a`, `b` and `c`".
 pub fn list_and(items: impl IntoIterator<Item = String>) -> String {
     let items: Vec<String> = items.into_iter().collect();
@@ -1626,23 +1649,15 @@ impl<'a> Checker<'_, '_> {
                 self.arity(call, "a formula's name first: `[formula :stamina x]`");
                 return None;
             };
-            let names = self.scope.formulas.iter().map(|(n, _)| n.as_str());
-            let found = Declared::new(names, "a formula", "formulas")
-                .when_empty(
-                    "declare it in the rule set: `:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`"
-                        .to_string(),
-                )
-                .find(
-                    name.as_keyword().unwrap_or(""),
-                    name.span,
-                    match name.as_keyword() {
-                        Some(k) => format!("no formula `:{k}` is declared"),
-                        None => format!("`formula` names a formula, found {}", name.describe()),
-                    },
-                    self.diags,
-                );
+            let found = named_entry(
+                self.scope.formulas,
+                name,
+                ("a formula", "formulas", call.op.name),
+                "`:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`",
+                self.diags,
+            );
             let checked: Vec<Option<Int>> = args.iter().map(|a| self.int(a)).collect();
-            let (_, def) = self.scope.formulas.get(found?)?;
+            let def = found?;
             if def.args.len() != args.len() {
                 let n = def.args.len();
                 self.error(
@@ -1670,24 +1685,15 @@ impl<'a> Checker<'_, '_> {
                 self.arity(call, "2 operands: `[lookup :table x]`");
                 return None;
             };
-            let names = self.scope.lookups.iter().map(|(n, _)| n.as_str());
-            let found = Declared::new(names, "a lookup table", "lookup tables")
-                .when_empty(
-                    "declare it in the rule set: `:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`"
-                        .to_string(),
-                )
-                .find(
-                    table.as_keyword().unwrap_or(""),
-                    table.span,
-                    match table.as_keyword() {
-                        Some(k) => format!("no lookup table `:{k}` is declared"),
-                        None => format!("`lookup` names a lookup table, found {}", table.describe()),
-                    },
-                    self.diags,
-                );
+            let found = named_entry(
+                self.scope.lookups,
+                table,
+                ("a lookup table", "lookup tables", call.op.name),
+                "`:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`",
+                self.diags,
+            );
             let x = self.int(x);
-            let (_, lookup) = self.scope.lookups.get(found?)?;
-            return Some(Int::Lookup(Box::new((lookup.clone(), x?))));
+            return Some(Int::Lookup(Box::new((found?.clone(), x?))));
         }
         if let OpKind::Best(higher) = call.op.kind {
             let [a] = call.args else {

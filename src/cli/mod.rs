@@ -536,7 +536,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         out.push_str("no changes\n");
     }
     let names = entity_names(rules);
-    let mut faces: Vec<(i64, bool)> = Vec::new();
+    let mut rolls = crate::engine::log::Rolls::default();
     for e in events {
         let who = name_of(&names, e.entity);
         let mut via = e
@@ -566,20 +566,17 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 "{who} {} (effect {effect}{via})",
                 crate::engine::log::status_line(rules, status, change, e.before, e.after)
             ),
-            What::Die(_) => {
-                faces.push((e.after, e.before == 1));
-                Ok(())
+            What::Die(_) | What::Rolled(..) | What::Kept(_) => {
+                let verb = if matches!(e.what, What::Rolled(..)) {
+                    "rolls "
+                } else {
+                    ""
+                };
+                match rolls.event(e) {
+                    Some(line) => writeln!(out, "{who} {verb}{line} (effect {effect}{via})"),
+                    None => Ok(()),
+                }
             }
-            What::Rolled(sides, keep) => {
-                let line = crate::engine::log::roll_line(&faces, sides, keep, e.before, e.after);
-                faces.clear();
-                writeln!(out, "{who} rolls {line} (effect {effect}{via})")
-            }
-            What::Kept(higher) => writeln!(
-                out,
-                "{who} {} (effect {effect}{via})",
-                crate::engine::log::kept_line(higher, e.after, e.before)
-            ),
         };
     }
     out.push('\n');

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::{Format, Output};
 use crate::diag::{Diagnostic, Source};
-use crate::eval::{Event, State, What};
+use crate::eval::{Event, State};
 use crate::rules::RuleSet;
 use crate::syntax::{Span, read};
 
@@ -146,24 +146,8 @@ pub fn roll(args: &RollArgs) -> Output {
 
 /// Each roll of a single evaluation as a log line: "3d6+2: 12 (3+5+2+2)".
 fn roll_lines(events: &[Event]) -> Vec<String> {
-    let mut faces = Vec::new();
-    let mut lines = Vec::new();
-    for e in events {
-        match e.what {
-            What::Die(_) => faces.push((e.after, e.before == 1)),
-            What::Rolled(sides, keep) => {
-                lines.push(crate::engine::log::roll_line(
-                    &faces, sides, keep, e.before, e.after,
-                ));
-                faces.clear();
-            }
-            What::Kept(higher) => {
-                lines.push(crate::engine::log::kept_line(higher, e.after, e.before))
-            }
-            What::Attr(_) | What::Status(..) | What::Spawned(_) => {}
-        }
-    }
-    lines
+    let mut rolls = crate::engine::log::Rolls::default();
+    events.iter().filter_map(|e| rolls.event(e)).collect()
 }
 
 /// The distribution as text: a line per value with its share and a bar.

@@ -113,8 +113,7 @@ pub fn render_named(
             .get(usize::from(attr))
             .is_some_and(|d| d.scratch)
     };
-    // The dice of a roll, until the roll's total comes.
-    let mut faces: Vec<(i64, bool)> = Vec::new();
+    let mut rolls = Rolls::default();
     for e in log {
         match *e {
             // A working value shows only where a status changed it: that names a trigger.
@@ -220,7 +219,7 @@ pub fn render_named(
                     status_line(rules, status, change, before, after)
                 );
             }
-            GameEvent::Die { face, kept, .. } => faces.push((face, kept)),
+            GameEvent::Die { face, kept, .. } => rolls.die(face, kept),
             GameEvent::Rolled {
                 entity,
                 sides,
@@ -228,8 +227,7 @@ pub fn render_named(
                 modifier,
                 total,
             } => {
-                let line = roll_line(&faces, sides, keep, modifier, total);
-                faces.clear();
+                let line = rolls.total(sides, keep, modifier, total);
                 let _ = writeln!(out, "    {} rolls {line}", seat(entity));
             }
             GameEvent::Kept {
@@ -272,6 +270,48 @@ pub fn render_named(
     }
     flush(&mut out, &mut hook_line, hook_name);
     out
+}
+
+/// Reads a roll's events in order: each die waits until the roll's total
+/// comes, which gives the roll's line. Play logs, `eval` and `roll` share it.
+#[derive(Debug, Default)]
+pub struct Rolls {
+    faces: Vec<(i64, bool)>,
+}
+
+impl Rolls {
+    /// A die of the roll under way: its face, and whether it counted.
+    pub fn die(&mut self, face: i64, kept: bool) {
+        self.faces.push((face, kept));
+    }
+
+    /// The roll's total has come: its line (`3d6+2: 12 (3+5+2+2)`).
+    pub fn total(
+        &mut self,
+        sides: u16,
+        keep: crate::dice::KeepKind,
+        modifier: i64,
+        total: i64,
+    ) -> String {
+        let line = roll_line(&self.faces, sides, keep, modifier, total);
+        self.faces.clear();
+        line
+    }
+
+    /// An evaluator event: the line it ends, if it ends one (a roll's total,
+    /// `[advantage …]`'s choice); a die waits; other events are not rolls.
+    pub fn event(&mut self, e: &crate::eval::Event) -> Option<String> {
+        use crate::eval::What;
+        match e.what {
+            What::Die(_) => {
+                self.die(e.after, e.before == 1);
+                None
+            }
+            What::Rolled(sides, keep) => Some(self.total(sides, keep, e.before, e.after)),
+            What::Kept(higher) => Some(kept_line(higher, e.after, e.before)),
+            What::Attr(_) | What::Status(..) | What::Spawned(_) => None,
+        }
+    }
 }
 
 /// A roll as a log tells it, from its dice (`faces`: each face, and whether

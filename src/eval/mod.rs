@@ -477,9 +477,7 @@ fn amount_logged(
     events: &mut Vec<Event>,
 ) -> i64 {
     let n = int(e, state, frame);
-    if !state.rolls.is_empty() {
-        flush_rolls(state, who, cause, events);
-    }
+    flush_rolls(state, who, cause, events);
     n
 }
 
@@ -495,16 +493,22 @@ fn resource_logged(
     events: &mut Vec<Event>,
 ) -> Target {
     let target = resource(t, state, frame);
-    if !state.rolls.is_empty() {
-        flush_rolls(state, who, cause, events);
-    }
+    flush_rolls(state, who, cause, events);
     target
 }
 
-/// Moves the dice rolled so far into `events`, as rolled by `who` for `cause`.
+/// Moves the dice rolled so far, if any, into `events`, as rolled by `who`
+/// for `cause`. Only the test is inlined; the move is out of line.
+#[inline(always)]
+fn flush_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<Event>) {
+    if !state.rolls.is_empty() {
+        move_rolls(state, who, cause, events);
+    }
+}
+
 #[cold]
 #[inline(never)]
-fn flush_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<Event>) {
+fn move_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<Event>) {
     events.extend(state.rolls.drain(..).map(|e| Event {
         entity: who,
         cause,
@@ -653,9 +657,7 @@ fn at_once<const MODIFIED: bool>(
             resource(&effect.resource, state, frame),
             int(&effect.amount, state, frame),
         );
-        if !state.rolls.is_empty() {
-            flush_rolls(state, slot.0, cause(k), events);
-        }
+        flush_rolls(state, slot.0, cause(k), events);
     }
     for (k, (effect, &(entity, target, amount))) in group.iter().zip(&resolved).enumerate() {
         let change = Change {
@@ -790,9 +792,7 @@ impl Change {
                     _ => {}
                 }
                 // Dice in the conditions inside (`:where`, a status's chance) are logged here.
-                if !state.rolls.is_empty() {
-                    flush_rolls(state, self.entity, self.cause, events);
-                }
+                flush_rolls(state, self.entity, self.cause, events);
             }
         }
     }
@@ -1362,14 +1362,8 @@ pub fn value_logged(
     events: &mut Vec<Event>,
 ) -> i64 {
     let n = int(e, state, &Frame::outside(roles));
-    if !state.rolls.is_empty() {
-        flush_rolls(
-            state,
-            roles.first().copied().unwrap_or(0),
-            Cause::effect(0),
-            events,
-        );
-    }
+    let who = roles.first().copied().unwrap_or(0);
+    flush_rolls(state, who, Cause::effect(0), events);
     n
 }
 
