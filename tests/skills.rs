@@ -137,12 +137,7 @@ fn simulate_plays_whole_games_to_an_end() {
     assert_eq!(v["games"], 200);
     assert_eq!(v["refused"], 0, "{v}");
     assert_eq!(v["no_action"], 0, "{v}");
-    let wins: i64 = v["seats"]
-        .as_array()
-        .expect("seats")
-        .iter()
-        .map(|s| s["wins"].as_i64().expect("wins"))
-        .sum();
+    let wins = common::seat_wins(&v);
     assert!(wins > 150, "most games end in a win: {v}");
 }
 

@@ -237,12 +237,7 @@ fn simulated_battles_end_and_are_counted() {
         "json",
     ]);
     let v: Value = serde_json::from_str(&out).expect("JSON");
-    let wins: i64 = v["seats"]
-        .as_array()
-        .expect("seats")
-        .iter()
-        .map(|s| s["wins"].as_i64().expect("wins"))
-        .sum();
+    let wins = common::seat_wins(&v);
     let ends = wins + v["ties"].as_i64().unwrap() + v["turn_limits"].as_i64().unwrap();
     assert_eq!(ends, 300, "{v}");
     assert_eq!(v["refused"].as_i64(), Some(0), "{v}");

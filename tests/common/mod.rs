@@ -43,3 +43,13 @@ pub fn messages(diags: &[grimoire::diag::Diagnostic]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The wins of every seat in `simulate --format json` output, summed.
+pub fn seat_wins(v: &Value) -> i64 {
+    v["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| s["wins"].as_i64().expect("wins"))
+        .sum()
+}
