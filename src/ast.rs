@@ -141,6 +141,9 @@ pub enum Int {
     Lookup(Box<(Lookup, Int)>),
     /// `3d6+2`: dice rolled from the state's generator, their faces logged.
     Dice(crate::dice::Dice),
+    /// `[+ 1d20 [:you :offense]]`: dice plus a modifier worked out as they
+    /// roll, logged as one roll (`1d20+3: 15 (12+3)`). The modifier draws no chance.
+    Roll(Box<(crate::dice::Dice, Int)>),
     /// `[advantage a]` (true) / `[disadvantage a]`: `a` evaluated twice, the
     /// higher (lower) kept.
     Best(bool, Box<Int>),
@@ -557,6 +560,10 @@ impl Int {
                 b.leaves(f);
             }
             Int::Dice(_) => f(Leaf::Draw),
+            Int::Roll(r) => {
+                f(Leaf::Draw);
+                r.1.leaves(f);
+            }
             Int::Lookup(l) => l.1.leaves(f),
             Int::Formula(call) => {
                 call.body.leaves(f);

@@ -168,6 +168,13 @@ pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "duel",
+        &[(
+            "effects/duel/statuses.edn",
+            include_str!("../effects/duel/statuses.edn"),
+        )],
+    ),
+    (
         "tactics",
         &[(
             "effects/tactics/buffs.edn",

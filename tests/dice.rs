@@ -78,6 +78,22 @@ fn the_log_shows_every_roll_with_its_faces() {
 }
 
 #[test]
+fn a_sum_that_starts_with_dice_is_one_roll_with_its_modifier() {
+    // `[+ 1d20 x 2]` logs as `1d20+N`; a rest that rolls dice of its own stays a plain sum.
+    let out = grimoire(&[
+        "eval",
+        "--rules",
+        "arcomage",
+        "--seed",
+        "7",
+        "--set",
+        "you.quarry=3",
+        "[{:effected :you :resource :wall :amount [+ 1d20 [:you :quarry] 2]} {:effected :you :resource :gems :amount [advantage [+ 1d8 [- [:you :quarry]]]]} {:effected :other :resource :wall :amount [+ 1d6 1d4]}]",
+    ]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
 fn roll_json_is_the_distribution() {
     let out = grimoire(&[
         "roll", "3d6+2", "--count", "10000", "--seed", "3", "--format", "json",

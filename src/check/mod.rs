@@ -1499,14 +1499,19 @@ impl<'a> Checker<'_, '_> {
                     });
                 }
                 if nums.iter().all(|n| matches!(n, Num::Int(_))) {
-                    let ints = nums
+                    let ints: Vec<Int> = nums
                         .into_iter()
                         .filter_map(|n| match n {
                             Num::Int(i) => Some(i),
                             Num::Dec(_) => None,
                         })
                         .collect();
-                    Some(Num::Int(Int::Fold(op, ints)))
+                    if op == Arith::Add
+                        && let Some(roll) = roll_with_modifier(&ints)
+                    {
+                        return Some(Num::Int(roll));
+                    }
+                    Some(Num::Int(Int::Fold(op, ints.into())))
                 } else {
                     Some(Num::Dec(Dec::Fold(
                         op,
@@ -2086,4 +2091,27 @@ fn first_op(t: &Resource) -> Option<u16> {
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }
+}
+
+/// `[+ 1d20 a …]`, dice first and a rest that draws no chance: one roll whose
+/// modifier is the rest, so the log shows it as tabletop players say it
+/// (`1d20+3: 15 (12+3)`). `None` for any other sum.
+fn roll_with_modifier(ints: &[Int]) -> Option<Int> {
+    let [Int::Dice(dice), rest @ ..] = ints else {
+        return None;
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let mut draws = false;
+    rest.iter()
+        .for_each(|i| i.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw));
+    if draws {
+        return None;
+    }
+    let modifier = match rest {
+        [one] => one.clone(),
+        _ => Int::Fold(Arith::Add, rest.into()),
+    };
+    Some(Int::Roll(Box::new((*dice, modifier))))
 }

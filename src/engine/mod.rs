@@ -424,6 +424,8 @@ pub struct Game<'r> {
     pending: Vec<Pending>,
     /// A buffer for [`Game::has_action`]'s search.
     found: Vec<Action>,
+    /// A buffer for the turn order's sort keys, a row per seat.
+    order_keys: Vec<i64>,
     /// The log, if kept.
     pub log: Option<Vec<GameEvent>>,
 }
@@ -485,6 +487,7 @@ impl<'r> Game<'r> {
             removed: Vec::new(),
             pending: Vec::new(),
             found: Vec::new(),
+            order_keys: Vec::new(),
             log: keep_log.then(Vec::new),
         };
         game.state.add_setup(rules);
@@ -516,8 +519,9 @@ impl<'r> Game<'r> {
         if self.rules.cards.is_some() {
             self.zones.deal(self.cards, &mut self.state.rng);
         }
-        self.splice_base_queue();
         self.run_moment_for_seats(Moment::GameStart);
+        // After the game's start, which may roll what the turn order sorts by.
+        self.splice_base_queue();
         self.run_moment_for_seats(Moment::RoundStart);
         if matches!(self.phase, Phase::Over(_)) {
             return;
@@ -531,9 +535,34 @@ impl<'r> Game<'r> {
     /// Starts a round's queue from the base queue: every seat once, in seat
     /// order, then the round's end.
     fn splice_base_queue(&mut self) {
+        if !self.rules.turn_order.is_empty() {
+            self.sort_base_queue();
+        }
         self.queue.clear();
         self.queue.extend_from_slice(&self.base);
         self.next = 0;
+    }
+
+    /// Sorts the base queue's turns by the rule set's `:turns :order` keys,
+    /// highest first; ties keep seat order.
+    #[inline(never)]
+    fn sort_base_queue(&mut self) {
+        let keys = &self.rules.turn_order;
+        let width = keys.len();
+        let mut ranked = std::mem::take(&mut self.order_keys);
+        ranked.clear();
+        for entity in 0..self.seats as EntityId {
+            for key in keys {
+                ranked.push(crate::eval::value(key, &mut self.state, &[entity]));
+            }
+        }
+        // The base queue is every seat once, in seat order, then the round's end.
+        let row = |e: EntityId| &ranked[e as usize * width..][..width];
+        self.base[..self.seats].sort_by(|a, b| match (a, b) {
+            (Entry::Turn(a), Entry::Turn(b)) => row(*b).cmp(row(*a)).then(a.cmp(b)),
+            _ => std::cmp::Ordering::Equal,
+        });
+        self.order_keys = ranked;
     }
 
     /// The next entity to take a turn, running round ends and starts on the way;

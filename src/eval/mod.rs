@@ -516,10 +516,11 @@ fn move_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<E
     }));
 }
 
-/// Rolls `dice`: each face from the state's generator, recorded to be logged.
+/// Rolls `dice` and adds `extra` to its modifier: each face from the state's
+/// generator, recorded to be logged.
 #[cold]
 #[inline(never)]
-fn roll(dice: &crate::dice::Dice, state: &mut State) -> i64 {
+fn roll(dice: &crate::dice::Dice, extra: i64, state: &mut State) -> i64 {
     use crate::dice::Keep;
     let first = state.rolls.len();
     for _ in 0..dice.count {
@@ -558,11 +559,12 @@ fn roll(dice: &crate::dice::Dice, state: &mut State) -> i64 {
         .filter(|e| e.before == 1)
         .map(|e| e.after)
         .sum();
-    let total = kept.saturating_add(dice.modifier);
+    let modifier = dice.modifier.saturating_add(extra);
+    let total = kept.saturating_add(modifier);
     state.rolls.push(Event {
         entity: 0,
         what: What::Rolled(dice.sides, dice.keep.kind()),
-        before: dice.modifier,
+        before: modifier,
         after: total,
         cause: Cause::effect(0),
     });
@@ -1188,7 +1190,11 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         }
         Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
-        Int::Dice(d) => roll(d, state),
+        Int::Dice(d) => roll(d, 0, state),
+        Int::Roll(r) => {
+            let extra = int(&r.1, state, frame);
+            roll(&r.0, extra, state)
+        }
         Int::Lookup(l) => lookup(l, state, frame),
         Int::Formula(f) => formula(f, state, frame),
         Int::Arg(i) => state

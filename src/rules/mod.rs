@@ -49,6 +49,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("arcomage", include_str!("../../rules/arcomage.edn")),
     ("tactics", include_str!("../../rules/tactics.edn")),
     ("skills", include_str!("../../rules/skills.edn")),
+    ("duel", include_str!("../../rules/duel.edn")),
 ];
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
@@ -190,6 +191,9 @@ pub struct RuleSet {
     pub cards: Option<CardZones>,
     /// The turn after which a game that has not ended is a draw.
     pub turn_limit: u32,
+    /// `:turns {:order […]}`: keys of `:self` each round's turns are sorted by,
+    /// highest first; empty for seat order.
+    pub turn_order: Vec<Int>,
     /// How the greedy AI scores a state for the player whose turn it is (`:ai {:score …}`).
     pub ai_score: Option<Int>,
     /// The shapes of markdown table it reads (`:tables`), in declaration order.
@@ -337,6 +341,7 @@ impl RuleSet {
             victory: Vec::new(),
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
+            turn_order: Vec::new(),
             ai_score: None,
             tables: Vec::new(),
         };

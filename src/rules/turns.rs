@@ -1,21 +1,29 @@
-//! `:turns {:limit 1000}`: the turn machine's settings. The turn order is the
-//! seats' order; a game still going after `:limit` turns is a draw.
+//! `:turns {:limit 1000 :order [[:self :initiative] [:self :speed]]}`: the turn
+//! machine's settings. A game still going after `:limit` turns is a draw. The
+//! turn order is the seats' order, unless `:order` gives keys to sort by.
 
 use super::{RuleSet, whole};
-use crate::check;
+use crate::ast::{Int, Leaf};
 use crate::check::keys::{Keys, keys};
+use crate::check::{self, SELF, Scope};
 use crate::diag::Diagnostic;
-use crate::syntax::Form;
+use crate::syntax::{Form, Kind};
 
 /// The longest game a rule set may ask for: a game where nobody can act plays
 /// every turn to the limit, and its log must fit in memory.
 pub const MAX_TURN_LIMIT: i64 = 1_000_000;
+
+/// The most sort keys `:order` may give.
+pub const MAX_ORDER_KEYS: usize = 8;
 
 keys! {
     /// The keys of `:turns`.
     pub enum TurnsKey {
         /// `:limit`: the last turn a game may reach; then it is a draw.
         Limit = "limit",
+        /// `:order [key …]`: integer expressions of `:self`; each round's turns
+        /// go highest first, ties broken by the next key, then by seat order.
+        Order = "order",
     }
 }
 
@@ -30,6 +38,53 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                     rules.turn_limit = n as u32;
                 }
             }
+            TurnsKey::Order => rules.turn_order = order(v, rules, diags),
         }
     }
+}
+
+/// `[[:self :initiative] [:self :speed]]`: sort keys, read with only `:self` bound.
+fn order(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Int> {
+    let items = match &value.kind {
+        Kind::Vector(items) if !items.is_empty() && items.len() <= MAX_ORDER_KEYS => items,
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    value.span,
+                    format!(
+                        "`:order` is a vector of 1 to {MAX_ORDER_KEYS} sort keys, found {}",
+                        value.describe()
+                    ),
+                )
+                .with_help("highest first: `:order [[:self :initiative] [:self :speed]]`"),
+            );
+            return Vec::new();
+        }
+    };
+    // The order is worked out between rounds, whoever's turn it was: only `:self` is bound.
+    let scope = Scope {
+        roles: &[],
+        bound: &[SELF],
+        ..rules.scope()
+    };
+    let mut keys = Vec::with_capacity(items.len());
+    for item in items {
+        let Some(key) = check::integer(item, &scope, diags) else {
+            continue;
+        };
+        let mut draws = false;
+        key.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+        if draws {
+            diags.push(
+                Diagnostic::error(item.span, "a turn-order key cannot draw chance")
+                    .with_label("draws from the generator")
+                    .with_help(
+                        "roll it into an attribute in a `:game-start` hook and sort by that: `[:self :initiative]`",
+                    ),
+            );
+            continue;
+        }
+        keys.push(key);
+    }
+    keys
 }
