@@ -44,6 +44,9 @@ pub struct Scenario {
     pub name: String,
     /// The seed of the game it runs in (shuffles, chance).
     pub seed: u64,
+    /// Values set before the game's start (`:start`), if any: then the
+    /// game's start is kept, not reset to the defaults, and logged.
+    pub start: Option<Vec<(Who, AttrId, i64)>>,
     /// Values set before the first step: entity, attribute, value.
     pub given: Vec<(Who, AttrId, i64)>,
     /// Statuses acquired before the first step, in order, each with its magnitude.
@@ -56,6 +59,26 @@ pub struct Scenario {
     pub log: Option<String>,
     /// The scenario's map.
     pub span: Span,
+}
+
+impl Scenario {
+    /// Whether it names a seat by its name (`:p1`) anywhere, rather than by role.
+    fn names_a_seat(&self, seats: usize) -> bool {
+        let seat = |w: &Who| matches!(*w, Who::Entity(e) if (e as usize) < seats);
+        let values = self.start.iter().flatten().chain(&self.given);
+        values.clone().any(|(w, _, _)| seat(w))
+            || self.statuses.iter().any(|(w, _, _)| seat(w))
+            || self.steps.iter().any(|step| match step {
+                Step::Act(a, _, t) | Step::RefusedAct(a, _, t, _) => seat(a) || t.iter().any(seat),
+                Step::Status(w, _, _) => seat(w),
+                _ => false,
+            })
+            || self.expect.iter().any(|e| match e {
+                Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => seat(w),
+                Expect::Next(w) | Expect::Winner(Some(w)) => seat(w),
+                _ => false,
+            })
+    }
 }
 
 /// Whom a scenario names: a role (`:you`) or a setup entity (`:hero`).
@@ -97,10 +120,10 @@ pub enum Expect {
     Gone(Who),
     /// A condition holds (the text, for the message).
     Holds(Bool, String),
-    /// Whose turn it is next.
-    Next(RoleId),
-    /// Who won: `Some(role)`, or `None` for a game still going.
-    Winner(Option<RoleId>),
+    /// Whose turn it is next: a role, or a seat by name.
+    Next(Who),
+    /// Who won: `Some(role or seat)`, or `None` for a game still going.
+    Winner(Option<Who>),
     /// Both players won at once (`:winner :tie`).
     Tie,
     /// Cards the acting player must still discard.
@@ -118,6 +141,9 @@ keys! {
         Rules = "rules",
         /// `:seed N`: the game's seed.
         Seed = "seed",
+        /// `:start {:p1 {:speed 3}}`: values set before the game's start, whose
+        /// timings then run and are kept.
+        Start = "start",
         /// `:given {:you {:wall 0}}`: values set before the first step.
         Given = "given",
         /// `:statuses {:hero [:power]}`: statuses acquired before the first step.
@@ -175,6 +201,7 @@ fn scenario(
     let mut s = Scenario {
         name: String::new(),
         seed: 1,
+        start: None,
         given: Vec::new(),
         statuses: Vec::new(),
         steps: Vec::new(),
@@ -210,6 +237,7 @@ fn scenario(
                 Kind::Int(n) if n >= 0 => s.seed = n as u64,
                 _ => diags.push(Diagnostic::error(v.span, "`:seed` is a whole number")),
             },
+            ScenarioKey::Start => s.start = Some(values(v, rules, diags)),
             ScenarioKey::Given => s.given = values(v, rules, diags),
             ScenarioKey::Statuses => s.statuses = given_statuses(v, rules, diags),
             ScenarioKey::Play => s.steps = steps(v, rules, deck, diags),
@@ -236,27 +264,6 @@ fn scenario(
         );
     }
     (diags.len() == before).then_some(s)
-}
-
-fn role(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<RoleId> {
-    let name = form.as_keyword().unwrap_or("");
-    let found = rules.role(name);
-    if found.is_none() {
-        diags.push(
-            Diagnostic::error(
-                form.span,
-                format!("expected a role, found {}", form.describe()),
-            )
-            .suggest(name, rules.roles.iter().map(String::as_str), |s| {
-                format!(":{s}")
-            })
-            .with_help_if_none(format!(
-                "the roles are {}",
-                crate::check::list_and(rules.roles.iter().map(|e| format!("`:{e}`")))
-            )),
-        );
-    }
-    found
 }
 
 /// A role (`:you`) or the name of a seat or `:setup` entity (`:hero`).
@@ -680,11 +687,11 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     }
                 }
             }
-            (None, Some(ExpectKey::Next)) => out.extend(role(v, rules, diags).map(Expect::Next)),
+            (None, Some(ExpectKey::Next)) => out.extend(who(v, rules, diags).map(Expect::Next)),
             (None, Some(ExpectKey::Winner)) => match v.kind {
                 Kind::Nil => out.push(Expect::Winner(None)),
                 Kind::Keyword("tie") => out.push(Expect::Tie),
-                _ => out.extend(role(v, rules, diags).map(|r| Expect::Winner(Some(r)))),
+                _ => out.extend(who(v, rules, diags).map(|w| Expect::Winner(Some(w)))),
             },
             (None, Some(key @ (ExpectKey::MustDiscard | ExpectKey::Hand))) => match v.kind {
                 Kind::Int(n) if (0..=255).contains(&n) => out.push(if key == ExpectKey::Hand {
@@ -721,29 +728,44 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
 
 /// Runs a scenario: the log it produced, or what failed.
 pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {
-    let mut game = Game::new(rules, deck, s.seed, true).map_err(|e| vec![e.to_string()])?;
-    game.pause_between_turns(true);
-    let roles: Vec<EntityId> = game.roles(0).to_vec();
+    // The first seat's roles: role `r` is the `r`-th seat after it.
+    let seats = rules.seats.len().max(1);
     let entity = |w: Who| match w {
-        Who::Role(r) => roles[r as usize],
+        Who::Role(r) => (r as usize % seats) as EntityId,
         Who::Entity(e) => e,
     };
-    let defaults = State::new(rules, rules.seats.len(), s.seed);
-    for seat in 0..rules.seats.len() as EntityId {
-        for attr in 0..rules.attributes.len() {
-            game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
+    let start: Vec<(EntityId, AttrId, i64)> = s
+        .start
+        .iter()
+        .flatten()
+        .map(|&(who, attr, value)| (entity(who), attr, value))
+        .collect();
+    let mut game = Game::starting_from(rules, deck, s.seed, true, &start)
+        .map_err(|e| vec![e.to_string()])?;
+    game.pause_between_turns(true);
+    let roles: Vec<EntityId> = game.roles(0).to_vec();
+    if s.start.is_none() {
+        // What the game's start and the first turn's start did is undone: the
+        // first step sees the defaults and `:given`, exactly.
+        let defaults = State::new(rules, rules.seats.len(), s.seed);
+        for seat in 0..rules.seats.len() as EntityId {
+            for attr in 0..rules.attributes.len() {
+                game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
+            }
         }
-    }
-    // A seat's own `:setup` values are part of its defaults.
-    for e in rules.setup.iter().filter(|e| e.seat.is_some()) {
-        for &(attr, value) in &e.values {
-            game.set(e.seat.unwrap_or(0) as EntityId, attr, value);
+        // A seat's own `:setup` values are part of its defaults.
+        for e in rules.setup.iter().filter(|e| e.seat.is_some()) {
+            for &(attr, value) in &e.values {
+                game.set(e.seat.unwrap_or(0) as EntityId, attr, value);
+            }
         }
     }
     for &(who, attr, value) in &s.given {
         game.set(entity(who), attr, value);
     }
-    if let Some(log) = &mut game.log {
+    if s.start.is_none()
+        && let Some(log) = &mut game.log
+    {
         log.clear();
     }
     // Given statuses are acquired through the normal path, and logged.
@@ -850,7 +872,14 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         game.resume();
     }
     let mut names: Vec<String> = rules.game_entity_names();
-    for (seat, name) in names.iter_mut().enumerate().take(rules.seats.len()) {
+    // Seats are named by their roles (`you`), unless the scenario names a seat itself.
+    let roles_name_seats = !s.names_a_seat(rules.seats.len());
+    for (seat, name) in names
+        .iter_mut()
+        .enumerate()
+        .take(rules.seats.len())
+        .filter(|_| roles_name_seats)
+    {
         if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
             *name = rules.roles[role].clone();
         }
@@ -865,7 +894,6 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             .unwrap_or_else(|| format!("#{e}")),
     };
     for e in &s.expect {
-        let role_name = |r: RoleId| rules.roles[r as usize].as_str();
         match *e {
             Expect::Value(who, attr, want) => {
                 let got = game.state().get(entity(who), attr);
@@ -915,11 +943,11 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                     failures.push(format!("expected {text} to hold; it does not"));
                 }
             }
-            Expect::Next(role) => {
-                if game.outcome().is_some() || game.next_actor() != roles[role as usize] {
+            Expect::Next(who) => {
+                if game.outcome().is_some() || game.next_actor() != entity(who) {
                     failures.push(format!(
                         "expected {} to act next; {}",
-                        role_name(role),
+                        who_name(who),
                         describe(&game, &names)
                     ));
                 }
@@ -930,8 +958,8 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                     None => Some(None),
                     Some(_) => None,
                 };
-                if got != Some(who.map(|r| roles[r as usize])) {
-                    let want = who.map_or("nobody yet", |r| role_name(r));
+                if got != Some(who.map(entity)) {
+                    let want = who.map_or("nobody yet".to_string(), who_name);
                     failures.push(format!(
                         "expected winner: {want}; {}",
                         describe(&game, &names)

@@ -438,6 +438,19 @@ impl<'r> Game<'r> {
         seed: u64,
         keep_log: bool,
     ) -> Result<Game<'r>, SetupError> {
+        Self::starting_from(rules, cards, seed, keep_log, &[])
+    }
+
+    /// [`Game::new`], with `values` (entity, attribute, value) set over the
+    /// setup before the game's start, so its `:game-start` timings and the
+    /// first round's turn order see them (a scenario's `:start`).
+    pub fn starting_from(
+        rules: &'r RuleSet,
+        cards: &'r [Card],
+        seed: u64,
+        keep_log: bool,
+        values: &[(EntityId, AttrId, i64)],
+    ) -> Result<Game<'r>, SetupError> {
         let seats = rules.seats.len();
         if seats == 0 {
             return Err(SetupError::NoSeats(rules.name.clone()));
@@ -491,6 +504,11 @@ impl<'r> Game<'r> {
             log: keep_log.then(Vec::new),
         };
         game.state.add_setup(rules);
+        for &(entity, attr, value) in values {
+            if (entity as usize) < game.state.len() && (attr as usize) < rules.attributes.len() {
+                game.state.put(entity, attr, value);
+            }
+        }
         game.begin();
         Ok(game)
     }
@@ -1021,7 +1039,7 @@ impl<'r> Game<'r> {
             }
             return;
         }
-        self.run_moment_as(moment, seat, false);
+        self.run_moment_as(moment, seat);
     }
 
     /// The entity each role means during `seat`'s turn.
@@ -1030,29 +1048,38 @@ impl<'r> Game<'r> {
         &self.roles[seat * self.role_count..(seat + 1) * self.role_count]
     }
 
-    fn run_moment_as(&mut self, moment: Moment, seat: EntityId, skip_each: bool) {
-        let rules = self.rules;
-        for &(timing, each) in rules.hooks_at(moment) {
+    fn run_moment_as(&mut self, moment: Moment, seat: EntityId) {
+        for &(timing, each) in self.rules.hooks_at(moment) {
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }
-            let effects = &rules.hooks[timing as usize];
-            match each {
-                Some(_) if skip_each => {}
-                None => {
-                    let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-                    apply(rules, effects, &mut self.state, roles, &mut self.events);
-                    self.flush_events(|cause| By::Hook(timing, cause));
-                    self.check_victory();
-                    self.run_statuses(timing, seat, seat);
-                }
-                Some(kind) => self.run_for_each(timing, kind, seat),
-            }
+            self.run_timing_as(timing, each, seat);
         }
-        // A moment is where victory is judged, hooks or not: a given state, or a
-        // condition that reads no value, is decided here.
+        self.judge_moment();
+    }
+
+    /// A moment is where victory is judged, hooks or not: a given state, or a
+    /// condition that reads no value, is decided here.
+    fn judge_moment(&mut self) {
         if self.changed && !matches!(self.phase, Phase::Over(_)) {
             self.check_victory();
+        }
+    }
+
+    /// Runs one timing's hook with the roles of `seat`'s turn: once, or once
+    /// for each entity of the kind its `:each` names.
+    fn run_timing_as(&mut self, timing: TimingId, each: Option<KindId>, seat: EntityId) {
+        let rules = self.rules;
+        match each {
+            None => {
+                let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+                let effects = &rules.hooks[timing as usize];
+                apply(rules, effects, &mut self.state, roles, &mut self.events);
+                self.flush_events(|cause| By::Hook(timing, cause));
+                self.check_victory();
+                self.run_statuses(timing, seat, seat);
+            }
+            Some(kind) => self.run_for_each(timing, kind, seat),
         }
     }
 
@@ -1104,20 +1131,30 @@ impl<'r> Game<'r> {
         self.check_victory();
     }
 
-    /// Runs `moment` once for each seat, in seat order.
+    /// Runs `moment` for the seats: each of its timings in declaration order,
+    /// and each timing once for each seat in play, in seat order (an `:each`
+    /// timing once in all, with the roles of the first seat in play), so that
+    /// every seat has rolled initiative before any tie is looked at.
     fn run_moment_for_seats(&mut self, moment: Moment) {
-        if self.rules.hooks_at(moment).is_empty() {
+        let rules = self.rules;
+        if rules.hooks_at(moment).is_empty() {
             return;
         }
-        let mut first = true;
-        for seat in 0..self.seats as EntityId {
-            // A seat out of play gets no hooks; `:each` timings run once per
-            // entity, with the roles of the first seat in play.
-            if self.state.is_live(seat) {
-                self.run_moment_as(moment, seat, !first);
-                first = false;
+        for &(timing, each) in rules.hooks_at(moment) {
+            for seat in 0..self.seats as EntityId {
+                if matches!(self.phase, Phase::Over(_)) {
+                    return;
+                }
+                // A seat out of play gets no hooks.
+                if self.state.is_live(seat) {
+                    self.run_timing_as(timing, each, seat);
+                    if each.is_some() {
+                        break;
+                    }
+                }
             }
         }
+        self.judge_moment();
     }
 
     /// Whether the entity whose turn it is may do anything: the test of
