@@ -740,8 +740,8 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         .flatten()
         .map(|&(who, attr, value)| (entity(who), attr, value))
         .collect();
-    let mut game = Game::starting_from(rules, deck, s.seed, true, &start)
-        .map_err(|e| vec![e.to_string()])?;
+    let mut game =
+        Game::starting_from(rules, deck, s.seed, true, &start).map_err(|e| vec![e.to_string()])?;
     game.pause_between_turns(true);
     let roles: Vec<EntityId> = game.roles(0).to_vec();
     if s.start.is_none() {
