@@ -269,6 +269,21 @@ pub enum Resource {
     /// its statuses', for the effected entity (or each entity of the timing's
     /// `:each` kind).
     Run(u16),
+    /// `{:queue …}`: a change to the turn queue, made by the engine (outside
+    /// a game, `eval` lists it).
+    Queue(Box<QueueOp>),
+}
+
+/// A change to the turn queue.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueOp {
+    /// `{:queue :turns :kind :classic}`: the effect's amount of extra turns of
+    /// this turn kind for the effected entity, at the front of the queue.
+    Turns(u8),
+    /// `{:queue :timed :run :bomb …}`: an entry after the effect's amount of
+    /// reorders that runs this timing (at the moment `:run`) for the effected
+    /// entity, with the roles of where it was queued.
+    Timed(u16),
 }
 
 /// A new entity: its kind and the values that differ from the defaults,
@@ -699,7 +714,8 @@ impl Resource {
                 spawn.values.iter().for_each(|(_, v)| v.leaves(f));
             }
             // What a timing's hooks (its statuses' above all) do is not known here.
-            Resource::Run(_) => f(Leaf::Status),
+            // What runs later (a timing's hooks, a queued entry) may do anything a status does.
+            Resource::Run(_) | Resource::Queue(_) => f(Leaf::Status),
             Resource::Each(each) => {
                 // What the nested effects read is not known before they run.
                 f(Leaf::Status);

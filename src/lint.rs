@@ -125,7 +125,8 @@ pub fn text_vs_card(
                 | Resource::Status(_)
                 | Resource::Each(_)
                 | Resource::Spawn(_)
-                | Resource::Run(_) => String::new(),
+                | Resource::Run(_)
+                | Resource::Queue(_) => String::new(),
             };
             out.push(format!(
                 "the text says {} {}, but no effect changes {what} by {}",

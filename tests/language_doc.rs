@@ -401,6 +401,7 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::check::SpawnKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::WhenKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::RunKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::QueueKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.

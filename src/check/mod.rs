@@ -43,6 +43,8 @@ pub struct Scope<'r> {
     pub kinds: &'r [String],
     /// The declared timings: what `{:run :timing}` may name.
     pub timings: &'r [TimingShape],
+    /// The turn kinds: what `{:queue :turns :kind …}` may name.
+    pub turn_kinds: &'r [crate::rules::turn_kinds::TurnKind],
     /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
     pub card_values: &'r [(String, crate::ast::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
@@ -164,6 +166,25 @@ keys! {
         Run = "run",
         /// `:effected :target`: the entity it runs for (`:you` without), unless the timing has `:each`.
         Effected = "effected",
+    }
+}
+
+keys! {
+    /// The keys of a `{:queue …}` effect.
+    pub enum QueueKey {
+        /// `:queue :turns` (extra turns at the front) or `:queue :timed` (an entry after reorders).
+        Queue = "queue",
+        /// `:effected :you`: whose turns are added (`:turns`).
+        Effected = "effected",
+        /// `:count 3`: how many turns (`:turns`).
+        Count = "count",
+        /// `:kind :classic`: the turn kind of the added turns (the first, without).
+        Kind = "kind",
+        /// `:after 3`: how many reorders come before the timed entry (`:timed`).
+        After = "after",
+        /// `:run :bomb`: the timing (at the moment `:run`) the timed entry runs,
+        /// for the effected entity, with the roles of where it was queued.
+        Run = "run",
     }
 }
 
@@ -645,6 +666,10 @@ impl<'a> Checker<'_, '_> {
         if form.has_key(WhenKey::When.name()) {
             return self.when(form);
         }
+        // Before `:run`, which a timed `:queue` entry names.
+        if form.has_key(QueueKey::Queue.name()) {
+            return self.queue(form);
+        }
         if form.has_key(RunKey::Run.name()) {
             return self.run(form);
         }
@@ -914,6 +939,122 @@ impl<'a> Checker<'_, '_> {
             at_once: 1,
             span: form.span,
         })
+    }
+
+    /// `{:queue :turns :effected :you :count 3 :kind :classic}` or
+    /// `{:queue :timed :after 3 :run :bomb :effected :target}`: a change to the turn queue.
+    #[inline(never)]
+    fn queue(&mut self, form: &Form<'a>) -> Option<Effect> {
+        use crate::ast::QueueOp;
+        let before = self.diags.len();
+        let pairs = fields(form, "a `:queue` effect", QueueKey::ALL, self.diags)?;
+        let find = |key: QueueKey| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let what = find(QueueKey::Queue)?;
+        let (allowed, missing): (&[QueueKey], &[QueueKey]) = match what.as_keyword() {
+            Some("turns") => (
+                &[
+                    QueueKey::Queue,
+                    QueueKey::Effected,
+                    QueueKey::Count,
+                    QueueKey::Kind,
+                ],
+                &[QueueKey::Count],
+            ),
+            Some("timed") => (
+                &[
+                    QueueKey::Queue,
+                    QueueKey::Effected,
+                    QueueKey::After,
+                    QueueKey::Run,
+                ],
+                &[QueueKey::After, QueueKey::Run],
+            ),
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        what.span,
+                        format!("`:queue` is `:turns` or `:timed`, found {}", what.describe()),
+                    )
+                    .with_help("`{:queue :turns :effected :you :count 3}` adds turns at the front; `{:queue :timed :after 3 :run :bomb :effected :target}` runs timing `:bomb` after 3 reorders"),
+                );
+                return None;
+            }
+        };
+        for (key, v) in &pairs {
+            if !allowed.contains(key) {
+                self.error(
+                    Diagnostic::error(
+                        v.span,
+                        format!("`:queue {what}` takes no `:{}`", key.name()),
+                    )
+                    .with_label("remove this"),
+                );
+            }
+        }
+        for key in missing {
+            if find(*key).is_none() {
+                self.error(
+                    Diagnostic::error(
+                        form.span,
+                        format!("this `:queue {what}` has no `:{}`", key.name()),
+                    )
+                    .with_label(format!("missing `:{}`", key.name())),
+                );
+            }
+        }
+        if self.diags.len() > before {
+            return None;
+        }
+        let timed = what.as_keyword() == Some("timed");
+        let amount = self.int(find(if timed {
+            QueueKey::After
+        } else {
+            QueueKey::Count
+        })?);
+        let entity = match find(QueueKey::Effected) {
+            Some(v) => self.entity(v),
+            None => Some(Entity::Role(0)),
+        };
+        let op = if timed {
+            QueueOp::Timed(self.run_timing(find(QueueKey::Run)?)?)
+        } else {
+            let kind = match find(QueueKey::Kind) {
+                Some(v) => self.turn_kind(v),
+                None => Some(0),
+            };
+            QueueOp::Turns(kind?)
+        };
+        if self.diags.len() > before {
+            return None;
+        }
+        Some(Effect {
+            entity: entity?,
+            resource: Resource::Queue(Box::new(op)),
+            amount: amount?,
+            set: false,
+            at_once: 1,
+            span: form.span,
+        })
+    }
+
+    /// A turn kind the rule set declares, named by `value`.
+    fn turn_kind(&mut self, value: &Form<'a>) -> Option<u8> {
+        let message = format!(
+            "`:kind` names one of the rule set's turn kinds, found {}",
+            value.describe()
+        );
+        Declared::new(
+            self.scope.turn_kinds.iter().map(|k| k.name.as_str()),
+            "a turn kind",
+            "turn kinds",
+        )
+        .find(
+            value.as_keyword().unwrap_or(""),
+            value.span,
+            message,
+            self.diags,
+        )
+        .map(|k| k as u8)
     }
 
     /// `{:run :skill-start :effected :target}`: a timing's hooks run now.
@@ -2087,7 +2228,8 @@ fn first_op(t: &Resource) -> Option<u16> {
         | Resource::Status(_)
         | Resource::Each(_)
         | Resource::Spawn(_)
-        | Resource::Run(_) => None,
+        | Resource::Run(_)
+        | Resource::Queue(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

@@ -72,9 +72,12 @@ fn through(rules: &RuleSet, cause: Cause) -> String {
 /// The status whose effects made a change, if one did.
 fn by_status(by: By) -> Option<u16> {
     match by {
-        By::Hook(_, c) | By::Card(_, c) | By::Removal(c) | By::Action(_, c) | By::Given(c) => {
-            c.status()
-        }
+        By::Hook(_, c)
+        | By::Card(_, c)
+        | By::Removal(c)
+        | By::Action(_, c)
+        | By::Given(c)
+        | By::EntityTurn(_, c) => c.status(),
         By::Cost(_) | By::Played(_) => None,
     }
 }
@@ -188,6 +191,7 @@ pub fn render_named(
                     By::Action(_, cause) => through(rules, cause),
                     By::Given(cause) => format!("{} (given)", through(rules, cause)),
                     By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
+                    By::EntityTurn(_, cause) => through(rules, cause),
                     // A status's hook: which status, at which timing.
                     By::Hook(timing, cause) => format!(
                         "{} at {}",
@@ -249,6 +253,16 @@ pub fn render_named(
             }
             GameEvent::Removed { entity } => {
                 let _ = writeln!(out, "    {} leaves play", seat(entity));
+            }
+            GameEvent::EntityTurn { entity } => {
+                let _ = writeln!(out, "{}'s turn", seat(entity));
+            }
+            GameEvent::TimedRan { timing, entity } => {
+                let name = rules
+                    .timings
+                    .get(timing as usize)
+                    .map_or("?", |t| t.name.as_str());
+                let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
             }
             GameEvent::Ended(outcome) => {
                 let _ = match outcome {

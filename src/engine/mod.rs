@@ -19,8 +19,10 @@ use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
 use crate::eval::{
-    Cause, Event, State, StatusChange, What, apply, holds, run_status_timing, with_bindings,
+    Cause, Event, QueueRequest, State, StatusChange, What, apply, holds, run_status_timing,
+    with_bindings,
 };
+use crate::rules::turn_kinds::TurnKindId;
 use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
@@ -132,6 +134,8 @@ pub enum By {
     Action(ActionId, Cause),
     /// A status given before play ([`Game::give_status`]); which effect of it.
     Given(Cause),
+    /// An entity's turn (its kind's `:on-turn`); which effect.
+    EntityTurn(EntityId, Cause),
 }
 
 /// One attribute change of a game.
@@ -254,6 +258,18 @@ pub enum GameEvent {
         /// Which.
         entity: EntityId,
     },
+    /// An entity that is not a seat took its turn (its kind's `:on-turn`).
+    EntityTurn {
+        /// Which.
+        entity: EntityId,
+    },
+    /// A timed queue entry came up and ran its timing.
+    TimedRan {
+        /// The timing.
+        timing: TimingId,
+        /// For whom.
+        entity: EntityId,
+    },
     /// The game ended.
     Ended(Outcome),
 }
@@ -314,6 +330,8 @@ enum Verdict {
     NotNow,
     /// Its `:refused-when` case with this index holds.
     Refused(usize),
+    /// The turn's kind does not allow its `:type`: the controller may choose again.
+    WrongTurn,
 }
 
 /// Why a game cannot be set up.
@@ -330,11 +348,37 @@ pub enum SetupError {
 /// One entry of the turn queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
-    /// This entity's turn.
-    Turn(EntityId),
-    /// The round ends here; the base queue is spliced in again after it.
-    RoundEnd,
+    /// This entity's turn, of this turn kind.
+    Turn(EntityId, TurnKindId),
+    /// A reorder: the round ends here and the base queue is spliced in at the
+    /// front of what is left. The queue's end is one too.
+    Reorder,
+    /// A timed entry, by index in [`Game::timed`].
+    Timed(u32),
 }
+
+/// What a timed queue entry runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct TimedEntry {
+    timing: TimingId,
+    entity: EntityId,
+    roles: Vec<EntityId>,
+}
+
+/// One entry of the turn queue as [`Game::queue_listing`] shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    /// An entity's turn, of a turn kind.
+    Turn(EntityId, TurnKindId),
+    /// A reorder.
+    Reorder,
+    /// A timed entry: the timing it runs, for whom.
+    Timed(TimingId, EntityId),
+}
+
+/// The most entries a turn queue holds: what effects add past it is dropped,
+/// so a rule set that adds turns every turn cannot grow it without end.
+pub const MAX_QUEUE: usize = 10_000;
 
 /// Which attributes any victory condition reads; every one if some condition cannot say.
 fn watched(rules: &RuleSet) -> Vec<bool> {
@@ -384,11 +428,18 @@ pub struct Game<'r> {
     /// Card zones; empty, with no hand ever filled, when the rule set has no `:cards`.
     zones: Zones,
     seats: usize,
-    /// This round's turns, [`Entry::RoundEnd`] last; `next` is the next to run.
+    /// The turn queue; `next` is the next entry to run, those before it are done.
     queue: Vec<Entry>,
     next: usize,
-    /// The base queue a round starts from: every seat once, then the round's end.
+    /// The base queue a reorder splices in: every entity's turns.
     base: Vec<Entry>,
+    /// Whether entities other than seats take turns, so the base queue is
+    /// built anew at every reorder.
+    entity_turns: bool,
+    /// What the timed entries queued this game run.
+    timed: Vec<TimedEntry>,
+    /// The turn kind of the turn being taken.
+    pub turn_kind: TurnKindId,
     /// The entity whose turn it is.
     pub current: EntityId,
     /// The 1-based turn number.
@@ -472,9 +523,15 @@ impl<'r> Game<'r> {
             queue: Vec::with_capacity(seats + 1),
             next: 0,
             base: (0..seats as EntityId)
-                .map(Entry::Turn)
-                .chain([Entry::RoundEnd])
+                .flat_map(|seat| {
+                    rules.kind_turns[0]
+                        .iter()
+                        .map(move |&k| Entry::Turn(seat, k))
+                })
                 .collect(),
+            entity_turns: rules.kind_turns.iter().skip(1).any(|t| !t.is_empty()),
+            timed: Vec::new(),
+            turn_kind: 0,
             current: 0,
             turn: 1,
             round: 1,
@@ -526,6 +583,9 @@ impl<'r> Game<'r> {
         self.changed = true;
         self.dirty = u64::MAX;
         self.pending.clear();
+        self.queue.clear();
+        self.next = 0;
+        self.timed.clear();
         if let Some(log) = &mut self.log {
             log.clear();
         }
@@ -550,15 +610,37 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Starts a round's queue from the base queue: every seat once, in seat
-    /// order, then the round's end.
+    /// A reorder's splice: the base queue goes in at the front of what is
+    /// left of the queue (the entries done are dropped).
     fn splice_base_queue(&mut self) {
+        if self.entity_turns {
+            self.build_base_queue();
+        }
         if !self.rules.turn_order.is_empty() {
             self.sort_base_queue();
         }
-        self.queue.clear();
-        self.queue.extend_from_slice(&self.base);
+        if self.next >= self.queue.len() {
+            self.queue.clear();
+            self.queue.extend_from_slice(&self.base);
+        } else {
+            self.queue.drain(..self.next);
+            self.queue.splice(0..0, self.base.iter().copied());
+        }
         self.next = 0;
+    }
+
+    /// The base queue of every entity in play: its kind's `:turns`, in the order entities entered play.
+    #[inline(never)]
+    fn build_base_queue(&mut self) {
+        self.base.clear();
+        for entity in 0..self.state.len() as EntityId {
+            if let Some(kind) = self.state.kind(entity)
+                && let Some(turns) = self.rules.kind_turns.get(kind as usize)
+            {
+                self.base
+                    .extend(turns.iter().map(|&k| Entry::Turn(entity, k)));
+            }
+        }
     }
 
     /// Sorts the base queue's turns by the rule set's `:turns :order` keys,
@@ -569,15 +651,18 @@ impl<'r> Game<'r> {
         let width = keys.len();
         let mut ranked = std::mem::take(&mut self.order_keys);
         ranked.clear();
-        for entity in 0..self.seats as EntityId {
+        for entity in 0..self.state.len() as EntityId {
             for key in keys {
-                ranked.push(crate::eval::value(key, &mut self.state, &[entity]));
+                ranked.push(match self.state.kind(entity) {
+                    Some(_) => crate::eval::value(key, &mut self.state, &[entity]),
+                    None => 0,
+                });
             }
         }
-        // The base queue is every seat once, in seat order, then the round's end.
         let row = |e: EntityId| &ranked[e as usize * width..][..width];
-        self.base[..self.seats].sort_by(|a, b| match (a, b) {
-            (Entry::Turn(a), Entry::Turn(b)) => row(*b).cmp(row(*a)).then(a.cmp(b)),
+        // A stable sort: an entity's turns keep their order, ties keep entity order.
+        self.base.sort_by(|a, b| match (a, b) {
+            (Entry::Turn(a, _), Entry::Turn(b, _)) => row(*b).cmp(row(*a)).then(a.cmp(b)),
             _ => std::cmp::Ordering::Equal,
         });
         self.order_keys = ranked;
@@ -587,11 +672,13 @@ impl<'r> Game<'r> {
     /// `None` if one of those ended the game.
     #[inline]
     fn next_turn(&mut self) -> Option<EntityId> {
-        // The common case: the next entry is the turn of an entity in play.
-        if let Some(&Entry::Turn(entity)) = self.queue.get(self.next)
+        // The common case: the next entry is the turn of a seat in play.
+        if let Some(&Entry::Turn(entity, kind)) = self.queue.get(self.next)
+            && (entity as usize) < self.seats
             && self.state.is_live(entity)
         {
             self.next += 1;
+            self.turn_kind = kind;
             return Some(entity);
         }
         self.next_turn_slow()
@@ -599,15 +686,25 @@ impl<'r> Game<'r> {
 
     #[inline(never)]
     fn next_turn_slow(&mut self) -> Option<EntityId> {
-        // A whole round without a turn for anyone in play: nobody is left.
+        // Two reorders without a seat's turn between them: nobody is left.
         let mut empty_rounds = 0;
         loop {
+            if matches!(self.phase, Phase::Over(_)) {
+                return None;
+            }
             let entry = self.queue.get(self.next).copied();
             self.next += 1;
             match entry {
-                Some(Entry::Turn(entity)) if self.state.is_live(entity) => return Some(entity),
-                Some(Entry::Turn(_)) => {}
-                Some(Entry::RoundEnd) | None => {
+                Some(Entry::Turn(entity, kind)) if self.state.is_live(entity) => {
+                    if (entity as usize) < self.seats {
+                        self.turn_kind = kind;
+                        return Some(entity);
+                    }
+                    self.entity_turn(entity);
+                }
+                Some(Entry::Turn(..)) => {}
+                Some(Entry::Timed(i)) => self.run_timed(i as usize),
+                Some(Entry::Reorder) | None => {
                     empty_rounds += 1;
                     if empty_rounds > 1 {
                         self.finish(Outcome::NobodyLeft);
@@ -624,12 +721,136 @@ impl<'r> Game<'r> {
                         return None;
                     }
                     self.run_moment_for_seats(Moment::RoundStart);
-                    if matches!(self.phase, Phase::Over(_)) {
-                        return None;
+                }
+            }
+        }
+    }
+
+    /// An entity that is not a seat takes its turn: its kind's `:on-turn`
+    /// effects, with the first seat's roles and `:self` bound to it. No choice.
+    #[cold]
+    fn entity_turn(&mut self, entity: EntityId) {
+        let rules = self.rules;
+        let Some(kind) = self.state.kind(entity) else {
+            return;
+        };
+        self.record(GameEvent::EntityTurn { entity });
+        let mut roles = std::mem::take(&mut self.each_roles);
+        roles.clear();
+        roles.extend_from_slice(self.seat_roles(0));
+        roles.push(entity);
+        let effects = &rules.on_turn[kind as usize];
+        apply(rules, effects, &mut self.state, &roles, &mut self.events);
+        self.each_roles = roles;
+        self.flush_events(|cause| By::EntityTurn(entity, cause));
+        self.check_victory();
+    }
+
+    /// A timed entry comes up: its timing runs for its entity, with the roles
+    /// bound where it was queued.
+    #[cold]
+    fn run_timed(&mut self, i: usize) {
+        let Some(t) = self.timed.get(i) else {
+            return;
+        };
+        let (timing, entity) = (t.timing, t.entity);
+        let roles = std::mem::take(&mut self.timed[i].roles);
+        self.record(GameEvent::TimedRan { timing, entity });
+        if self.state.is_live(entity) {
+            let n = self.rules.roles.len().min(roles.len());
+            crate::eval::run_timing(
+                self.rules,
+                &mut self.state,
+                timing,
+                &roles[..n],
+                entity,
+                &mut self.events,
+            );
+            self.flush_events(|cause| By::Hook(timing, cause));
+            self.check_victory();
+        }
+    }
+
+    /// Makes the changes to the queue that effects asked for: extra turns at
+    /// the front, in the order asked; timed entries right after the reorder
+    /// they wait for, reorders added at the end until there are enough.
+    #[cold]
+    #[inline(never)]
+    fn take_queued(&mut self) {
+        let mut requests = std::mem::take(&mut self.state.queued);
+        let mut at = self.next.min(self.queue.len());
+        for request in requests.drain(..) {
+            match request {
+                QueueRequest::Turns {
+                    entity,
+                    kind,
+                    count,
+                } => {
+                    let room = MAX_QUEUE.saturating_sub(self.queue.len());
+                    let n = (count as usize).min(room);
+                    self.queue
+                        .splice(at..at, std::iter::repeat_n(Entry::Turn(entity, kind), n));
+                    at += n;
+                }
+                QueueRequest::Timed {
+                    timing,
+                    entity,
+                    after,
+                    roles,
+                } => {
+                    if self.queue.len() + after as usize >= MAX_QUEUE {
+                        continue;
+                    }
+                    let mut seen = 0;
+                    let mut pos = self.next.min(self.queue.len());
+                    if after > 0 {
+                        while pos < self.queue.len() && seen < after {
+                            if self.queue[pos] == Entry::Reorder {
+                                seen += 1;
+                            }
+                            pos += 1;
+                        }
+                        for _ in seen..after {
+                            self.queue.push(Entry::Reorder);
+                        }
+                        if seen < after {
+                            pos = self.queue.len();
+                        }
+                    }
+                    self.queue
+                        .insert(pos, Entry::Timed(self.timed.len() as u32));
+                    self.timed.push(TimedEntry {
+                        timing,
+                        entity,
+                        roles,
+                    });
+                }
+            }
+        }
+        self.state.queued = requests;
+    }
+
+    /// The turn queue as a player would read it: the turn being taken (if
+    /// one is), then the entries not yet begun. Reorders and timed entries
+    /// show; turns of entities out of play do not.
+    pub fn queue_listing(&self) -> Vec<Queued> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Act || matches!(self.phase, Phase::MustDiscard(_)) {
+            out.push(Queued::Turn(self.current, self.turn_kind));
+        }
+        for entry in &self.queue[self.next.min(self.queue.len())..] {
+            match *entry {
+                Entry::Turn(e, k) if self.state.is_live(e) => out.push(Queued::Turn(e, k)),
+                Entry::Turn(..) => {}
+                Entry::Reorder => out.push(Queued::Reorder),
+                Entry::Timed(i) => {
+                    if let Some(t) = self.timed.get(i as usize) {
+                        out.push(Queued::Timed(t.timing, t.entity));
                     }
                 }
             }
         }
+        out
     }
 
     /// The rule set.
@@ -747,6 +968,9 @@ impl<'r> Game<'r> {
             (Some(k), Some(t)) if kind_of(t) == Some(k) => {}
             _ => return None,
         }
+        if !self.rules.turn_kinds[usize::from(self.turn_kind)].allows(def.type_) {
+            return Some(Verdict::WrongTurn);
+        }
         let seat = self.current as usize;
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         Some(verdict(def, &mut self.state, roles, action))
@@ -839,6 +1063,22 @@ impl<'r> Game<'r> {
         }
         match self.action_verdict(id, action) {
             Some(Verdict::Refused(i)) => Illegal::Refused(def.refused[i].1.clone()),
+            Some(Verdict::WrongTurn) => {
+                let turn = &rules.turn_kinds[usize::from(self.turn_kind)];
+                let allowed = rules
+                    .turn_kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| turn.allows(i as TurnKindId))
+                    .map(|(_, k)| k.name.clone());
+                Illegal::Refused(format!(
+                    "a {} turn allows only {} actions; {} is a {} action",
+                    turn.name,
+                    crate::check::list(allowed),
+                    def.name,
+                    rules.turn_kinds[usize::from(def.type_)].name
+                ))
+            }
             _ => Illegal::NotAllowed(match action.target {
                 Some(t) => format!("{} cannot {} {} now", name(action.actor), def.name, name(t)),
                 None => format!("{} cannot {} now", name(action.actor), def.name),
@@ -920,6 +1160,9 @@ impl<'r> Game<'r> {
     /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
     fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
         self.note_events(&by);
+        if !self.state.queued.is_empty() {
+            self.take_queued();
+        }
         if self.removals {
             self.state
                 .remove_fallen(self.rules, &mut self.removed, &mut self.events);
@@ -1320,10 +1563,10 @@ impl<'r> Game<'r> {
         if self.phase != Phase::BetweenTurns {
             return self.current;
         }
-        let live = |e: &&Entry| matches!(e, Entry::Turn(x) if self.state.is_live(*x));
+        let live = |e: &&Entry| matches!(e, Entry::Turn(x, _) if (*x as usize) < self.seats && self.state.is_live(*x));
         let turn = |e: &Entry| match *e {
-            Entry::Turn(x) => x,
-            Entry::RoundEnd => self.current,
+            Entry::Turn(x, _) => x,
+            Entry::Reorder | Entry::Timed(_) => self.current,
         };
         self.queue[self.next.min(self.queue.len())..]
             .iter()

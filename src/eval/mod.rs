@@ -67,6 +67,40 @@ pub struct State {
     /// Where the innermost formula's arguments start in `args`.
     #[serde(skip)]
     arg_base: usize,
+    /// Changes to the turn queue that effects asked for, in order, for the
+    /// engine to make (`{:queue …}`); outside a game nothing takes them.
+    #[serde(skip)]
+    pub queued: Vec<QueueRequest>,
+}
+
+/// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
+/// timed entry may wait for: a queue stays a size a game can hold.
+pub const MAX_QUEUED: i64 = 100;
+
+/// A change to the turn queue an effect asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueRequest {
+    /// `count` extra turns of turn kind `kind` for `entity`, at the front.
+    Turns {
+        /// Whose turns.
+        entity: EntityId,
+        /// Their turn kind.
+        kind: u8,
+        /// How many.
+        count: u32,
+    },
+    /// A timed entry after `after` reorders that runs `timing` for `entity`,
+    /// with the rule set's roles bound as where it was queued.
+    Timed {
+        /// The timing it runs.
+        timing: u16,
+        /// For whom (`:self` in its hooks).
+        entity: EntityId,
+        /// Reorders before it.
+        after: u32,
+        /// The rule set's roles where it was queued.
+        roles: Vec<EntityId>,
+    },
 }
 
 impl Clone for State {
@@ -84,6 +118,7 @@ impl Clone for State {
             rolls: Vec::new(),
             args: Vec::new(),
             arg_base: 0,
+            queued: Vec::new(),
         }
     }
 
@@ -100,10 +135,36 @@ impl Clone for State {
         self.running = source.running;
         self.rng.clone_from(&source.rng);
         self.rolls.clear();
+        self.queued.clear();
     }
 }
 
 impl State {
+    /// Records a `{:queue …}` effect's change for the engine to make.
+    #[cold]
+    fn queue_request(
+        &mut self,
+        op: &crate::ast::QueueOp,
+        entity: EntityId,
+        amount: i64,
+        frame: &Frame<'_>,
+    ) {
+        let n = amount.clamp(0, MAX_QUEUED) as u32;
+        self.queued.push(match op {
+            crate::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
+                entity,
+                kind: *kind,
+                count: n,
+            },
+            crate::ast::QueueOp::Timed(timing) => QueueRequest::Timed {
+                timing: *timing,
+                entity,
+                after: n,
+                roles: frame.roles.to_vec(),
+            },
+        });
+    }
+
     /// Drops the dice rolled outside effects ([`value`], [`holds`]), which
     /// no change is there to log them with.
     #[inline]
@@ -129,6 +190,7 @@ impl State {
             rolls: Vec::new(),
             args: Vec::new(),
             arg_base: 0,
+            queued: Vec::new(),
         };
         for _ in 0..entities {
             state.add(rules, 0);
@@ -148,6 +210,7 @@ impl State {
         self.depth = 0;
         self.running = Running::default();
         self.rng = Rng::seed_from_u64(seed);
+        self.queued.clear();
         for _ in 0..entities {
             self.add(rules, 0);
         }
@@ -791,6 +854,9 @@ impl Change {
                     Some(Resource::Run(timing)) => {
                         run_nested(rules, state, frame, *timing, self.entity, events)
                     }
+                    Some(Resource::Queue(op)) => {
+                        state.queue_request(op, self.entity, self.amount, frame)
+                    }
                     _ => {}
                 }
                 // Dice in the conditions inside (`:where`, a status's chance) are logged here.
@@ -906,9 +972,11 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
     match t {
         Resource::Attr(a) => Target::Attr(*a),
         Resource::Op(o) => Target::Op(*o),
-        Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) | Resource::Run(_) => {
-            Target::Nested(0)
-        }
+        Resource::Status(_)
+        | Resource::Each(_)
+        | Resource::Spawn(_)
+        | Resource::Run(_)
+        | Resource::Queue(_) => Target::Nested(0),
         Resource::If(c, a, b) => {
             let choice = u32::from(!boolean(c, state, frame));
             match resource(if choice == 0 { a } else { b }, state, frame) {
@@ -926,7 +994,11 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
 fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
     loop {
         match t {
-            Resource::Status(_) | Resource::Each(_) | Resource::Spawn(_) | Resource::Run(_) => {
+            Resource::Status(_)
+            | Resource::Each(_)
+            | Resource::Spawn(_)
+            | Resource::Run(_)
+            | Resource::Queue(_) => {
                 return Some(t);
             }
             Resource::If(_, a, b) => {

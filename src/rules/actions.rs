@@ -49,6 +49,9 @@ keys! {
         Pay = "pay",
         /// `:effects […]`: effects run when it resolves.
         Effects = "effects",
+        /// `:type :fast-combat`: the turn kind it counts as; turns whose kind
+        /// `:allows` other types refuse it.
+        Type = "type",
     }
 }
 
@@ -85,6 +88,8 @@ pub struct ActionDef {
     pub effects: Vec<Effect>,
     /// Whether its `:pay` or `:effects` can draw from the generator.
     pub draws: bool,
+    /// The turn kind it counts as (`:type`), by index; the first without.
+    pub type_: super::turn_kinds::TurnKindId,
 }
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
@@ -133,11 +138,19 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             pay: Vec::new(),
             effects: Vec::new(),
             draws: false,
+            type_: 0,
         };
         for &(key, v) in &pairs {
             match key {
                 ActionKey::Doc => action.doc = string(v, diags).unwrap_or_default(),
                 ActionKey::Actor | ActionKey::Target => {}
+                ActionKey::Type => {
+                    if let Some(t) =
+                        super::turn_kinds::named(&rules.turn_kinds, v, "`:type`", diags)
+                    {
+                        action.type_ = t;
+                    }
+                }
                 ActionKey::When => action.when = steady(v, &scope, diags),
                 ActionKey::DelayedWhen => action.delayed_when = steady(v, &scope, diags),
                 ActionKey::RefusedWhen => action.refused = refusals(v, &scope, diags),

@@ -6,6 +6,7 @@
 //! leaves play: `:unit {:doc "a piece on the board" :removed-when [<= [:self :hp] 0]}`,
 //! and what happens as it does (`:on-removed [{:spawn :tile …}]`).
 
+use super::turn_kinds::{self, TurnKindId};
 use super::{Reading, RuleSet, keyword_map, string};
 use crate::ast::Bool;
 use crate::check::keys::{Keys, keys};
@@ -25,6 +26,10 @@ keys! {
         RemovedWhen = "removed-when",
         /// `:on-removed […]`: effects run as an entity of the kind leaves play, with `:self` bound to it.
         OnRemoved = "on-removed",
+        /// `:turns [:classic]`: the turns each entity of the kind has in the base queue.
+        Turns = "turns",
+        /// `:on-turn […]`: what an entity of the kind that is not a seat does on its turn.
+        OnTurn = "on-turn",
     }
 }
 
@@ -35,6 +40,7 @@ pub(super) fn read<'f, 'a>(
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut kinds = Vec::new();
+    let mut turns: Vec<Vec<TurnKindId>> = Vec::new();
     for (name, (span, body)) in keyword_map(value, "`:kinds`", diags) {
         if kinds.iter().any(|k| k == name) {
             diags.push(Diagnostic::error(
@@ -43,6 +49,12 @@ pub(super) fn read<'f, 'a>(
             ));
             continue;
         }
+        // Seats are of the first kind: each has one turn of the first turn kind a round.
+        turns.push(if kinds.is_empty() {
+            vec![0]
+        } else {
+            Vec::new()
+        });
         if let Kind::Map(_) = body.kind {
             for (key, v) in check::fields(body, "a kind", KindKey::ALL, diags).unwrap_or_default() {
                 match key {
@@ -53,6 +65,12 @@ pub(super) fn read<'f, 'a>(
                     }
                     KindKey::OnRemoved => {
                         reading.on_removed.push((kinds.len() as KindId, v));
+                    }
+                    KindKey::OnTurn => reading.on_turn.push((kinds.len() as KindId, v)),
+                    KindKey::Turns => {
+                        if let Some(list) = kind_turns(v, rules, diags) {
+                            turns[kinds.len()] = list;
+                        }
                     }
                 }
             }
@@ -73,8 +91,46 @@ pub(super) fn read<'f, 'a>(
         ));
     } else {
         rules.kinds = kinds;
+        rules.kind_turns = turns;
     }
 }
+
+/// `[:classic :fast-combat]`: the turns an entity of a kind has in the base queue.
+fn kind_turns(
+    value: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<TurnKindId>> {
+    let Kind::Vector(items) = &value.kind else {
+        diags.push(
+            Diagnostic::error(
+                value.span,
+                format!(
+                    "`:turns` is a vector of turn kinds, found {}",
+                    value.describe()
+                ),
+            )
+            .with_help("for example `:turns [:classic]` (`[]`: the kind takes no turns)"),
+        );
+        return None;
+    };
+    if items.len() > MAX_TURNS_PER_ROUND {
+        diags.push(Diagnostic::error(
+            value.span,
+            format!("an entity may have at most {MAX_TURNS_PER_ROUND} turns a round"),
+        ));
+        return None;
+    }
+    let before = diags.len();
+    let list: Vec<TurnKindId> = items
+        .iter()
+        .filter_map(|item| turn_kinds::named(&rules.turn_kinds, item, "`:turns`", diags))
+        .collect();
+    (diags.len() == before).then_some(list)
+}
+
+/// The most turns one entity may have in a round's base queue.
+pub const MAX_TURNS_PER_ROUND: usize = 16;
 
 /// Checks each kind's `:removed-when` and `:on-removed`, once every name is declared.
 pub(super) fn removals(
@@ -108,4 +164,19 @@ pub(super) fn removals(
     }
     rules.removed_when = out;
     rules.on_removed = effects;
+    // An entity's turn runs with the first seat's roles and `:self` bound to it.
+    let scope = Scope {
+        bound: &[SELF],
+        ..rules.scope()
+    };
+    let mut on_turn: Vec<Vec<crate::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
+    for &(kind, form) in &reading.on_turn {
+        if let (Some(list), Some(slot)) = (
+            check::effects(form, &scope, diags),
+            on_turn.get_mut(kind as usize),
+        ) {
+            *slot = list;
+        }
+    }
+    rules.on_turn = on_turn;
 }

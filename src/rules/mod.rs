@@ -24,6 +24,7 @@ mod seats;
 mod setup;
 mod tables;
 mod timings;
+pub mod turn_kinds;
 mod turns;
 mod victory;
 
@@ -67,6 +68,9 @@ keys! {
         Doc = "doc",
         /// `:roles {:you "…"}`: the names effects use for entities.
         Roles = "roles",
+        /// `:turn-kinds {:classic "…" :fast-magic {:allows [:fast-magic]}}`:
+        /// the kinds of turn, read before the kinds whose `:turns` name them.
+        TurnKinds = "turn-kinds",
         /// `:kinds {:player "…" :rock "…"}`: what sorts of entity there are.
         Kinds = "kinds",
         /// `:categories {:heal "…"}`: the categories statuses belong to.
@@ -135,6 +139,15 @@ pub struct RuleSet {
     /// For each kind, the effects run as an entity of it leaves play (`:on-removed`,
     /// with `:self` bound to it).
     pub on_removed: Vec<Vec<Effect>>,
+    /// The kinds of turn (`:turn-kinds`); one, `:turn`, allowing everything, if
+    /// the rule set declares none.
+    pub turn_kinds: Vec<turn_kinds::TurnKind>,
+    /// For each kind, the turns each entity of it has in the base queue
+    /// (`:turns [:classic]`); the first kind's default is one of the first turn kind.
+    pub kind_turns: Vec<Vec<turn_kinds::TurnKindId>>,
+    /// For each kind, what an entity of it that is not a seat does on its turn
+    /// (`:on-turn`, with `:self` bound to it): an entity turn, with no choice.
+    pub on_turn: Vec<Vec<Effect>>,
     /// Entities every game starts with after the seats, by name (`:setup`).
     pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
@@ -219,6 +232,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<cards::DeckKind>())
         .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
+        .chain(names::<turn_kinds::TurnKindKey>())
         .chain(names::<ai::AiKey>())
         .chain(names::<lookups::LookupKey>())
         .chain(names::<formulas::FormulaKey>())
@@ -262,6 +276,8 @@ struct Reading<'f, 'a> {
     on_removed: Vec<(KindId, &'f Form<'a>)>,
     /// Each operation's name span and body, checked once every name is known.
     op_forms: Vec<(Span, &'f Form<'a>)>,
+    /// Each kind's `:on-turn`, checked once every name is known.
+    on_turn: Vec<(KindId, &'f Form<'a>)>,
 }
 
 impl RuleSet {
@@ -315,6 +331,9 @@ impl RuleSet {
             kinds: vec!["player".to_string()],
             removed_when: vec![None],
             on_removed: vec![Vec::new()],
+            turn_kinds: turn_kinds::default_kinds(),
+            kind_turns: vec![vec![0]],
+            on_turn: vec![Vec::new()],
             setup: Vec::new(),
             categories: Vec::new(),
             flags: Vec::new(),
@@ -350,6 +369,7 @@ impl RuleSet {
             op_forms: Vec::new(),
             removals: Vec::new(),
             on_removed: Vec::new(),
+            on_turn: Vec::new(),
         };
         // Sections are read in `Section::ALL` order, whatever order the file writes them in.
         for &section in Section::ALL {
@@ -390,6 +410,7 @@ impl RuleSet {
                 (Section::Roles, Some(value)) => {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
+                (Section::TurnKinds, Some(value)) => turn_kinds::read(value, &mut rules, diags),
                 (Section::Kinds, Some(value)) => {
                     kinds::read(value, &mut rules, &mut reading, diags)
                 }
@@ -541,7 +562,7 @@ impl RuleSet {
                 Resource::Status(_) => 1,
                 Resource::Spawn(spawn) => 1 + spawn.values.len() as u64,
                 // A timing's hook is bounded where it is declared.
-                Resource::Run(_) => 1,
+                Resource::Run(_) | Resource::Queue(_) => 1,
                 // Per entity: how many entities a kind will have is not known here.
                 Resource::Each(each) => each
                     .effects
@@ -584,6 +605,7 @@ impl RuleSet {
             flags: &self.flags,
             kinds: &self.kinds,
             timings: &self.timing_shapes,
+            turn_kinds: &self.turn_kinds,
             card_values: &[],
             in_operation: false,
             in_status: false,

@@ -168,7 +168,11 @@ pub(super) fn effects_draw(effects: &[Effect], mut op: impl FnMut(OpId) -> bool)
 pub fn calls(r: &Resource) -> Vec<OpId> {
     fn walk(r: &Resource, out: &mut Vec<OpId>) {
         match r {
-            Resource::Attr(_) | Resource::Status(_) | Resource::Spawn(_) | Resource::Run(_) => {}
+            Resource::Attr(_)
+            | Resource::Status(_)
+            | Resource::Spawn(_)
+            | Resource::Run(_)
+            | Resource::Queue(_) => {}
             Resource::Each(each) => each.effects.iter().for_each(|e| walk(&e.resource, out)),
             Resource::Op(o) => out.push(*o),
             Resource::If(_, a, b) => {
@@ -188,9 +192,11 @@ fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
     fn resource_cost(t: &Resource, memo: &mut [Option<(u64, u32)>], ops: &[OpDef]) -> (u64, u32) {
         match t {
             // A timing's hook is bounded where it is declared; running it counts one.
-            Resource::Attr(_) | Resource::Status(_) | Resource::Spawn(_) | Resource::Run(_) => {
-                (1, 0)
-            }
+            Resource::Attr(_)
+            | Resource::Status(_)
+            | Resource::Spawn(_)
+            | Resource::Run(_)
+            | Resource::Queue(_) => (1, 0),
             Resource::Each(each) => each.effects.iter().fold((0, 0), |acc, e| {
                 let (n, depth) = resource_cost(&e.resource, memo, ops);
                 (acc.0.saturating_add(n), acc.1.max(depth))

@@ -1,0 +1,154 @@
+//! `:turn-kinds {:classic "any action" :fast-magic {:doc "…" :allows [:fast-magic]}}`:
+//! the kinds of turn a turn queue holds. A turn of a kind with `:allows` lets
+//! its entity use only the actions whose `:type` is one of those kinds; a
+//! kind without `:allows` lets it use any action, and play cards. Without the
+//! section there is one kind, `:turn`, which allows everything.
+
+use super::{RuleSet, keyword_map, string};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, Declared};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind};
+
+/// Index of a turn kind in [`RuleSet::turn_kinds`].
+pub type TurnKindId = u8;
+
+/// The most turn kinds a rule set may declare: `:allows` is a mask of them.
+pub const MAX_TURN_KINDS: usize = 64;
+
+/// The one turn kind of a rule set without `:turn-kinds`.
+pub const DEFAULT_TURN_KIND: &str = "turn";
+
+keys! {
+    /// The keys of a turn kind written as a map.
+    pub enum TurnKindKey {
+        /// `:doc "…"`: what its turns are for.
+        Doc = "doc",
+        /// `:allows [:fast-magic]`: the action types its turns allow (all, without).
+        Allows = "allows",
+    }
+}
+
+/// A kind of turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnKind {
+    /// Its name (`fast-magic`).
+    pub name: String,
+    /// What it is for.
+    pub doc: String,
+    /// The action types (turn kinds, by bit) its turns allow; every bit set when any.
+    pub allows: u64,
+}
+
+impl TurnKind {
+    /// Whether a turn of this kind lets its entity use an action of `type_`.
+    #[inline]
+    pub fn allows(&self, type_: TurnKindId) -> bool {
+        self.allows & (1 << type_) != 0
+    }
+
+    /// Whether it allows everything (and so card plays).
+    pub fn allows_all(&self) -> bool {
+        self.allows == u64::MAX
+    }
+}
+
+/// The turn kinds of a rule set that declares none.
+pub fn default_kinds() -> Vec<TurnKind> {
+    vec![TurnKind {
+        name: DEFAULT_TURN_KIND.to_string(),
+        doc: "a turn".to_string(),
+        allows: u64::MAX,
+    }]
+}
+
+pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    let entries = keyword_map(value, "`:turn-kinds`", diags);
+    let mut kinds: Vec<TurnKind> = Vec::new();
+    let mut allows_forms = Vec::new();
+    for (name, (span, body)) in &entries {
+        if kinds.iter().any(|k| k.name == *name) {
+            diags.push(Diagnostic::error(
+                *span,
+                format!("turn kind `:{name}` is declared twice"),
+            ));
+            continue;
+        }
+        let mut kind = TurnKind {
+            name: name.to_string(),
+            doc: String::new(),
+            allows: u64::MAX,
+        };
+        if let Kind::Map(_) = body.kind {
+            let pairs = check::fields(body, "a turn kind", TurnKindKey::ALL, diags);
+            for (key, v) in pairs.unwrap_or_default() {
+                match key {
+                    TurnKindKey::Doc => kind.doc = string(v, diags).unwrap_or_default(),
+                    TurnKindKey::Allows => allows_forms.push((kinds.len(), v)),
+                }
+            }
+        } else {
+            kind.doc = string(body, diags).unwrap_or_default();
+        }
+        kinds.push(kind);
+    }
+    if kinds.is_empty() {
+        diags.push(
+            Diagnostic::error(value.span, "`:turn-kinds` declares no turn kind").with_help(
+                "for example `:turn-kinds {:classic \"any action\" :fast-magic {:allows [:fast-magic]}}`",
+            ),
+        );
+        return;
+    }
+    if kinds.len() > MAX_TURN_KINDS {
+        diags.push(Diagnostic::error(
+            value.span,
+            format!("a rule set may declare at most {MAX_TURN_KINDS} turn kinds"),
+        ));
+        return;
+    }
+    // `:allows` may name kinds declared after it: read once every name is known.
+    for (i, form) in allows_forms {
+        let Kind::Vector(items) = &form.kind else {
+            diags.push(
+                Diagnostic::error(
+                    form.span,
+                    format!(
+                        "`:allows` is a vector of turn kinds, found {}",
+                        form.describe()
+                    ),
+                )
+                .with_help("for example `:allows [:fast-magic]`"),
+            );
+            continue;
+        };
+        let mut mask = 0u64;
+        for item in items {
+            if let Some(k) = named(&kinds, item, "`:allows`", diags) {
+                mask |= 1 << k;
+            }
+        }
+        kinds[i].allows = mask;
+    }
+    rules.turn_kinds = kinds;
+}
+
+/// The turn kind `form` names, or a located error with the nearest name.
+pub(super) fn named(
+    kinds: &[TurnKind],
+    form: &Form<'_>,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<TurnKindId> {
+    let message = format!(
+        "{key} names one of the rule set's turn kinds, found {}",
+        form.describe()
+    );
+    Declared::new(
+        kinds.iter().map(|k| k.name.as_str()),
+        "a turn kind",
+        "turn kinds",
+    )
+    .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
+    .map(|k| k as TurnKindId)
+}
