@@ -43,8 +43,8 @@ pub struct Scope<'r> {
     pub kinds: &'r [String],
     /// The declared timings: what `{:run :timing}` may name.
     pub timings: &'r [TimingShape],
-    /// The turn kinds: what `{:queue :turns :kind …}` may name.
-    pub turn_kinds: &'r [crate::rules::turn_kinds::TurnKind],
+    /// Turn kind names: what `{:queue :turns :kind …}` may name.
+    pub turn_kinds: &'r [String],
     /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
     pub card_values: &'r [(String, crate::ast::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
@@ -1044,7 +1044,7 @@ impl<'a> Checker<'_, '_> {
             value.describe()
         );
         Declared::new(
-            self.scope.turn_kinds.iter().map(|k| k.name.as_str()),
+            self.scope.turn_kinds.iter().map(String::as_str),
             "a turn kind",
             "turn kinds",
         )

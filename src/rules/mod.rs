@@ -142,6 +142,8 @@ pub struct RuleSet {
     /// The kinds of turn (`:turn-kinds`); one, `:turn`, allowing everything, if
     /// the rule set declares none.
     pub turn_kinds: Vec<turn_kinds::TurnKind>,
+    /// Their names, for the checker.
+    pub turn_kind_names: Vec<String>,
     /// For each kind, the turns each entity of it has in the base queue
     /// (`:turns [:classic]`); the first kind's default is one of the first turn kind.
     pub kind_turns: Vec<Vec<turn_kinds::TurnKindId>>,
@@ -332,6 +334,7 @@ impl RuleSet {
             removed_when: vec![None],
             on_removed: vec![Vec::new()],
             turn_kinds: turn_kinds::default_kinds(),
+            turn_kind_names: vec![turn_kinds::DEFAULT_TURN_KIND.to_string()],
             kind_turns: vec![vec![0]],
             on_turn: vec![Vec::new()],
             setup: Vec::new(),
@@ -605,7 +608,7 @@ impl RuleSet {
             flags: &self.flags,
             kinds: &self.kinds,
             timings: &self.timing_shapes,
-            turn_kinds: &self.turn_kinds,
+            turn_kinds: &self.turn_kind_names,
             card_values: &[],
             in_operation: false,
             in_status: false,

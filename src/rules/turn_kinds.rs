@@ -130,6 +130,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
         kinds[i].allows = mask;
     }
+    rules.turn_kind_names = kinds.iter().map(|k| k.name.clone()).collect();
     rules.turn_kinds = kinds;
 }
 
