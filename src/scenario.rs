@@ -32,7 +32,7 @@ use crate::check;
 use crate::check::keys::{Keys, keys};
 use crate::defs::Card;
 use crate::diag::Diagnostic;
-use crate::engine::{Action, CardId, Game, Illegal, Outcome, Phase};
+use crate::engine::{Action, CardId, Game, Illegal, Outcome, Phase, Queued};
 use crate::eval::State;
 use crate::rules::{ActionId, RuleSet};
 use crate::syntax::{Form, Kind, Span};
@@ -71,13 +71,25 @@ impl Scenario {
             || self.steps.iter().any(|step| match step {
                 Step::Act(a, _, t) | Step::RefusedAct(a, _, t, _) => seat(a) || t.iter().any(seat),
                 Step::Status(w, _, _) => seat(w),
+                Step::Expect(list) => list.iter().any(|e| e.names(&seat)),
                 _ => false,
             })
-            || self.expect.iter().any(|e| match e {
-                Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => seat(w),
-                Expect::Next(w) | Expect::Winner(Some(w)) => seat(w),
+            || self.expect.iter().any(|e| e.names(&seat))
+    }
+}
+
+impl Expect {
+    /// Whether it names an entity `pick` picks.
+    fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
+        match self {
+            Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
+            Expect::Next(w) | Expect::Winner(Some(w)) => pick(w),
+            Expect::Queue(list) => list.iter().any(|q| match q {
+                QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
                 _ => false,
-            })
+            }),
+            _ => false,
+        }
     }
 }
 
@@ -91,7 +103,7 @@ pub enum Who {
 }
 
 /// One step of a scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Play this card.
     Play(CardId),
@@ -107,6 +119,20 @@ pub enum Step {
     NextTurn,
     /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
     Status(Who, StatusId, i64),
+    /// Expectations checked here, mid-play: `[:expect {:queue […]}]`.
+    Expect(Vec<Expect>),
+}
+
+/// One entry of an expected turn queue: `[:turn :c1]` (`[:turn :c1 :fast-magic]`
+/// with its turn kind), `:reorder`, `[:timed :bomb :c1]` (`[:timed :bomb]`, for anyone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueWant {
+    /// A turn of this entity, of this turn kind if given.
+    Turn(Who, Option<u8>),
+    /// A reorder.
+    Reorder,
+    /// A timed entry running this timing, for this entity if given.
+    Timed(u16, Option<Who>),
 }
 
 /// One expectation.
@@ -130,6 +156,8 @@ pub enum Expect {
     MustDiscard(u8),
     /// Cards in the hand of the player whose turn it is.
     Hand(usize),
+    /// The turn queue, as [`Game::queue_listing`] lists it.
+    Queue(Vec<QueueWant>),
 }
 
 keys! {
@@ -174,6 +202,8 @@ keys! {
         Gone = "gone",
         /// `:holds [condition …]`: conditions that hold.
         Holds = "holds",
+        /// `:queue [[:turn :c1] :reorder [:timed :bomb :c1]]`: the turn queue.
+        Queue = "queue",
     }
 }
 
@@ -514,6 +544,15 @@ fn steps(
         match &item.kind {
             Kind::Str(_) => out.extend(card(item, deck, diags).map(Step::Play)),
             Kind::Keyword("next-turn") => out.push(Step::NextTurn),
+            Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("expect") => {
+                match items.as_slice() {
+                    [_, map] => out.push(Step::Expect(expectations(map, rules, diags))),
+                    _ => diags.push(Diagnostic::error(
+                        item.span,
+                        "an expect step is `[:expect {…}]`, such as `[:expect {:queue [[:turn :c1]]}]`",
+                    )),
+                }
+            }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("status") => {
                 match items.as_slice() {
                     [_, holder, id] | [_, holder, id, _] => {
@@ -687,6 +726,9 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     }
                 }
             }
+            (None, Some(ExpectKey::Queue)) => {
+                out.extend(queue_wants(v, rules, diags).map(Expect::Queue))
+            }
             (None, Some(ExpectKey::Next)) => out.extend(who(v, rules, diags).map(Expect::Next)),
             (None, Some(ExpectKey::Winner)) => match v.kind {
                 Kind::Nil => out.push(Expect::Winner(None)),
@@ -774,6 +816,19 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     }
     // The given state may already be won (a tower at 0): judge it before any step.
     game.recheck();
+    let mut names: Vec<String> = rules.game_entity_names();
+    // Seats are named by their roles (`you`), unless the scenario names a seat itself.
+    let roles_name_seats = !s.names_a_seat(rules.seats.len());
+    for (seat, name) in names
+        .iter_mut()
+        .enumerate()
+        .take(rules.seats.len())
+        .filter(|_| roles_name_seats)
+    {
+        if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
+            *name = rules.roles[role].clone();
+        }
+    }
     let mut failures = Vec::new();
     let action_name = |id: ActionId| rules.actions[usize::from(id)].name.as_str();
     for (n, step) in s.steps.iter().enumerate() {
@@ -783,6 +838,14 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             Step::Discard(c) => (c, false, false),
             Step::Refused(c, discard) => (c, !discard, true),
             Step::NextTurn => continue,
+            Step::Expect(ref expect) => {
+                let before = failures.len();
+                check_expectations(expect, &game, rules, &names, &roles, &mut failures);
+                for f in &mut failures[before..] {
+                    *f = format!("step {}: {f}", n + 1);
+                }
+                continue;
+            }
             Step::Status(holder, id, magnitude) => {
                 game.give_status(entity(holder), id, magnitude);
                 continue;
@@ -871,21 +934,46 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     if s.steps.last() == Some(&Step::NextTurn) {
         game.resume();
     }
-    let mut names: Vec<String> = rules.game_entity_names();
-    // Seats are named by their roles (`you`), unless the scenario names a seat itself.
-    let roles_name_seats = !s.names_a_seat(rules.seats.len());
-    for (seat, name) in names
-        .iter_mut()
-        .enumerate()
-        .take(rules.seats.len())
-        .filter(|_| roles_name_seats)
-    {
-        if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
-            *name = rules.roles[role].clone();
-        }
-    }
     let log =
         crate::engine::log::render_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
+    check_expectations(&s.expect, &game, rules, &names, &roles, &mut failures);
+    if let Some(want) = &s.log
+        && want.trim() != log.trim()
+    {
+        failures.push(format!("the log differs; it was:\n{log}"));
+    }
+    if failures.is_empty() {
+        Ok(log)
+    } else {
+        Err(failures)
+    }
+}
+
+fn describe(game: &Game<'_>, names: &[String]) -> String {
+    let mut out = String::new();
+    let _ = match game.outcome() {
+        Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat as usize]),
+        Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
+        Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
+        Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
+        None => write!(out, "{} is to act", names[game.next_actor() as usize]),
+    };
+    out
+}
+
+/// Checks `expect` against the game as it stands, adding what does not hold to `failures`.
+fn check_expectations(
+    expect: &[Expect],
+    game: &Game<'_>,
+    rules: &RuleSet,
+    names: &[String],
+    roles: &[EntityId],
+    failures: &mut Vec<String>,
+) {
+    let entity = |w: Who| match w {
+        Who::Role(r) => roles[r as usize],
+        Who::Entity(e) => e,
+    };
     let who_name = |w: Who| match w {
         Who::Role(r) => rules.roles[r as usize].clone(),
         Who::Entity(e) => names
@@ -893,7 +981,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
             .cloned()
             .unwrap_or_else(|| format!("#{e}")),
     };
-    for e in &s.expect {
+    for e in expect {
         match *e {
             Expect::Value(who, attr, want) => {
                 let got = game.state().get(entity(who), attr);
@@ -936,7 +1024,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                 }
             }
             Expect::Holds(ref cond, ref text) => {
-                let mut bound = roles.clone();
+                let mut bound = roles.to_vec();
                 bound.extend(0..rules.game_entity_names().len() as EntityId);
                 let mut state = game.state().clone();
                 if !crate::eval::holds(cond, &mut state, &bound) {
@@ -990,28 +1078,120 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                     ));
                 }
             }
+            Expect::Queue(ref want) => {
+                let got = game.queue_listing();
+                let matches = got.len() == want.len()
+                    && got.iter().zip(want).all(|(g, w)| match (*g, *w) {
+                        (Queued::Turn(e, k), QueueWant::Turn(who, kind)) => {
+                            e == entity(who) && kind.is_none_or(|kind| kind == k)
+                        }
+                        (Queued::Reorder, QueueWant::Reorder) => true,
+                        (Queued::Timed(t, e), QueueWant::Timed(timing, who)) => {
+                            t == timing && who.is_none_or(|w| entity(w) == e)
+                        }
+                        _ => false,
+                    });
+                if !matches {
+                    let show = |q: &Queued| match *q {
+                        Queued::Turn(e, k) => format!(
+                            "[:turn :{} :{}]",
+                            names.get(e as usize).map_or("?", String::as_str),
+                            rules.turn_kinds[usize::from(k)].name
+                        ),
+                        Queued::Reorder => ":reorder".to_string(),
+                        Queued::Timed(t, e) => format!(
+                            "[:timed :{} :{}]",
+                            rules.timings[usize::from(t)].name,
+                            names.get(e as usize).map_or("?", String::as_str)
+                        ),
+                    };
+                    failures.push(format!(
+                        "the queue is [{}]",
+                        got.iter().map(show).collect::<Vec<_>>().join(" ")
+                    ));
+                }
+            }
         }
-    }
-    if let Some(want) = &s.log
-        && want.trim() != log.trim()
-    {
-        failures.push(format!("the log differs; it was:\n{log}"));
-    }
-    if failures.is_empty() {
-        Ok(log)
-    } else {
-        Err(failures)
     }
 }
 
-fn describe(game: &Game<'_>, names: &[String]) -> String {
-    let mut out = String::new();
-    let _ = match game.outcome() {
-        Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat as usize]),
-        Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
-        Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
-        Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
-        None => write!(out, "{} is to act", names[game.next_actor() as usize]),
+/// `[[:turn :c1] [:turn :c2 :fast-magic] :reorder [:timed :bomb :c1]]`: an expected queue.
+fn queue_wants(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<QueueWant>> {
+    let help = "a queue is a vector of `[:turn :c1]` (or `[:turn :c1 :fast-magic]`), `:reorder` and `[:timed :bomb :c1]` (or `[:timed :bomb]`)";
+    let Kind::Vector(items) = &form.kind else {
+        diags.push(
+            Diagnostic::error(form.span, "`:queue` is a vector of queue entries").with_help(help),
+        );
+        return None;
     };
-    out
+    let before = diags.len();
+    let mut out = Vec::new();
+    for item in items {
+        let parts: &[Form<'_>] = match &item.kind {
+            Kind::Vector(parts) => parts,
+            Kind::Keyword("reorder") => {
+                out.push(QueueWant::Reorder);
+                continue;
+            }
+            _ => &[],
+        };
+        match (parts.first().and_then(Form::as_keyword), parts) {
+            (Some("turn"), [_, whom] | [_, whom, _]) => {
+                let kind = match parts.get(2) {
+                    Some(k) => {
+                        let found = k
+                            .as_keyword()
+                            .and_then(|name| rules.turn_kinds.iter().position(|t| t.name == name));
+                        if found.is_none() {
+                            diags.push(
+                                Diagnostic::error(
+                                    k.span,
+                                    format!("{k} is not a turn kind of this rule set"),
+                                )
+                                .with_help(format!(
+                                    "the turn kinds are {}",
+                                    check::list_and(
+                                        rules.turn_kinds.iter().map(|t| format!("`:{}`", t.name))
+                                    )
+                                )),
+                            );
+                        }
+                        found.map(|f| f as u8)
+                    }
+                    None => None,
+                };
+                if let Some(w) = who(whom, rules, diags) {
+                    out.push(QueueWant::Turn(w, kind));
+                }
+            }
+            (Some("timed"), [_, timing] | [_, timing, _]) => {
+                let t = timing.as_keyword().and_then(|name| rules.timing(name));
+                if t.is_none() {
+                    diags.push(Diagnostic::error(
+                        timing.span,
+                        format!("{timing} is not a timing of this rule set"),
+                    ));
+                }
+                let whom = match parts.get(2) {
+                    Some(w) => who(w, rules, diags),
+                    None => None,
+                };
+                if let Some(t) = t {
+                    out.push(QueueWant::Timed(t, whom));
+                }
+            }
+            _ => diags.push(
+                Diagnostic::error(
+                    item.span,
+                    format!("expected a queue entry, found {}", item.describe()),
+                )
+                .with_help(help),
+            ),
+        }
+    }
+    (diags.len() == before).then_some(out)
 }

@@ -279,7 +279,7 @@ fn variant(text: &str) -> RuleSet {
 /// difference chance does not explain.
 fn compare(what: &str, rules: &RuleSet, n: u64, rhai: &mut Rhai, lua: &Lua) {
     let duel = Duel::of(rules);
-    let seed = 7;
+    let seed = games_from_env("GRIMOIRE_DUEL_SEED", 7);
     let timed = |f: &mut dyn FnMut() -> Endings| {
         let start = Instant::now();
         let e = f();
