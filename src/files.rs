@@ -168,6 +168,13 @@ pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "tbwg",
+        &[(
+            "effects/tbwg/statuses.edn",
+            include_str!("../effects/tbwg/statuses.edn"),
+        )],
+    ),
+    (
         "duel",
         &[(
             "effects/duel/statuses.edn",

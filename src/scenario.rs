@@ -832,7 +832,10 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     let mut failures = Vec::new();
     let action_name = |id: ActionId| rules.actions[usize::from(id)].name.as_str();
     for (n, step) in s.steps.iter().enumerate() {
-        game.resume();
+        // An expectation looks at the game as the last step left it.
+        if !matches!(step, Step::Expect(_)) {
+            game.resume();
+        }
         let (card, play, refused) = match *step {
             Step::Play(c) => (c, true, false),
             Step::Discard(c) => (c, false, false),
@@ -1036,7 +1039,7 @@ fn check_expectations(
                     failures.push(format!(
                         "expected {} to act next; {}",
                         who_name(who),
-                        describe(&game, &names)
+                        describe(game, names)
                     ));
                 }
             }
@@ -1050,13 +1053,13 @@ fn check_expectations(
                     let want = who.map_or("nobody yet".to_string(), who_name);
                     failures.push(format!(
                         "expected winner: {want}; {}",
-                        describe(&game, &names)
+                        describe(game, names)
                     ));
                 }
             }
             Expect::Tie => {
                 if game.outcome() != Some(Outcome::Tie) {
-                    failures.push(format!("expected a tie; {}", describe(&game, &names)));
+                    failures.push(format!("expected a tie; {}", describe(game, names)));
                 }
             }
             Expect::MustDiscard(n) => {

@@ -43,6 +43,13 @@ fn duel_scenario_logs() {
     });
 }
 
+#[test]
+fn tbwg_scenario_logs() {
+    insta::glob!("scenarios/tbwg/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
 /// The logs of the scenarios of one file, each under its name.
 fn logs_of(path: &std::path::Path) -> String {
     let rel = std::path::Path::new("tests").join(

@@ -254,3 +254,35 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
         "{failures:?}"
     );
 }
+
+/// The language reference's turn-queue example: two turn kinds, a rock that
+/// takes an entity turn, extra turns and a timed bomb.
+fn queues_rules() -> RuleSet {
+    let doc = include_str!("../docs/LANGUAGE.md");
+    let start = doc.find("{:rules :queues").expect("the example");
+    let end = start + doc[start..].find("\n```").expect("its end");
+    rules(&doc[start..end])
+}
+
+#[test]
+fn extra_turns_go_to_the_front_of_the_queue() {
+    use grimoire::engine::Queued;
+    let rules = queues_rules();
+    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let act = |name: &str| rules.actions.iter().position(|a| a.name == name).unwrap() as u16;
+    game.act(game.use_action(act("stop-time"), 0, None))
+        .unwrap();
+    // The turn being taken, three classic turns for c1, then the rest of the round.
+    assert_eq!(
+        game.queue_listing(),
+        [
+            Queued::Turn(0, 0),
+            Queued::Turn(0, 0),
+            Queued::Turn(0, 0),
+            Queued::Turn(0, 0),
+            Queued::Turn(0, 1),
+            Queued::Turn(1, 0),
+            Queued::Turn(1, 1)
+        ]
+    );
+}

@@ -51,6 +51,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("tactics", include_str!("../../rules/tactics.edn")),
     ("skills", include_str!("../../rules/skills.edn")),
     ("duel", include_str!("../../rules/duel.edn")),
+    ("tbwg", include_str!("../../rules/tbwg.edn")),
 ];
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
