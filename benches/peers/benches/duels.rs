@@ -4,13 +4,20 @@
 //! script (mlua), in `benches/peers/scripts/`.
 //!
 //! Each plays whole games, every one from its own seed, both combatants
-//! choosing uniformly among their legal actions; no log is kept. grimoire's
-//! dice cannot draw what the scripts' generators draw, so before anything is
-//! timed the three are compared statistically: `GRIMOIRE_DUEL_GAMES` games
-//! each (100,000 unless set; 0 skips the check) of the bundled duel and of two
-//! variants that reach the rules short games never do, with mean length and
-//! the rate of each ending and their 95 % intervals printed. A difference of
-//! more than four standard errors fails the bench.
+//! choosing uniformly among their legal actions; no log is kept. The scripts
+//! take the fighters' levels, the hits to win and the turn limit from the rule
+//! set; the rules themselves are written out in each.
+//!
+//! grimoire's dice cannot draw what the scripts' generators draw, so before
+//! anything is timed the three are compared statistically: mean length and
+//! the rate of each ending, with 95 % intervals, over `GRIMOIRE_DUEL_GAMES`
+//! games each of the bundled duel (100,000 unless set) and
+//! `GRIMOIRE_DUEL_VARIANT_GAMES` games each (10,000 unless set) of three
+//! variants that reach what its short games rarely do: collapse, exhaustion,
+//! advantage, the tiebreak, the turn limit. 0 skips either; games are seeded
+//! from `GRIMOIRE_DUEL_SEED` (7 unless set). A difference of more than four
+//! standard errors fails the bench. `scripts/duel_exact.py` works out the
+//! exact figures of the two duels decided by hits.
 //!
 //! The scripts' dice: Rhai calls `d(n)`, a SplitMix64 generator registered by
 //! this file; Lua calls its own `math.random` (xoshiro256**, in C). The game
@@ -243,8 +250,9 @@ impl Lua {
 
 /// The bundled duel's text with `:name`'s value in `:params` replaced.
 fn with_param(text: &str, name: &str, value: i64) -> String {
+    let params = text.find(":params {").expect("duel.edn has params");
     let key = format!(":{name} ");
-    let at = text.find(&key).expect("the param is in duel.edn") + key.len();
+    let at = params + text[params..].find(&key).expect("the param is in duel.edn") + key.len();
     let end = at + text[at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
     format!("{}{value}{}", &text[..at], &text[end..])
 }
@@ -301,7 +309,7 @@ fn compare(what: &str, rules: &RuleSet, n: u64, rhai: &mut Rhai, lua: &Lua) {
         let mut line = format!("{name:<9}");
         let mut zs = String::new();
         for ((label, x, se), (_, x0, se0)) in e.figures().into_iter().zip(reference) {
-            let digits = if label == "mean turns" { 2 } else { 4 };
+            let digits = if label == "mean turns" { 3 } else { 4 };
             line += &format!(" {:>8.digits$} ± {:<6.digits$}", x, 1.96 * se);
             let spread = (se * se + se0 * se0).sqrt();
             let z = if spread > 0.0 { (x - x0) / spread } else { 0.0 };

@@ -74,13 +74,15 @@ end
 local function play(seed, p1, p2, hits_to_win, limit)
     math.randomseed(seed)
     local p = {combatant(p1), combatant(p2)}
-    -- 1. The game's start, seat by seat as the engine runs its hooks: stamina,
-    -- initiative, then a tiebreak roll when initiative and speed tie.
-    for i = 1, 2 do
-        local c, o = p[i], p[3 - i]
+    -- 1. The game's start, each timing for both seats in seat order: stamina,
+    -- initiative, then a tiebreak roll for each when initiative and speed tie.
+    for _, c in ipairs(p) do
         c.max_stamina = stamina_for(c.endurance)
         c.stamina = c.max_stamina
-        c.initiative = random(20)
+    end
+    for _, c in ipairs(p) do c.initiative = random(20) end
+    for i = 1, 2 do
+        local c, o = p[i], p[3 - i]
         if c.initiative == o.initiative and c.speed == o.speed then c.tiebreak = random(20) end
     end
     -- Highest initiative, then speed, then tiebreak first; a full tie keeps seat order.
