@@ -454,6 +454,12 @@ pub struct StatusDef {
     pub on_expire: Vec<Effect>,
     /// Effects run when it is removed before that.
     pub on_remove: Vec<Effect>,
+    /// Effect lists run one after another, the i-th at the i-th time its
+    /// `:lasts` timing passes (before the countdown).
+    pub segments: Vec<Vec<Effect>>,
+    /// When it leaves its holder (its `:on-remove` runs): checked after every
+    /// change, with `:holder`, `:source` and `:magnitude` bound.
+    pub removed_when: Option<Bool>,
 }
 
 impl StatusDef {
@@ -486,6 +492,8 @@ impl Default for StatusDef {
             hooks: Vec::new(),
             on_expire: Vec::new(),
             on_remove: Vec::new(),
+            segments: Vec::new(),
+            removed_when: None,
         }
     }
 }

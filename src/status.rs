@@ -61,6 +61,10 @@ keys! {
         OnExpire = "on-expire",
         /// `:on-remove`: effects run when it is dispelled or cleansed.
         OnRemove = "on-remove",
+        /// `:segments [[…] […]]`: a different effect list each time its `:lasts` timing passes.
+        Segments = "segments",
+        /// `:removed-when condition`: it leaves its holder as soon as this holds.
+        RemovedWhen = "removed-when",
     }
 }
 
@@ -150,6 +154,15 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                 };
                 def.modifiers = modifiers(v, rules, &scope, diags)
             }
+            StatusKey::RemovedWhen => {
+                // Checked after every change, outside any turn, as modifiers are.
+                let scope = Scope {
+                    roles: &[],
+                    ..scope
+                };
+                def.removed_when = check::condition(v, &scope, diags)
+            }
+            StatusKey::Segments => def.segments = segments(v, &scope, diags),
             StatusKey::Flags => def.flags = flags(v, rules, diags),
             StatusKey::Blocks => def.blocks = blocks(v, &scope, diags),
             StatusKey::Hooks => def.hooks = hooks(v, rules, &scope, diags),
@@ -164,7 +177,64 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                 .with_help("write `:polarity :buff` or `:polarity :debuff`"),
         );
     }
+    if let Some(v) = form.get(StatusKey::Segments.name()) {
+        segments_fit(v, &def, rules, diags);
+    }
     (diags.len() == before).then_some(def)
+}
+
+/// `[[…] […] […]]`: one effect list per segment.
+fn segments(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Vec<Vec<Effect>> {
+    let Kind::Vector(items) = &v.kind else {
+        diags.push(
+            Diagnostic::error(
+                v.span,
+                format!(
+                    "`:segments` is a vector of effect lists, one per segment, found {}",
+                    v.describe()
+                ),
+            )
+            .with_label("expected `[[…] […]]`"),
+        );
+        return Vec::new();
+    };
+    items
+        .iter()
+        .map(|item| check::effects(item, scope, diags).unwrap_or_default())
+        .collect()
+}
+
+/// Segments run at the timing of `:lasts`, one a time: a status needs one,
+/// and no more segments than the times it lasts, or the last ones never run.
+fn segments_fit(v: &Form<'_>, def: &StatusDef, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+    let Kind::Vector(items) = &v.kind else {
+        return;
+    };
+    match def.lasts {
+        None => diags.push(
+            Diagnostic::error(v.span, "`:segments` needs `:lasts`")
+                .with_label("segments with no timing to run at")
+                .with_help(
+                    "segment i runs the i-th time the timing of `:lasts` passes: write `:lasts [3 :round-end]`",
+                ),
+        ),
+        Some((n, timing)) if items.len() > n as usize => {
+            let timing = rules.timings.get(usize::from(timing)).map_or("?", |t| t.name.as_str());
+            diags.push(
+                Diagnostic::error(
+                    items[n as usize].span,
+                    format!(
+                        "{} segments, but the status lasts {n} `:{timing}`: segment {} never runs",
+                        items.len(),
+                        n + 1
+                    ),
+                )
+                .with_label("never runs")
+                .with_help(format!("make it last {} or drop the last segments", items.len())),
+            )
+        }
+        Some(_) => {}
+    }
 }
 
 /// A keyword naming one of `K`, or a located error: `what` is `shapes`, labelled `label`.

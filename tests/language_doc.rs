@@ -176,6 +176,16 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
         (Ok(effects), None) => {
             let mut events = Vec::new();
             apply(rules, &effects, &mut state, &roles, &mut events);
+            let mut removed = Vec::new();
+            state.remove_fallen(rules, &roles, &mut removed, &mut events);
+            // `then:` timings run after the effects, as `eval --then` runs them.
+            for name in field(fields, "then").unwrap_or("").split_whitespace() {
+                let Some(t) = rules.timing(name) else {
+                    return fail(format!("then: no timing `{name}`"));
+                };
+                grimoire::engine::run_timing(rules, &mut state, t, 0, &mut events);
+                state.remove_fallen(rules, &roles, &mut removed, &mut events);
+            }
             // `value:` after `effects:`: a query of the state they leave.
             if let Some(text) = field(fields, "value") {
                 let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;

@@ -143,7 +143,7 @@ proptest! {
                     }
                 }
             }
-            state.remove_fallen(&rules, &mut removed, &mut events);
+            state.remove_fallen(&rules, &[0, 1], &mut removed, &mut events);
             for i in state.statuses() {
                 prop_assert!(i.turns_left() != Some(0), "a status at 0 turns left: {i:?}");
                 prop_assert!(state.is_live(i.holder), "a status on an entity out of play: {i:?}");

@@ -390,16 +390,16 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             magnitude,
             &mut events,
         );
-        state.remove_fallen(rules, &mut removed, &mut events);
+        state.remove_fallen(rules, &roles, &mut removed, &mut events);
     }
     apply(rules, effects, &mut state, &roles, &mut events);
-    state.remove_fallen(rules, &mut removed, &mut events);
+    state.remove_fallen(rules, &roles, &mut removed, &mut events);
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
         use crate::check::keys::Keys;
         if let Some(t) = rules.timing(name) {
             crate::engine::run_timing(rules, &mut state, t, 0, &mut events);
-            state.remove_fallen(rules, &mut removed, &mut events);
+            state.remove_fallen(rules, &roles, &mut removed, &mut events);
         } else if let Some(m) = crate::rules::Moment::find(name) {
             crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
         } else {

@@ -36,6 +36,7 @@ pub fn status_line(
         StatusChange::Extended => format!("{name}: {} -> {}", left(before), left(after)),
         StatusChange::Expired => format!("{name} runs out"),
         StatusChange::Removed => format!("{name} is removed"),
+        StatusChange::Segment => format!("{name} runs part {before} of {after}"),
     }
 }
 

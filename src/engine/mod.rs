@@ -553,7 +553,7 @@ impl<'r> Game<'r> {
                     s.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
                     draws
                 }),
-            removals: rules.removed_when.iter().any(Option::is_some),
+            removals: rules.removed_when.iter().any(Option::is_some) || rules.conditional_statuses,
             removed: Vec::new(),
             pending: Vec::new(),
             found: Vec::new(),
@@ -1164,8 +1164,10 @@ impl<'r> Game<'r> {
             self.take_queued();
         }
         if self.removals {
+            let seat = self.current as usize;
+            let roles = &self.roles[seat * self.role_count..(seat + 1) * self.role_count];
             self.state
-                .remove_fallen(self.rules, &mut self.removed, &mut self.events);
+                .remove_fallen(self.rules, roles, &mut self.removed, &mut self.events);
             for entity in std::mem::take(&mut self.removed) {
                 self.record(GameEvent::Removed { entity });
                 self.changed = true;
@@ -1852,7 +1854,7 @@ impl Game<'_> {
                 apply(self.rules, &def.effects, state, r, events);
             }
         });
-        state.remove_fallen(self.rules, removed, events);
+        state.remove_fallen(self.rules, roles, removed, events);
     }
 }
 
@@ -1894,13 +1896,21 @@ pub fn run_timing(
     seat: EntityId,
     events: &mut Vec<Event>,
 ) {
+    with_roles_outside(rules, seat, |roles| {
+        crate::eval::run_timing(rules, state, timing, roles, seat, events);
+    })
+}
+
+/// Runs `f` with the entity each role means on `seat`'s turn outside a game:
+/// the seats in turn from `seat` on, as the turn machine binds them. For tools.
+fn with_roles_outside<R>(rules: &RuleSet, seat: EntityId, f: impl FnOnce(&[EntityId]) -> R) -> R {
     let n = rules.roles.len();
     let seats = rules.seats.len().max(n).max(1);
     with_bindings(&[], n, |roles| {
         for (i, r) in roles.iter_mut().enumerate() {
             *r = ((seat as usize + i) % seats) as EntityId;
         }
-        crate::eval::run_timing(rules, state, timing, roles, seat, events);
+        f(roles)
     })
 }
 
@@ -1928,7 +1938,9 @@ pub fn run_moment(
         for &(timing, each) in rules.hooks_at(moment) {
             if each.is_none() || first {
                 run_timing(rules, state, timing, seat, events);
-                state.remove_fallen(rules, removed, events);
+                with_roles_outside(rules, seat, |roles| {
+                    state.remove_fallen(rules, roles, removed, events)
+                });
             }
         }
         first = false;

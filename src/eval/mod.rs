@@ -232,23 +232,32 @@ impl State {
         }
     }
 
-    /// Takes out of play every entity whose kind's `:removed-when` holds for it,
-    /// in the order they were added; each one taken out is pushed to `removed`,
-    /// and its kind's `:on-removed` effects run (their changes pushed to
-    /// `events`), which may take out more.
+    /// Removes every status whose `:removed-when` holds (its `:on-remove`
+    /// runs, with the rule set's roles bound to `roles`), then takes out of
+    /// play every entity whose kind's `:removed-when` holds for it, in the
+    /// order they were added; each one taken out is pushed to `removed`, and
+    /// its kind's `:on-removed` effects run (their changes pushed to
+    /// `events`), which may remove more.
     pub fn remove_fallen(
         &mut self,
         rules: &RuleSet,
+        roles: &[EntityId],
         removed: &mut Vec<EntityId>,
         events: &mut Vec<Event>,
     ) {
-        if rules.removed_when.iter().all(Option::is_none) {
+        let kinds = rules.removed_when.iter().any(Option::is_some);
+        if !kinds && !rules.conditional_statuses {
             return;
         }
         // Removals that cause removals end: a kind whose `:on-removed` spawns
         // one that falls at once cannot loop.
         for _ in 0..MAX_REMOVAL_WAVES {
             let (first, changes) = (removed.len(), events.len());
+            let statuses =
+                rules.conditional_statuses && status::remove_unbound(rules, self, roles, events);
+            if !kinds && !statuses {
+                return;
+            }
             for entity in 0..self.len() as EntityId {
                 let Some(kind) = self.kind(entity) else {
                     continue;
@@ -265,7 +274,7 @@ impl State {
                     }
                 }
             }
-            if removed.len() == first || events.len() == changes {
+            if (removed.len() == first && !statuses) || events.len() == changes {
                 return;
             }
         }

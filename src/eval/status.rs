@@ -43,6 +43,9 @@ pub struct Instance {
     pub charges: u16,
     /// Its number in the state, in acquisition order; never reused.
     pub serial: u32,
+    /// How many of its `:segments` have run (0 for a status without).
+    #[serde(default)]
+    pub segments_run: u16,
     polarity: Polarity,
     category: Option<CategoryId>,
     /// Bit `i` set: it sets flag `i`.
@@ -110,8 +113,11 @@ pub enum StatusChange {
     Extended,
     /// It ran out.
     Expired,
-    /// It was removed before running out (a dispel).
+    /// It was removed before running out (a dispel, or its `:removed-when`).
     Removed,
+    /// One of its segments ran: the event's `before` is its number (from 1),
+    /// `after` how many there are.
+    Segment,
 }
 
 /// What a status query adds up.
@@ -305,6 +311,8 @@ impl<'r> Context<'r> {
                 let (was_left, stacks) = (inst.left, inst.stacks);
                 inst.left = left;
                 inst.magnitude = magnitude;
+                // Its turns start over, and so do its segments.
+                inst.segments_run = 0;
                 if stacks < limit {
                     inst.stacks += 1;
                     let (from, to) = (i64::from(stacks), i64::from(stacks + 1));
@@ -329,6 +337,7 @@ impl<'r> Context<'r> {
                         .and_then(|b| b.charges)
                         .unwrap_or(UNLIMITED),
                     serial,
+                    segments_run: 0,
                     polarity: def.polarity,
                     category: def.category,
                     flags: def.flags.iter().fold(0, |m, &f| m | flag_bit(f)),
@@ -474,6 +483,34 @@ impl<'r> Context<'r> {
             StatusChange::Expired => &def.on_expire,
             _ => &def.on_remove,
         };
+        self.run_effects(state, effects, inst.held(), events);
+    }
+
+    /// Runs the next segment of the instance numbered `serial` (of status
+    /// `def`), if it is still held and has one left.
+    fn run_segment(
+        &self,
+        state: &mut State,
+        serial: u32,
+        def: &StatusDef,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(inst) = state.instances.iter_mut().find(|i| i.serial == serial) else {
+            return;
+        };
+        let k = usize::from(inst.segments_run);
+        let Some(effects) = def.segments.get(k) else {
+            return;
+        };
+        inst.segments_run += 1;
+        let inst = *inst;
+        events.push(Event {
+            entity: inst.holder,
+            what: What::Status(inst.status, StatusChange::Segment),
+            before: k as i64 + 1,
+            after: def.segments.len() as i64,
+            cause: self.cause.by_status(inst.status),
+        });
         self.run_effects(state, effects, inst.held(), events);
     }
 
@@ -628,6 +665,41 @@ pub fn end_status(
     cx.end(state, serial, StatusChange::Removed, events);
 }
 
+/// Removes every status whose `:removed-when` holds (its `:on-remove` runs,
+/// with the rule set's roles bound to `roles`), in acquisition order;
+/// whether any was.
+pub(super) fn remove_unbound(
+    rules: &RuleSet,
+    state: &mut State,
+    roles: &[EntityId],
+    events: &mut Vec<Event>,
+) -> bool {
+    let cx = Context::outside(rules, roles);
+    let mut after: Option<u32> = None;
+    let mut any = false;
+    loop {
+        let found = state.instances.iter().copied().find(|i| {
+            after.is_none_or(|a| i.serial > a)
+                && rules.status_defs[i.status as usize].removed_when.is_some()
+        });
+        let Some(inst) = found else {
+            return any;
+        };
+        after = Some(inst.serial);
+        let def = &rules.status_defs[inst.status as usize];
+        let roles = [inst.holder, inst.source];
+        let frame = status_frame(&roles, inst.magnitude);
+        if def
+            .removed_when
+            .as_ref()
+            .is_some_and(|c| super::boolean(c, state, &frame))
+        {
+            cx.end(state, inst.serial, StatusChange::Removed, events);
+            any = true;
+        }
+    }
+}
+
 /// Runs timing `timing` for statuses: the hook each status has there, then its
 /// countdown if it lasts by that timing, status by status in acquisition order.
 /// Only statuses held by `holder` take part, or every one when `holder` is
@@ -669,6 +741,9 @@ pub fn run_status_timing(
             cx.run_effects(state, effects, inst.held(), events);
         }
         if def.lasts.is_some_and(|(_, t)| t == timing) {
+            if !def.segments.is_empty() {
+                cx.run_segment(state, inst.serial, def, events);
+            }
             cx.extend(state, inst.serial, -1, events);
         }
     }

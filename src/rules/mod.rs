@@ -169,6 +169,9 @@ pub struct RuleSet {
     /// For each attribute, whether some status modifies it: only those keep a
     /// base value beside the one effects see.
     pub modified: Vec<bool>,
+    /// Whether some status has `:removed-when`: only then are statuses
+    /// checked for it after every change.
+    pub conditional_statuses: bool,
     /// Attribute names, in declaration order.
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
@@ -344,6 +347,7 @@ impl RuleSet {
             statuses: Vec::new(),
             status_defs: Vec::new(),
             status_installed: Vec::new(),
+            conditional_statuses: false,
             modified: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
@@ -528,6 +532,7 @@ impl RuleSet {
             }
         }
         self.modified = vec![false; self.attributes.len()];
+        self.conditional_statuses = self.status_defs.iter().any(|d| d.removed_when.is_some());
         for def in &self.status_defs {
             for m in &def.modifiers {
                 self.modified[m.attr as usize] = true;
