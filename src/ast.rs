@@ -147,6 +147,9 @@ pub enum Int {
     /// `[advantage a]` (true) / `[disadvantage a]`: `a` evaluated twice, the
     /// higher (lower) kept.
     Best(bool, Box<Int>),
+    /// `[choice :dodge]`: the field's number for every option (copied in), read
+    /// at the option chosen for the action being used; 0 with none.
+    Choice(Box<[i64]>),
 }
 
 /// A named formula applied: its body, with [`Int::Arg`] for its arguments,
@@ -460,6 +463,9 @@ pub struct StatusDef {
     /// When it leaves its holder (its `:on-remove` runs): checked after every
     /// change, with `:holder`, `:source` and `:magnitude` bound.
     pub removed_when: Option<Bool>,
+    /// Turns (by turn kind) its holder has in the base queue while it is
+    /// active, after its kind's: a passive that gives an extra turn a round.
+    pub turns: Vec<u8>,
 }
 
 impl StatusDef {
@@ -494,6 +500,7 @@ impl Default for StatusDef {
             on_remove: Vec::new(),
             segments: Vec::new(),
             removed_when: None,
+            turns: Vec::new(),
         }
     }
 }
@@ -594,6 +601,8 @@ impl Int {
             }
             // An argument's leaves are its value's, walked with the arguments.
             Int::Arg(_) => {}
+            // A number of the chosen option: no attribute, no chance.
+            Int::Choice(_) => {}
             Int::Best(_, a) => {
                 f(Leaf::Draw);
                 a.leaves(f);

@@ -69,7 +69,9 @@ impl Scenario {
         values.clone().any(|(w, _, _)| seat(w))
             || self.statuses.iter().any(|(w, _, _)| seat(w))
             || self.steps.iter().any(|step| match step {
-                Step::Act(a, _, t) | Step::RefusedAct(a, _, t, _) => seat(a) || t.iter().any(seat),
+                Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
+                    seat(a) || t.iter().any(seat)
+                }
                 Step::Status(w, _, _) => seat(w),
                 Step::Expect(list) => list.iter().any(|e| e.names(&seat)),
                 _ => false,
@@ -111,10 +113,12 @@ pub enum Step {
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
     Refused(CardId, bool),
-    /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`.
-    Act(Who, ActionId, Option<Who>),
+    /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`, with the
+    /// option chosen (its [`Action::choice`]) for an action with `:choose`:
+    /// `[:act :dio :stand-punch :pain :head]`.
+    Act(Who, ActionId, Option<Who>, u16),
     /// The action must be refused, with this reason if given.
-    RefusedAct(Who, ActionId, Option<Who>, Option<String>),
+    RefusedAct(Who, ActionId, Option<Who>, u16, Option<String>),
     /// The next turn begins (`:next-turn`): a round's end and start on the way run.
     NextTurn,
     /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
@@ -483,28 +487,28 @@ fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<C
     found.map(|i| i as CardId)
 }
 
-/// `[:act :hero :move :cell-2-1]`: actor, action, target.
+/// `[:act :hero :move :cell-2-1]`: actor, action, target (if the action
+/// takes one), and the option chosen (if it has `:choose`): `[:act :dio
+/// :stand-punch :pain :head]`.
 fn act(
     items: &[Form<'_>],
     at: Span,
     rules: &RuleSet,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Who, ActionId, Option<Who>)> {
-    let (actor, action, target) = match items {
-        [_, actor, action] => (actor, action, None),
-        [_, actor, action, target] => (actor, action, Some(target)),
-        _ => {
-            diags.push(
-                Diagnostic::error(at, "an action step is `[:act ACTOR ACTION TARGET]`")
-                    .with_help("for example `[:act :hero :move :cell-2-1]`; an action without a target leaves it out"),
-            );
-            return None;
-        }
+) -> Option<(Who, ActionId, Option<Who>, u16)> {
+    let shape = |diags: &mut Vec<Diagnostic>| {
+        diags.push(
+            Diagnostic::error(at, "an action step is `[:act ACTOR ACTION TARGET OPTION]`")
+                .with_help("for example `[:act :hero :move :cell-2-1]`; an action without a target leaves it out, and one without `:choose` the option"),
+        );
+    };
+    let [_, actor, action, rest @ ..] = items else {
+        shape(diags);
+        return None;
     };
     let actor = who(actor, rules, diags);
     let name = action.as_keyword().unwrap_or("");
-    let id = rules.actions.iter().position(|a| a.name == name);
-    if id.is_none() {
+    let Some(id) = rules.actions.iter().position(|a| a.name == name) else {
         diags.push(
             Diagnostic::error(action.span, format!("unknown action `{action}`"))
                 .suggest(name, rules.actions.iter().map(|a| a.name.as_str()), |s| {
@@ -517,12 +521,54 @@ fn act(
                 })
                 .drop_empty_help(),
         );
-    }
+        return None;
+    };
+    let def = &rules.actions[id];
+    let set = def.choose.and_then(|c| rules.choices.get(usize::from(c)));
+    let (target, option) = match (def.target.is_some(), set.is_some(), rest) {
+        (false, false, []) => (None, None),
+        (true, false, [t]) => (Some(t), None),
+        (false, true, [o]) => (None, Some(o)),
+        (true, true, [t, o]) => (Some(t), Some(o)),
+        // An action with `:choose` named with no option: say which there are.
+        (true, true, [_]) | (false, true, []) => {
+            let set = set?;
+            let options = &rules.options[usize::from(set.first)..][..usize::from(set.len)];
+            diags.push(
+                Diagnostic::error(at, format!("`:{name}` is used with one `:{}`", set.name))
+                    .with_label("no option chosen")
+                    .with_help(format!(
+                        "end the step with one of {}",
+                        crate::check::list(options.iter().map(|o| format!("`:{o}`")))
+                    )),
+            );
+            return None;
+        }
+        _ => {
+            shape(diags);
+            return None;
+        }
+    };
     let target = match target {
         Some(t) => Some(who(t, rules, diags)?),
         None => None,
     };
-    Some((actor?, id? as ActionId, target))
+    let choice = match (set, option) {
+        (Some(set), Some(o)) => {
+            let options = &rules.options[usize::from(set.first)..][..usize::from(set.len)];
+            let k = o.as_keyword().unwrap_or("");
+            let message = format!("`:{}` has no option `{o}`", set.name);
+            let found = crate::check::Declared::new(
+                options.iter().map(String::as_str),
+                "an option",
+                "options",
+            )
+            .find(k, o.span, message, diags)?;
+            set.first + found as u16 + 1
+        }
+        _ => 0,
+    };
+    Some((actor?, id as ActionId, target, choice))
 }
 
 /// `["Foundations" [:discard "Orc"] [:act :hero :wait] :next-turn]`
@@ -580,7 +626,7 @@ fn steps(
             }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("act") => {
                 out.extend(
-                    act(items, item.span, rules, diags).map(|(a, id, t)| Step::Act(a, id, t)),
+                    act(items, item.span, rules, diags).map(|(a, id, t, c)| Step::Act(a, id, t, c)),
                 );
             }
             Kind::Vector(pair)
@@ -605,7 +651,7 @@ fn steps(
                 };
                 out.extend(
                     act(inner, pair[1].span, rules, diags)
-                        .map(|(a, id, t)| Step::RefusedAct(a, id, t, reason)),
+                        .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
                 );
             }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
@@ -853,16 +899,18 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
                 game.give_status(entity(holder), id, magnitude);
                 continue;
             }
-            Step::Act(actor, id, target) => {
-                let action = game.use_action(id, entity(actor), target.map(entity));
+            Step::Act(actor, id, target, choice) => {
+                let mut action = game.use_action(id, entity(actor), target.map(entity));
+                action.choice = choice;
                 if let Err(e) = game.act(action) {
                     failures.push(format!("step {}: {}: {e}", n + 1, action_name(id)));
                     break;
                 }
                 continue;
             }
-            Step::RefusedAct(actor, id, target, ref reason) => {
-                let action: Action = game.use_action(id, entity(actor), target.map(entity));
+            Step::RefusedAct(actor, id, target, choice, ref reason) => {
+                let mut action: Action = game.use_action(id, entity(actor), target.map(entity));
+                action.choice = choice;
                 match (game.check(action), reason) {
                     (Ok(()), _) => {
                         failures.push(format!(

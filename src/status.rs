@@ -65,6 +65,8 @@ keys! {
         Segments = "segments",
         /// `:removed-when condition`: it leaves its holder as soon as this holds.
         RemovedWhen = "removed-when",
+        /// `:turns [:fast-combat]`: turns its holder has in the base queue while it is active.
+        Turns = "turns",
     }
 }
 
@@ -163,6 +165,9 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                 def.removed_when = check::condition(v, &scope, diags)
             }
             StatusKey::Segments => def.segments = segments(v, &scope, diags),
+            StatusKey::Turns => {
+                def.turns = crate::rules::turn_kinds::turn_list(v, rules, diags).unwrap_or_default()
+            }
             StatusKey::Flags => def.flags = flags(v, rules, diags),
             StatusKey::Blocks => def.blocks = blocks(v, &scope, diags),
             StatusKey::Hooks => def.hooks = hooks(v, rules, &scope, diags),

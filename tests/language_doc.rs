@@ -150,7 +150,16 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
         && field(fields, "effects").is_none()
     {
         let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
-        let checked = check::expr(&form, &rules.scope(), &mut diags);
+        // `choice:` names the option chosen, as for an action with `:choose`.
+        let mut scope = rules.scope();
+        if let Some(option) = field(fields, "choice") {
+            let Some(k) = rules.options.iter().position(|o| o == option) else {
+                return fail(format!("choice: no option `{option}`"));
+            };
+            state.choice = k as u16 + 1;
+            scope.choosable = check::Choosable::Any;
+        }
+        let checked = check::expr(&form, &scope, &mut diags);
         return match (checked, error, expect) {
             (_, Some(e), _) if diag_text(&diags).contains(e) => Ok(()),
             (Some(expr), None, Some(x)) if diags.is_empty() => {

@@ -45,6 +45,10 @@ pub struct Scope<'r> {
     pub timings: &'r [TimingShape],
     /// Turn kind names: what `{:queue :turns :kind …}` may name.
     pub turn_kinds: &'r [String],
+    /// For each field of the rule set's `:choices`, its number for every option.
+    pub choice_columns: &'r [(String, Box<[i64]>)],
+    /// Which fields `[choice :field]` may read here.
+    pub choosable: Choosable<'r>,
     /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
     pub card_values: &'r [(String, crate::ast::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
@@ -54,6 +58,17 @@ pub struct Scope<'r> {
     /// Roles the engine binds in this scope beyond the declared ones (`:self` in
     /// a hook run for each entity of a kind); role `roles.len() + i` is `bound[i]`.
     pub bound: &'r [&'r str],
+}
+
+/// Where `[choice :field]` may be read, and which fields.
+#[derive(Clone, Copy, Debug)]
+pub enum Choosable<'r> {
+    /// Nowhere: nothing is chosen here (cards, hooks, statuses, actions without `:choose`).
+    Nothing,
+    /// The fields of the set an action `:choose`s, named for errors.
+    Set(&'r str, &'r [String]),
+    /// Any field: an operation's body, which an action with `:choose` may apply.
+    Any,
 }
 
 /// The role bound to the entity a hook runs for, in hooks of timings with `:each`.
@@ -1702,6 +1717,7 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Sum
             | OpKind::Best(_)
             | OpKind::Lookup
+            | OpKind::Choice
             | OpKind::Formula => self.rare_int_op(call).map(Num::Int),
             OpKind::If => None,
         }
@@ -1789,6 +1805,46 @@ impl<'a> Checker<'_, '_> {
     /// value condition]`. Out of line: the operator match is on the checker's
     /// recursion path, and its frame stays small.
     #[inline(never)]
+    /// The column `[choice :field]` reads, if the field may be read here.
+    fn chosen_field(&mut self, field: &Form<'_>) -> Option<Box<[i64]>> {
+        let name = field.as_keyword().unwrap_or("");
+        let fields: Vec<&str> = match self.scope.choosable {
+            Choosable::Nothing => {
+                self.diags.push(
+                    Diagnostic::error(field.span, "nothing is chosen here")
+                        .with_label("no option to read")
+                        .with_help(
+                            "`[choice :field]` reads the option chosen for an action with `:choose`, in its conditions and effects and the operations they apply",
+                        ),
+                );
+                return None;
+            }
+            Choosable::Set(_, fields) => fields.iter().map(String::as_str).collect(),
+            Choosable::Any => self
+                .scope
+                .choice_columns
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect(),
+        };
+        let message = match (field.as_keyword(), self.scope.choosable) {
+            (Some(k), Choosable::Set(set, _)) => format!("`:{set}` has no field `:{k}`"),
+            (Some(k), _) => format!("no choice has a field `:{k}`"),
+            (None, _) => format!(
+                "`choice` names a field of the rule set's `:choices`, found {}",
+                field.describe()
+            ),
+        };
+        Declared::new(fields, "a field", "fields")
+            .when_empty(String::from("declare options in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
+            .find(name, field.span, message, self.diags)?;
+        self.scope
+            .choice_columns
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, column)| column.clone())
+    }
+
     fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
         if call.op.kind == OpKind::Formula {
             let Some((name, args)) = call.args.split_first() else {
@@ -1840,6 +1896,16 @@ impl<'a> Checker<'_, '_> {
             );
             let x = self.int(x);
             return Some(Int::Lookup(Box::new((found?.clone(), x?))));
+        }
+        if call.op.kind == OpKind::Choice {
+            let [field] = call.args else {
+                self.arity(
+                    call,
+                    "1 operand: a field of the rule set's `:choices`, such as `[choice :dodge]`",
+                );
+                return None;
+            };
+            return self.chosen_field(field).map(Int::Choice);
         }
         if let OpKind::Best(higher) = call.op.kind {
             let [a] = call.args else {

@@ -42,6 +42,8 @@ pub enum OpKind {
     Sum,
     /// `[lookup :table x]`: a lookup table's value for x.
     Lookup,
+    /// `[choice :field]`: the number the chosen option of an action gives.
+    Choice,
     /// `[formula :name a ...]`: a named formula applied to arguments.
     Formula,
     /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
@@ -194,6 +196,12 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Lookup,
         "[lookup :table x]",
         "the value of the rule set's lookup table for x (its `:default` outside every range)",
+    ),
+    op(
+        "choice",
+        OpKind::Choice,
+        "[choice :field]",
+        "the number the option chosen for the action being used gives field (`:choose`; 0 with none chosen)",
     ),
     op(
         "formula",

@@ -54,10 +54,16 @@ pub fn action_words(
             .map_or("?", |a| a.name.as_str()),
         Ability::Card(_) | Ability::Discard(_) => "?",
     };
-    let what = match action.target {
+    let mut what = match action.target {
         Some(t) => format!("{what} {}", name(t)),
         None => what.to_string(),
     };
+    if let Some(option) = usize::from(action.choice)
+        .checked_sub(1)
+        .and_then(|o| rules.options.get(o))
+    {
+        what.push_str(&format!(" ({option})"));
+    }
     (name(action.actor), what)
 }
 
@@ -147,8 +153,24 @@ pub fn render_named(
             _ => flush(&mut out, &mut hook_line, hook_name),
         }
         match *e {
-            GameEvent::TurnStart { turn, seat: s } => {
+            // A turn of another kind than the first says which.
+            GameEvent::TurnStart {
+                turn,
+                seat: s,
+                kind: 0,
+            } => {
                 let _ = writeln!(out, "turn {turn}: {}", seat(s));
+            }
+            GameEvent::TurnStart {
+                turn,
+                seat: s,
+                kind,
+            } => {
+                let kind = rules
+                    .turn_kinds
+                    .get(usize::from(kind))
+                    .map_or("?", |k| k.name.as_str());
+                let _ = writeln!(out, "turn {turn}: {} ({kind} turn)", seat(s));
             }
             GameEvent::Played { seat: s, card } => {
                 let c = &cards[card as usize];

@@ -22,7 +22,7 @@ use crate::eval::{
     Cause, Event, QueueRequest, State, StatusChange, What, apply, holds, run_status_timing,
     with_bindings,
 };
-use crate::rules::turn_kinds::TurnKindId;
+use crate::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
 pub use cards::CardId;
 use cards::Zones;
@@ -53,6 +53,9 @@ pub struct Action {
     /// Who it is aimed at, for abilities that choose; cards do not (their
     /// effects name roles), so a card's action has none.
     pub target: Option<EntityId>,
+    /// The option it is used with, for an action with `:choose`: its number
+    /// in [`RuleSet::options`] plus 1; 0 for none.
+    pub choice: u16,
 }
 
 impl Action {
@@ -160,6 +163,8 @@ pub enum GameEvent {
         turn: u32,
         /// Whose turn.
         seat: EntityId,
+        /// Its turn kind.
+        kind: TurnKindId,
     },
     /// A card is played.
     Played {
@@ -433,8 +438,8 @@ pub struct Game<'r> {
     next: usize,
     /// The base queue a reorder splices in: every entity's turns.
     base: Vec<Entry>,
-    /// Whether entities other than seats take turns, so the base queue is
-    /// built anew at every reorder.
+    /// Whether entities other than seats take turns, or statuses add turns,
+    /// so the base queue is built anew at every reorder.
     entity_turns: bool,
     /// What the timed entries queued this game run.
     timed: Vec<TimedEntry>,
@@ -529,7 +534,8 @@ impl<'r> Game<'r> {
                         .map(move |&k| Entry::Turn(seat, k))
                 })
                 .collect(),
-            entity_turns: rules.kind_turns.iter().skip(1).any(|t| !t.is_empty()),
+            entity_turns: rules.status_turns
+                || rules.kind_turns.iter().skip(1).any(|t| !t.is_empty()),
             timed: Vec::new(),
             turn_kind: 0,
             current: 0,
@@ -640,6 +646,35 @@ impl<'r> Game<'r> {
                 self.base
                     .extend(turns.iter().map(|&k| Entry::Turn(entity, k)));
             }
+        }
+        if self.rules.status_turns {
+            self.add_status_turns();
+        }
+    }
+
+    /// Adds to the base queue the `:turns` of every active status, after its
+    /// holder's other turns, up to [`MAX_TURNS_PER_ROUND`] an entity.
+    #[cold]
+    fn add_status_turns(&mut self) {
+        for inst in self.state.statuses() {
+            let def = &self.rules.status_defs[inst.status as usize];
+            if def.turns.is_empty() || !self.state.is_live(inst.holder) {
+                continue;
+            }
+            let holder = inst.holder;
+            let has = self
+                .base
+                .iter()
+                .filter(|e| matches!(e, Entry::Turn(h, _) if *h == holder))
+                .count();
+            let room = MAX_TURNS_PER_ROUND.saturating_sub(has);
+            let at = self
+                .base
+                .iter()
+                .rposition(|e| matches!(e, Entry::Turn(h, _) if *h <= holder))
+                .map_or(0, |i| i + 1);
+            let more = def.turns.iter().take(room).map(|&k| Entry::Turn(holder, k));
+            self.base.splice(at..at, more);
         }
     }
 
@@ -922,6 +957,7 @@ impl<'r> Game<'r> {
             ability,
             actor: self.current,
             target: None,
+            choice: 0,
         }
     }
 
@@ -931,6 +967,7 @@ impl<'r> Game<'r> {
             ability: Ability::Action(id),
             actor,
             target,
+            choice: 0,
         }
     }
 
@@ -967,6 +1004,9 @@ impl<'r> Game<'r> {
             (None, None) => {}
             (Some(k), Some(t)) if kind_of(t) == Some(k) => {}
             _ => return None,
+        }
+        if !chosen_well(self.rules, def, action.choice) {
+            return None;
         }
         if !self.rules.turn_kinds[usize::from(self.turn_kind)].allows(def.type_) {
             return Some(Verdict::WrongTurn);
@@ -1061,6 +1101,23 @@ impl<'r> Game<'r> {
             }
             _ => {}
         }
+        if !chosen_well(rules, def, action.choice) {
+            return Illegal::NotAllowed(
+                match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
+                    Some(set) => format!(
+                        "{} is used with one {}: {}",
+                        def.name,
+                        set.name,
+                        crate::check::list(
+                            rules.options[usize::from(set.first)..][..usize::from(set.len)]
+                                .iter()
+                                .map(|o| format!("`:{o}`"))
+                        )
+                    ),
+                    None => format!("{} is used without a choice", def.name),
+                },
+            );
+        }
         match self.action_verdict(id, action) {
             Some(Verdict::Refused(i)) => Illegal::Refused(def.refused[i].1.clone()),
             Some(Verdict::WrongTurn) => {
@@ -1122,15 +1179,23 @@ impl<'r> Game<'r> {
                 if self.state.kind(actor) != Some(def.actor) {
                     continue;
                 }
+                // One action for each option of its `:choose`, or one with none.
+                let options = def
+                    .choose
+                    .and_then(|c| rules.choices.get(usize::from(c)))
+                    .map_or(0..1, |set| set.first + 1..set.first + 1 + set.len);
                 let mut try_one = |target: Option<EntityId>, state: &mut State| {
-                    let action = Action {
-                        ability: Ability::Action(id as ActionId),
-                        actor,
-                        target,
-                    };
-                    if verdict(def, state, roles, action) == Verdict::Allowed {
-                        out.push(action);
-                        found += 1;
+                    for choice in options.clone() {
+                        let action = Action {
+                            ability: Ability::Action(id as ActionId),
+                            actor,
+                            target,
+                            choice,
+                        };
+                        if verdict(def, state, roles, action) == Verdict::Allowed {
+                            out.push(action);
+                            found += 1;
+                        }
                     }
                 };
                 match def.target {
@@ -1262,6 +1327,7 @@ impl<'r> Game<'r> {
         self.record(GameEvent::TurnStart {
             turn: self.turn,
             seat,
+            kind: self.turn_kind,
         });
         self.run_moment(Moment::TurnStart, seat);
         if self.phase == Phase::Act && !self.has_action() {
@@ -1436,7 +1502,9 @@ impl<'r> Game<'r> {
         let seat = self.current;
         let delayed = def.delayed_when.as_ref().is_some_and(|c| {
             let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-            bind_action(roles, action, |r| holds(c, &mut self.state, r))
+            bind_action(&mut self.state, roles, action, |state, r| {
+                holds(c, state, r)
+            })
         });
         let stage = if delayed { Stage::Delayed } else { Stage::Done };
         self.record(GameEvent::Acted {
@@ -1472,8 +1540,8 @@ impl<'r> Game<'r> {
             return;
         }
         let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-        bind_action(roles, action, |r| {
-            apply(self.rules, effects, &mut self.state, r, &mut self.events)
+        bind_action(&mut self.state, roles, action, |state, r| {
+            apply(self.rules, effects, state, r, &mut self.events)
         });
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();
@@ -1844,7 +1912,7 @@ impl Game<'_> {
             return;
         };
         let roles = self.seat_roles(self.current as usize);
-        bind_action(roles, action, |r| {
+        bind_action(state, roles, action, |state, r| {
             apply(self.rules, &def.pay, state, r, events);
             let delayed = def
                 .delayed_when
@@ -1858,10 +1926,18 @@ impl Game<'_> {
     }
 }
 
+/// Whether `choice` is one of the options of `def`'s `:choose` (0, without one).
+fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: u16) -> bool {
+    match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
+        Some(set) => choice > set.first && choice <= set.first + set.len,
+        None => choice == 0,
+    }
+}
+
 /// Whether action `def` is allowed for `action`'s actor and target, with the
 /// seat roles `roles` bound around them.
 fn verdict(def: &ActionDef, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
-    bind_action(roles, action, |r| {
+    bind_action(state, roles, action, |state, r| {
         if def.when.as_ref().is_some_and(|c| !holds(c, state, r)) {
             return Verdict::NotNow;
         }
@@ -1873,16 +1949,24 @@ fn verdict(def: &ActionDef, state: &mut State, roles: &[EntityId], action: Actio
 }
 
 /// Runs `f` with `roles`, then `:actor` and (if the action has one) `:target` bound.
-fn bind_action<R>(roles: &[EntityId], action: Action, f: impl FnOnce(&[EntityId]) -> R) -> R {
+fn bind_action<R>(
+    state: &mut State,
+    roles: &[EntityId],
+    action: Action,
+    f: impl FnOnce(&mut State, &[EntityId]) -> R,
+) -> R {
     let n = roles.len();
     let more = if action.target.is_some() { 2 } else { 1 };
-    with_bindings(roles, more, |r| {
+    state.choice = action.choice;
+    let out = with_bindings(roles, more, |r| {
         r[n] = action.actor;
         if let Some(t) = action.target {
             r[n + 1] = t;
         }
-        f(r)
-    })
+        f(state, r)
+    });
+    state.choice = 0;
+    out
 }
 
 /// Runs `timing` once outside a game, as the turn machine runs it on `seat`'s

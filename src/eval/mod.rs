@@ -71,6 +71,10 @@ pub struct State {
     /// engine to make (`{:queue …}`); outside a game nothing takes them.
     #[serde(skip)]
     pub queued: Vec<QueueRequest>,
+    /// The option chosen for the action being used, counted from 1 over
+    /// every option of the rule set; 0 when none is (what `[choice …]` reads).
+    #[serde(skip)]
+    pub choice: u16,
 }
 
 /// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
@@ -119,6 +123,7 @@ impl Clone for State {
             args: Vec::new(),
             arg_base: 0,
             queued: Vec::new(),
+            choice: self.choice,
         }
     }
 
@@ -136,6 +141,7 @@ impl Clone for State {
         self.rng.clone_from(&source.rng);
         self.rolls.clear();
         self.queued.clear();
+        self.choice = source.choice;
     }
 }
 
@@ -191,6 +197,7 @@ impl State {
             args: Vec::new(),
             arg_base: 0,
             queued: Vec::new(),
+            choice: 0,
         };
         for _ in 0..entities {
             state.add(rules, 0);
@@ -582,23 +589,58 @@ fn flush_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<
 #[inline(never)]
 fn move_rolls(state: &mut State, who: EntityId, cause: Cause, events: &mut Vec<Event>) {
     events.extend(state.rolls.drain(..).map(|e| Event {
-        entity: who,
+        entity: if e.entity == ROLLER_UNKNOWN {
+            who
+        } else {
+            e.entity
+        },
         cause,
         ..e
     }));
+}
+
+/// The entity of a roll event whose roller is the entity its change is to.
+const ROLLER_UNKNOWN: EntityId = EntityId::MAX;
+
+/// Who rolls `[+ 1d6 [:you :dex]]`: the entity whose attribute its modifier
+/// reads first (`:you`, so the log says "pain rolls 1d6+10"); otherwise
+/// [`ROLLER_UNKNOWN`], and the roll is the changed entity's.
+fn roller(e: &Int, frame: &Frame<'_>) -> EntityId {
+    match e {
+        Int::Attr(Entity::Role(r), _) => frame
+            .roles
+            .get(*r as usize)
+            .copied()
+            .unwrap_or(ROLLER_UNKNOWN),
+        Int::Attr(Entity::Target, _) => frame.target,
+        Int::Fold(_, items) => items
+            .iter()
+            .map(|i| roller(i, frame))
+            .find(|&r| r != ROLLER_UNKNOWN)
+            .unwrap_or(ROLLER_UNKNOWN),
+        Int::Neg(a) | Int::Abs(a) => roller(a, frame),
+        Int::Lookup(l) => roller(&l.1, frame),
+        Int::Formula(f) => f
+            .args
+            .iter()
+            .map(|i| roller(i, frame))
+            .find(|&r| r != ROLLER_UNKNOWN)
+            .unwrap_or(ROLLER_UNKNOWN),
+        _ => ROLLER_UNKNOWN,
+    }
 }
 
 /// Rolls `dice` and adds `extra` to its modifier: each face from the state's
 /// generator, recorded to be logged.
 #[cold]
 #[inline(never)]
-fn roll(dice: &crate::dice::Dice, extra: i64, state: &mut State) -> i64 {
+fn roll(dice: &crate::dice::Dice, extra: i64, by: EntityId, state: &mut State) -> i64 {
     use crate::dice::Keep;
     let first = state.rolls.len();
     for _ in 0..dice.count {
         let face = state.rng.random_range(1..=i64::from(dice.sides));
         state.rolls.push(Event {
-            entity: 0,
+            entity: by,
             what: What::Die(dice.sides),
             before: 1,
             after: face,
@@ -634,7 +676,7 @@ fn roll(dice: &crate::dice::Dice, extra: i64, state: &mut State) -> i64 {
     let modifier = dice.modifier.saturating_add(extra);
     let total = kept.saturating_add(modifier);
     state.rolls.push(Event {
-        entity: 0,
+        entity: by,
         what: What::Rolled(dice.sides, dice.keep.kind()),
         before: modifier,
         after: total,
@@ -672,7 +714,7 @@ fn best_of_two(higher: bool, a: &Int, state: &mut State, frame: &Frame<'_>) -> i
     let (x, y) = (int(a, state, frame), int(a, state, frame));
     let (kept, other) = if (x >= y) == higher { (x, y) } else { (y, x) };
     state.rolls.push(Event {
-        entity: 0,
+        entity: ROLLER_UNKNOWN,
         what: What::Kept(higher),
         before: other,
         after: kept,
@@ -1271,10 +1313,10 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         }
         Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
-        Int::Dice(d) => roll(d, 0, state),
+        Int::Dice(d) => roll(d, 0, ROLLER_UNKNOWN, state),
         Int::Roll(r) => {
             let extra = int(&r.1, state, frame);
-            roll(&r.0, extra, state)
+            roll(&r.0, extra, roller(&r.1, frame), state)
         }
         Int::Lookup(l) => lookup(l, state, frame),
         Int::Formula(f) => formula(f, state, frame),
@@ -1284,6 +1326,11 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             .copied()
             .unwrap_or(0),
         Int::Best(higher, a) => best_of_two(*higher, a, state, frame),
+        Int::Choice(column) => usize::from(state.choice)
+            .checked_sub(1)
+            .and_then(|i| column.get(i))
+            .copied()
+            .unwrap_or(0),
     }
 }
 

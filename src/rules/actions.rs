@@ -21,7 +21,7 @@
 use super::{RuleSet, keyword_map, kind_named, string};
 use crate::ast::{Bool, Effect, Leaf};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, ACTOR, Scope, TARGET};
+use crate::check::{self, ACTOR, Choosable, Scope, TARGET};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind};
 
@@ -52,6 +52,9 @@ keys! {
         /// `:type :fast-combat`: the turn kind it counts as; turns whose kind
         /// `:allows` other types refuse it.
         Type = "type",
+        /// `:choose :body-part`: it is used with one option of that set of
+        /// `:choices`, which its conditions and effects read with `[choice :field]`.
+        Choose = "choose",
     }
 }
 
@@ -90,6 +93,8 @@ pub struct ActionDef {
     pub draws: bool,
     /// The turn kind it counts as (`:type`), by index; the first without.
     pub type_: super::turn_kinds::TurnKindId,
+    /// The set of `:choices` it is used with one option of (`:choose`).
+    pub choose: Option<super::choices::ChoiceSetId>,
 }
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
@@ -123,8 +128,17 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         } else {
             &[ACTOR]
         };
+        let choose = pairs
+            .iter()
+            .find(|(k, _)| *k == ActionKey::Choose)
+            .and_then(|(_, v)| super::choices::named(rules, v, diags));
+        let choosable = match choose.and_then(|c| rules.choices.get(usize::from(c))) {
+            Some(set) => Choosable::Set(&set.name, &set.fields),
+            None => Choosable::Nothing,
+        };
         let scope = Scope {
             bound,
+            choosable,
             ..rules.scope()
         };
         let mut action = ActionDef {
@@ -139,11 +153,12 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             effects: Vec::new(),
             draws: false,
             type_: 0,
+            choose,
         };
         for &(key, v) in &pairs {
             match key {
                 ActionKey::Doc => action.doc = string(v, diags).unwrap_or_default(),
-                ActionKey::Actor | ActionKey::Target => {}
+                ActionKey::Actor | ActionKey::Target | ActionKey::Choose => {}
                 ActionKey::Type => {
                     if let Some(t) =
                         super::turn_kinds::named(&rules.turn_kinds, v, "`:type`", diags)

@@ -68,7 +68,7 @@ pub(super) fn read<'f, 'a>(
                     }
                     KindKey::OnTurn => reading.on_turn.push((kinds.len() as KindId, v)),
                     KindKey::Turns => {
-                        if let Some(list) = kind_turns(v, rules, diags) {
+                        if let Some(list) = turn_kinds::turn_list(v, rules, diags) {
                             turns[kinds.len()] = list;
                         }
                     }
@@ -94,43 +94,6 @@ pub(super) fn read<'f, 'a>(
         rules.kind_turns = turns;
     }
 }
-
-/// `[:classic :fast-combat]`: the turns an entity of a kind has in the base queue.
-fn kind_turns(
-    value: &Form<'_>,
-    rules: &RuleSet,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<TurnKindId>> {
-    let Kind::Vector(items) = &value.kind else {
-        diags.push(
-            Diagnostic::error(
-                value.span,
-                format!(
-                    "`:turns` is a vector of turn kinds, found {}",
-                    value.describe()
-                ),
-            )
-            .with_help("for example `:turns [:classic]` (`[]`: the kind takes no turns)"),
-        );
-        return None;
-    };
-    if items.len() > MAX_TURNS_PER_ROUND {
-        diags.push(Diagnostic::error(
-            value.span,
-            format!("an entity may have at most {MAX_TURNS_PER_ROUND} turns a round"),
-        ));
-        return None;
-    }
-    let before = diags.len();
-    let list: Vec<TurnKindId> = items
-        .iter()
-        .filter_map(|item| turn_kinds::named(&rules.turn_kinds, item, "`:turns`", diags))
-        .collect();
-    (diags.len() == before).then_some(list)
-}
-
-/// The most turns one entity may have in a round's base queue.
-pub const MAX_TURNS_PER_ROUND: usize = 16;
 
 /// Checks each kind's `:removed-when` and `:on-removed`, once every name is declared.
 pub(super) fn removals(

@@ -14,6 +14,7 @@ mod ai;
 mod attributes;
 mod cards;
 mod categories;
+pub mod choices;
 mod formulas;
 mod kinds;
 mod lookups;
@@ -41,7 +42,7 @@ pub use victory::{Victory, reads};
 
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
-use crate::check::{self, Scope};
+use crate::check::{self, Choosable, Scope};
 use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span, read};
 
@@ -95,6 +96,9 @@ keys! {
         /// `:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`:
         /// named expressions with arguments, read after the lookups.
         Formulas = "formulas",
+        /// `:choices {:body-part {:options {:head {:dodge 4} …}}}`: options an
+        /// action with `:choose` is used with, read with the params.
+        Choices = "choices",
         /// `:seats [:p1 :p2]`: the players of a game, in turn order.
         Seats = "seats",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
@@ -172,6 +176,8 @@ pub struct RuleSet {
     /// Whether some status has `:removed-when`: only then are statuses
     /// checked for it after every change.
     pub conditional_statuses: bool,
+    /// Whether some status has `:turns`: only then do statuses add to the base queue.
+    pub status_turns: bool,
     /// Attribute names, in declaration order.
     pub attributes: Vec<String>,
     /// Defaults and bounds of each attribute.
@@ -192,6 +198,15 @@ pub struct RuleSet {
     pub lookups: Vec<(String, crate::ast::Lookup)>,
     /// Named formulas (`:formulas`), by name, for `[formula :name …]`.
     pub formulas: Vec<(String, crate::ast::FormulaDef)>,
+    /// Sets of options actions choose from (`:choices`).
+    pub choices: Vec<choices::ChoiceSet>,
+    /// Every option's name, set after set: what an action's `choice` counts (from 1).
+    pub options: Vec<String>,
+    /// Every option's numbers, in its set's field order.
+    pub option_values: Vec<Vec<i64>>,
+    /// For each field name, its number for every option (0 where its set has
+    /// no such field): what `[choice :field]` copies in.
+    pub choice_columns: Vec<(String, Box<[i64]>)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
     pub seats: Vec<String>,
     /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
@@ -348,6 +363,7 @@ impl RuleSet {
             status_defs: Vec::new(),
             status_installed: Vec::new(),
             conditional_statuses: false,
+            status_turns: false,
             modified: Vec::new(),
             attributes: Vec::new(),
             attribute_defs: Vec::new(),
@@ -359,6 +375,10 @@ impl RuleSet {
             params: Vec::new(),
             lookups: Vec::new(),
             formulas: Vec::new(),
+            choices: Vec::new(),
+            options: Vec::new(),
+            option_values: Vec::new(),
+            choice_columns: Vec::new(),
             seats: Vec::new(),
             timings: Vec::new(),
             timing_shapes: Vec::new(),
@@ -394,6 +414,9 @@ impl RuleSet {
                     if let Some((_, formulas)) = pairs.iter().find(|(k, _)| *k == Section::Formulas)
                     {
                         formulas::read(formulas, &mut rules, diags);
+                    }
+                    if let Some((_, choices)) = pairs.iter().find(|(k, _)| *k == Section::Choices) {
+                        choices::read(choices, &mut rules, diags);
                     }
                     // Every name is declared now: operation bodies can be checked.
                     operations::bodies(&mut rules, &reading, diags)?;
@@ -447,7 +470,7 @@ impl RuleSet {
                     operations::names(value, &mut rules, &mut reading, diags)
                 }
                 // Read with `:params`, above.
-                (Section::Lookups | Section::Formulas, Some(_)) => {}
+                (Section::Lookups | Section::Formulas | Section::Choices, Some(_)) => {}
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
@@ -533,6 +556,7 @@ impl RuleSet {
         }
         self.modified = vec![false; self.attributes.len()];
         self.conditional_statuses = self.status_defs.iter().any(|d| d.removed_when.is_some());
+        self.status_turns = self.status_defs.iter().any(|d| !d.turns.is_empty());
         for def in &self.status_defs {
             for m in &def.modifiers {
                 self.modified[m.attr as usize] = true;
@@ -615,6 +639,8 @@ impl RuleSet {
             kinds: &self.kinds,
             timings: &self.timing_shapes,
             turn_kinds: &self.turn_kind_names,
+            choice_columns: &self.choice_columns,
+            choosable: Choosable::Nothing,
             card_values: &[],
             in_operation: false,
             in_status: false,

@@ -68,6 +68,8 @@ pub(super) fn bodies(
     }
     let scope = Scope {
         in_operation: true,
+        // An action with `:choose` may apply it: any field may be read (0 unchosen).
+        choosable: crate::check::Choosable::Any,
         ..rules.scope()
     };
     let mut defs = Vec::new();

@@ -16,6 +16,9 @@ pub type TurnKindId = u8;
 /// The most turn kinds a rule set may declare: `:allows` is a mask of them.
 pub const MAX_TURN_KINDS: usize = 64;
 
+/// The most turns one entity may have in a round's base queue.
+pub const MAX_TURNS_PER_ROUND: usize = 16;
+
 /// The one turn kind of a rule set without `:turn-kinds`.
 pub const DEFAULT_TURN_KIND: &str = "turn";
 
@@ -152,4 +155,38 @@ pub(super) fn named(
     )
     .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
     .map(|k| k as TurnKindId)
+}
+
+/// `[:classic :fast-combat]`: turns in the base queue (a kind's, a status's `:turns`).
+pub fn turn_list(
+    value: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<TurnKindId>> {
+    let Kind::Vector(items) = &value.kind else {
+        diags.push(
+            Diagnostic::error(
+                value.span,
+                format!(
+                    "`:turns` is a vector of turn kinds, found {}",
+                    value.describe()
+                ),
+            )
+            .with_help("for example `:turns [:classic]` (`[]`: the kind takes no turns)"),
+        );
+        return None;
+    };
+    if items.len() > MAX_TURNS_PER_ROUND {
+        diags.push(Diagnostic::error(
+            value.span,
+            format!("an entity may have at most {MAX_TURNS_PER_ROUND} turns a round"),
+        ));
+        return None;
+    }
+    let before = diags.len();
+    let list: Vec<TurnKindId> = items
+        .iter()
+        .filter_map(|item| named(&rules.turn_kinds, item, "`:turns`", diags))
+        .collect();
+    (diags.len() == before).then_some(list)
 }

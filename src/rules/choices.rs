@@ -1,0 +1,227 @@
+//! `:choices {:body-part {:doc "…" :options {:head {:dodge 4 :resist -4} …}}}`:
+//! named sets of options a player picks from when using an action with
+//! `:choose :body-part`. Each option gives a number to each of the set's
+//! fields; the action's conditions and effects, and the operations they
+//! apply, read the chosen option's with `[choice :dodge]`.
+//!
+//! Every option of a set gives the same fields, so a misspelt field is an
+//! error rather than a silent 0. Values are whole numbers or params.
+
+use super::{RuleSet, keyword_map, string};
+use crate::check::keys::{Keys, keys};
+use crate::check::{self, Declared};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind, Span};
+
+/// Index of a set in [`RuleSet::choices`].
+pub type ChoiceSetId = u16;
+
+/// The most options a rule set may declare, over all its sets.
+pub const MAX_OPTIONS: usize = 1024;
+
+keys! {
+    /// The keys of one set of choices.
+    pub enum ChoiceKey {
+        /// `:doc "…"`: what is chosen, for people.
+        Doc = "doc",
+        /// `:options {:head {:dodge 4} …}`: the options, each with its numbers.
+        Options = "options",
+    }
+}
+
+/// One set of options (`:body-part`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceSet {
+    /// Its name (`body-part`).
+    pub name: String,
+    /// What is chosen, for people.
+    pub doc: String,
+    /// Its fields' names, in the order the first option wrote them.
+    pub fields: Vec<String>,
+    /// The number of its first option in [`RuleSet::options`]; its others follow.
+    pub first: u16,
+    /// How many options it has.
+    pub len: u16,
+}
+
+/// Reads `:choices`, once params are declared (values may name them).
+pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    for (name, (span, body)) in keyword_map(value, "`:choices`", diags) {
+        if rules.choices.iter().any(|c| c.name == name) {
+            diags.push(Diagnostic::error(
+                span,
+                format!("choice `:{name}` is declared twice"),
+            ));
+            continue;
+        }
+        set(name, span, body, rules, diags);
+    }
+    // One column of numbers for each field name, over every option: what
+    // `[choice :field]` copies in (0 for options of sets without the field).
+    let mut columns: Vec<(String, Box<[i64]>)> = Vec::new();
+    for set in &rules.choices {
+        for field in &set.fields {
+            if !columns.iter().any(|(n, _)| n == field) {
+                columns.push((field.clone(), vec![0; rules.options.len()].into()));
+            }
+        }
+    }
+    for (column, values) in &mut columns {
+        for set in &rules.choices {
+            let Some(f) = set.fields.iter().position(|n| n == column) else {
+                continue;
+            };
+            for k in 0..set.len {
+                let option = usize::from(set.first + k);
+                values[option] = rules.option_values[option][f];
+            }
+        }
+    }
+    rules.choice_columns = columns;
+}
+
+fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    let Some(pairs) = check::fields(body, "a set of choices", ChoiceKey::ALL, diags) else {
+        return;
+    };
+    let mut doc = String::new();
+    let mut options: Option<&Form<'_>> = None;
+    for (key, v) in pairs {
+        match key {
+            ChoiceKey::Doc => doc = string(v, diags).unwrap_or_default(),
+            ChoiceKey::Options => options = Some(v),
+        }
+    }
+    let Some(options) = options else {
+        diags.push(
+            Diagnostic::error(span, format!("choice `:{name}` has no `:options`"))
+                .with_label("missing `:options`")
+                .with_help("write its options, each with its numbers: `:options {:head {:dodge 4} :body {:dodge 0}}`"),
+        );
+        return;
+    };
+    let entries = keyword_map(options, "`:options`", diags);
+    if entries.is_empty() {
+        diags.push(
+            Diagnostic::error(options.span, format!("choice `:{name}` has no options"))
+                .with_label("nothing to choose from"),
+        );
+        return;
+    }
+    if rules.options.len() + entries.len() > MAX_OPTIONS {
+        diags.push(Diagnostic::error(
+            options.span,
+            format!("a rule set may declare at most {MAX_OPTIONS} options over all its choices"),
+        ));
+        return;
+    }
+    let before = diags.len();
+    let mut fields: Vec<String> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut rows: Vec<Vec<i64>> = Vec::new();
+    for (i, (option, (at, numbers))) in entries.iter().enumerate() {
+        if names.iter().any(|n| n == option) {
+            diags.push(Diagnostic::error(
+                *at,
+                format!("option `:{option}` is declared twice"),
+            ));
+            continue;
+        }
+        let written = keyword_map(numbers, &format!("option `:{option}`"), diags);
+        if i == 0 {
+            fields = written.iter().map(|(f, _)| f.to_string()).collect();
+        }
+        let mut row = vec![0; fields.len()];
+        for (field, (fat, v)) in &written {
+            let Some(f) = Declared::new(fields.iter().map(String::as_str), "a field", "fields")
+                .find(
+                    field,
+                    *fat,
+                    format!(
+                        "`:{field}` is not a field of `:{name}`: its first option, `:{}`, gives no such number",
+                        entries[0].0
+                    ),
+                    diags,
+                )
+            else {
+                continue;
+            };
+            if let Some(n) = number(v, rules, diags) {
+                row[f] = n;
+            }
+        }
+        for field in &fields {
+            if !written.iter().any(|(f, _)| f == field) {
+                diags.push(
+                    Diagnostic::error(*at, format!("option `:{option}` gives no `:{field}`"))
+                        .with_label(format!("missing `:{field}`"))
+                        .with_help(format!(
+                            "every option of `:{name}` gives the same numbers; write `:{field} 0` if it adds nothing"
+                        )),
+                );
+            }
+        }
+        names.push(option.to_string());
+        rows.push(row);
+    }
+    if diags.len() > before {
+        return;
+    }
+    let first = rules.options.len() as u16;
+    rules.choices.push(ChoiceSet {
+        name: name.to_string(),
+        doc,
+        fields,
+        first,
+        len: names.len() as u16,
+    });
+    rules.options.extend(names);
+    rules.option_values.extend(rows);
+}
+
+/// A whole number, or a param's.
+fn number(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+    match &v.kind {
+        Kind::Int(n) => Some(*n),
+        Kind::Keyword(k) => Declared::new(
+            rules.params.iter().map(|(n, _)| n.as_str()),
+            "a param",
+            "params",
+        )
+        .find(k, v.span, format!("no param `:{k}` is declared"), diags)
+        .map(|i| rules.params[i].1),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    v.span,
+                    format!(
+                        "an option's number is a whole number or a param, found {}",
+                        v.describe()
+                    ),
+                )
+                .with_label("expected a number"),
+            );
+            None
+        }
+    }
+}
+
+/// The set `v` names (`:choose :body-part`), or a located error with the nearest.
+pub(super) fn named(
+    rules: &RuleSet,
+    v: &Form<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ChoiceSetId> {
+    let name = v.as_keyword().unwrap_or("");
+    let message = match v.as_keyword() {
+        Some(k) => format!("no choice `:{k}` is declared"),
+        None => format!(
+            "`:choose` names one of the rule set's `:choices`, found {}",
+            v.describe()
+        ),
+    };
+    Declared::new(rules.choices.iter().map(|c| c.name.as_str()), "a choice", "choices")
+        .when_empty(String::from("declare it in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
+        .find(name, v.span, message, diags)
+        .map(|i| i as ChoiceSetId)
+}
