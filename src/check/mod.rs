@@ -440,6 +440,8 @@ pub struct Declared<'n> {
     plural: &'static str,
     /// The help when none is declared at all.
     when_empty: Option<String>,
+    /// The error's label, if not the usual.
+    label: Option<String>,
 }
 
 impl<'n> Declared<'n> {
@@ -454,12 +456,20 @@ impl<'n> Declared<'n> {
             noun,
             plural,
             when_empty: None,
+            label: None,
         }
     }
 
     /// The help to give when no name is declared.
     pub fn when_empty(mut self, help: String) -> Declared<'n> {
         self.when_empty = Some(help);
+        self
+    }
+
+    /// The label of the error, where "not {noun} of this rule set" says too
+    /// little (a field of one set of choices).
+    pub fn labelled(mut self, label: String) -> Declared<'n> {
+        self.label = Some(label);
         self
     }
 
@@ -475,8 +485,11 @@ impl<'n> Declared<'n> {
         if let Some(i) = self.names.iter().position(|n| *n == name) {
             return Some(i);
         }
-        let d = Diagnostic::error(span, message)
-            .with_label(format!("not {} of this rule set", self.noun));
+        let label = self
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("not {} of this rule set", self.noun));
+        let d = Diagnostic::error(span, message).with_label(label);
         // A form that is not a keyword (`name` empty) is near nothing: list them.
         let candidates = self.names.iter().copied().filter(|_| !name.is_empty());
         diags.push(match &self.when_empty {
@@ -1835,7 +1848,12 @@ impl<'a> Checker<'_, '_> {
                 field.describe()
             ),
         };
+        let label = match self.scope.choosable {
+            Choosable::Set(set, _) => format!("not a field of `:{set}`"),
+            _ => "not a field of any choice".to_string(),
+        };
         Declared::new(fields, "a field", "fields")
+            .labelled(label)
             .when_empty(String::from("declare options in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
             .find(name, field.span, message, self.diags)?;
         self.scope

@@ -134,6 +134,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             .and_then(|(_, v)| super::choices::named(rules, v, diags));
         let choosable = match choose.and_then(|c| rules.choices.get(usize::from(c))) {
             Some(set) => Choosable::Set(&set.name, &set.fields),
+            // A `:choose` that names no set is its own error: no follow-on ones.
+            None if body.has_key(ActionKey::Choose.name()) => Choosable::Any,
             None => Choosable::Nothing,
         };
         let scope = Scope {

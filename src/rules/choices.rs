@@ -115,7 +115,6 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         ));
         return;
     }
-    let before = diags.len();
     let mut fields: Vec<String> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut rows: Vec<Vec<i64>> = Vec::new();
@@ -132,8 +131,10 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
             fields = written.iter().map(|(f, _)| f.to_string()).collect();
         }
         let mut row = vec![0; fields.len()];
+        let mut misspelt = false;
         for (field, (fat, v)) in &written {
             let Some(f) = Declared::new(fields.iter().map(String::as_str), "a field", "fields")
+                .labelled(format!("not a field of `:{name}`"))
                 .find(
                     field,
                     *fat,
@@ -144,13 +145,15 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
                     diags,
                 )
             else {
+                misspelt = true;
                 continue;
             };
             if let Some(n) = number(v, rules, diags) {
                 row[f] = n;
             }
         }
-        for field in &fields {
+        // A misspelt field is reported once, not again as the one it misses.
+        for field in fields.iter().filter(|_| !misspelt) {
             if !written.iter().any(|(f, _)| f == field) {
                 diags.push(
                     Diagnostic::error(*at, format!("option `:{option}` gives no `:{field}`"))
@@ -164,9 +167,8 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         names.push(option.to_string());
         rows.push(row);
     }
-    if diags.len() > before {
-        return;
-    }
+    // A set whose options have errors is still declared (their numbers
+    // as far as they check), so actions that choose it add no errors of their own.
     let first = rules.options.len() as u16;
     rules.choices.push(ChoiceSet {
         name: name.to_string(),
