@@ -148,3 +148,27 @@ fn a_misspelt_action_or_status_in_a_scenario_is_named_with_the_nearest() {
         assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
     }
 }
+
+#[test]
+fn an_action_step_without_its_option_or_with_a_misspelt_one_is_located() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-options/tbwg");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("options.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"options\" :start {}\n :play [[:act :dio :stand-punch :pain] [:act :dio :stand-punch :pain :haed] [:act :pain :rest :body]]\n :expect {:pain {:hp 1}}}\n",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    for want in [
+        "`:stand-punch` is used with one `:body-part`",
+        "end the step with one of `:head`, `:body`, `:arms` or `:legs`",
+        "options.edn:2:9",
+        "`:body-part` has no option `:haed`",
+        "did you mean `:head`?",
+        "an action step is `[:act ACTOR ACTION TARGET OPTION]`",
+    ] {
+        assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
+    }
+}
