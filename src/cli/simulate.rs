@@ -85,10 +85,9 @@ impl Tally {
                 self.wins[seat as usize] += 1;
                 return Some(seat as usize);
             }
-            (Some(Outcome::Tie), _) => &mut self.ties,
+            // Every seat out of play at once is a draw, as the log says.
+            (Some(Outcome::Tie | Outcome::NobodyLeft), _) => &mut self.ties,
             (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
-            // Nobody left to act is a game nobody could go on with.
-            (Some(Outcome::NobodyLeft), _) => &mut self.no_action,
             (None, Some(Stop::NoAction) | None) => &mut self.no_action,
             (None, Some(Stop::Refused)) => &mut self.refused,
         };

@@ -1690,6 +1690,11 @@ impl<'r> Game<'r> {
         match (winner, tie) {
             (_, true) => self.finish(Outcome::Tie),
             (Some(seat), false) => self.finish(Outcome::Win { seat, reason }),
+            // Every seat fell at once (two fighters killing each other): a
+            // draw now, not after rounds with nobody to take a turn.
+            (None, false) if (0..self.seats).all(|s| !self.state.is_live(s as EntityId)) => {
+                self.finish(Outcome::NobodyLeft)
+            }
             (None, false) => {}
         }
     }
