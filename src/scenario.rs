@@ -530,6 +530,24 @@ fn act(
         (true, false, [t]) => (Some(t), None),
         (false, true, [o]) => (None, Some(o)),
         (true, true, [t, o]) => (Some(t), Some(o)),
+        // The target left out, the option given.
+        (true, true, [o])
+            if set.is_some_and(|set| {
+                rules.options[usize::from(set.first)..][..usize::from(set.len)]
+                    .iter()
+                    .any(|n| Some(n.as_str()) == o.as_keyword())
+            }) =>
+        {
+            diags.push(
+                Diagnostic::error(
+                    o.span,
+                    format!("`:{name}` needs a target before its option"),
+                )
+                .with_label("an option, not a target")
+                .with_help(format!("write `[:act ACTOR :{name} TARGET {o}]`")),
+            );
+            return None;
+        }
         // An action with `:choose` named with no option: say which there are.
         (true, true, [_]) | (false, true, []) => {
             let set = set?;
@@ -544,8 +562,17 @@ fn act(
             );
             return None;
         }
-        _ => {
+        (has_target, has_set, _) => {
+            let takes = match (has_target, has_set) {
+                (false, false) => "no target and no option".to_string(),
+                (true, false) => "a target and no option".to_string(),
+                (false, true) => "no target and one option".to_string(),
+                (true, true) => "a target, then one option".to_string(),
+            };
             shape(diags);
+            if let Some(d) = diags.last_mut() {
+                d.help = Some(format!("`:{name}` takes {takes}"));
+            }
             return None;
         }
     };

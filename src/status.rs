@@ -162,7 +162,20 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                     roles: &[],
                     ..scope
                 };
-                def.removed_when = check::condition(v, &scope, diags)
+                def.removed_when = check::condition(v, &scope, diags).filter(|c| {
+                    // Checked after every change: chance there would make the
+                    // generator's stream depend on how often that is.
+                    let mut draws = false;
+                    c.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
+                    if draws {
+                        diags.push(
+                            Diagnostic::error(v.span, "`:removed-when` cannot draw chance")
+                                .with_label("draws from the generator")
+                                .with_help("it is checked after every change; roll in an effect and keep the result in an attribute"),
+                        );
+                    }
+                    !draws
+                })
             }
             StatusKey::Segments => def.segments = segments(v, &scope, diags),
             StatusKey::Turns => {
@@ -183,7 +196,7 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
         );
     }
     if let Some(v) = form.get(StatusKey::Segments.name()) {
-        segments_fit(v, &def, rules, diags);
+        segments_fit(v, form.has_key(StatusKey::Lasts.name()), &def, rules, diags);
     }
     (diags.len() == before).then_some(def)
 }
@@ -211,11 +224,19 @@ fn segments(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Vec
 
 /// Segments run at the timing of `:lasts`, one a time: a status needs one,
 /// and no more segments than the times it lasts, or the last ones never run.
-fn segments_fit(v: &Form<'_>, def: &StatusDef, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+fn segments_fit(
+    v: &Form<'_>,
+    form_has_lasts: bool,
+    def: &StatusDef,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) {
     let Kind::Vector(items) = &v.kind else {
         return;
     };
     match def.lasts {
+        // A `:lasts` written but wrong has its own error.
+        None if form_has_lasts => {}
         None => diags.push(
             Diagnostic::error(v.span, "`:segments` needs `:lasts`")
                 .with_label("segments with no timing to run at")

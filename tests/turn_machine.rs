@@ -286,3 +286,26 @@ fn extra_turns_go_to_the_front_of_the_queue() {
         ]
     );
 }
+
+#[test]
+fn seats_falling_together_end_the_game_at_once_as_a_draw() {
+    let rules = rules(
+        "{:rules :duel-to-the-death
+          :roles {:you \"the one acting\" :other \"the other\"}
+          :kinds {:fighter {:doc \"a fighter\" :removed-when [<= [:self :hp] 0]}}
+          :attributes {:hp {:default 3}}
+          :seats [:a :b]
+          :actions {:blast {:actor :fighter :when [= :actor :you]
+                            :effects [{:effected :you :resource :hp :amount -3}
+                                      {:effected :other :resource :hp :amount -3}]}}
+          :victory [{:when [<= [:other :hp] 0] :winner :you :reason \"the other fell\"}]}",
+    );
+    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    game.pause_between_turns(true);
+    game.act(game.use_action(0, 0, None)).unwrap();
+    // Both left play in the same action: nobody can win, and nothing runs after.
+    assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
+    assert_eq!((game.turn, game.round), (1, 1));
+    let text = log::render(&rules, &[], game.log.as_ref().unwrap());
+    assert!(text.ends_with("draw: no seat is left in play\n"), "{text}");
+}

@@ -1814,11 +1814,10 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
-    /// `[abs a]`, `[advantage a]`, `[count kind condition]` and `[sum kind
-    /// value condition]`. Out of line: the operator match is on the checker's
-    /// recursion path, and its frame stays small.
-    #[inline(never)]
     /// The column `[choice :field]` reads, if the field may be read here.
+    /// Out of line, as the operators of `rare_int_op`.
+    #[cold]
+    #[inline(never)]
     fn chosen_field(&mut self, field: &Form<'_>) -> Option<Box<[i64]>> {
         let name = field.as_keyword().unwrap_or("");
         let fields: Vec<&str> = match self.scope.choosable {
@@ -1827,7 +1826,7 @@ impl<'a> Checker<'_, '_> {
                     Diagnostic::error(field.span, "nothing is chosen here")
                         .with_label("no option to read")
                         .with_help(
-                            "`[choice :field]` reads the option chosen for an action with `:choose`, in its conditions and effects and the operations they apply",
+                            "`[choice :field]` reads the option chosen for an action: only an action with `:choose :set` (its conditions and effects) and the operations it applies can read it",
                         ),
                 );
                 return None;
@@ -1863,6 +1862,10 @@ impl<'a> Checker<'_, '_> {
             .map(|(_, column)| column.clone())
     }
 
+    /// `[abs a]`, `[advantage a]`, `[count kind condition]` and `[sum kind
+    /// value condition]`. Out of line: the operator match is on the checker's
+    /// recursion path, and its frame stays small.
+    #[inline(never)]
     fn rare_int_op(&mut self, call: &Call<'_, 'a>) -> Option<Int> {
         if call.op.kind == OpKind::Formula {
             let Some((name, args)) = call.args.split_first() else {

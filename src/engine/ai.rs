@@ -65,8 +65,7 @@ impl Ai {
                 if self.legal.is_empty() {
                     return None;
                 }
-                let pick = game.state.rng.random_range(0..self.legal.len());
-                Some(self.legal[pick])
+                Some(pick_move(&self.legal, &mut game.state.rng))
             }
             Policy::Random => {
                 // Any affordable card; only when there is none, any discardable one.
@@ -228,4 +227,29 @@ fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
         .ai_score
         .as_ref()
         .map_or(0, |e| value(e, state, roles))
+}
+
+/// A uniform choice among the distinct moves of `legal` (non-empty), then
+/// among the options of the one chosen: an action with four options is no
+/// likelier than one with none. The options of a move are next to each
+/// other in the legal list; a move without options draws once, as before.
+fn pick_move(legal: &[Action], rng: &mut crate::eval::Rng) -> Action {
+    let same = |a: &Action, b: &Action| {
+        a.ability == b.ability && a.actor == b.actor && a.target == b.target
+    };
+    let starts = |i: usize| i == 0 || !same(&legal[i - 1], &legal[i]);
+    let moves = (0..legal.len()).filter(|&i| starts(i)).count();
+    let k = rng.random_range(0..moves);
+    let Some(first) = (0..legal.len()).filter(|&i| starts(i)).nth(k) else {
+        return legal[0];
+    };
+    let options = legal[first..]
+        .iter()
+        .take_while(|a| same(a, &legal[first]))
+        .count();
+    if options > 1 {
+        legal[first + rng.random_range(0..options)]
+    } else {
+        legal[first]
+    }
 }

@@ -1114,7 +1114,7 @@ impl<'r> Game<'r> {
                                 .map(|o| format!("`:{o}`"))
                         )
                     ),
-                    None => format!("{} is used without a choice", def.name),
+                    None => format!("{} takes no option", def.name),
                 },
             );
         }

@@ -618,7 +618,8 @@ fn roller(e: &Int, frame: &Frame<'_>) -> EntityId {
             .map(|i| roller(i, frame))
             .find(|&r| r != ROLLER_UNKNOWN)
             .unwrap_or(ROLLER_UNKNOWN),
-        Int::Neg(a) | Int::Abs(a) => roller(a, frame),
+        Int::Neg(a) | Int::Abs(a) | Int::Best(_, a) => roller(a, frame),
+        Int::Roll(r) => roller(&r.1, frame),
         Int::Lookup(l) => roller(&l.1, frame),
         Int::Formula(f) => f
             .args
@@ -714,7 +715,7 @@ fn best_of_two(higher: bool, a: &Int, state: &mut State, frame: &Frame<'_>) -> i
     let (x, y) = (int(a, state, frame), int(a, state, frame));
     let (kept, other) = if (x >= y) == higher { (x, y) } else { (y, x) };
     state.rolls.push(Event {
-        entity: ROLLER_UNKNOWN,
+        entity: roller(a, frame),
         what: What::Kept(higher),
         before: other,
         after: kept,

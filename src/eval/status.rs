@@ -487,20 +487,21 @@ impl<'r> Context<'r> {
     }
 
     /// Runs the next segment of the instance numbered `serial` (of status
-    /// `def`), if it is still held and has one left.
+    /// `def`), if it is still held and has one left; whether the segment
+    /// acquired the status again, starting its segments over.
     fn run_segment(
         &self,
         state: &mut State,
         serial: u32,
         def: &StatusDef,
         events: &mut Vec<Event>,
-    ) {
+    ) -> bool {
         let Some(inst) = state.instances.iter_mut().find(|i| i.serial == serial) else {
-            return;
+            return false;
         };
         let k = usize::from(inst.segments_run);
         let Some(effects) = def.segments.get(k) else {
-            return;
+            return false;
         };
         inst.segments_run += 1;
         let inst = *inst;
@@ -512,6 +513,10 @@ impl<'r> Context<'r> {
             cause: self.cause.by_status(inst.status),
         });
         self.run_effects(state, effects, inst.held(), events);
+        state
+            .instances
+            .iter()
+            .any(|i| i.serial == serial && i.segments_run == 0)
     }
 
     /// Works out again the attributes `def` modifies on `holder`.
@@ -675,11 +680,15 @@ pub(super) fn remove_unbound(
     events: &mut Vec<Event>,
 ) -> bool {
     let cx = Context::outside(rules, roles);
+    // Statuses acquired meanwhile (an `:on-remove` that acquires one) wait
+    // for the caller's next wave, so a status that re-acquires itself cannot loop.
+    let end = state.serial;
     let mut after: Option<u32> = None;
     let mut any = false;
     loop {
         let found = state.instances.iter().copied().find(|i| {
             after.is_none_or(|a| i.serial > a)
+                && i.serial < end
                 && rules.status_defs[i.status as usize].removed_when.is_some()
         });
         let Some(inst) = found else {
@@ -741,10 +750,13 @@ pub fn run_status_timing(
             cx.run_effects(state, effects, inst.held(), events);
         }
         if def.lasts.is_some_and(|(_, t)| t == timing) {
-            if !def.segments.is_empty() {
-                cx.run_segment(state, inst.serial, def, events);
+            // A segment that acquired its own status again started it over:
+            // this pass is not counted against the new run.
+            let restarted =
+                !def.segments.is_empty() && cx.run_segment(state, inst.serial, def, events);
+            if !restarted {
+                cx.extend(state, inst.serial, -1, events);
             }
-            cx.extend(state, inst.serial, -1, events);
         }
     }
 }

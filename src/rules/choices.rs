@@ -101,11 +101,15 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         return;
     };
     let entries = keyword_map(options, "`:options`", diags);
-    if entries.is_empty() {
+    // Not a map at all is `keyword_map`'s error alone.
+    if entries.is_empty() && matches!(options.kind, Kind::Map(_)) {
         diags.push(
             Diagnostic::error(options.span, format!("choice `:{name}` has no options"))
                 .with_label("nothing to choose from"),
         );
+        return;
+    }
+    if entries.is_empty() {
         return;
     }
     if rules.options.len() + entries.len() > MAX_OPTIONS {
