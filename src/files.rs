@@ -233,12 +233,23 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             parsed.push((!tables.is_empty()).then_some(Parsed::Md(tables)));
             continue;
         }
-        let read = read(&source.text);
+        let mut read = read(&source.text);
         if !read.errors.is_empty() {
             out.diagnostics
                 .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
-            parsed.push(None);
-            continue;
+            // The forms an error is inside are not checked (their error
+            // stands for them, with no follow-on ones); the others are.
+            let errors = std::mem::take(&mut read.errors);
+            read.forms.retain(|f| {
+                !errors.iter().any(|e| {
+                    e.breaks_form() && e.span().start >= f.span.start && e.span().start < f.span.end
+                })
+            });
+            read.errors = errors;
+            if read.forms.is_empty() {
+                parsed.push(None);
+                continue;
+            }
         }
         if read.forms.is_empty() {
             out.diagnostics.push((
@@ -469,6 +480,9 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
         );
     }
     out.extended = extended;
+    // Each file's diagnostics in reading order, whichever pass found them.
+    out.diagnostics
+        .sort_by_key(|(i, d)| (*i, d.span.start, d.span.end));
     out
 }
 

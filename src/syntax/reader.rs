@@ -41,6 +41,12 @@ pub enum ReadError {
         /// The opener of the collection still open, if any.
         open: Option<Span>,
     },
+    /// `// note` — EDN comments start with `;`.
+    #[error("`//` does not start a comment here: comments start with `;`")]
+    SlashComment {
+        /// The `//`.
+        span: Span,
+    },
     /// `{:a 1 :b}` — a map needs an even number of forms.
     #[error("this map has an odd number of forms: every key needs a value")]
     OddMap {
@@ -174,6 +180,7 @@ impl ReadError {
             ReadError::Unclosed { span, .. }
             | ReadError::UnexpectedCloser { span, .. }
             | ReadError::OddMap { span }
+            | ReadError::SlashComment { span }
             | ReadError::DuplicateKey { span, .. }
             | ReadError::DuplicateElement { span, .. }
             | ReadError::IntOverflow { span, .. }
@@ -190,6 +197,12 @@ impl ReadError {
             | ReadError::TooDeep { span } => *span,
             ReadError::TooLarge(_) => Span::default(),
         }
+    }
+
+    /// Whether the form it is in may be wrong for it: every error but a
+    /// `//` comment, which is skipped whole and leaves the form as written.
+    pub fn breaks_form(&self) -> bool {
+        !matches!(self, ReadError::SlashComment { .. })
     }
 
     /// A second place worth showing, with a note.
@@ -210,7 +223,8 @@ impl ReadError {
 pub struct Read<'a> {
     /// Top-level forms, in order.
     pub forms: Vec<Form<'a>>,
-    /// Errors, in order of position. When not empty, `forms` may be incomplete.
+    /// Errors, in order of position. When not empty, `forms` holds the forms
+    /// that read around them; a form that an error broke is left out.
     pub errors: Vec<ReadError>,
 }
 
@@ -232,11 +246,11 @@ pub fn read(src: &str) -> Read<'_> {
         src,
         pos: src.strip_prefix('\u{feff}').map_or(0, |_| 3),
         errors: Vec::new(),
+        open: Vec::new(),
+        swallowed: None,
     };
     let mut forms = Vec::new();
-    if let Err(fatal) = reader.items(None, 0, &mut forms) {
-        reader.errors.push(fatal);
-    }
+    reader.top_level(&mut forms);
     reader.errors.sort_by_key(|e| e.span().start);
     Read {
         forms,
@@ -267,6 +281,12 @@ struct Reader<'a> {
     src: &'a str,
     pos: usize,
     errors: Vec<ReadError>,
+    /// The collections open around the reading position: opener and its text.
+    open: Vec<(Span, &'static str)>,
+    /// In the top-level form being read, the first collection opened in the
+    /// first column of a line inside another, with the one it landed in:
+    /// where a form that never closed swallowed the next definition.
+    swallowed: Option<(usize, (Span, &'static str))>,
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -318,6 +338,95 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads the top-level forms into `out`. An error that breaks a form (an
+    /// unclosed `[`, a closer that does not match) drops that form, and
+    /// reading goes on at the next line that starts with an opener in its
+    /// first column: the way definition files are written, that is the next
+    /// definition. A stray closer between forms is skipped. So one file
+    /// reports every independent error, and the forms around them still read.
+    fn top_level(&mut self, out: &mut Vec<Form<'a>>) {
+        let mut discards: Vec<Span> = Vec::new();
+        loop {
+            self.skip_trivia();
+            let Some(b) = self.peek() else {
+                if let Some(&span) = discards.last() {
+                    self.errors.push(ReadError::NothingToDiscard { span });
+                }
+                return;
+            };
+            match b {
+                b']' | b')' | b'}' => {
+                    self.errors.push(ReadError::UnexpectedCloser {
+                        span: Span::new(self.pos, self.pos + 1),
+                        found: b as char,
+                        expected: None,
+                        open: None,
+                    });
+                    self.pos += 1;
+                }
+                b'#' if self.rest().starts_with("#_") => {
+                    discards.push(Span::new(self.pos, self.pos + 2));
+                    self.pos += 2;
+                }
+                b'/' if self.rest().starts_with("//") => self.slash_comment(),
+                _ => {
+                    let start = self.pos;
+                    self.open.clear();
+                    self.swallowed = None;
+                    match self.form(0) {
+                        Ok(form) => {
+                            if discards.pop().is_none() {
+                                out.push(form);
+                            }
+                        }
+                        // The form ran on into a line that starts a new
+                        // definition: the collection open there was never
+                        // closed, whatever went wrong further on. Say that,
+                        // and read that definition again on its own.
+                        Err(_) if self.swallowed.is_some() => {
+                            let Some((at, (span, open))) = self.swallowed.take() else {
+                                continue;
+                            };
+                            self.errors.push(ReadError::Unclosed { span, open });
+                            discards.clear();
+                            self.pos = at;
+                        }
+                        Err(fatal) => {
+                            self.errors.push(fatal);
+                            discards.clear();
+                            self.pos = self.next_top_level(start);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where reading starts again after a broken form that began at `start`:
+    /// the first later line whose first character opens a collection, or the end.
+    fn next_top_level(&self, start: usize) -> usize {
+        let bytes = self.src.as_bytes();
+        let mut at = start;
+        while let Some(nl) = bytes[at..].iter().position(|&b| b == b'\n') {
+            at += nl + 1;
+            if matches!(bytes.get(at), Some(b'{' | b'[' | b'(')) || self.src[at..].starts_with("#{")
+            {
+                return at;
+            }
+        }
+        self.src.len()
+    }
+
+    /// `// …`: a comment in other languages. Said once, and skipped to the
+    /// end of the line, so the words after it are not read as forms.
+    fn slash_comment(&mut self) {
+        let end = memchr_newline(self.src.as_bytes(), self.pos);
+        self.errors.push(ReadError::SlashComment {
+            span: Span::new(self.pos, self.pos + 2),
+        });
+        self.pos = end;
+    }
+
     /// Reads forms into `out` until `close` (or the end of text when `close` is `None`).
     ///
     /// `#_` discards are counted rather than recursed into, so a million of them
@@ -363,6 +472,7 @@ impl<'a> Reader<'a> {
                     discards.push(Span::new(self.pos, self.pos + 2));
                     self.pos += 2;
                 }
+                b'/' if self.rest().starts_with("//") => self.slash_comment(),
                 _ => {
                     let form = self.form(depth)?;
                     if discards.pop().is_none() {
@@ -423,9 +533,18 @@ impl<'a> Reader<'a> {
             b'{' => ("{", b'}'),
             _ => ("#{", b'}'),
         };
+        let line_start = start == 0 || self.src.as_bytes().get(start - 1) == Some(&b'\n');
+        if line_start
+            && self.swallowed.is_none()
+            && let Some(&outer) = self.open.last()
+        {
+            self.swallowed = Some((start, outer));
+        }
         self.pos += open_len;
         let mut items = Vec::new();
+        self.open.push((open_span, open_text));
         self.items(Some((open_span, open_text, close)), depth + 1, &mut items)?;
+        self.open.pop();
         let span = Span::new(start, self.pos);
         let kind = match open {
             b'[' => Kind::Vector(items),
