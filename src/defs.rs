@@ -445,6 +445,15 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
                 )
                 .with_label(label),
             );
+            // `"4"` from a spreadsheet: say how to write the number.
+            if let Kind::Str(text) = &value.kind
+                && let Some(d) = diags.last_mut()
+            {
+                d.help = Some(match text.trim().parse::<i64>() {
+                    Ok(n) => format!("numbers are written without quotes: `:{key} {n}`"),
+                    Err(_) => format!("write a whole number without quotes: `:{key} 3`"),
+                });
+            }
             None
         }
     }

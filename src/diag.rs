@@ -32,9 +32,31 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Other places worth showing, each with a note.
     pub related: Vec<(Span, String)>,
+    /// Places in other files worth showing, already located.
+    pub elsewhere: Vec<Elsewhere>,
+}
+
+/// A place in another file than the diagnostic's: a card defined first in
+/// another file of the deck.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Elsewhere {
+    /// The other file's path.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters).
+    pub column: usize,
+    /// What is there.
+    pub note: String,
 }
 
 impl Diagnostic {
+    /// With a place in another file, already located.
+    pub fn with_elsewhere(mut self, at: Elsewhere) -> Diagnostic {
+        self.elsewhere.push(at);
+        self
+    }
+
     /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
@@ -44,6 +66,7 @@ impl Diagnostic {
             label: None,
             help: None,
             related: Vec::new(),
+            elsewhere: Vec::new(),
         }
     }
 
@@ -214,6 +237,9 @@ pub struct Located {
 /// Another place a diagnostic points at, for machines.
 #[derive(Clone, Debug, Serialize)]
 pub struct Related {
+    /// The file, when it is not the diagnostic's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// 1-based line.
     pub line: usize,
     /// 1-based column (characters).
@@ -267,13 +293,26 @@ impl Source {
                 .map(|(span, note)| {
                     let at = self.index.location(&self.text, span.start);
                     Related {
+                        path: None,
                         line: at.line,
                         column: at.column,
                         note: note.clone(),
                     }
                 })
+                .chain(d.elsewhere.iter().map(|e| Related {
+                    path: Some(e.path.clone()),
+                    line: e.line,
+                    column: e.column,
+                    note: e.note.clone(),
+                }))
                 .collect(),
         }
+    }
+
+    /// The line and column of byte `offset`, both 1-based.
+    pub fn line_column(&self, offset: u32) -> (usize, usize) {
+        let at = self.index.location(&self.text, offset);
+        (at.line, at.column)
     }
 
     /// The diagnostic as people read it: header, location, source line, caret, help.
@@ -295,6 +334,17 @@ impl Source {
         for (span, note) in &d.related {
             let _ = writeln!(out, "{}: {note}", paint("1;36", "note"));
             self.snippet(&mut out, *span, None, &paint, "1;36");
+        }
+        for e in &d.elsewhere {
+            let _ = writeln!(
+                out,
+                "{}: {} at {}:{}:{}",
+                paint("1;36", "note"),
+                e.note,
+                e.path,
+                e.line,
+                e.column
+            );
         }
         if let Some(help) = &d.help {
             let line = self.index.location(&self.text, d.span.start).line;

@@ -25,6 +25,30 @@ fn is_md(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".md")
 }
 
+/// A path that could not be read: a missing file, a folder without permission.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IoProblem {
+    /// The path as given or found.
+    pub path: String,
+    /// What went wrong, as the system says it.
+    pub message: String,
+}
+
+impl IoProblem {
+    fn new(path: &Path, e: &std::io::Error) -> IoProblem {
+        IoProblem {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for IoProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
 /// The result of checking a set of files.
 #[derive(Debug, Default)]
 pub struct Checked {
@@ -33,7 +57,7 @@ pub struct Checked {
     /// Diagnostics, each with the index of its source.
     pub diagnostics: Vec<(usize, Diagnostic)>,
     /// Paths that could not be read at all (missing, unreadable): usage or I/O errors.
-    pub io_errors: Vec<String>,
+    pub io_errors: Vec<IoProblem>,
     /// Rule sets found among the files, checked.
     pub rule_sets: Vec<RuleSet>,
     /// Cards and effects that checked clean.
@@ -54,23 +78,23 @@ impl Checked {
 }
 
 /// Finds the data files under `paths` (files as given, folders recursively, sorted).
-pub fn discover(paths: &[PathBuf], io_errors: &mut Vec<String>) -> Vec<PathBuf> {
+pub fn discover(paths: &[PathBuf], io_errors: &mut Vec<IoProblem>) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for path in paths {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => walk(path, &mut out, io_errors),
             Ok(_) => out.push(path.clone()),
-            Err(e) => io_errors.push(format!("{}: {e}", path.display())),
+            Err(e) => io_errors.push(IoProblem::new(path, &e)),
         }
     }
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<IoProblem>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
-            io_errors.push(format!("{}: {e}", dir.display()));
+            io_errors.push(IoProblem::new(dir, &e));
             return;
         }
     };
@@ -79,8 +103,13 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
     for path in paths {
         // A symlinked folder is not followed: `up -> ..` would read everything again.
         let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        // Build output and hidden folders (`.git`) hold no data of the designer's.
+        let skipped = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n == "target" || n.starts_with('.'));
         if path.is_dir() {
-            if !link {
+            if !link && !skipped {
                 walk(&path, out, io_errors);
             }
         } else if path
@@ -107,15 +136,36 @@ pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io
                 format!("this file is not UTF-8 text (invalid byte at offset {at})"),
             )
             .with_label("not UTF-8")
-            .with_help("grimoire reads UTF-8 text files; is this a binary file?");
+            .with_help(not_utf8_help(e.as_bytes()));
             Err((Source::new(shown, text), d))
         }
     })
 }
 
+/// What to do about a file that is not UTF-8: text with a few bytes from
+/// another encoding (a spreadsheet's Latin-1 or Windows-1252 export) is to be
+/// saved again as UTF-8; bytes no text holds suggest a binary file.
+fn not_utf8_help(bytes: &[u8]) -> &'static str {
+    let binary = bytes
+        .iter()
+        .any(|&b| b == 0 || (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')));
+    if binary {
+        "grimoire reads UTF-8 text files; is this a binary file?"
+    } else {
+        "the file looks like text in another encoding (a spreadsheet's Latin-1 or Windows-1252 export): save it as UTF-8"
+    }
+}
+
 /// Checks every file under `paths`. With `rules`, definitions files are checked against it.
 pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
+    check_paths_with(paths, Vec::new(), rules)
+}
+
+/// Checks every file under `paths` and the texts `extra` (standard input, say)
+/// together, as [`check_paths`] checks files.
+pub fn check_paths_with(paths: &[PathBuf], extra: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
     let mut out = Checked::default();
+    out.sources.extend(extra);
     let files = discover(paths, &mut out.io_errors);
     for path in &files {
         match load(path) {
@@ -124,7 +174,7 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
                 out.diagnostics.push((out.sources.len(), d));
                 out.sources.push(source);
             }
-            Err(e) => out.io_errors.push(format!("{}: {e}", path.display())),
+            Err(e) => out.io_errors.push(IoProblem::new(path, &e)),
         }
     }
     check_loaded(out, rules)
@@ -259,6 +309,13 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     "this file holds no forms: expected a rule set or card and effect definitions",
                 ),
             ));
+            parsed.push(None);
+            continue;
+        }
+        // A scenario file is checked as scenarios, against its rule set and deck.
+        if read.forms.iter().all(|f| f.has_key("scenario")) {
+            let diags = check_scenarios(Path::new(&source.path), &read.forms, rules);
+            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
             parsed.push(None);
             continue;
         }
@@ -397,7 +454,14 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
                     if *file == i {
                         d = d.with_related(*first, "first defined here");
                     } else {
-                        d = d.with_help(format!("it is first defined in {}", sources[*file].path));
+                        let other = &sources[*file];
+                        let (line, column) = other.line_column(first.start);
+                        d = d.with_elsewhere(crate::diag::Elsewhere {
+                            path: other.path.clone(),
+                            line,
+                            column,
+                            note: "first defined".into(),
+                        });
                     }
                     diags.push(d);
                 } else {
@@ -488,6 +552,54 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
 
 /// A file read for checking: a spreadsheet (read row by row when checked), or
 /// the forms of a definitions file.
+/// Checks the scenarios of the file at `path` against the rule set they name
+/// (`:rules`, else the folder they are in, else `rules`) and its bundled deck.
+fn check_scenarios(
+    path: &Path,
+    forms: &[crate::syntax::Form<'_>],
+    rules: Option<&RuleSet>,
+) -> Vec<Diagnostic> {
+    let whole = forms.first().map_or(Span::default(), |f| {
+        Span::new(f.span.start as usize, f.span.start as usize)
+    });
+    let mut loaded = match scenario_rules(path, forms) {
+        Some(name) => match load_rules(&name) {
+            Ok(r) => r,
+            Err(e) => return vec![Diagnostic::error(whole, e.to_string())],
+        },
+        None => match rules {
+            Some(r) => r.clone(),
+            None => {
+                return vec![
+                    Diagnostic::error(whole, "cannot tell which rule set these scenarios use")
+                        .with_help("put the file in a folder named after the rule set, add `:rules :NAME`, or give `--rules`"),
+                ];
+            }
+        },
+    };
+    let deck = match load_deck(&mut loaded, &[]) {
+        Ok(deck) => deck.cards,
+        Err(e) => return vec![Diagnostic::error(whole, e.to_string())],
+    };
+    let mut diags = Vec::new();
+    crate::scenario::load(forms, &loaded, &deck, &mut diags);
+    diags
+}
+
+/// The rule set a scenario file uses: a form's `:rules`, else a folder named
+/// after a bundled rule set.
+pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
+    for f in forms {
+        if let Some(name) = f.get("rules").and_then(|v| v.as_keyword()) {
+            return Some(name.to_string());
+        }
+    }
+    rules_folder(path, |dir| {
+        crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
+    })
+    .map(str::to_string)
+}
+
 enum Parsed<'a> {
     Csv,
     Edn(crate::syntax::Read<'a>),
@@ -754,7 +866,9 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
         // Files of statuses only are welcome; cards have nowhere to go.
         let mut checked = check_paths(cards, Some(rules));
         if !checked.io_errors.is_empty() {
-            return Err(DeckError::Io(checked.io_errors));
+            return Err(DeckError::Io(
+                checked.io_errors.iter().map(ToString::to_string).collect(),
+            ));
         }
         if checked.error_count() > 0 {
             return Err(DeckError::Invalid(Box::new(checked)));
@@ -789,7 +903,9 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
         ),
     };
     if !checked.io_errors.is_empty() {
-        return Err(DeckError::Io(checked.io_errors));
+        return Err(DeckError::Io(
+            checked.io_errors.iter().map(ToString::to_string).collect(),
+        ));
     }
     if checked.error_count() > 0 {
         return Err(DeckError::Invalid(Box::new(checked)));

@@ -52,10 +52,12 @@ enum Command {
     ///
     /// Exit codes: 0 clean, 1 diagnostics found, 2 usage or I/O error.
     #[command(
-        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md"
+        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  cat card.edn | grimoire check --rules arcomage -\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md"
     )]
     Check {
-        /// Files or folders (folders are searched for .edn, .csv and .md files).
+        /// Files or folders (folders are searched for .edn, .csv and .md files,
+        /// skipping `target/` and hidden folders; scenario files are checked as
+        /// scenarios); `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Check definitions against this rule set (bundled name or file) instead of

@@ -120,7 +120,19 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         Ok(r) => r,
         Err(out) => return out,
     };
-    let checked = files::check_paths(paths, rules.as_ref());
+    // `-` is standard input, checked beside the files as `<stdin>`.
+    let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| p.as_os_str() == "-");
+    let mut extra = Vec::new();
+    if !stdin.is_empty() {
+        let mut text = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            return Output::usage(format!("standard input: {e}"));
+        }
+        extra.push(Source::new("<stdin>", text));
+    }
+    let files: Vec<PathBuf> = files.into_iter().cloned().collect();
+    let checked = files::check_paths_with(&files, extra, rules.as_ref());
     // A file with thousands of errors shows its first ones and a count of the rest.
     let mut shown = vec![0usize; checked.sources.len()];
     let mut hidden = vec![0usize; checked.sources.len()];
@@ -161,8 +173,30 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
     } else {
         Output::diagnostics(&located, format, color)
     };
-    for e in &checked.io_errors {
-        let _ = writeln!(out.stderr, "error: {e}");
+    match format {
+        Format::Human => {
+            for e in &checked.io_errors {
+                let _ = writeln!(out.stderr, "error: {e}");
+            }
+        }
+        // Machines get the paths that could not be read in the same list,
+        // with no line: `{"path": …, "severity": "error", "kind": "io", "message": …}`.
+        Format::Json if !checked.io_errors.is_empty() => {
+            let mut list: Vec<serde_json::Value> = located
+                .iter()
+                .filter_map(|(s, d)| serde_json::to_value(s.locate(d)).ok())
+                .collect();
+            list.extend(checked.io_errors.iter().map(|e| {
+                serde_json::json!({
+                    "path": e.path,
+                    "severity": "error",
+                    "kind": "io",
+                    "message": e.message,
+                })
+            }));
+            out.stdout = to_json(&list);
+        }
+        Format::Json => {}
     }
     if !checked.io_errors.is_empty() {
         out.code = EXIT_USAGE;
@@ -187,7 +221,7 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
     }
     if checked.sources.is_empty() && checked.io_errors.is_empty() {
         out.stderr
-            .push_str("error: no data files found (looked for .edn and .csv files)\n");
+            .push_str("error: no data files found (looked for .edn, .csv and .md files)\n");
         out.code = EXIT_USAGE;
     }
     out

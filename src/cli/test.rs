@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::play::load_deck;
 use super::{EXIT_DIAGNOSTICS, Output};
@@ -47,7 +47,8 @@ fn collect(
     let mut io_errors = Vec::new();
     let files = files::discover(paths, &mut io_errors);
     if !io_errors.is_empty() {
-        return Err(Output::usage(io_errors.join("\n")));
+        let lines: Vec<String> = io_errors.iter().map(ToString::to_string).collect();
+        return Err(Output::usage(lines.join("\n")));
     }
     let mut decks: HashMap<String, (RuleSet, Vec<Card>)> = HashMap::new();
     let mut outcomes = Vec::new();
@@ -70,7 +71,7 @@ fn collect(
             );
             continue;
         }
-        let Some(name) = rules_name(path, &read.forms) else {
+        let Some(name) = files::scenario_rules(path, &read.forms) else {
             let d = Diagnostic::error(
                 Span::new(0, 0),
                 "cannot tell which rule set these scenarios use",
@@ -97,19 +98,6 @@ fn collect(
         problems.extend(diags.into_iter().map(|d| (source.clone(), d)));
     }
     Ok((outcomes, problems))
-}
-
-/// The rule set a scenario file uses: its `:rules`, else a folder named after a bundled rule set.
-fn rules_name(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
-    for f in forms {
-        if let Some(name) = f.get("rules").and_then(|v| v.as_keyword()) {
-            return Some(name.to_string());
-        }
-    }
-    files::rules_folder(path, |dir| {
-        crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
-    })
-    .map(str::to_string)
 }
 
 /// `grimoire test PATH...`.
