@@ -55,104 +55,153 @@ impl Cell<'_> {
     }
 }
 
-/// Splits CSV text into rows of cells (RFC 4180: quoted cells may hold commas, `""` and newlines).
-pub fn rows(text: &str) -> Result<Vec<Vec<Cell<'_>>>, Diagnostic> {
+/// Splits CSV text into rows of cells (RFC 4180: quoted cells may hold commas,
+/// `""` and newlines). A row that cannot be read (a quote never closed, text
+/// after a closing quote) is reported in `diags` and left out, and reading
+/// goes on at the next line, so one bad row costs only itself.
+pub fn rows<'t>(text: &'t str, diags: &mut Vec<Diagnostic>) -> Vec<Vec<Cell<'t>>> {
     let bytes = text.as_bytes();
     let mut rows = Vec::new();
     let mut row = Vec::new();
     // Spreadsheets saved as "CSV UTF-8" start with a byte-order mark.
     let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    loop {
-        let start = i;
-        if bytes.get(i) == Some(&b'"') {
-            let mut owned: Option<(String, Vec<u32>)> = None;
-            let mut j = i + 1;
-            loop {
-                match bytes.get(j) {
-                    None => {
-                        return Err(Diagnostic::error(
-                            Span::new(start, start + 1),
-                            "this quoted cell is never closed",
-                        )
-                        .with_label("opening quote")
-                        .with_help("close it with `\"`; write a quote inside a cell as `\"\"`"));
-                    }
-                    Some(b'"') if bytes.get(j + 1) == Some(&b'"') => {
-                        let (buf, map) = owned.get_or_insert_with(|| {
-                            let head = &text[i + 1..j];
-                            (head.to_string(), (i as u32 + 1..j as u32).collect())
-                        });
-                        buf.push('"');
-                        map.push(j as u32);
-                        j += 2;
-                    }
-                    Some(b'"') => break,
-                    Some(_) => {
-                        let ch = text[j..].chars().next().unwrap_or('\u{fffd}');
-                        if let Some((buf, map)) = &mut owned {
-                            buf.push(ch);
-                            map.extend((0..ch.len_utf8() as u32).map(|k| j as u32 + k));
-                        }
-                        j += ch.len_utf8();
-                    }
-                }
-            }
-            let (text_cow, map) = match owned {
-                Some((buf, map)) => (Cow::Owned(buf), Some(map)),
-                None => (Cow::Borrowed(&text[i + 1..j]), None),
-            };
-            i = j + 1;
-            row.push(Cell {
-                text: text_cow,
-                span: Span::new(start, i),
-                map,
-                body: start as u32 + 1,
-            });
-            match bytes.get(i) {
-                None | Some(b',' | b'\n' | b'\r') => {}
-                Some(_) => {
-                    return Err(Diagnostic::error(
-                        Span::new(i, i + 1),
-                        "unexpected text after a quoted cell",
-                    )
-                    .with_help("a quoted cell ends at its closing quote; put a comma after it"));
-                }
-            }
+    // Where the row being read starts, to skip it whole when it breaks.
+    let mut row_start = i;
+    while i < bytes.len() {
+        let cell = if bytes.get(i) == Some(&b'"') {
+            quoted(text, i, row_start)
         } else {
             let end = bytes[i..]
                 .iter()
                 .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
                 .map_or(bytes.len(), |p| i + p);
-            row.push(Cell {
-                text: Cow::Borrowed(&text[i..end]),
-                span: Span::new(i, end),
-                map: None,
-                body: i as u32,
-            });
-            i = end;
-        }
+            Ok((
+                Cell {
+                    text: Cow::Borrowed(&text[i..end]),
+                    span: Span::new(i, end),
+                    map: None,
+                    body: i as u32,
+                },
+                end,
+            ))
+        };
+        let (cell, end) = match cell {
+            Ok(c) => c,
+            Err((d, resume)) => {
+                diags.push(d);
+                row.clear();
+                i = resume;
+                row_start = i;
+                continue;
+            }
+        };
+        row.push(cell);
+        i = end;
         match bytes.get(i) {
             Some(b',') => i += 1,
             Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => {
                 i += 2;
                 rows.push(std::mem::take(&mut row));
+                row_start = i;
             }
             Some(b'\n' | b'\r') => {
                 i += 1;
                 rows.push(std::mem::take(&mut row));
+                row_start = i;
             }
-            _ => {
-                rows.push(std::mem::take(&mut row));
-                break;
-            }
+            _ => break,
         }
-        if i >= bytes.len() {
-            break;
-        }
+    }
+    if !row.is_empty() {
+        rows.push(row);
     }
     // A trailing newline leaves no empty last row; blank lines are dropped.
     rows.retain(|r| !(r.len() == 1 && r[0].text.trim().is_empty()));
-    Ok(rows)
+    rows
+}
+
+/// The start of the line after the one holding byte `at`, or the end.
+fn next_line(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| at + p + 1)
+}
+
+/// The quoted cell opening at `start` (in the row starting at `row_start`)
+/// and where it ends; or the error, and where reading resumes.
+#[allow(clippy::type_complexity)]
+fn quoted(
+    text: &str,
+    start: usize,
+    row_start: usize,
+) -> Result<(Cell<'_>, usize), (Diagnostic, usize)> {
+    let bytes = text.as_bytes();
+    let mut owned: Option<(String, Vec<u32>)> = None;
+    let mut j = start + 1;
+    // A quote left open runs on into the rows below; said at the quote, and
+    // reading resumes on the line after it.
+    let unclosed = || {
+        Diagnostic::error(
+            Span::new(start, start + 1),
+            "this quoted cell is never closed",
+        )
+        .with_label("opening quote")
+        .with_help("close it with `\"`; write a quote inside a cell as `\"\"`")
+    };
+    loop {
+        match bytes.get(j) {
+            None => return Err((unclosed(), next_line(bytes, start))),
+            Some(b'"') if bytes.get(j + 1) == Some(&b'"') => {
+                let (buf, map) = owned.get_or_insert_with(|| {
+                    let head = &text[start + 1..j];
+                    (head.to_string(), (start as u32 + 1..j as u32).collect())
+                });
+                buf.push('"');
+                map.push(j as u32);
+                j += 2;
+            }
+            Some(b'"') => break,
+            Some(_) => {
+                let ch = text[j..].chars().next().unwrap_or('\u{fffd}');
+                if let Some((buf, map)) = &mut owned {
+                    buf.push(ch);
+                    map.extend((0..ch.len_utf8() as u32).map(|k| j as u32 + k));
+                }
+                j += ch.len_utf8();
+            }
+        }
+    }
+    let end = j + 1;
+    match bytes.get(end) {
+        None | Some(b',' | b'\n' | b'\r') => {}
+        // Text after the closing quote: if the cell ran over a line end, the
+        // quote that opened it was the one never closed.
+        Some(_) if text[start..j].contains('\n') => {
+            return Err((unclosed(), next_line(bytes, start)));
+        }
+        Some(_) => {
+            let d = Diagnostic::error(
+                Span::new(end, end + 1),
+                "unexpected text after a quoted cell",
+            )
+            .with_help("a quoted cell ends at its closing quote; put a comma after it");
+            return Err((d, next_line(bytes, end.max(row_start))));
+        }
+    }
+    let (text_cow, map) = match owned {
+        Some((buf, map)) => (Cow::Owned(buf), Some(map)),
+        None => (Cow::Borrowed(&text[start + 1..j]), None),
+    };
+    Ok((
+        Cell {
+            text: text_cow,
+            span: Span::new(start, end),
+            map,
+            body: start as u32 + 1,
+        },
+        end,
+    ))
 }
 
 /// Turns a card spreadsheet into card maps, as if each row had been written `{:card … :effects …}`.
@@ -220,6 +269,9 @@ pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec
             continue;
         }
         let mut pairs = Vec::with_capacity(row.len());
+        // A cell that did not read has said so; the row is not checked on
+        // without it (no "a card needs `:effects`" after an unclosed `[`).
+        let mut broken = false;
         for (cell, key) in row.iter().zip(&columns) {
             let Some(key) = *key else { continue };
             let key_form = Form {
@@ -233,10 +285,16 @@ pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec
                 },
                 _ => match value_of(cell, diags) {
                     Some(v) => v,
-                    None => continue,
+                    None => {
+                        broken = true;
+                        continue;
+                    }
                 },
             };
             pairs.push((key_form, value));
+        }
+        if broken {
+            continue;
         }
         out.push(Form {
             kind: Kind::Map(pairs),
@@ -302,7 +360,7 @@ mod tests {
     #[test]
     fn rows_handle_quotes_commas_escapes_and_line_ends() {
         let text = "a,\"b, c\",\"say \"\"hi\"\"\"\r\nd,,e\n";
-        let rows = rows(text).unwrap();
+        let rows = rows(text, &mut Vec::new());
         assert_eq!(rows.len(), 2);
         let texts: Vec<&str> = rows[0].iter().map(|c| c.text.as_ref()).collect();
         assert_eq!(texts, ["a", "b, c", "say \"hi\""]);
@@ -319,6 +377,8 @@ mod tests {
 
     #[test]
     fn an_unclosed_quote_is_an_error() {
-        assert!(rows("a,\"b\n").is_err());
+        let mut diags = Vec::new();
+        rows("a,\"b\n", &mut diags);
+        assert_eq!(diags.len(), 1);
     }
 }

@@ -430,17 +430,11 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             Some(Parsed::Edn(read)) => &read.forms,
             // Table rows are joined to the definitions once all are checked, below.
             Some(Parsed::Md(..)) => continue,
-            _ => match crate::csv::rows(&sources[i].text) {
-                Ok(rows) => {
-                    cells = rows;
-                    from_csv = crate::csv::cards(&cells, &mut diags);
-                    &from_csv
-                }
-                Err(d) => {
-                    diags.push(d);
-                    &[]
-                }
-            },
+            _ => {
+                cells = crate::csv::rows(&sources[i].text, &mut diags);
+                from_csv = crate::csv::cards(&cells, &mut diags);
+                &from_csv
+            }
         };
         for form in forms {
             if let Some(def) = definition(form, rs, i, &mut diags) {

@@ -148,3 +148,58 @@ fn a_quoted_cost_is_told_to_drop_the_quotes() {
         "{err}"
     );
 }
+
+const SHEET: &str = "name,description,discardable,play-again,type,cost,effects
+Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount 1}]
+Lucky Cache,\"+2 Bricks, +2 Gems, Play again,true,true,:bricks,0,[{:effected :you :resource :bricks :amount 2}]
+Friendly Terrain,\"+1 Wall, Play again\",true,true,:bricks,1,[{:effected :you :resource :wall :amount 1}]
+Grand Wall,+5 Wall,true,false,:bricks,4,[{:effected :you :resource :wall :amount 5}
+";
+
+#[test]
+fn a_spreadsheet_row_that_breaks_costs_only_itself() {
+    let dir = scratch("sheet");
+    write(&dir, "arcomage/cards.csv", SHEET.as_bytes());
+    let out = grimoire(&["check", "arcomage"], &dir);
+    let err = text(&out.stderr);
+    // The quote left open on line 3 is said on line 3, not where it ran to.
+    assert!(err.contains("this quoted cell is never closed"), "{err}");
+    assert!(err.contains("arcomage/cards.csv:3:13"), "{err}");
+    // The unclosed `[` is its own error, with no EDN advice about `:effects []`.
+    assert!(err.contains("this `[` is never closed"), "{err}");
+    assert!(!err.contains(":effects []"), "{err}");
+    assert!(err.contains("checked 1 file: 2 definitions"), "{err}");
+    assert!(err.contains(", 2 errors,"), "{err}");
+}
+
+#[test]
+fn eval_of_one_card_goes_on_past_other_bad_rows_and_suggests_near_names() {
+    let dir = scratch("sheet-eval");
+    write(&dir, "arcomage/cards.csv", SHEET.as_bytes());
+    let eval = |card: &str| {
+        grimoire(
+            &[
+                "eval",
+                "--rules",
+                "arcomage",
+                "--card",
+                card,
+                "--cards",
+                "arcomage/cards.csv",
+            ],
+            &dir,
+        )
+    };
+    let out = eval("Miners");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("you.quarry           2 -> 3"));
+    // The file's errors are shown, as warnings.
+    assert!(text(&out.stderr).contains("warning: this quoted cell is never closed"));
+    let out = eval("Minor");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("did you mean \"Miners\"?"),
+        "{}",
+        text(&out.stderr)
+    );
+}
