@@ -31,6 +31,7 @@ pub mod dice;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod fmt;
 pub mod lint;
 pub mod md;
 pub mod rules;

@@ -136,6 +136,21 @@ enum Command {
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
+    /// Format .edn files: re-indent by structure, keeping comments, line breaks and every token.
+    ///
+    /// Exit codes: 0 formatted (with --check: nothing to change), 1 a file has
+    /// syntax errors (left as it is) or, with --check, would change, 2 usage or I/O error.
+    #[command(
+        after_help = "Examples:\n  grimoire fmt rules cards effects tests/scenarios\n  grimoire fmt --check cards/arcomage\n  grimoire fmt my-cards.edn"
+    )]
+    Fmt {
+        /// Files or folders (folders are searched for .edn files, skipping target/ and hidden folders).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write nothing: print a diff of each file that would change, and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Roll dice: one roll with its faces, or with --count the distribution.
     ///
     /// EXPR is any integer expression of the language without entities: dice
@@ -249,6 +264,7 @@ fn main() -> ExitCode {
             )
         }
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
+        Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
         Command::Roll {
             expr,
             count,

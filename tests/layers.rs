@@ -11,6 +11,7 @@ const MODULES: &[(&str, &str)] = &[
     ("dice", "syntax"),
     ("syntax", "syntax"),
     ("diag", "syntax"),
+    ("fmt", "syntax"),
     ("ast", "check"),
     ("check", "check"),
     ("rules", "check"),

@@ -1,0 +1,217 @@
+//! `grimoire fmt [--check] PATH...`: formats `.edn` files in place, or with
+//! `--check` prints what would change.
+//!
+//! A file is rewritten only when it read without errors and its formatted
+//! text reads back the same ([`crate::fmt::format_source`] checks both), and
+//! then atomically: the new text goes to a temporary file beside it, which
+//! takes the original's permissions and is renamed over it. So an
+//! interrupted run leaves each file either as it was or formatted.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use similar::TextDiff;
+
+use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, MAX_PER_FILE, Output, plural};
+use crate::diag::{Diagnostic, Source};
+use crate::files;
+use crate::fmt::{FmtError, format_source};
+
+/// `grimoire fmt`: formats the `.edn` files under `paths`; with `check`,
+/// writes nothing and prints a unified diff of each file that would change.
+///
+/// Exit code: 0 when every file was (or, with `check`, already is) formatted;
+/// 1 when a file has syntax errors (reported as `check` reports them, the file
+/// left untouched) or, with `check`, would change; 2 for a usage or I/O error,
+/// or a formatted text that would not read back the same (left unwritten).
+pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
+    let mut out = Output::default();
+    let mut io_errors = Vec::new();
+    let found = edn_files(paths, &mut io_errors, &mut out.stderr);
+    let (mut changed, mut same, mut broken) = (0usize, 0usize, 0usize);
+    let mut internal = false;
+    for path in &found {
+        let source = match files::load(path) {
+            Ok(Ok(source)) => source,
+            Ok(Err((source, d))) => {
+                broken += 1;
+                report(&mut out.stderr, &source, &[d], color);
+                continue;
+            }
+            Err(e) => {
+                io_errors.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        let formatted = match format_source(&source.text) {
+            Ok(text) => text,
+            Err(e) => {
+                match e {
+                    FmtError::Syntax(_) => broken += 1,
+                    FmtError::NotSame { .. } => internal = true,
+                }
+                report(&mut out.stderr, &source, &e.diagnostics(), color);
+                continue;
+            }
+        };
+        if formatted == source.text {
+            same += 1;
+            continue;
+        }
+        if check {
+            changed += 1;
+            let diff = TextDiff::from_lines(source.text.as_str(), formatted.as_str());
+            let _ = write!(
+                out.stdout,
+                "{}",
+                diff.unified_diff()
+                    .context_radius(3)
+                    .header(&source.path, &format!("{} (formatted)", source.path))
+            );
+        } else {
+            match write_atomically(path, &formatted) {
+                Ok(()) => changed += 1,
+                Err(e) => io_errors.push(format!("{}: {e}", path.display())),
+            }
+        }
+    }
+    let _ = writeln!(
+        out.stderr,
+        "{} {changed} file{}, {same} already formatted{}",
+        if check { "would format" } else { "formatted" },
+        plural(changed),
+        if broken > 0 {
+            format!(
+                ", {broken} with errors left as {}",
+                if broken == 1 { "it was" } else { "they were" }
+            )
+        } else {
+            String::new()
+        }
+    );
+    for e in &io_errors {
+        let _ = writeln!(out.stderr, "error: {e}");
+    }
+    if found.is_empty() && io_errors.is_empty() {
+        out.stderr.push_str("error: no .edn files found\n");
+        out.code = EXIT_USAGE;
+        return out;
+    }
+    out.code = if internal || !io_errors.is_empty() {
+        EXIT_USAGE
+    } else if broken > 0 || (check && changed > 0) {
+        EXIT_DIAGNOSTICS
+    } else {
+        EXIT_OK
+    };
+    out
+}
+
+/// Renders a file's diagnostics as `check` does, the first [`MAX_PER_FILE`] of them.
+fn report(stderr: &mut String, source: &Source, diags: &[Diagnostic], color: bool) {
+    for d in diags.iter().take(MAX_PER_FILE) {
+        stderr.push_str(&source.render(d, color));
+        stderr.push('\n');
+    }
+    if diags.len() > MAX_PER_FILE {
+        let _ = writeln!(
+            stderr,
+            "{}: {} more errors are not shown",
+            source.path,
+            diags.len() - MAX_PER_FILE
+        );
+    }
+}
+
+fn is_edn(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("edn"))
+}
+
+/// The `.edn` files under `paths`: files as given, folders walked in sorted
+/// order. A file given by name that is not `.edn` (a `.csv` or `.md` card
+/// table) is skipped with a note, never rewritten.
+fn edn_files(paths: &[PathBuf], io_errors: &mut Vec<String>, notes: &mut String) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk(path, &mut out, io_errors),
+            Ok(_) if is_edn(path) => out.push(path.clone()),
+            Ok(_) => {
+                let _ = writeln!(
+                    notes,
+                    "note: {}: not an .edn file, left as it is",
+                    path.display()
+                );
+            }
+            Err(e) => io_errors.push(format!("{}: {e}", path.display())),
+        }
+    }
+    out
+}
+
+/// Collects `.edn` files under `dir`, skipping hidden entries and `target/`
+/// (build output), and not following symlinked folders (`up -> ..` would loop).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            io_errors.push(format!("{}: {e}", dir.display()));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if name.starts_with('.') {
+            continue;
+        }
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if name != "target" {
+                walk(&path, out, io_errors);
+            }
+        } else if is_edn(&path) && (meta.is_file() || path.is_file()) {
+            out.push(path);
+        }
+    }
+}
+
+/// Replaces the file at `path` with `text`: written to a temporary file in
+/// the same folder (so the rename stays on one file system), given the
+/// original's permissions, then renamed over it. A symlink is followed, so
+/// the file it points at is formatted and the link stays a link.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let target = fs::canonicalize(path)?;
+    let permissions = fs::metadata(&target)?.permissions();
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.fmt-tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::set_permissions(&tmp, permissions)?;
+        fs::rename(&tmp, &target)
+    })();
+    if result.is_err() {
+        // Nothing half-written is left behind; the original is untouched.
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
