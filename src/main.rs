@@ -151,6 +151,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run a language server on standard input and output, for editors.
+    ///
+    /// Diagnostics as you type (the same as `check`), hover docs, completion,
+    /// go to definition of cards and statuses, and formatting. See the
+    /// README for VS Code, Neovim and Helix.
+    #[command(after_help = "Examples:\n  grimoire lsp")]
+    Lsp,
     /// Roll dice: one roll with its faces, or with --count the distribution.
     ///
     /// EXPR is any integer expression of the language without entities: dice
@@ -265,6 +272,7 @@ fn main() -> ExitCode {
         }
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
         Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
+        Command::Lsp => cli::lsp::lsp(),
         Command::Roll {
             expr,
             count,

@@ -4,6 +4,7 @@
 //! command can be tested without spawning a process.
 
 pub mod fmt;
+pub mod lsp;
 mod play;
 mod roll;
 mod simulate;
