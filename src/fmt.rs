@@ -7,6 +7,12 @@
 //!   `{`), or two after `#{`, so it lines up with the collection's first
 //!   element; a line that starts with the closer is indented the same way;
 //!   a top-level line starts in the first column;
+//! - an operator call (a vector or list whose first element is a symbol, with
+//!   its first argument on the same line: `[+ [:you :wall]`) is a call as in
+//!   cljfmt: its lines line up with the first argument. If the author wrote
+//!   the call's first continuation line one column after the opener (under
+//!   the operator) or two (cljfmt's body indent), that choice is kept for
+//!   all its lines; both are common in the bundled rule sets;
 //! - no whitespace at the end of a line, after an opener (unless a comment
 //!   follows on that line) or before a closer;
 //! - at most one blank line in a row, none at the start, and exactly one line
@@ -361,10 +367,16 @@ fn verify(src: &str, forms: &[Form<'_>], formatted: &str) -> Result<(), FmtError
     let (a, b) = (solid(src), solid(formatted));
     let differs = |i: usize| a.get(i).map(|t| t.1) != b.get(i).map(|t| t.1);
     if let Some(i) = (0..a.len().max(b.len())).find(|&i| differs(i)) {
-        let at = a.get(i).map_or(src.len(), |t| t.0);
-        return Err(FmtError::NotSame {
-            at: Span::new(at, at),
-        });
+        let at = a
+            .get(i)
+            .map_or(Span::new(src.len(), src.len()), |&(at, tok)| {
+                let len = match tok {
+                    Tok::Open(w) | Tok::Close(w) | Tok::Comment(w) | Tok::Text(w) => w.len(),
+                    Tok::Newline | Tok::Space(_) => 0,
+                };
+                Span::new(at, at + len)
+            });
+        return Err(FmtError::NotSame { at });
     }
     let after = read(formatted);
     let same = after.errors.is_empty()
@@ -401,6 +413,40 @@ mod tests {
     fn lines_inside_a_collection_start_one_column_after_the_opener() {
         assert_eq!(fmt("{:a 1\n:b [1\n2]}"), "{:a 1\n :b [1\n     2]}\n");
         assert_eq!(fmt("  [1\n        2]"), "[1\n 2]\n");
+    }
+
+    #[test]
+    fn operator_calls_line_up_with_their_first_argument() {
+        assert_eq!(fmt("[+ 1\n2\n      3]"), "[+ 1\n   2\n   3]\n");
+        assert_eq!(
+            fmt("{:a [and [= 1 1]\n[< 1 2]]}"),
+            "{:a [and [= 1 1]\n         [< 1 2]]}\n"
+        );
+        // Nested calls each line up with their own first argument.
+        assert_eq!(fmt("[- [+ 1\n2]\n3]"), "[- [+ 1\n      2]\n   3]\n");
+    }
+
+    #[test]
+    fn an_operator_call_written_under_its_operator_or_two_in_stays_so() {
+        let under = "[if [> 1 2]\n 3\n 4]\n";
+        assert_eq!(fmt(under), under);
+        assert_eq!(fmt("[if [> 1 2]\n 3\n       4]"), under);
+        let two_in = "{:x [if [> 1 2]\n      3\n      4]}\n";
+        assert_eq!(fmt(two_in), two_in);
+        // Only the first continuation line decides; the rest follow it.
+        assert_eq!(fmt("[min 1\n  2\n     3]"), "[min 1\n  2\n  3]\n");
+    }
+
+    #[test]
+    fn only_symbol_headed_vectors_with_an_argument_on_their_line_are_calls() {
+        // Keywords, numbers, dice, maps: plain collections.
+        assert_eq!(fmt("[:you 1\n    2]"), "[:you 1\n 2]\n");
+        assert_eq!(fmt("[1 2\n    3]"), "[1 2\n 3]\n");
+        assert_eq!(fmt("[1d6 2\n    3]"), "[1d6 2\n 3]\n");
+        assert_eq!(fmt("[{:a 1} 2\n    3]"), "[{:a 1} 2\n 3]\n");
+        assert_eq!(fmt("{:a 1\n    :b 2}"), "{:a 1\n :b 2}\n");
+        // The operator alone on its line.
+        assert_eq!(fmt("[+\n    1\n 2]"), "[+\n 1\n 2]\n");
     }
 
     #[test]
