@@ -30,6 +30,7 @@ pub mod diag;
 pub mod dice;
 pub mod engine;
 pub mod eval;
+pub mod explain;
 pub mod files;
 pub mod fmt;
 pub mod lint;

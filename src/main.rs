@@ -70,12 +70,15 @@ enum Command {
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
-        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23"
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23"
     )]
     Eval {
-        /// The effects: a vector of effect maps.
-        #[arg(required_unless_present_any = ["card", "statuses", "then"])]
+        /// The effects: a vector of effect maps; `-` reads them from standard input.
+        #[arg(required_unless_present_any = ["card", "statuses", "then", "file"])]
         effects: Option<String>,
+        /// Read the effects from this file.
+        #[arg(long, conflicts_with_all = ["effects", "card"])]
+        file: Option<PathBuf>,
         /// Apply this card's effects instead (from the bundled deck, or --cards).
         #[arg(long, conflicts_with = "effects")]
         card: Option<String>,
@@ -101,6 +104,41 @@ enum Command {
         #[arg(long = "then", value_name = "TIMING")]
         then: Vec<String>,
         /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: FormatArg,
+    },
+    /// Say what a card or effects do, in plain words (card-text English).
+    #[command(
+        after_help = "Examples:\n  grimoire explain --rules arcomage --card Foundations\n  grimoire explain --rules arcomage '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire explain --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire explain --rules arcomage -\n  grimoire explain --rules skills --card Fireball"
+    )]
+    Explain {
+        /// The effects: a vector of effect maps; `-` reads them from standard input.
+        #[arg(required_unless_present_any = ["card", "file"])]
+        effects: Option<String>,
+        /// Explain this card instead (from the bundled deck, or --cards).
+        #[arg(long, conflicts_with_all = ["effects", "file"])]
+        card: Option<String>,
+        /// Read the effects from this file.
+        #[arg(long, conflicts_with = "effects")]
+        file: Option<PathBuf>,
+        /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
+        /// Rule set: a bundled name (arcomage) or a rule-set file.
+        #[arg(long)]
+        rules: String,
+    },
+    /// List a deck's cards: name, type, cost and text, as a table or JSON.
+    #[command(
+        after_help = "Examples:\n  grimoire cards arcomage\n  grimoire cards arcomage --format json\n  grimoire cards arcomage --cards my-deck.csv"
+    )]
+    Cards {
+        /// Rule set: a bundled name (arcomage) or a rule-set file.
+        rules: String,
+        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+        #[arg(long)]
+        cards: Vec<PathBuf>,
+        /// Output format; JSON: [{"name","type","cost","text"}].
         #[arg(long, value_enum, default_value = "human")]
         format: FormatArg,
     },
@@ -220,6 +258,7 @@ fn main() -> ExitCode {
         } => cli::check(&paths, rules.as_deref(), format.into(), color),
         Command::Eval {
             effects,
+            file,
             card,
             cards,
             rules,
@@ -232,6 +271,7 @@ fn main() -> ExitCode {
         } => cli::eval(&EvalArgs {
             rules,
             effects: effects.unwrap_or_default(),
+            file,
             card,
             cards,
             sets,
@@ -270,6 +310,30 @@ fn main() -> ExitCode {
                 &mut output,
             )
         }
+        Command::Explain {
+            effects,
+            card,
+            file,
+            cards,
+            rules,
+        } => cli::explain::explain(&cli::explain::ExplainArgs {
+            rules,
+            card,
+            cards,
+            effects,
+            file,
+            color,
+        }),
+        Command::Cards {
+            rules,
+            cards,
+            format,
+        } => cli::explain::cards(&cli::explain::CardsArgs {
+            rules,
+            cards,
+            format: format.into(),
+            color,
+        }),
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
         Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
         Command::Lsp => cli::lsp::lsp(),

@@ -15,6 +15,7 @@ const MODULES: &[(&str, &str)] = &[
     ("ast", "check"),
     ("check", "check"),
     ("rules", "check"),
+    ("explain", "check"),
     ("lint", "check"),
     ("status", "check"),
     ("defs", "check"),

@@ -3,6 +3,7 @@
 //! `main.rs` parses arguments with clap and prints what these return, so every
 //! command can be tested without spawning a process.
 
+pub mod explain;
 pub mod fmt;
 pub mod lsp;
 mod play;
@@ -28,7 +29,7 @@ use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
 use crate::rules::RuleSet;
-use crate::syntax::{Span, read};
+use crate::syntax::Span;
 
 /// The most diagnostics `check` shows for one file.
 pub const MAX_PER_FILE: usize = 200;
@@ -238,8 +239,10 @@ fn plural(n: usize) -> &'static str {
 pub struct EvalArgs {
     /// Rule set name or path.
     pub rules: String,
-    /// The effects, as text (ignored with `card`).
+    /// The effects, as text (ignored with `card`); `-` reads them from standard input.
     pub effects: String,
+    /// Read the effects from this file instead.
+    pub file: Option<PathBuf>,
     /// Apply this card's effects instead.
     pub card: Option<String>,
     /// Card files or folders for `card` (default: the bundled deck).
@@ -339,37 +342,26 @@ pub fn eval(args: &EvalArgs) -> Output {
     if let Some(name) = &args.card {
         return eval_card(args, &rules, name, state);
     }
-    let text =
-        if args.effects.trim().is_empty() && (!args.statuses.is_empty() || !args.then.is_empty()) {
-            "[]".to_string()
-        } else {
-            args.effects.clone()
-        };
-    let source = Source::new("<effects>", text);
-    let read = read(&source.text);
-    let diags: Vec<Diagnostic> = if !read.errors.is_empty() {
-        read.errors.iter().map(Diagnostic::from).collect()
+    let text = if args.file.is_none()
+        && args.effects.trim().is_empty()
+        && (!args.statuses.is_empty() || !args.then.is_empty())
+    {
+        "[]".to_string()
     } else {
-        match read.forms.as_slice() {
-            [form] => match rules.check_effects(form) {
-                Ok(effects) => return run_effects(args, &rules, &effects, state),
-                Err(diags) => diags,
-            },
-            [] => vec![Diagnostic::error(
-                Span::new(0, 0),
-                "no effects given: expected a vector of effect maps",
-            )],
-            [_, second, ..] => vec![
-                Diagnostic::error(
-                    second.span,
-                    "expected one vector of effects; this is a second form",
-                )
-                .with_help("put all effect maps in one vector: `[{…} {…}]`"),
-            ],
-        }
+        args.effects.clone()
     };
-    let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
-    Output::diagnostics(&located, args.format, args.color)
+    // `--file PATH` or `-` (standard input); diagnostics name where the text came from.
+    let source = match explain::effects_source(&text, args.file.as_deref()) {
+        Ok(source) => source,
+        Err(out) => return out,
+    };
+    match explain::check_effects(&rules, &source) {
+        Ok(effects) => run_effects(args, &rules, &effects, state),
+        Err(diags) => {
+            let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
+            Output::diagnostics(&located, args.format, args.color)
+        }
+    }
 }
 
 /// Applies effects with role `i` bound to entity `i` and prints the result:

@@ -1,0 +1,311 @@
+//! `grimoire explain` and `grimoire cards`: what effects and cards do, in
+//! plain words; and where `eval` and `explain` read their effects from.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::{Format, Output, load_rules, to_json};
+use crate::ast::Effect;
+use crate::defs::Card;
+use crate::diag::{Diagnostic, Severity, Source};
+use crate::files;
+use crate::rules::RuleSet;
+use crate::syntax::{Span, read};
+
+/// What `grimoire explain` needs.
+#[derive(Clone, Debug, Default)]
+pub struct ExplainArgs {
+    /// Rule set name or path.
+    pub rules: String,
+    /// Explain this card (its effects, and "play again" and the like).
+    pub card: Option<String>,
+    /// Card files or folders for `card` (default: the bundled deck).
+    pub cards: Vec<PathBuf>,
+    /// The effects as text; `-` reads them from standard input.
+    pub effects: Option<String>,
+    /// Read the effects from this file.
+    pub file: Option<PathBuf>,
+    /// Colour diagnostics.
+    pub color: bool,
+}
+
+/// `grimoire explain`: what a card or effects do, in one line of plain words.
+pub fn explain(args: &ExplainArgs) -> Output {
+    let rules = match load_rules(&args.rules, Format::Human, args.color) {
+        Ok(r) => r,
+        Err(out) => return out,
+    };
+    if let Some(name) = &args.card {
+        let (deck, warnings) = match lenient_deck(&args.rules, &rules, &args.cards, args.color) {
+            Ok(found) => found,
+            Err(out) => return out,
+        };
+        let mut out = match find_card(&deck, name, &rules.name) {
+            Ok(card) => Output {
+                stdout: format!("{}\n", explain_card(&rules, card)),
+                ..Output::default()
+            },
+            Err(out) => out,
+        };
+        out.stderr.insert_str(0, &warnings);
+        return out;
+    }
+    let source = match effects_source(args.effects.as_deref().unwrap_or(""), args.file.as_deref()) {
+        Ok(source) => source,
+        Err(out) => return out,
+    };
+    match check_effects(&rules, &source) {
+        Ok(effects) => Output {
+            stdout: format!("{}\n", crate::explain::explain(&rules, &effects)),
+            ..Output::default()
+        },
+        Err(diags) => {
+            let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
+            Output::diagnostics(&located, Format::Human, args.color)
+        }
+    }
+}
+
+/// What a card does: its effects in plain words, then what it does besides
+/// ("Draw 1 card, discard 1 card. Play again"), as card texts say it.
+pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
+    let mut parts = Vec::new();
+    if !card.effects.is_empty() {
+        parts.push(crate::explain::explain(rules, &card.effects));
+    }
+    let mut cards = Vec::new();
+    let count = |n: u8| format!("{n} card{}", if n == 1 { "" } else { "s" });
+    if card.play.draw > 0 {
+        cards.push(format!("draw {}", count(card.play.draw)));
+    }
+    if card.play.discard > 0 {
+        cards.push(format!("discard {}", count(card.play.discard)));
+    }
+    if !cards.is_empty() {
+        parts.push(cards.join(", "));
+    }
+    if card.play.play_again {
+        parts.push("play again".into());
+    }
+    if !card.play.discardable {
+        parts.push("cannot be discarded".into());
+    }
+    if card.play.once {
+        parts.push("used once, then it leaves the game".into());
+    }
+    if parts.is_empty() {
+        return "Nothing".into();
+    }
+    parts
+        .iter()
+        .map(|p| {
+            let mut chars = p.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(". ")
+}
+
+/// What `grimoire cards` needs.
+#[derive(Clone, Debug, Default)]
+pub struct CardsArgs {
+    /// Rule set name or path.
+    pub rules: String,
+    /// Card files or folders (default: the bundled deck).
+    pub cards: Vec<PathBuf>,
+    /// Output format.
+    pub format: Format,
+    /// Colour diagnostics.
+    pub color: bool,
+}
+
+/// `grimoire cards`: a deck's cards, one row each: name, type, cost and text
+/// (what its effects do, said in plain words, where it has no text).
+pub fn cards(args: &CardsArgs) -> Output {
+    let (rules, deck) = match super::play::load_deck(&args.rules, &args.cards, args.color) {
+        Ok(found) => found,
+        Err(out) => return out,
+    };
+    let rows: Vec<[String; 4]> = deck
+        .cards
+        .iter()
+        .map(|card| {
+            let kind = card
+                .play
+                .pay_with
+                .and_then(|a| rules.attributes.get(usize::from(a)))
+                .cloned()
+                .unwrap_or_default();
+            let text = if card.text.trim().is_empty() {
+                explain_card(&rules, card)
+            } else {
+                card.text.clone()
+            };
+            [card.name.clone(), kind, card.play.cost.to_string(), text]
+        })
+        .collect();
+    let stdout = match args.format {
+        Format::Json => to_json(
+            &rows
+                .iter()
+                .map(|[name, kind, cost, text]| {
+                    json!({
+                        "name": name,
+                        "type": kind,
+                        "cost": cost.parse::<i64>().unwrap_or(0),
+                        "text": text,
+                    })
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Format::Human => table(&rows),
+    };
+    Output {
+        stdout,
+        ..Output::default()
+    }
+}
+
+/// Rows under a header, columns padded to their widest cell; the cost right-aligned.
+fn table(rows: &[[String; 4]]) -> String {
+    let header = ["name", "type", "cost", "text"].map(String::from);
+    let width = |i: usize| {
+        std::iter::once(&header)
+            .chain(rows)
+            .map(|r| r[i].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    let mut out = String::new();
+    for [name, kind, cost, text] in std::iter::once(&header).chain(rows) {
+        // Widths count characters, as `format!` pads.
+        let _ = writeln!(out, "{name:<w0$}  {kind:<w1$}  {cost:>w2$}  {text}");
+    }
+    out
+}
+
+/// The deck for `--card`: a deck with bad rows still gives its good cards,
+/// with the files' errors shown as warnings.
+fn lenient_deck(
+    name: &str,
+    rules: &RuleSet,
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<(Vec<Card>, String), Output> {
+    match files::load_deck(&mut rules.clone(), cards) {
+        Ok(deck) => Ok((deck.cards, String::new())),
+        Err(files::DeckError::Invalid(checked)) => {
+            let shown: Vec<Diagnostic> = checked
+                .diagnostics
+                .iter()
+                .map(|(_, d)| Diagnostic {
+                    severity: Severity::Warning,
+                    ..d.clone()
+                })
+                .collect();
+            let located: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .zip(&shown)
+                .map(|((i, _), d)| (&checked.sources[*i], d))
+                .collect();
+            let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
+            Ok((
+                Card::from_definitions(&checked.definitions, &rules.name),
+                warnings,
+            ))
+        }
+        Err(_) => {
+            super::play::load_deck(name, cards, color).map(|(_, deck)| (deck.cards, String::new()))
+        }
+    }
+}
+
+/// The card called `name`, or a usage error with the names it may have meant.
+fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
+    if let Some(card) = deck.iter().find(|c| c.name == name) {
+        return Ok(card);
+    }
+    let lower = name.to_lowercase();
+    let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
+    let mut near: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.to_lowercase().contains(&lower))
+        .collect();
+    if near.is_empty() {
+        near.extend(crate::diag::nearest(name, names.iter().copied()));
+    }
+    // Card names are half-remembered words ("Fundations"): two edits are near.
+    if near.is_empty() {
+        near.extend(
+            names
+                .iter()
+                .copied()
+                .filter(|n| crate::diag::edit_distance(&lower, &n.to_lowercase()) <= 2),
+        );
+    }
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean \"{one}\"?"),
+        many => format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(Output::usage(format!(
+        "no card named \"{name}\" in rule set `{rules}`{hint}"
+    )))
+}
+
+/// Where effects come from: `--file PATH` (named by its path in diagnostics),
+/// `-` for standard input (`<stdin>`), else the text itself (`<effects>`).
+/// A file or standard input that cannot be read is a usage error, exit 2.
+pub(crate) fn effects_source(text: &str, file: Option<&Path>) -> Result<Source, Output> {
+    if let Some(path) = file {
+        return std::fs::read_to_string(path)
+            .map(|text| Source::new(path.display().to_string(), text))
+            .map_err(|e| Output::usage(format!("{}: {e}", path.display())));
+    }
+    if text.trim() == "-" {
+        let mut input = String::new();
+        return std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+            .map(|_| Source::new("<stdin>", input))
+            .map_err(|e| Output::usage(format!("standard input: {e}")));
+    }
+    Ok(Source::new("<effects>", text.to_string()))
+}
+
+/// Reads and checks one vector of effects from `source`.
+pub(crate) fn check_effects(
+    rules: &RuleSet,
+    source: &Source,
+) -> Result<Vec<Effect>, Vec<Diagnostic>> {
+    let read = read(&source.text);
+    if !read.errors.is_empty() {
+        return Err(read.errors.iter().map(Diagnostic::from).collect());
+    }
+    match read.forms.as_slice() {
+        [form] => rules.check_effects(form),
+        [] => Err(vec![Diagnostic::error(
+            Span::new(0, 0),
+            "no effects given: expected a vector of effect maps",
+        )]),
+        [_, second, ..] => Err(vec![
+            Diagnostic::error(
+                second.span,
+                "expected one vector of effects; this is a second form",
+            )
+            .with_help("put all effect maps in one vector: `[{…} {…}]`"),
+        ]),
+    }
+}
