@@ -80,7 +80,8 @@ impl std::error::Error for FmtError {}
 /// Text with syntax errors is refused with them ([`FmtError::Syntax`]), and
 /// so is a result that would not read back the same ([`FmtError::NotSame`]).
 /// A leading byte-order mark is kept; line breaks are written as the text's
-/// first one is (`\r\n` or `\n`). Formatting formatted text changes nothing.
+/// first one outside a string is (`\r\n` or `\n`); those inside strings are
+/// kept as they are. Formatting formatted text changes nothing.
 ///
 /// ```
 /// let messy = "{:card \"Miners\"   :cost 3\n      :effects [ {:effected :you :resource :quarry :amount 1} ]}  ";
@@ -100,15 +101,16 @@ pub fn format_source(src: &str) -> Result<String, FmtError> {
     };
     let mut out = String::with_capacity(src.len() + 16);
     out.push_str(bom);
-    layout(body, line_break(body), &mut out);
+    layout(body, &mut out);
     verify(src, &before.forms, &out)?;
     Ok(out)
 }
 
-/// The line break the text uses, judged by its first one.
-fn line_break(text: &str) -> &'static str {
-    match text.find('\n') {
-        Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => "\r\n",
+/// The line break the text uses, judged by its first one outside a string
+/// (one inside a string may be of either kind and is kept as written).
+fn line_break(text: &str, tokens: &[(usize, Tok<'_>)]) -> &'static str {
+    match tokens.iter().find(|(_, t)| *t == Tok::Newline) {
+        Some(&(at, _)) if text.as_bytes().get(at) == Some(&b'\r') => "\r\n",
         _ => "\n",
     }
 }
@@ -185,6 +187,10 @@ fn tokens(text: &str) -> Vec<(usize, Tok<'_>)> {
                     .iter()
                     .position(|&c| c == b'\n')
                     .map_or(bytes.len(), |n| i + n);
+                // A `\r\n` after the comment is its line break, not its text.
+                if bytes.get(i) == Some(&b'\n') && bytes[i - 1] == b'\r' {
+                    i -= 1;
+                }
                 Tok::Comment(text[start..i].trim_end_matches([' ', '\t', '\r']))
             }
             b'"' => {
@@ -271,8 +277,10 @@ fn column_at(text: &str, at: usize) -> usize {
     column(text.get(..at).unwrap_or(text))
 }
 
-/// Writes `text` laid out by the style rules to `out`, with `nl` as line break.
-fn layout(text: &str, nl: &str, out: &mut String) {
+/// Writes `text` laid out by the style rules to `out`.
+fn layout(text: &str, out: &mut String) {
+    let tokens = tokens(text);
+    let nl = line_break(text, &tokens);
     let mut open: Vec<Frame> = Vec::new();
     // Whitespace seen since the last token, written only if a token follows
     // on the same line: so trailing whitespace is dropped for free.
@@ -280,7 +288,7 @@ fn layout(text: &str, nl: &str, out: &mut String) {
     let mut space = "";
     let mut after_open = false;
     let mut started = false;
-    for (offset, tok) in tokens(text) {
+    for (offset, tok) in tokens {
         let (word, keep_space) = match tok {
             Tok::Newline => {
                 breaks += 1;
@@ -516,6 +524,13 @@ mod tests {
     #[test]
     fn crlf_and_a_byte_order_mark_are_kept() {
         assert_eq!(fmt("\u{feff}[1\r\n   2]  \r\n"), "\u{feff}[1\r\n 2]\r\n");
+    }
+
+    #[test]
+    fn line_breaks_inside_strings_do_not_choose_the_style() {
+        assert_eq!(fmt("\r\n [+ \"\n\"]"), "[+ \"\n\"]\r\n");
+        assert_eq!(fmt("[\"a\r\nb\"\n 1]"), "[\"a\r\nb\"\n 1]\n");
+        assert_eq!(fmt("[1 ; c\r\n 2]\n"), "[1 ; c\r\n 2]\r\n");
     }
 
     #[test]
