@@ -267,9 +267,12 @@ fn is_symbol(atom: &str) -> bool {
     let first = chars.next().unwrap_or(':');
     let signed_number =
         matches!(first, '+' | '-') && chars.next().is_some_and(|c| c.is_ascii_digit());
-    !(matches!(first, ':' | '"' | '#' | ',') || first.is_ascii_digit() || signed_number)
-        && !matches!(atom, "nil" | "true" | "false")
-        && !crate::dice::looks_like(atom)
+    let other = matches!(first, ':' | '"' | '#' | ',')
+        || first.is_ascii_digit()
+        || signed_number
+        || matches!(atom, "nil" | "true" | "false")
+        || crate::dice::looks_like(atom);
+    !other
 }
 
 /// The column (in characters) of byte `at` of `text`.

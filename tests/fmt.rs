@@ -293,3 +293,28 @@ fn comments_and_discards_survive() {
     );
     assert!(same_forms(&formatted, src));
 }
+
+#[test]
+fn the_formatting_example_of_the_language_reference_is_formatted_and_restored() {
+    let doc = std::fs::read_to_string("docs/LANGUAGE.md").expect("read LANGUAGE.md");
+    let section = doc
+        .split_once("### Formatting")
+        .expect("a Formatting section")
+        .1;
+    let example = section
+        .split_once("```clojure\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("an example")
+        .0;
+    assert_eq!(
+        grimoire::fmt::format_source(example).as_deref(),
+        Ok(example)
+    );
+    // Every line pushed to the first column comes back where it was.
+    let flat: String = example
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    assert_ne!(flat, example);
+    assert_eq!(grimoire::fmt::format_source(&flat).as_deref(), Ok(example));
+}
