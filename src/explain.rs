@@ -1701,3 +1701,321 @@ impl<'r> En<'r> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled(name: &str) -> RuleSet {
+        RuleSet::bundled(name)
+            .and_then(Result::ok)
+            .unwrap_or_else(|| panic!("{name} checks"))
+    }
+
+    /// The explanation of `effects`, checked against the bundled rule set `rules`.
+    fn say_in(rules: &str, effects: &str) -> String {
+        let rules = bundled(rules);
+        let form = crate::syntax::read_one(effects).unwrap_or_else(|e| panic!("{e:?}"));
+        let effects = rules
+            .check_effects(&form)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        explain(&rules, &effects)
+    }
+
+    fn say(effects: &str) -> String {
+        say_in("arcomage", effects)
+    }
+
+    #[test]
+    fn signs_are_said_as_card_texts_say_them() {
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount 3}]"),
+            "+3 Wall"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount -5}]"),
+            "-5 Wall"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :tower :amount 1}]"),
+            "+1 enemy Tower"
+        );
+        // What players spend is lost; what they build or produce goes down.
+        assert_eq!(
+            say("[{:effected :other :resource :beasts :amount -3}]"),
+            "Enemy loses 3 Beasts"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :quarry :amount -1}]"),
+            "-1 enemy Quarry"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [- [:other :quarry]]}]"),
+            "Subtract the enemy's quarry from your wall"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount 1d6}]"),
+            "+1d6 Wall"
+        );
+    }
+
+    #[test]
+    fn targets_name_whom_an_effect_changes() {
+        assert_eq!(
+            say("[{:effected :other :resource :damage :amount 5}]"),
+            "5 Damage to the enemy"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :damage :amount 3}]"),
+            "3 Damage to you"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount 0 :set true}]"),
+            "Your wall becomes 0"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :wall :amount [:you :wall] :set true}]"),
+            "The enemy's wall becomes your wall"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :damage :amount [* 2 [:you :zoo]]}]"),
+            "Damage of 2 × your zoo to the enemy"
+        );
+    }
+
+    #[test]
+    fn the_same_change_to_both_players_is_said_once() {
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :bricks :amount -8} {:effected :other :resource :bricks :amount -8}]"
+            ),
+            "All players lose 8 Bricks"
+        );
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :quarry :amount 1} {:effected :other :resource :quarry :amount 1}]"
+            ),
+            "+1 Quarry for all players"
+        );
+        // Losses of one subject are gathered; other changes between them do not
+        // stop the pairing when they touch other numbers.
+        assert_eq!(
+            say("[{:effected :you :resource :gems :amount -5} {:effected :you :resource :beasts :amount -5}
+                  {:effected :other :resource :gems :amount -5} {:effected :other :resource :beasts :amount -5}]"),
+            "All players lose 5 Gems and 5 Beasts"
+        );
+        // Different amounts are two changes.
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :wall :amount 1} {:effected :other :resource :wall :amount 2}]"
+            ),
+            "+1 Wall, +2 enemy Wall"
+        );
+    }
+
+    #[test]
+    fn conditions_pick_between_two_cases() {
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]"),
+            "+6 Wall if your wall is 0, otherwise +3 Wall"
+        );
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :quarry :amount [< [:you :quarry] [:other :quarry] 2 1]}]"
+            ),
+            "+2 Quarry if your quarry is less than the enemy's, otherwise +1 Quarry"
+        );
+        // No change in one case: said once, with its condition.
+        assert_eq!(
+            say("[{:effected :you :resource :zoo :amount [< [:you :zoo] [:other :zoo] 1 0]}]"),
+            "+1 Zoo if your zoo is less than the enemy's"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :damage :amount [if [chance 0.5] 4 0]}]"),
+            "4 Damage to the enemy with a 50% chance"
+        );
+        // Resource and amount picked by one test are decided together.
+        assert_eq!(
+            say(
+                "[{:effected :other :resource [> [:you :wall] [:other :wall] :tower :damage]
+                   :amount [> [:you :wall] [:other :wall] -6 6]}]"
+            ),
+            "-6 enemy Tower if your wall is greater than the enemy's, otherwise 6 Damage to the enemy"
+        );
+        assert_eq!(
+            say(
+                "[{:effected [> [:you :tower] [:other :tower] :other :you] :resource :gems :amount 3}]"
+            ),
+            "+3 enemy Gems if your tower is greater than the enemy's, otherwise +3 Gems"
+        );
+        // Taking the higher of two values is no choice between cases.
+        assert_eq!(
+            say("[{:effected :you :resource :quarry :set true
+                   :amount [< [:you :quarry] [:other :quarry] [:other :quarry] [:you :quarry]]}]"),
+            "Your quarry becomes the higher of your quarry and the enemy's"
+        );
+        assert_eq!(
+            say("[{:when [< [:you :wall] 5] :effects [{:effected :you :resource :wall :amount 3}
+                                                     {:effected :you :resource :bricks :amount -1}]}]"),
+            "If your wall is less than 5: +3 Wall and -1 Bricks"
+        );
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :wall :amount [and [not [= [:you :wall] 0]] [or [> [:you :tower] 3] [has :you :any]] 2 0]}]"
+            ),
+            "+2 Wall if your wall is not 0 and (your tower is greater than 3 or you hold a status)"
+        );
+    }
+
+    #[test]
+    fn groups_swaps_and_loops() {
+        assert_eq!(
+            say(
+                "[{:at-once [{:effected :you :resource :wall :set true :amount [:other :wall]}
+                             {:effected :other :resource :wall :set true :amount [:you :wall]}]}]"
+            ),
+            "Swap your wall with the enemy's"
+        );
+        assert_eq!(
+            say(
+                "[{:at-once [{:effected :other :resource :wall :set true :amount 0}
+                             {:effected :other :resource :damage :amount 5}]}]"
+            ),
+            "At once: the enemy's wall becomes 0 and 5 Damage to the enemy"
+        );
+        assert_eq!(
+            say("[{:each :player :effects [{:effected :self :resource :wall :amount 2}]}]"),
+            "For each player: +2 Wall for that player"
+        );
+        assert_eq!(
+            say(
+                "[{:each :player :where [> [:self :wall] 3] :effects [{:effected :self :resource :wall :amount -1}]}]"
+            ),
+            "For each player with wall greater than 3: -1 Wall for that player"
+        );
+        assert_eq!(
+            say("[{:spawn :player :values {:wall 3}}]"),
+            "A new player enters play with wall 3"
+        );
+    }
+
+    #[test]
+    fn arithmetic_dice_and_the_rest_of_the_operators() {
+        assert_eq!(
+            say("[{:effected :other :resource :gems :amount [- [ceil [/ [:other :gems] 2]]]}]"),
+            "Subtract half of the enemy's gems (rounded up) from the enemy's gems"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [+ [max 0 [- [:other :wall] 3]] 2]}]"),
+            "Add (the higher of 0 and (the enemy's wall - 3)) + 2 to your wall"
+        );
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :wall :amount [abs [- [:you :tower] [:other :tower]]]}]"
+            ),
+            "Add the difference between your tower and the enemy's to your wall"
+        );
+        assert_eq!(
+            say("[{:effected :other :resource :damage :amount 1d6}]"),
+            "1d6 Damage to the enemy"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [advantage [+ 1d20 [:you :quarry]]]}]"),
+            "Add 1d20 + your quarry with advantage to your wall"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [random 1 6]}]"),
+            "Add a random number from 1 to 6 to your wall"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [count :player [> [:self :wall] 3]]}]"),
+            "Add the number of players in play with wall greater than 3 to your wall"
+        );
+        assert_eq!(
+            say("[{:effected :you :resource :wall :amount [sum :player [:self :tower]]}]"),
+            "Add the total tower of the players in play to your wall"
+        );
+        assert_eq!(
+            say_in(
+                "duel",
+                "[{:effected :you :resource :stamina :set true :amount [formula :stamina [lookup :index [:you :endurance]]]}]"
+            ),
+            "Your stamina becomes the stamina formula of the index table's value for your endurance"
+        );
+    }
+
+    #[test]
+    fn an_amount_too_long_for_words_is_shown_in_the_language() {
+        let said = say(
+            "[{:effected :you :resource :wall :amount [+ [max [:you :wall] [:other :wall] [:you :tower]]
+                                                         [min [:you :quarry] [:other :quarry] [:you :magic]]
+                                                         [* 2 [:you :zoo] [:other :zoo]]]}]",
+        );
+        assert_eq!(
+            said,
+            "Add `[+ [max [:you :wall] [:other :wall] [:you :tower]] [min [:you :quarry] [:other :quarry] [:you :magic]] [* 2 [:you :zoo] [:other :zoo]]]` to your wall"
+        );
+        // The syntax reads back to the same expression.
+        let rules = bundled("arcomage");
+        let effects = rules
+            .check_effects(
+                &crate::syntax::read_one(&format!(
+                    "[{{:effected :you :resource :wall :amount {}}}]",
+                    said.trim_start_matches("Add `")
+                        .trim_end_matches("` to your wall")
+                ))
+                .unwrap_or_else(|e| panic!("{e:?}")),
+            )
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let again = explain(&rules, &effects);
+        assert_eq!(again, said);
+    }
+
+    #[test]
+    fn timings_queues_and_choices_are_named() {
+        let tbwg = bundled("tbwg");
+        let hit = tbwg.operations.iter().position(|o| o == "hit");
+        let said = explain(
+            &tbwg,
+            &tbwg.operation_defs[hit.unwrap_or(usize::MAX)].effects,
+        );
+        assert!(
+            said.contains("1d6 + the target's dex + the chosen option's dodge"),
+            "{said}"
+        );
+        assert_eq!(
+            say_in("tbwg", "[{:queue :turns :effected :you :count 3}]"),
+            "3 extra classic turns for you at the front of the queue"
+        );
+        assert_eq!(
+            say_in(
+                "tbwg",
+                "[{:queue :timed :after 2 :run :bomb :effected :other}]"
+            ),
+            "After 2 reorders of the queue, run bomb for the enemy"
+        );
+        assert_eq!(
+            say_in("skills", "[{:run :etiOnHealCalculation :effected :other}]"),
+            "Run etiOnHealCalculation for the enemy"
+        );
+        assert_eq!(
+            say_in("skills", "[{:run :etiOnSkillStart}]"),
+            "Run etiOnSkillStart for each player"
+        );
+    }
+
+    #[test]
+    fn cases_decide_every_condition_both_ways() {
+        let rules = bundled("arcomage");
+        let form = crate::syntax::read_one(
+            "[{:effected :you :resource [> [:other :wall] 10 :wall :tower] :amount [= [:you :wall] 0 6 3]}]",
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let effects = rules
+            .check_effects(&form)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let all = cases(&effects[0]);
+        let said: Vec<String> = all.iter().map(|c| explain_effect(&rules, c)).collect();
+        assert_eq!(said, ["+6 Wall", "+3 Wall", "+6 Tower", "+3 Tower"]);
+    }
+}

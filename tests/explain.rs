@@ -371,3 +371,54 @@ fn cards_of_an_unknown_rule_set_is_a_usage_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn status_changes_are_said() {
+    let rules = rules("skills");
+    let say = |text: &str| {
+        let form = grimoire::syntax::read_one(text).expect("reads");
+        explain(&rules, &rules.check_effects(&form).expect("checks"))
+    };
+    assert_eq!(
+        say("[{:effected :other :acquire :TakeDamage2 :amount 23 :lasts 4}]"),
+        "The enemy acquires TakeDamage2 with magnitude 23, lasting 4"
+    );
+    assert_eq!(
+        say("[{:effected :you :acquire :heal4}]"),
+        "You acquire heal4"
+    );
+    assert_eq!(
+        say("[{:effected :you :dispel :debuff :pick :all}]"),
+        "Remove every debuff from you"
+    );
+    assert_eq!(
+        say("[{:effected :you :dispel :buff}]"),
+        "Remove a random buff from you"
+    );
+    assert_eq!(
+        say("[{:effected :other :dispel [:debuff :ecaTakeDamage] :amount 2 :pick :oldest}]"),
+        "Remove the 2 oldest ecaTakeDamage debuffs from the enemy"
+    );
+    assert_eq!(
+        say("[{:effected :you :extend :buff :amount 2}]"),
+        "+2 turns to your buffs"
+    );
+    assert_eq!(
+        say("[{:effected :other :extend :debuff :amount -1}]"),
+        "-1 turn to the enemy's debuffs"
+    );
+    assert_eq!(
+        say("[{:effected :other :extend :any :amount [floor [/ [:you :power] 10]]}]"),
+        "Add your power / 10 (rounded down) to the turns left of the enemy's statuses"
+    );
+    assert_eq!(
+        say("[{:effected :you :resource :health :amount [- [turns-left :you :buff]]}]"),
+        "Subtract the turns left of your buffs from your health"
+    );
+    assert_eq!(
+        say(
+            "[{:effected :you :resource :power :amount [if [has :other :debuff] [statuses :other :debuff] 0]}]"
+        ),
+        "Add the number of debuffs the enemy holds to your power if the enemy holds a debuff"
+    );
+}
