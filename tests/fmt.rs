@@ -318,3 +318,23 @@ fn the_formatting_example_of_the_language_reference_is_formatted_and_restored() 
     assert_ne!(flat, example);
     assert_eq!(grimoire::fmt::format_source(&flat).as_deref(), Ok(example));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_file_is_formatted_where_it_points_and_stays_a_link() {
+    let dir = scratch("symlink");
+    let real = dir.join("real.edn");
+    let link = dir.join("link.edn");
+    std::fs::write(&real, MESSY).expect("write");
+    std::os::unix::fs::symlink("real.edn", &link).expect("symlink");
+    let out = grimoire(&["fmt", path(&link)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("stat")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), TIDY);
+    assert_eq!(names(&dir), ["link.edn", "real.edn"]);
+}

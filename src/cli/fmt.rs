@@ -197,12 +197,23 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.fmt-tmp", std::process::id()));
+    // A name no other file has: a stale one from a crash is never reused or removed.
+    let (tmp, mut file) = {
+        let mut n = 0u32;
+        loop {
+            let tmp = dir.join(format!(".{name}.{}-{n}.fmt-tmp", std::process::id()));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(file) => break (tmp, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(e),
+            }
+        }
+    };
     let result = (|| {
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
         drop(file);
