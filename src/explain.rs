@@ -18,6 +18,9 @@ use crate::rules::RuleSet;
 /// An English amount longer than this is shown in the language's syntax instead.
 const MAX_PHRASE: usize = 90;
 
+/// How far after a change its twin for the other player is looked for.
+const TWIN_WINDOW: usize = 32;
+
 /// How deep conditions are split into cases before the rest is said as it is
 /// (each level doubles the cases).
 const MAX_SPLIT: usize = 6;
@@ -409,6 +412,9 @@ struct En<'r> {
     bound: Vec<Bound>,
     /// The arguments of the formula being said, already in English.
     args: Vec<String>,
+    /// How many conditions the effect being said was split on: past
+    /// [`MAX_SPLIT`] the rest is said as it is, so the cases stay few.
+    depth: usize,
 }
 
 impl<'r> En<'r> {
@@ -417,6 +423,7 @@ impl<'r> En<'r> {
             rules,
             bound: bound.iter().map(|b| Bound::Name((*b).into())).collect(),
             args: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -617,7 +624,8 @@ impl<'r> En<'r> {
     /// it reads values others may change.
     fn twin(&self, effects: &[Effect], i: usize, used: &[bool]) -> Option<usize> {
         let (who, resource, n) = self.plain(&effects[i])?;
-        for (j, e) in effects.iter().enumerate().skip(i + 1) {
+        // A twin is looked for among the next few: a card says both together.
+        for (j, e) in effects.iter().enumerate().skip(i + 1).take(TWIN_WINDOW) {
             let (w, r, m) = self.plain(e)?;
             if used[j] {
                 continue;
@@ -673,8 +681,13 @@ impl<'r> En<'r> {
     }
 
     fn effect(&mut self, e: &Effect) -> Item {
-        if let Some((c, then, other)) = split(e) {
-            return Item::Cond(self.conditional(&c, &then, &other));
+        if self.depth < MAX_SPLIT
+            && let Some((c, then, other)) = split(e)
+        {
+            self.depth += 1;
+            let said = self.conditional(&c, &then, &other);
+            self.depth -= 1;
+            return Item::Cond(said);
         }
         let who = self.who(&e.entity);
         match &e.resource {
@@ -754,8 +767,15 @@ impl<'r> En<'r> {
                     )
                 }
             }),
-            // Split above; kept for safety: said as the syntax of its condition.
-            Resource::If(..) => Item::Text("a change chosen by a condition".into()),
+            // Split above, unless conditions nest past MAX_SPLIT: said as its syntax.
+            Resource::If(c, ..) => {
+                let mut cond = String::new();
+                self.bool_syntax(c, &mut cond);
+                Item::Text(format!(
+                    "a change to {} picked by `{cond}`",
+                    who.possessive()
+                ))
+            }
         }
     }
 

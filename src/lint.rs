@@ -145,6 +145,11 @@ fn claims(text: &str) -> Vec<Claim> {
                 let Some(word) = words.get(at) else {
                     break;
                 };
+                // "5 ×": no word after the number.
+                if bare(word).is_empty() {
+                    i += 1;
+                    continue;
+                }
                 let mut end = at + 1;
                 let mut place = Vec::new();
                 if words
@@ -460,6 +465,37 @@ mod tests {
             summary("If enemy has no wall 10 damage"),
             [(10, "damage".into(), None, None)]
         );
+    }
+
+    #[test]
+    fn odd_texts_give_no_claim_and_no_panic() {
+        for text in [
+            "",
+            "+",
+            "-",
+            "+-5 Wall",
+            "5",
+            "5 to",
+            "5 Wall to",
+            "5 enemy",
+            "loses 5",
+            "５ Wall",
+            "é 5 ×",
+            "...",
+            "1.",
+            ".5 wall",
+            "5.",
+            "; ; 5 ; wall",
+            "99999999999999999999 Wall",
+            "enemy loses",
+            "and 5 Gems",
+            "to 5 to to",
+        ] {
+            for c in claims(text) {
+                assert!(c.amount >= 0 && !c.word.is_empty(), "{text:?}: {c:?}");
+            }
+        }
+        assert!(claims("99999999999999999999 Wall").is_empty());
     }
 
     fn arcomage() -> RuleSet {
