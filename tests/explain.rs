@@ -426,3 +426,14 @@ fn status_changes_are_said() {
         "Add the number of debuffs the enemy holds to your power if the enemy holds a debuff"
     );
 }
+
+#[test]
+fn cards_of_a_rule_set_without_cards_says_so() {
+    let out = grimoire(&["cards", "tactics"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("rule set `tactics` deals no cards"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -131,6 +131,12 @@ pub fn cards(args: &CardsArgs) -> Output {
         Ok(found) => found,
         Err(out) => return out,
     };
+    if deck.source == files::DeckSource::NoZones {
+        return Output::usage(format!(
+            "rule set `{}` deals no cards: it has no `:cards` section",
+            rules.name
+        ));
+    }
     let rows: Vec<[String; 4]> = deck
         .cards
         .iter()
