@@ -87,7 +87,8 @@ pub fn rows<'t>(text: &'t str, diags: &mut Vec<Diagnostic>) -> Vec<Vec<Cell<'t>>
         };
         let (cell, end) = match cell {
             Ok(c) => c,
-            Err((d, resume)) => {
+            Err(e) => {
+                let (d, resume) = *e;
                 diags.push(d);
                 row.clear();
                 i = resume;
@@ -130,12 +131,11 @@ fn next_line(bytes: &[u8], at: usize) -> usize {
 
 /// The quoted cell opening at `start` (in the row starting at `row_start`)
 /// and where it ends; or the error, and where reading resumes.
-#[allow(clippy::type_complexity)]
 fn quoted(
     text: &str,
     start: usize,
     row_start: usize,
-) -> Result<(Cell<'_>, usize), (Diagnostic, usize)> {
+) -> Result<(Cell<'_>, usize), Box<(Diagnostic, usize)>> {
     let bytes = text.as_bytes();
     let mut owned: Option<(String, Vec<u32>)> = None;
     let mut j = start + 1;
@@ -151,7 +151,7 @@ fn quoted(
     };
     loop {
         match bytes.get(j) {
-            None => return Err((unclosed(), next_line(bytes, start))),
+            None => return Err(Box::new((unclosed(), next_line(bytes, start)))),
             Some(b'"') if bytes.get(j + 1) == Some(&b'"') => {
                 let (buf, map) = owned.get_or_insert_with(|| {
                     let head = &text[start + 1..j];
@@ -178,7 +178,7 @@ fn quoted(
         // Text after the closing quote: if the cell ran over a line end, the
         // quote that opened it was the one never closed.
         Some(_) if text[start..j].contains('\n') => {
-            return Err((unclosed(), next_line(bytes, start)));
+            return Err(Box::new((unclosed(), next_line(bytes, start))));
         }
         Some(_) => {
             let d = Diagnostic::error(
@@ -186,7 +186,7 @@ fn quoted(
                 "unexpected text after a quoted cell",
             )
             .with_help("a quoted cell ends at its closing quote; put a comma after it");
-            return Err((d, next_line(bytes, end.max(row_start))));
+            return Err(Box::new((d, next_line(bytes, end.max(row_start)))));
         }
     }
     let (text_cow, map) = match owned {
