@@ -198,7 +198,7 @@ fn table(rows: &[[String; 4]]) -> String {
 
 /// The deck for `--card`: a deck with bad rows still gives its good cards,
 /// with the files' errors shown as warnings.
-fn lenient_deck(
+pub(crate) fn lenient_deck(
     name: &str,
     rules: &RuleSet,
     cards: &[PathBuf],
@@ -234,7 +234,7 @@ fn lenient_deck(
 }
 
 /// The card called `name`, or a usage error with the names it may have meant.
-fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
+pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
     if let Some(card) = deck.iter().find(|c| c.name == name) {
         return Ok(card);
     }

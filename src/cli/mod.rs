@@ -460,85 +460,17 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
 fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
     // A deck with a bad row still evaluates its good cards: the file's errors
     // are shown as warnings first, and only the named card must check.
-    let mut warnings = String::new();
-    let deck = match files::load_deck(&mut rules.clone(), &args.cards) {
-        Ok(deck) => deck.cards,
-        Err(files::DeckError::Invalid(checked)) => {
-            let shown: Vec<Diagnostic> = checked
-                .diagnostics
-                .iter()
-                .map(|(_, d)| Diagnostic {
-                    severity: crate::diag::Severity::Warning,
-                    ..d.clone()
-                })
-                .collect();
-            let located: Vec<_> = checked
-                .diagnostics
-                .iter()
-                .zip(&shown)
-                .map(|((i, _), d)| (&checked.sources[*i], d))
-                .collect();
-            warnings = Output::diagnostics(&located, Format::Human, args.color).stderr;
-            crate::defs::Card::from_definitions(&checked.definitions, &rules.name)
-        }
-        Err(_) => match play::load_deck(&args.rules, &args.cards, args.color) {
-            Ok((_, deck)) => deck.cards,
-            Err(out) => return out,
-        },
+    let (deck, warnings) = match explain::lenient_deck(&args.rules, rules, &args.cards, args.color)
+    {
+        Ok(d) => d,
+        Err(out) => return out,
     };
-    let mut out = eval_named_card(args, rules, name, state, &deck);
+    let mut out = match explain::find_card(&deck, name, &rules.name) {
+        Ok(card) => run_effects(args, rules, &card.effects, state),
+        Err(out) => out,
+    };
     out.stderr.insert_str(0, &warnings);
     out
-}
-
-/// `eval --card NAME` once the deck is known.
-fn eval_named_card(
-    args: &EvalArgs,
-    rules: &RuleSet,
-    name: &str,
-    state: State,
-    deck: &[crate::defs::Card],
-) -> Output {
-    match deck.iter().find(|c| c.name == name) {
-        Some(card) => run_effects(args, rules, &card.effects, state),
-        None => {
-            let lower = name.to_lowercase();
-            let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
-            let mut near: Vec<&str> = names
-                .iter()
-                .copied()
-                .filter(|n| n.to_lowercase() == lower || n.to_lowercase().contains(&lower))
-                .collect();
-            if near.is_empty() {
-                near.extend(crate::diag::nearest(name, names.iter().copied()));
-            }
-            // Card names are words a designer half remembers ("Minor" for
-            // "Miners"): two edits still count as near.
-            if near.is_empty() {
-                near.extend(
-                    names
-                        .iter()
-                        .copied()
-                        .filter(|n| crate::diag::edit_distance(&lower, &n.to_lowercase()) <= 2),
-                );
-            }
-            let hint = match near.as_slice() {
-                [] => String::new(),
-                [one] => format!("; did you mean \"{one}\"?"),
-                many => format!(
-                    "; did you mean one of {}?",
-                    many.iter()
-                        .map(|n| format!("\"{n}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            Output::usage(format!(
-                "no card named \"{name}\" in rule set `{}`{hint}",
-                rules.name
-            ))
-        }
-    }
 }
 
 fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
