@@ -246,7 +246,6 @@ pub fn read(src: &str) -> Read<'_> {
         src,
         pos: src.strip_prefix('\u{feff}').map_or(0, |_| 3),
         errors: Vec::new(),
-        open: Vec::new(),
         swallowed: None,
     };
     let mut forms = Vec::new();
@@ -281,8 +280,6 @@ struct Reader<'a> {
     src: &'a str,
     pos: usize,
     errors: Vec<ReadError>,
-    /// The collections open around the reading position: opener and its text.
-    open: Vec<(Span, &'static str)>,
     /// In the top-level form being read, the first collection opened in the
     /// first column of a line inside another, with the one it landed in:
     /// where a form that never closed swallowed the next definition.
@@ -371,7 +368,6 @@ impl<'a> Reader<'a> {
                 b'/' if self.rest().starts_with("//") => self.slash_comment(),
                 _ => {
                     let start = self.pos;
-                    self.open.clear();
                     self.swallowed = None;
                     match self.form(0) {
                         Ok(form) => {
@@ -474,6 +470,16 @@ impl<'a> Reader<'a> {
                 }
                 b'/' if self.rest().starts_with("//") => self.slash_comment(),
                 _ => {
+                    // A collection opened in a line's first column inside
+                    // another is likely the next definition, swallowed by
+                    // one never closed: noted, in case the form breaks.
+                    if matches!(b, b'{' | b'[' | b'(' | b'#')
+                        && self.swallowed.is_none()
+                        && self.src.as_bytes().get(self.pos.wrapping_sub(1)) == Some(&b'\n')
+                        && let Some((span, text, _)) = open
+                    {
+                        self.swallowed = Some((self.pos, (span, text)));
+                    }
                     let form = self.form(depth)?;
                     if discards.pop().is_none() {
                         out.push(form);
@@ -533,18 +539,9 @@ impl<'a> Reader<'a> {
             b'{' => ("{", b'}'),
             _ => ("#{", b'}'),
         };
-        let line_start = start == 0 || self.src.as_bytes().get(start - 1) == Some(&b'\n');
-        if line_start
-            && self.swallowed.is_none()
-            && let Some(&outer) = self.open.last()
-        {
-            self.swallowed = Some((start, outer));
-        }
         self.pos += open_len;
         let mut items = Vec::new();
-        self.open.push((open_span, open_text));
         self.items(Some((open_span, open_text, close)), depth + 1, &mut items)?;
-        self.open.pop();
         let span = Span::new(start, self.pos);
         let kind = match open {
             b'[' => Kind::Vector(items),
