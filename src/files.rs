@@ -125,8 +125,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<IoProblem>) {
 /// Reads a file as UTF-8 text; a file that is not text becomes a diagnostic, not a panic.
 pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io::Error> {
     let bytes = std::fs::read(path)?;
-    let shown = path.display().to_string();
-    Ok(match String::from_utf8(bytes) {
+    Ok(source_of(path.display().to_string(), bytes))
+}
+
+/// Bytes named `shown` (a file, `<stdin>`) as a source; bytes that are not
+/// UTF-8 give the source read lossily and a located diagnostic.
+#[allow(clippy::result_large_err)]
+pub fn source_of(shown: String, bytes: Vec<u8>) -> Result<Source, (Source, Diagnostic)> {
+    match String::from_utf8(bytes) {
         Ok(text) => Ok(Source::new(shown, text)),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -139,7 +145,7 @@ pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io
             .with_help(not_utf8_help(e.as_bytes()));
             Err((Source::new(shown, text), d))
         }
-    })
+    }
 }
 
 /// What to do about a file that is not UTF-8: text with a few bytes from
@@ -163,9 +169,21 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
 
 /// Checks every file under `paths` and the texts `extra` (standard input, say)
 /// together, as [`check_paths`] checks files.
-pub fn check_paths_with(paths: &[PathBuf], extra: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
+pub fn check_paths_with(
+    paths: &[PathBuf],
+    extra: Vec<Result<Source, (Source, Diagnostic)>>,
+    rules: Option<&RuleSet>,
+) -> Checked {
     let mut out = Checked::default();
-    out.sources.extend(extra);
+    for source in extra {
+        match source {
+            Ok(source) => out.sources.push(source),
+            Err((source, d)) => {
+                out.diagnostics.push((out.sources.len(), d));
+                out.sources.push(source);
+            }
+        }
+    }
     let files = discover(paths, &mut out.io_errors);
     for path in &files {
         match load(path) {
@@ -313,7 +331,9 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             continue;
         }
         // A scenario file is checked as scenarios, against its rule set and deck.
-        if read.forms.iter().all(|f| f.has_key("scenario")) {
+        // One form with `:scenario` makes it a scenario file: the others are
+        // checked as scenarios too, so a misspelt `:scenaro` gets its hint.
+        if read.forms.iter().any(|f| f.has_key("scenario")) {
             let diags = check_scenarios(Path::new(&source.path), &read.forms, rules);
             out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
             parsed.push(None);
@@ -366,11 +386,13 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             continue;
         }
         if found.is_none() {
-            let names: Vec<&str> = BUNDLED
-                .iter()
-                .map(|(n, _)| *n)
-                .chain(out.rule_sets.iter().map(|r| r.name.as_str()))
-                .collect();
+            let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+            // The bundled rule-set files may be among those checked: each name once.
+            for r in &out.rule_sets {
+                if !names.contains(&r.name.as_str()) {
+                    names.push(&r.name);
+                }
+            }
             out.diagnostics.push((
                 i,
                 Diagnostic::error(
@@ -544,8 +566,6 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     out
 }
 
-/// A file read for checking: a spreadsheet (read row by row when checked), or
-/// the forms of a definitions file.
 /// Checks the scenarios of the file at `path` against the rule set they name
 /// (`:rules`, else the folder they are in, else `rules`) and its bundled deck.
 fn check_scenarios(
@@ -556,10 +576,15 @@ fn check_scenarios(
     let whole = forms.first().map_or(Span::default(), |f| {
         Span::new(f.span.start as usize, f.span.start as usize)
     });
+    // A rule set that does not load is said at the `:rules` naming it.
+    let named = forms
+        .iter()
+        .find_map(|f| f.get("rules"))
+        .map_or(whole, |v| v.span);
     let mut loaded = match scenario_rules(path, forms) {
         Some(name) => match load_rules(&name) {
             Ok(r) => r,
-            Err(e) => return vec![Diagnostic::error(whole, e.to_string())],
+            Err(e) => return vec![Diagnostic::error(named, e.to_string())],
         },
         None => match rules {
             Some(r) => r.clone(),
@@ -594,6 +619,8 @@ pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<
     .map(str::to_string)
 }
 
+/// A file read for checking: a spreadsheet (read row by row when checked), or
+/// the forms of a definitions file.
 enum Parsed<'a> {
     Csv,
     Edn(crate::syntax::Read<'a>),

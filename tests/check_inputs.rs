@@ -203,3 +203,31 @@ fn eval_of_one_card_goes_on_past_other_bad_rows_and_suggests_near_names() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn standard_input_that_is_not_utf8_is_a_located_diagnostic_in_json_too() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["check", "--rules", "arcomage", "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grimoire");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"{:card \"Caf\xe9\"}")
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json[0]["path"], "<stdin>", "{json}");
+    assert!(
+        json[0]["help"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("save it as UTF-8"),
+        "{json}"
+    );
+}

@@ -130,6 +130,19 @@ impl Server {
 
     fn request(&self, req: &Request) -> Response {
         let id = req.id.clone();
+        const ANSWERED: &[&str] = &[
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+            "textDocument/formatting",
+        ];
+        if !ANSWERED.contains(&req.method.as_str()) {
+            return Response::new_err(
+                id,
+                lsp_server::ErrorCode::MethodNotFound as i32,
+                format!("grimoire does not answer {}", req.method),
+            );
+        }
         let uri = req.params["textDocument"]["uri"]
             .as_str()
             .unwrap_or_default();
@@ -141,14 +154,7 @@ impl Server {
             "textDocument/hover" => self.hover(uri, text, at),
             "textDocument/completion" => self.completion(uri, text, at),
             "textDocument/definition" => self.definition(uri, text, at),
-            "textDocument/formatting" => formatting(text),
-            _ => {
-                return Response::new_err(
-                    id,
-                    lsp_server::ErrorCode::MethodNotFound as i32,
-                    format!("grimoire does not answer {}", req.method),
-                );
-            }
+            _ => formatting(text),
         };
         Response::new_ok(id, result)
     }
@@ -325,9 +331,15 @@ impl Server {
                 .collect()
         };
         let items: Vec<Value> = if partial.starts_with('"') {
+            // An editor that closed the quote already: the edit takes it in.
+            let end = if text[at..].starts_with('"') {
+                at + 1
+            } else {
+                at
+            };
             self.card_names(&rules)
                 .into_iter()
-                .map(|(name, card)| item(text, start, at, format!("\"{name}\""), card, 12))
+                .map(|(name, card)| item(text, start, end, format!("\"{name}\""), card, 12))
                 .collect()
         } else if text[..start].ends_with('[') {
             OPERATORS
@@ -684,6 +696,58 @@ mod tests {
         );
         assert_eq!(previous_token("{:resource :wa", 11), ":resource");
         assert_eq!(partial_at("[\"Found", 7), (1, "\"Found"));
+    }
+
+    fn open(server: &mut Server, uri: &str, text: &str) {
+        let n = Notification::new(
+            "textDocument/didOpen".into(),
+            json!({"textDocument": {"uri": uri, "text": text}}),
+        );
+        server.handle(n.into());
+    }
+
+    fn ask(server: &mut Server, method: &str, params: Value) -> Value {
+        let req = Request::new(lsp_server::RequestId::from(1), method.into(), params);
+        match server.handle(req.into()).pop() {
+            Some(Message::Response(r)) => match r.response_result {
+                Ok(v) => v,
+                Err(e) => json!({"error": e.code}),
+            },
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_card_name_completed_inside_closed_quotes_replaces_the_closing_one() {
+        let mut server = Server::default();
+        let uri = "file:///srv/scenarios/arcomage/s.edn";
+        open(&mut server, uri, "{:scenario \"x\" :play [\"Foun\"]}");
+        let items = ask(
+            &mut server,
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 27}}),
+        );
+        let edit = items
+            .as_array()
+            .and_then(|i| i.iter().find(|i| i["label"] == "\"Foundations\""))
+            .map(|i| i["textEdit"].clone())
+            .expect("Foundations offered");
+        assert_eq!(edit["range"]["start"]["character"], 22, "{edit}");
+        assert_eq!(edit["range"]["end"]["character"], 28, "{edit}");
+    }
+
+    #[test]
+    fn an_unknown_method_is_method_not_found_whatever_its_document() {
+        let mut server = Server::default();
+        let got = ask(&mut server, "workspace/symbol", json!({"query": "x"}));
+        assert_eq!(got["error"], lsp_server::ErrorCode::MethodNotFound as i32);
+        // Positions past the end and an unopened document answer null, never panic.
+        let got = ask(
+            &mut server,
+            "textDocument/hover",
+            json!({"textDocument": {"uri": "file:///nowhere.edn"}, "position": {"line": 99, "character": 99}}),
+        );
+        assert!(got.is_null());
     }
 
     #[test]

@@ -128,11 +128,11 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         paths.iter().partition(|p| p.as_os_str() == "-");
     let mut extra = Vec::new();
     if !stdin.is_empty() {
-        let mut text = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
             return Output::usage(format!("standard input: {e}"));
         }
-        extra.push(Source::new("<stdin>", text));
+        extra.push(files::source_of("<stdin>".to_string(), bytes));
     }
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
     let checked = files::check_paths_with(&files, extra, rules.as_ref());

@@ -247,6 +247,7 @@ pub fn read(src: &str) -> Read<'_> {
         pos: src.strip_prefix('\u{feff}').map_or(0, |_| 3),
         errors: Vec::new(),
         swallowed: None,
+        multiline: None,
     };
     let mut forms = Vec::new();
     reader.top_level(&mut forms);
@@ -255,6 +256,19 @@ pub fn read(src: &str) -> Read<'_> {
         forms,
         errors: reader.errors,
     }
+}
+
+/// The keys a definition map starts with (`{:card …`, `{:status …`), which
+/// a line starting in its first column is taken as the next definition by.
+const DEFINITION_KEYS: &[&str] = &[":card", ":effect", ":status", ":rules", ":scenario"];
+
+/// Whether `text` (at a `{`) opens a definition: `{:card "…"`, `{:rules :x`.
+fn starts_definition(text: &str) -> bool {
+    let rest = text[1..].trim_start_matches([' ', '\t']);
+    DEFINITION_KEYS.iter().any(|k| {
+        rest.strip_prefix(k)
+            .is_some_and(|after| after.starts_with([' ', '\t', '\n', '"', ':']))
+    })
 }
 
 /// Reads exactly one form, for the command line and tests: anything else is an error.
@@ -284,6 +298,9 @@ struct Reader<'a> {
     /// first column of a line inside another, with the one it landed in:
     /// where a form that never closed swallowed the next definition.
     swallowed: Option<(usize, (Span, &'static str))>,
+    /// In the top-level form being read, the first string that ran over a
+    /// line end: the likeliest quote left open when a later one is.
+    multiline: Option<usize>,
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -353,6 +370,12 @@ impl<'a> Reader<'a> {
             };
             match b {
                 b']' | b')' | b'}' => {
+                    // A `#_` before it has nothing to discard: said, so it
+                    // does not drop the definition after.
+                    if let Some(span) = discards.pop() {
+                        self.errors.push(ReadError::NothingToDiscard { span });
+                        discards.clear();
+                    }
                     self.errors.push(ReadError::UnexpectedCloser {
                         span: Span::new(self.pos, self.pos + 1),
                         found: b as char,
@@ -368,7 +391,9 @@ impl<'a> Reader<'a> {
                 b'/' if self.rest().starts_with("//") => self.slash_comment(),
                 _ => {
                     let start = self.pos;
+                    let errors_before = self.errors.len();
                     self.swallowed = None;
+                    self.multiline = None;
                     match self.form(0) {
                         Ok(form) => {
                             if discards.pop().is_none() {
@@ -383,6 +408,17 @@ impl<'a> Reader<'a> {
                             let Some((at, (span, open))) = self.swallowed.take() else {
                                 continue;
                             };
+                            // Errors found past `at` belong to the definition
+                            // read again from there: it finds them again.
+                            let all = std::mem::take(&mut self.errors);
+                            self.errors = all
+                                .into_iter()
+                                .enumerate()
+                                .filter(|(k, e)| {
+                                    *k < errors_before || (e.span().start as usize) < at
+                                })
+                                .map(|(_, e)| e)
+                                .collect();
                             self.errors.push(ReadError::Unclosed { span, open });
                             discards.clear();
                             self.pos = at;
@@ -402,15 +438,23 @@ impl<'a> Reader<'a> {
     /// the first later line whose first character opens a collection, or the end.
     fn next_top_level(&self, start: usize) -> usize {
         let bytes = self.src.as_bytes();
+        // A definition (`{:card …`) is the surest place to start again; any
+        // opener in the first column only when no definition follows.
+        let mut any = None;
         let mut at = start;
         while let Some(nl) = bytes[at..].iter().position(|&b| b == b'\n') {
             at += nl + 1;
-            if matches!(bytes.get(at), Some(b'{' | b'[' | b'(')) || self.src[at..].starts_with("#{")
-            {
+            if bytes.get(at) == Some(&b'{') && starts_definition(&self.src[at..]) {
                 return at;
             }
+            if any.is_none()
+                && (matches!(bytes.get(at), Some(b'{' | b'[' | b'('))
+                    || self.src[at..].starts_with("#{"))
+            {
+                any = Some(at);
+            }
         }
-        self.src.len()
+        any.unwrap_or(self.src.len())
     }
 
     /// `// …`: a comment in other languages. Said once, and skipped to the
@@ -473,9 +517,10 @@ impl<'a> Reader<'a> {
                     // A collection opened in a line's first column inside
                     // another is likely the next definition, swallowed by
                     // one never closed: noted, in case the form breaks.
-                    if matches!(b, b'{' | b'[' | b'(' | b'#')
+                    if b == b'{'
                         && self.swallowed.is_none()
                         && self.src.as_bytes().get(self.pos.wrapping_sub(1)) == Some(&b'\n')
+                        && starts_definition(&self.src[self.pos..])
                         && let Some((span, text, _)) = open
                     {
                         self.swallowed = Some((self.pos, (span, text)));
@@ -623,6 +668,18 @@ impl<'a> Reader<'a> {
             };
             match b {
                 b'"' => break,
+                // A line in a string that starts like a definition: the
+                // string was left open, and that definition comes next.
+                b'\n'
+                    if bytes.get(i + 1) == Some(&b'{') && starts_definition(&self.src[i + 1..]) =>
+                {
+                    // An earlier string over a line end closed on this
+                    // one's opening quote: that earlier quote is the open one.
+                    let at = self.multiline.unwrap_or(start);
+                    return Err(ReadError::UnclosedString {
+                        span: Span::new(at, at + 1),
+                    });
+                }
                 b'\\' => {
                     let buf = owned.get_or_insert_with(String::new);
                     buf.push_str(&self.src[run_start..i]);
@@ -641,6 +698,9 @@ impl<'a> Reader<'a> {
             }
             None => Cow::Borrowed(&self.src[body_start..i]),
         };
+        if self.multiline.is_none() && self.src[body_start..i].contains('\n') {
+            self.multiline = Some(start);
+        }
         self.pos = i + 1;
         Ok(Form {
             kind: Kind::Str(text),
