@@ -309,9 +309,13 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             // stands for them, with no follow-on ones); the others are.
             let errors = std::mem::take(&mut read.errors);
             read.forms.retain(|f| {
-                !errors.iter().any(|e| {
-                    e.breaks_form() && e.span().start >= f.span.start && e.span().start < f.span.end
-                })
+                // A rule set is checked around its broken sections (below).
+                f.has_key("rules")
+                    || !errors.iter().any(|e| {
+                        e.breaks_form()
+                            && e.span().start >= f.span.start
+                            && e.span().start < f.span.end
+                    })
             });
             read.errors = errors;
             if read.forms.is_empty() {
@@ -343,10 +347,35 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             && form.has_key("rules")
         {
             let mut diags = Vec::new();
-            if let Some(rs) = RuleSet::from_form(form, &mut diags)
-                && diags.is_empty()
-            {
-                out.rule_sets.push(rs);
+            let rs = RuleSet::from_form(form, &mut diags);
+            if read.errors.is_empty() {
+                if let Some(rs) = rs
+                    && diags.is_empty()
+                {
+                    out.rule_sets.push(rs);
+                }
+            } else {
+                // Read with errors: not a rule set to play or check against,
+                // but its other sections' errors are said. What touches a
+                // broken part (or holds one, as "no `:roles`" does) is left
+                // out: it would follow from the break.
+                let broken: Vec<Span> = read
+                    .damaged
+                    .iter()
+                    .copied()
+                    .chain(read.errors.iter().map(|e| e.span()))
+                    .collect();
+                diags.retain(|d| {
+                    !broken.iter().any(|b| {
+                        d.span.start < b.end.max(b.start + 1)
+                            && b.start < d.span.end.max(d.span.start + 1)
+                    })
+                });
+                // A dropped section's names are unknown to the rest: "unknown
+                // attribute `:hp`" would follow from the break, not be new.
+                if !read.damaged.is_empty() {
+                    diags.retain(|d| !d.message.starts_with("unknown "));
+                }
             }
             out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
             parsed.push(None);

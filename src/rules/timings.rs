@@ -88,7 +88,9 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                     .with_help(format!("attach it to a moment: {}", moments())),
             );
         }
-        if let Some(at) = at {
+        // A timing whose `:at` is wrong is still declared (its error said,
+        // the rule set failing with it), so its hooks are not "undeclared".
+        if let Some(at) = at.or(Some(Moment::TurnStart)) {
             rules.timing_shapes.push(check::TimingShape {
                 name: name.to_string(),
                 at: at.name(),

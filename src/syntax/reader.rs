@@ -226,6 +226,10 @@ pub struct Read<'a> {
     /// Errors, in order of position. When not empty, `forms` holds the forms
     /// that read around them; a form that an error broke is left out.
     pub errors: Vec<ReadError>,
+    /// Parts of a rule set's map dropped because an error broke them: from a
+    /// section's key to where the next section starts. The map holds the
+    /// other sections, so their own errors can still be found.
+    pub damaged: Vec<Span>,
 }
 
 /// Reads every top-level form of `src`.
@@ -240,6 +244,7 @@ pub fn read(src: &str) -> Read<'_> {
         return Read {
             forms: Vec::new(),
             errors: vec![ReadError::TooLarge(src.len())],
+            damaged: Vec::new(),
         };
     }
     let mut reader = Reader {
@@ -248,6 +253,9 @@ pub fn read(src: &str) -> Read<'_> {
         errors: Vec::new(),
         swallowed: None,
         multiline: None,
+        in_rule_set: false,
+        section: None,
+        damaged: Vec::new(),
     };
     let mut forms = Vec::new();
     reader.top_level(&mut forms);
@@ -255,7 +263,18 @@ pub fn read(src: &str) -> Read<'_> {
     Read {
         forms,
         errors: reader.errors,
+        damaged: reader.damaged,
     }
+}
+
+/// The start of the first line after byte `from` that starts like a rule
+/// set's section (` :kinds`, one space in), if any.
+fn next_section(src: &str, from: usize) -> Option<usize> {
+    let from = from.min(src.len());
+    src[from..]
+        .match_indices("\n :")
+        .next()
+        .map(|(i, _)| from + i + 2)
 }
 
 /// The keys a definition map starts with (`{:card …`, `{:status …`), which
@@ -301,6 +320,13 @@ struct Reader<'a> {
     /// In the top-level form being read, the first string that ran over a
     /// line end: the likeliest quote left open when a later one is.
     multiline: Option<usize>,
+    /// Whether the top-level form being read is a rule set (`{:rules …`).
+    in_rule_set: bool,
+    /// In a rule set's section, the first line that starts like the next
+    /// section (` :kinds`, one space in), with the collection it landed in.
+    section: Option<(usize, (Span, &'static str))>,
+    /// Sections dropped by errors (see [`Read::damaged`]).
+    damaged: Vec<Span>,
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -394,6 +420,7 @@ impl<'a> Reader<'a> {
                     let errors_before = self.errors.len();
                     self.swallowed = None;
                     self.multiline = None;
+                    self.in_rule_set = b == b'{' && self.src[self.pos + 1..].starts_with(":rules");
                     match self.form(0) {
                         Ok(form) => {
                             if discards.pop().is_none() {
@@ -419,12 +446,24 @@ impl<'a> Reader<'a> {
                                 })
                                 .map(|(_, e)| e)
                                 .collect();
-                            self.errors.push(ReadError::Unclosed { span, open });
+                            // An error already said in this form (a wrong closer) is why
+                            // it ran on: no second one for it.
+                            if self.errors.len() == errors_before {
+                                self.errors.push(ReadError::Unclosed { span, open });
+                            }
                             discards.clear();
                             self.pos = at;
                         }
                         Err(fatal) => {
-                            self.errors.push(fatal);
+                            // Left open at the end after a wrong closer in the
+                            // same form: that closer was the slip, said already.
+                            let follows = matches!(fatal, ReadError::Unclosed { .. })
+                                && self.errors[errors_before..]
+                                    .iter()
+                                    .any(|e| matches!(e, ReadError::UnexpectedCloser { .. }));
+                            if !follows {
+                                self.errors.push(fatal);
+                            }
                             discards.clear();
                             self.pos = self.next_top_level(start);
                         }
@@ -484,6 +523,23 @@ impl<'a> Reader<'a> {
                 if let Some(&span) = discards.last() {
                     return Err(ReadError::NothingToDiscard { span });
                 }
+                // A rule set left open at the end whose last section ran on
+                // into lines that start like sections: that section was
+                // never closed. Said, dropped, and the rest read again.
+                if depth == 1
+                    && self.in_rule_set
+                    && out.len() >= 2
+                    && let Some((at, (span, text))) = self.section.take()
+                {
+                    let value = out.pop();
+                    let key = out.pop();
+                    let from = key.or(value).map_or(at, |f| f.span.start as usize);
+                    self.errors.retain(|e| (e.span().start as usize) < at);
+                    self.errors.push(ReadError::Unclosed { span, open: text });
+                    self.damaged.push(Span::new(from, at));
+                    self.pos = at;
+                    continue;
+                }
                 return match open {
                     Some((span, open, _)) => Err(ReadError::Unclosed { span, open }),
                     None => Ok(()),
@@ -495,25 +551,98 @@ impl<'a> Reader<'a> {
                         return Err(ReadError::NothingToDiscard { span });
                     }
                     let span = Span::new(self.pos, self.pos + 1);
-                    return match open {
-                        Some((_, _, close)) if close == b => {
-                            self.pos += 1;
-                            Ok(())
-                        }
-                        _ => Err(ReadError::UnexpectedCloser {
+                    // The wrong closer (`]` for `}`) is most often a slip of
+                    // the hand: said, and taken as closing what is open, so
+                    // the rest of the text reads as its author meant.
+                    if let Some((_, _, close)) = open
+                        && close != b
+                    {
+                        self.errors.push(ReadError::UnexpectedCloser {
                             span,
                             found: b as char,
                             expected: open.map(|(_, _, c)| c as char),
                             open: open.map(|(s, _, _)| s),
-                        }),
-                    };
+                        });
+                    }
+                    self.pos += 1;
+                    return Ok(());
                 }
                 b'#' if self.rest().starts_with("#_") => {
                     discards.push(Span::new(self.pos, self.pos + 2));
                     self.pos += 2;
                 }
                 b'/' if self.rest().starts_with("//") => self.slash_comment(),
+                _ if depth == 1 && self.in_rule_set => {
+                    self.section = None;
+                    let start = self.pos;
+                    let errors_before = self.errors.len();
+                    match self.form(depth) {
+                        Ok(form) => {
+                            if discards.pop().is_none() {
+                                out.push(form);
+                            }
+                        }
+                        // A section broke and ran on into the next: say
+                        // where it was left open, drop it, read on there.
+                        Err(_) if self.section.is_some() => {
+                            let Some((at, (span, open))) = self.section.take() else {
+                                continue;
+                            };
+                            let all = std::mem::take(&mut self.errors);
+                            self.errors = all
+                                .into_iter()
+                                .enumerate()
+                                .filter(|(k, e)| {
+                                    *k < errors_before || (e.span().start as usize) < at
+                                })
+                                .map(|(_, e)| e)
+                                .collect();
+                            // An error already said in this form (a wrong closer) is why
+                            // it ran on: no second one for it.
+                            if self.errors.len() == errors_before {
+                                self.errors.push(ReadError::Unclosed { span, open });
+                            }
+                            // The value's key goes with it.
+                            let from = if out.len() % 2 == 1 {
+                                out.pop().map_or(start, |k| k.span.start as usize)
+                            } else {
+                                start
+                            };
+                            self.damaged.push(Span::new(from, at));
+                            discards.clear();
+                            self.pos = at;
+                        }
+                        // Broken where it stands (a closer that does not
+                        // match): said, and read on at the next section.
+                        Err(e) => {
+                            let Some(at) = next_section(self.src, e.span().end as usize) else {
+                                return Err(e);
+                            };
+                            self.errors.push(e);
+                            let from = if out.len() % 2 == 1 {
+                                out.pop().map_or(start, |k| k.span.start as usize)
+                            } else {
+                                start
+                            };
+                            self.damaged.push(Span::new(from, at));
+                            discards.clear();
+                            self.pos = at;
+                        }
+                    }
+                }
                 _ => {
+                    // A line starting like a rule set's next section inside
+                    // one of its sections: noted, in case the section breaks.
+                    if b == b':'
+                        && depth >= 2
+                        && self.in_rule_set
+                        && self.section.is_none()
+                        && self.src.as_bytes().get(self.pos.wrapping_sub(2)..self.pos)
+                            == Some(b"\n ")
+                        && let Some((span, text, _)) = open
+                    {
+                        self.section = Some((self.pos, (span, text)));
+                    }
                     // A collection opened in a line's first column inside
                     // another is likely the next definition, swallowed by
                     // one never closed: noted, in case the form breaks.
