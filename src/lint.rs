@@ -178,9 +178,10 @@ fn claims(text: &str) -> Vec<Claim> {
                     word: bare(word),
                     written_sign,
                     verb_sign,
+                    // The last word naming someone: "your opponent" is the opponent.
                     whom: between
-                        .or_else(|| place.iter().find_map(|w| whom(w)))
-                        .or_else(|| subject.iter().find_map(|w| whom(w))),
+                        .or_else(|| place.iter().rev().find_map(|w| whom(w)))
+                        .or_else(|| subject.iter().rev().find_map(|w| whom(w))),
                     place: if place.is_empty() { subject } else { place },
                     shares: said_verb,
                 };
@@ -532,6 +533,32 @@ mod tests {
         );
         assert!(lint("+5 Wall", "[{:effected :you :resource :wall :amount 5}]").is_empty());
         assert!(lint("-6 Gems", "[{:effected :you :resource :gems :amount -6}]").is_empty());
+    }
+
+    #[test]
+    fn your_opponent_is_the_opponent() {
+        assert!(
+            lint(
+                "Your opponent loses 5 Bricks",
+                "[{:effected :other :resource :bricks :amount -5}]"
+            )
+            .is_empty()
+        );
+        assert!(
+            lint(
+                "Deal 5 damage to your opponent",
+                "[{:effected :other :resource :damage :amount 5}]"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            lint(
+                "Your opponent loses 5 Bricks",
+                "[{:effected :you :resource :bricks :amount -5}]"
+            )
+            .len(),
+            1
+        );
     }
 
     #[test]
