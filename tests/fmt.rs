@@ -338,3 +338,22 @@ fn a_symlinked_file_is_formatted_where_it_points_and_stays_a_link() {
     assert_eq!(std::fs::read_to_string(&real).expect("read"), TIDY);
     assert_eq!(names(&dir), ["link.edn", "real.edn"]);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_left_as_it_is_and_said() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("read-only");
+    let file = dir.join("cards.edn");
+    std::fs::write(&file, MESSY).expect("write");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let out = grimoire(&["fmt", path(&file)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the file is read-only; left as it is"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), MESSY);
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+}

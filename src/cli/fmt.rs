@@ -187,11 +187,21 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
 
 /// Replaces the file at `path` with `text`: written to a temporary file in
 /// the same folder (so the rename stays on one file system), given the
-/// original's permissions, then renamed over it. A symlink is followed, so
-/// the file it points at is formatted and the link stays a link.
+/// original's permissions (and owner, where allowed), then renamed over it.
+/// A symlink is followed, so the file it points at is formatted and the link
+/// stays a link; a hard link keeps the old text (the name gets a new file);
+/// a read-only file is refused.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let target = fs::canonicalize(path)?;
-    let permissions = fs::metadata(&target)?.permissions();
+    let meta = fs::metadata(&target)?;
+    let permissions = meta.permissions();
+    // A read-only file says its owner wants it left alone: not replaced.
+    if permissions.readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only; left as it is",
+        ));
+    }
     let dir = target.parent().unwrap_or(Path::new("."));
     let name = target
         .file_name()
@@ -218,6 +228,13 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         file.sync_all()?;
         drop(file);
         fs::set_permissions(&tmp, permissions)?;
+        // The owner and group too, where the system lets us (as root on a
+        // file of another user's); otherwise they are ours already.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::chown(&tmp, Some(meta.uid()), Some(meta.gid()));
+        }
         fs::rename(&tmp, &target)
     })();
     if result.is_err() {
