@@ -473,6 +473,95 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// One entry of a rule set's map: read; a section that breaks is
+    /// dropped with its key, said, and reading goes on at the next section.
+    /// Out of line: `items` is on the reader's recursion path.
+    #[inline(never)]
+    fn rule_set_entry(
+        &mut self,
+        out: &mut Vec<Form<'a>>,
+        discards: &mut Vec<Span>,
+    ) -> Result<(), ReadError> {
+        let depth = 1;
+        self.section = None;
+        let start = self.pos;
+        let errors_before = self.errors.len();
+        match self.form(depth) {
+            Ok(form) => {
+                if discards.pop().is_none() {
+                    out.push(form);
+                }
+            }
+            // A section broke and ran on into the next: say
+            // where it was left open, drop it, read on there.
+            Err(_) if self.section.is_some() => {
+                let Some((at, (span, open))) = self.section.take() else {
+                    return Ok(());
+                };
+                let all = std::mem::take(&mut self.errors);
+                self.errors = all
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, e)| *k < errors_before || (e.span().start as usize) < at)
+                    .map(|(_, e)| e)
+                    .collect();
+                // An error already said in this form (a wrong closer) is why
+                // it ran on: no second one for it.
+                if self.errors.len() == errors_before {
+                    self.errors.push(ReadError::Unclosed { span, open });
+                }
+                // The value's key goes with it.
+                let from = if out.len() % 2 == 1 {
+                    out.pop().map_or(start, |k| k.span.start as usize)
+                } else {
+                    start
+                };
+                self.damaged.push(Span::new(from, at));
+                discards.clear();
+                self.pos = at;
+            }
+            // Broken where it stands (a closer that does not
+            // match): said, and read on at the next section.
+            Err(e) => {
+                let Some(at) = next_section(self.src, e.span().end as usize) else {
+                    return Err(e);
+                };
+                self.errors.push(e);
+                let from = if out.len() % 2 == 1 {
+                    out.pop().map_or(start, |k| k.span.start as usize)
+                } else {
+                    start
+                };
+                self.damaged.push(Span::new(from, at));
+                discards.clear();
+                self.pos = at;
+            }
+        }
+        Ok(())
+    }
+
+    /// At the end of a rule set left open: if its last section ran on into
+    /// lines that start like sections, that section was never closed. Said,
+    /// dropped with its key, and reading starts again at the next section.
+    #[cold]
+    #[inline(never)]
+    fn reopen_last_section(&mut self, out: &mut Vec<Form<'a>>) -> bool {
+        if out.len() < 2 {
+            return false;
+        }
+        let Some((at, (span, text))) = self.section.take() else {
+            return false;
+        };
+        let value = out.pop();
+        let key = out.pop();
+        let from = key.or(value).map_or(at, |f| f.span.start as usize);
+        self.errors.retain(|e| (e.span().start as usize) < at);
+        self.errors.push(ReadError::Unclosed { span, open: text });
+        self.damaged.push(Span::new(from, at));
+        self.pos = at;
+        true
+    }
+
     /// Where reading starts again after a broken form that began at `start`:
     /// the first later line whose first character opens a collection, or the end.
     fn next_top_level(&self, start: usize) -> usize {
@@ -526,18 +615,7 @@ impl<'a> Reader<'a> {
                 // A rule set left open at the end whose last section ran on
                 // into lines that start like sections: that section was
                 // never closed. Said, dropped, and the rest read again.
-                if depth == 1
-                    && self.in_rule_set
-                    && out.len() >= 2
-                    && let Some((at, (span, text))) = self.section.take()
-                {
-                    let value = out.pop();
-                    let key = out.pop();
-                    let from = key.or(value).map_or(at, |f| f.span.start as usize);
-                    self.errors.retain(|e| (e.span().start as usize) < at);
-                    self.errors.push(ReadError::Unclosed { span, open: text });
-                    self.damaged.push(Span::new(from, at));
-                    self.pos = at;
+                if depth == 1 && self.in_rule_set && self.reopen_last_section(out) {
                     continue;
                 }
                 return match open {
@@ -572,70 +650,13 @@ impl<'a> Reader<'a> {
                     self.pos += 2;
                 }
                 b'/' if self.rest().starts_with("//") => self.slash_comment(),
-                _ if depth == 1 && self.in_rule_set => {
-                    self.section = None;
-                    let start = self.pos;
-                    let errors_before = self.errors.len();
-                    match self.form(depth) {
-                        Ok(form) => {
-                            if discards.pop().is_none() {
-                                out.push(form);
-                            }
-                        }
-                        // A section broke and ran on into the next: say
-                        // where it was left open, drop it, read on there.
-                        Err(_) if self.section.is_some() => {
-                            let Some((at, (span, open))) = self.section.take() else {
-                                continue;
-                            };
-                            let all = std::mem::take(&mut self.errors);
-                            self.errors = all
-                                .into_iter()
-                                .enumerate()
-                                .filter(|(k, e)| {
-                                    *k < errors_before || (e.span().start as usize) < at
-                                })
-                                .map(|(_, e)| e)
-                                .collect();
-                            // An error already said in this form (a wrong closer) is why
-                            // it ran on: no second one for it.
-                            if self.errors.len() == errors_before {
-                                self.errors.push(ReadError::Unclosed { span, open });
-                            }
-                            // The value's key goes with it.
-                            let from = if out.len() % 2 == 1 {
-                                out.pop().map_or(start, |k| k.span.start as usize)
-                            } else {
-                                start
-                            };
-                            self.damaged.push(Span::new(from, at));
-                            discards.clear();
-                            self.pos = at;
-                        }
-                        // Broken where it stands (a closer that does not
-                        // match): said, and read on at the next section.
-                        Err(e) => {
-                            let Some(at) = next_section(self.src, e.span().end as usize) else {
-                                return Err(e);
-                            };
-                            self.errors.push(e);
-                            let from = if out.len() % 2 == 1 {
-                                out.pop().map_or(start, |k| k.span.start as usize)
-                            } else {
-                                start
-                            };
-                            self.damaged.push(Span::new(from, at));
-                            discards.clear();
-                            self.pos = at;
-                        }
-                    }
-                }
+                _ if depth == 1 && self.in_rule_set => self.rule_set_entry(out, &mut discards)?,
                 _ => {
                     // A line starting like a rule set's next section inside
                     // one of its sections: noted, in case the section breaks.
-                    if b == b':'
+                    if self.in_rule_set
+                        && b == b':'
                         && depth >= 2
-                        && self.in_rule_set
                         && self.section.is_none()
                         && self.src.as_bytes().get(self.pos.wrapping_sub(2)..self.pos)
                             == Some(b"\n ")
@@ -799,15 +820,19 @@ impl<'a> Reader<'a> {
                 b'"' => break,
                 // A line in a string that starts like a definition: the
                 // string was left open, and that definition comes next.
-                b'\n'
-                    if bytes.get(i + 1) == Some(&b'{') && starts_definition(&self.src[i + 1..]) =>
-                {
-                    // An earlier string over a line end closed on this
-                    // one's opening quote: that earlier quote is the open one.
-                    let at = self.multiline.unwrap_or(start);
-                    return Err(ReadError::UnclosedString {
-                        span: Span::new(at, at + 1),
-                    });
+                b'\n' => {
+                    if bytes.get(i + 1) == Some(&b'{') && starts_definition(&self.src[i + 1..]) {
+                        // An earlier string over a line end closed on this
+                        // one's opening quote: that earlier quote is the open one.
+                        let at = self.multiline.unwrap_or(start);
+                        return Err(ReadError::UnclosedString {
+                            span: Span::new(at, at + 1),
+                        });
+                    }
+                    if self.multiline.is_none() {
+                        self.multiline = Some(start);
+                    }
+                    i += 1;
                 }
                 b'\\' => {
                     let buf = owned.get_or_insert_with(String::new);
@@ -827,9 +852,6 @@ impl<'a> Reader<'a> {
             }
             None => Cow::Borrowed(&self.src[body_start..i]),
         };
-        if self.multiline.is_none() && self.src[body_start..i].contains('\n') {
-            self.multiline = Some(start);
-        }
         self.pos = i + 1;
         Ok(Form {
             kind: Kind::Str(text),
