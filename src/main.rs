@@ -219,8 +219,23 @@ enum Command {
         format: FormatArg,
     },
     /// Simulate many seeded AI games: win rates, game length, per-card figures.
+    ///
+    /// Per-card columns (each rate with its 95% interval, Wilson; a card's
+    /// holder is the seat whose hand it is in; a win rate counts the holder's
+    /// wins, so ties and turn limits are not wins):
+    ///   card         the card's name
+    ///   in_hand      games it was in its holder's hand at one of their decisions (17lands' games in hand)
+    ///   played       times it was played
+    ///   discarded    times it was discarded
+    ///   play_rate    games it was played over games it was in hand
+    ///   in_hand_wr   the holder's win rate in games it was in hand
+    ///   played_wr    the holder's win rate in games they played it (overstates a card played when already winning)
+    ///   not_seen_wr  the holder's win rate in games they never had it in hand
+    ///   improvement  in_hand_wr minus not_seen_wr, 95% interval (Newcombe); * when it leaves out 0
+    ///   mean_turn    the mean turn number it was played on
     #[command(
-        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json"
+        verbatim_doc_comment,
+        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr"
     )]
     Simulate {
         /// Rule set: a bundled name (arcomage) or a rule-set file.
@@ -240,10 +255,20 @@ enum Command {
         /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
-        /// Output format.
+        /// Output format: a table, JSON (with per-seat figures), or CSV (the table's rows and columns).
         #[arg(long, value_enum, default_value = "human")]
-        format: FormatArg,
+        format: SimFormatArg,
+        /// The per-card column to sort by, highest first (`card` by name, `deck` in deck order); every format.
+        #[arg(long, default_value = "improvement")]
+        sort: String,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SimFormatArg {
+    Human,
+    Json,
+    Csv,
 }
 
 fn main() -> ExitCode {
@@ -357,6 +382,7 @@ fn main() -> ExitCode {
             threads,
             cards,
             format,
+            sort,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -364,7 +390,12 @@ fn main() -> ExitCode {
             seed,
             ai: ai.into_iter().map(Policy::from).collect(),
             threads,
-            format: format.into(),
+            format: match format {
+                SimFormatArg::Json => Format::Json,
+                _ => Format::Human,
+            },
+            csv: matches!(format, SimFormatArg::Csv),
+            sort,
             progress: std::io::stderr().is_terminal(),
             color,
         }),

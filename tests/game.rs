@@ -35,6 +35,8 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         ai: ai.to_vec(),
         threads,
         format: Format::Json,
+        csv: false,
+        sort: "deck".into(),
         progress: false,
         color: false,
     })

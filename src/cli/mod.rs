@@ -3,6 +3,7 @@
 //! `main.rs` parses arguments with clap and prints what these return, so every
 //! command can be tested without spawning a process.
 
+mod cardstats;
 pub mod explain;
 pub mod fmt;
 pub mod lsp;

@@ -12,6 +12,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 use serde_json::json;
 
+use super::cardstats::{Counts, Figures};
 use super::play::{deck_line, load_deck, policy};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
@@ -36,6 +37,11 @@ pub struct SimArgs {
     pub threads: Option<usize>,
     /// Output format.
     pub format: Format,
+    /// CSV instead of `format`: the per-card table's rows and columns.
+    pub csv: bool,
+    /// The per-card column rows are sorted by, highest first (`card`: by
+    /// name; `deck`: in deck order).
+    pub sort: String,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -48,6 +54,8 @@ const CHUNK: u64 = 256;
 /// Sums over games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games counted.
+    pub games: u64,
     /// Wins per seat.
     pub wins: Vec<u64>,
     /// Games where both seats won at once.
@@ -60,10 +68,8 @@ pub struct Tally {
     pub refused: u64,
     /// Turns over all games.
     pub turns: u64,
-    /// Times each card was played.
-    pub played: Vec<u64>,
-    /// Times each card was played by the player who went on to win.
-    pub played_by_winner: Vec<u64>,
+    /// Each card's counts for each seat, at `seat * cards + card`.
+    pub cards: Vec<Counts>,
 }
 
 /// Why a simulated game stopped before the engine ended it.
@@ -80,6 +86,7 @@ impl Tally {
     /// the winning seat, if any.
     pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
         self.turns += u64::from(game.turn);
+        self.games += 1;
         let ending = match (game.outcome(), stop) {
             (Some(Outcome::Win { seat, .. }), _) => {
                 self.wins[seat as usize] += 1;
@@ -99,8 +106,7 @@ impl Tally {
     pub fn new(seats: usize, cards: usize) -> Tally {
         Tally {
             wins: vec![0; seats],
-            played: vec![0; cards],
-            played_by_winner: vec![0; cards],
+            cards: vec![Counts::default(); seats * cards],
             ..Tally::default()
         }
     }
@@ -108,13 +114,16 @@ impl Tally {
     fn merge(mut self, other: Tally) -> Tally {
         let add = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         add(&mut self.wins, &other.wins);
-        add(&mut self.played, &other.played);
-        add(&mut self.played_by_winner, &other.played_by_winner);
+        self.cards
+            .iter_mut()
+            .zip(&other.cards)
+            .for_each(|(a, b)| a.add(b));
         self.ties += other.ties;
         self.turn_limits += other.turn_limits;
         self.no_action += other.no_action;
         self.refused += other.refused;
         self.turns += other.turns;
+        self.games += other.games;
         self
     }
 }
@@ -143,18 +152,38 @@ pub fn run_games(
         return tally;
     };
     let mut ai = Ai::new();
-    let mut plays: Vec<u32> = vec![0; seats * deck.len()];
+    let n = deck.len();
+    // This game's marks for each (seat, card): bit 0 in hand at a decision,
+    // bit 1 played; and which were marked, to count and clear only those.
+    let mut marks: Vec<u8> = vec![0; seats * n];
+    let mut marked: Vec<usize> = Vec::new();
     for i in range {
         game.reset(game_seed(seed, i));
         let mut stop = None;
         while game.outcome().is_none() {
             let seat = game.current as usize;
+            for &card in game.hand() {
+                let k = seat * n + card as usize;
+                if marks[k] == 0 {
+                    marked.push(k);
+                }
+                marks[k] |= 1;
+            }
             let Some(action) = ai.choose(&mut game, policy(ai_policies, seat)) else {
                 stop = Some(Stop::NoAction);
                 break;
             };
-            if let Ability::Card(h) = action.ability {
-                plays[seat * deck.len() + game.hand()[usize::from(h)] as usize] += 1;
+            match action.ability {
+                Ability::Card(h) => {
+                    let k = seat * n + game.hand()[usize::from(h)] as usize;
+                    marks[k] |= 2;
+                    tally.cards[k].plays += 1;
+                    tally.cards[k].play_turns += u64::from(game.turn);
+                }
+                Ability::Discard(h) => {
+                    tally.cards[seat * n + game.hand()[usize::from(h)] as usize].discards += 1;
+                }
+                Ability::Action(_) => {}
             }
             if game.act(action).is_err() {
                 stop = Some(Stop::Refused);
@@ -162,17 +191,26 @@ pub fn run_games(
             }
         }
         let winner = tally.count(&game, stop);
-        for (k, n) in plays.iter_mut().enumerate() {
-            if *n > 0 {
-                let (seat, card) = (k / deck.len(), k % deck.len());
-                tally.played[card] += u64::from(*n);
-                if winner == Some(seat) {
-                    tally.played_by_winner[card] += u64::from(*n);
-                }
-                *n = 0;
+        for &k in &marked {
+            let won = u64::from(winner == Some(k / n));
+            let c = &mut tally.cards[k];
+            if marks[k] & 1 != 0 {
+                c.in_hand += 1;
+                c.in_hand_won += won;
             }
+            if marks[k] & 2 != 0 {
+                c.played_games += 1;
+                c.played_games_won += won;
+            }
+            marks[k] = 0;
         }
+        marked.clear();
         done.fetch_add(1, Ordering::Relaxed);
+    }
+    // Every card's holder played every game: the not-seen rates need it.
+    for (k, c) in tally.cards.iter_mut().enumerate() {
+        c.games = tally.games;
+        c.wins = tally.wins[k / n.max(1)];
     }
     tally
 }
@@ -199,10 +237,47 @@ pub fn run_all(
 
 /// `grimoire simulate`.
 pub fn simulate(args: &SimArgs) -> Output {
+    if args.games == 0 {
+        return Output::usage("--games 0: nothing to simulate; give 1 or more".to_string());
+    }
+    if args.threads == Some(0) {
+        return Output::usage(
+            "--threads 0: give 1 or more, or leave it out to use every core".to_string(),
+        );
+    }
+    let columns = sort_columns();
+    if !columns.contains(&args.sort.as_str()) {
+        return Output::usage(format!(
+            "--sort {}: not a column; the columns are {}",
+            args.sort,
+            columns.join(", ")
+        ));
+    }
     let (rules, deck) = match load_deck(&args.rules, &args.cards, args.color) {
         Ok(d) => d,
         Err(out) => return out,
     };
+    if args.ai.len() > rules.seats.len() {
+        return Output::usage(format!(
+            "{} --ai values for {} seats: give one for both, or one per seat",
+            args.ai.len(),
+            rules.seats.len()
+        ));
+    }
+    // A shared deck that cannot fill every hand leaves the last seats with
+    // few cards or none, passing all game. (A per-seat deck deals each seat
+    // its own copy; its hand size is only a cap.)
+    if let Some(zones) = rules.cards.as_ref().filter(|z| !z.per_seat) {
+        let copies: usize = deck.cards.iter().map(|c| usize::from(c.play.copies)).sum();
+        let needed = zones.hand_size * rules.seats.len();
+        if copies < needed {
+            return Output::usage(format!(
+                "the deck holds {copies} cards, but {} hands of {} need {needed}: add cards",
+                rules.seats.len(),
+                zones.hand_size
+            ));
+        }
+    }
     let source = deck.source.to_string();
     let deck_shown = deck_line(&deck);
     let deck = deck.cards;
@@ -231,6 +306,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         .collect();
     Output {
         stdout: match args.format {
+            _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), &args.sort),
             Format::Human => render(&rules, &deck, &deck_shown, args, &policies, &tally),
             Format::Json => to_json(&report_json(
                 &rules, &deck, &source, args, &policies, &tally,
@@ -296,21 +372,156 @@ fn render(
     if deck.is_empty() {
         return out;
     }
-    let width = deck.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
+    let rows = card_rows(deck, t, rules.seats.len(), None, &args.sort);
+    let width = deck
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let _ = writeln!(
         out,
-        "\n{:<width$} {:>9} {:>9}",
-        "card", "played", "win rate"
+        "\n{:<width$} {:>8} {:>7} {:>9} {:>6}  {:<18}  {:<18}  {:<18}  {:<21} {:>5}",
+        "card",
+        "in hand",
+        "played",
+        "discarded",
+        "play%",
+        "in-hand win rate",
+        "played win rate",
+        "not-seen win rate",
+        "improvement",
+        "turn"
     );
-    let mut order: Vec<usize> = (0..deck.len()).collect();
-    order.sort_by(|&a, &b| t.played[b].cmp(&t.played[a]).then(a.cmp(&b)));
-    for c in order {
+    let pct = |r: crate::cli::cardstats::Rate| {
+        format!(
+            "{:5.1}% ({:4.1}-{:4.1})",
+            100.0 * r.value,
+            100.0 * r.low,
+            100.0 * r.high
+        )
+    };
+    for (c, counts, f) in rows {
+        let d = f.improvement;
         let _ = writeln!(
             out,
-            "{:<width$} {:>9} {:>8.1}%",
+            "{:<width$} {:>8} {:>7} {:>9} {:>5.1}%  {:<18}  {:<18}  {:<18}  {:<21} {:>5.1}",
             deck[c].name,
-            t.played[c],
-            100.0 * rate(t.played_by_winner[c], t.played[c])
+            counts.in_hand,
+            counts.plays,
+            counts.discards,
+            100.0 * f.play_rate.value,
+            pct(f.in_hand),
+            pct(f.played),
+            pct(f.not_seen),
+            format!(
+                "{:+.1} ({:+.1},{:+.1}){}",
+                100.0 * d.value,
+                100.0 * d.low,
+                100.0 * d.high,
+                if d.significant() { "*" } else { "" }
+            ),
+            f.mean_turn,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nrates with 95% intervals; improvement = in-hand minus not-seen win rate, * when its interval leaves out 0 (see `grimoire simulate --help`)"
+    );
+    out
+}
+
+/// The columns `--sort` accepts: the per-card ones (explained in `simulate
+/// --help`), and `deck` for deck order.
+pub fn sort_columns() -> Vec<&'static str> {
+    vec![
+        "card",
+        "in_hand",
+        "played",
+        "discarded",
+        "play_rate",
+        "in_hand_wr",
+        "played_wr",
+        "not_seen_wr",
+        "improvement",
+        "mean_turn",
+        "deck",
+    ]
+}
+
+/// Each card's counts (for `seat`, or summed over seats) and figures, in the
+/// order `sort` asks: highest first, ties in deck order; `card` by name,
+/// `deck` as dealt.
+fn card_rows(
+    deck: &[Card],
+    t: &Tally,
+    seats: usize,
+    seat: Option<usize>,
+    sort: &str,
+) -> Vec<(usize, Counts, Figures)> {
+    let n = deck.len();
+    let mut rows: Vec<(usize, Counts, Figures)> = (0..n)
+        .map(|c| {
+            let mut sum = Counts::default();
+            for s in (0..seats).filter(|&s| seat.is_none_or(|x| x == s)) {
+                sum.add(&t.cards[s * n + c]);
+            }
+            (c, sum, sum.figures())
+        })
+        .collect();
+    let key = |(_, c, f): &(usize, Counts, Figures)| -> f64 {
+        match sort {
+            "in_hand" => c.in_hand as f64,
+            "played" => c.plays as f64,
+            "discarded" => c.discards as f64,
+            "play_rate" => f.play_rate.value,
+            "in_hand_wr" => f.in_hand.value,
+            "played_wr" => f.played.value,
+            "not_seen_wr" => f.not_seen.value,
+            "mean_turn" => f.mean_turn,
+            _ => f.improvement.value,
+        }
+    };
+    match sort {
+        "deck" => {}
+        "card" => rows.sort_by(|a, b| deck[a.0].name.cmp(&deck[b.0].name).then(a.0.cmp(&b.0))),
+        _ => rows.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.0.cmp(&b.0))),
+    }
+    rows
+}
+
+/// The per-card table as CSV, the same rows and columns as the human table,
+/// each rate with its interval's ends.
+fn report_csv(deck: &[Card], t: &Tally, seats: usize, sort: &str) -> String {
+    let mut out = String::from(
+        "card,in_hand,played,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn\n",
+    );
+    for (c, counts, f) in card_rows(deck, t, seats, None, sort) {
+        let name = &deck[c].name;
+        // A name with a comma or quote is quoted, its quotes doubled.
+        let name = if name.contains([',', '"', '\n']) {
+            format!("\"{}\"", name.replace('"', "\"\""))
+        } else {
+            name.clone()
+        };
+        let r =
+            |r: crate::cli::cardstats::Rate| format!("{:.4},{:.4},{:.4}", r.value, r.low, r.high);
+        let d = f.improvement;
+        let _ = writeln!(
+            out,
+            "{name},{},{},{},{:.4},{},{},{},{:.4},{:.4},{:.4},{},{:.2}",
+            counts.in_hand,
+            counts.plays,
+            counts.discards,
+            f.play_rate.value,
+            r(f.in_hand),
+            r(f.played),
+            r(f.not_seen),
+            d.value,
+            d.low,
+            d.high,
+            d.significant(),
+            f.mean_turn
         );
     }
     out
@@ -330,16 +541,43 @@ fn report_json(
         .enumerate()
         .map(|(s, name)| json!({"seat": name, "ai": policies[s], "wins": t.wins[s], "win_rate": rate(t.wins[s], args.games)}))
         .collect();
-    let cards: Vec<_> = deck
-        .iter()
-        .enumerate()
-        .map(|(c, card)| {
-            json!({
-                "card": card.name,
-                "played": t.played[c],
-                "played_by_winner": t.played_by_winner[c],
-                "win_rate": rate(t.played_by_winner[c], t.played[c]),
-            })
+    let rate_json = |r: crate::cli::cardstats::Rate| json!({"rate": r.value, "low": r.low, "high": r.high, "n": r.n});
+    let figures_json = |c: &Counts, f: &Figures| {
+        json!({
+            "in_hand": c.in_hand,
+            "played": c.plays,
+            "played_games": c.played_games,
+            "discarded": c.discards,
+            "play_rate": rate_json(f.play_rate),
+            "in_hand_wr": rate_json(f.in_hand),
+            "played_wr": rate_json(f.played),
+            "not_seen_wr": rate_json(f.not_seen),
+            "improvement": {"value": f.improvement.value, "low": f.improvement.low,
+                            "high": f.improvement.high, "significant": f.improvement.significant()},
+            "mean_turn": f.mean_turn,
+        })
+    };
+    let seats_n = rules.seats.len();
+    let by_seat: Vec<Vec<(usize, Counts, Figures)>> = (0..seats_n)
+        .map(|s| card_rows(deck, t, seats_n, Some(s), "deck"))
+        .collect();
+    let cards: Vec<_> = card_rows(deck, t, seats_n, None, &args.sort)
+        .into_iter()
+        .map(|(c, counts, f)| {
+            let mut entry = figures_json(&counts, &f);
+            entry["card"] = json!(deck[c].name);
+            entry["seats"] = rules
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(s, name)| {
+                    let (_, sc, sf) = &by_seat[s][c];
+                    let mut e = figures_json(sc, sf);
+                    e["seat"] = json!(name);
+                    e
+                })
+                .collect();
+            entry
         })
         .collect();
     json!({

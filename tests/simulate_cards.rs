@@ -1,0 +1,144 @@
+//! `grimoire simulate`'s per-card figures: what they count, that every format
+//! holds the same rows, that threads change nothing, and the inputs refused.
+
+mod common;
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(args)
+        .output()
+        .expect("run grimoire")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const HEADER: &str = "card,in_hand,played,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn";
+
+#[test]
+fn csv_has_one_row_per_card_and_is_the_same_for_any_thread_count() {
+    let csv = |threads: &str| {
+        let out = run(&[
+            "simulate",
+            "arcomage",
+            "--games",
+            "3000",
+            "--seed",
+            "1",
+            "--format",
+            "csv",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let one = csv("1");
+    assert_eq!(one, csv("2"));
+    let lines: Vec<&str> = one.lines().collect();
+    assert_eq!(lines[0], HEADER);
+    assert_eq!(lines.len(), 103, "a header and 102 cards");
+    // Sorted by improvement, highest first.
+    let improvement = |l: &str| l.rsplit(',').nth(4).and_then(|v| v.parse::<f64>().ok());
+    let values: Vec<f64> = lines[1..].iter().filter_map(|l| improvement(l)).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+}
+
+#[test]
+fn the_figures_add_up() {
+    let out = run(&[
+        "simulate", "arcomage", "--games", "2000", "--seed", "4", "--format", "json", "--sort",
+        "deck",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let cards = v["cards"].as_array().expect("cards");
+    assert_eq!(cards[0]["card"], "Mad Cow Disease", "deck order");
+    for c in cards {
+        let seats = c["seats"].as_array().expect("per seat");
+        // Overall counts are the seats' summed.
+        let sum = |key: &str| seats.iter().map(|s| s[key].as_u64().unwrap()).sum::<u64>();
+        for key in ["in_hand", "played", "discarded", "played_games"] {
+            assert_eq!(c[key].as_u64().unwrap(), sum(key), "{key} of {}", c["card"]);
+        }
+        // In hand at most once a game per seat; played games at most games in hand.
+        assert!(c["in_hand"].as_u64().unwrap() <= 2 * 2000);
+        assert!(c["played_games"].as_u64().unwrap() <= c["in_hand"].as_u64().unwrap());
+        // In hand plus not seen is every seat-game.
+        assert_eq!(
+            c["in_hand_wr"]["n"].as_u64().unwrap() + c["not_seen_wr"]["n"].as_u64().unwrap(),
+            2 * 2000
+        );
+        let wr = &c["in_hand_wr"];
+        let (r, lo, hi) = (
+            wr["rate"].as_f64().unwrap(),
+            wr["low"].as_f64().unwrap(),
+            wr["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= r && r <= hi, "{wr}");
+        let d = &c["improvement"];
+        let expected =
+            c["in_hand_wr"]["rate"].as_f64().unwrap() - c["not_seen_wr"]["rate"].as_f64().unwrap();
+        assert!((d["value"].as_f64().unwrap() - expected).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn every_column_is_explained_in_the_help() {
+    let help = text(&run(&["simulate", "--help"]).stdout);
+    for column in [
+        "in_hand",
+        "played",
+        "discarded",
+        "play_rate",
+        "in_hand_wr",
+        "played_wr",
+        "not_seen_wr",
+        "improvement",
+        "mean_turn",
+    ] {
+        assert!(help.contains(&format!("  {column} ")), "{column} in {help}");
+    }
+}
+
+#[test]
+fn pointless_or_impossible_runs_are_usage_errors() {
+    for (args, says) in [
+        (vec!["--games", "0"], "--games 0"),
+        (vec!["--threads", "0"], "--threads 0"),
+        (
+            vec!["--ai", "random", "--ai", "greedy", "--ai", "random"],
+            "3 --ai values for 2 seats",
+        ),
+        (vec!["--sort", "wins"], "--sort wins: not a column"),
+    ] {
+        let mut all = vec!["simulate", "arcomage"];
+        all.extend(args);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{all:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // A deck of 3 cards cannot fill two hands of 6.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tiny-deck/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let card = |name: &str| {
+        format!(
+            "{{:card \"{name}\" :type :bricks :cost 1 :text \"+1 Wall\" :effects [{{:effected :you :resource :wall :amount 1}}]}}\n"
+        )
+    };
+    std::fs::write(dir.join("cards.edn"), card("A") + &card("B") + &card("C")).unwrap();
+    let out = run(&["simulate", "arcomage", "--cards", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the deck holds 3 cards, but 2 hands of 6 need 12"),
+        "{}",
+        text(&out.stderr)
+    );
+}
