@@ -235,7 +235,7 @@ enum Command {
     ///   mean_turn    the mean turn number it was played on
     #[command(
         verbatim_doc_comment,
-        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr"
+        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck"
     )]
     Simulate {
         /// Rule set: a bundled name (arcomage) or a rule-set file.
@@ -261,6 +261,9 @@ enum Command {
         /// The per-card column to sort by, highest first (`card` by name, `deck` in deck order); every format.
         #[arg(long, default_value = "improvement")]
         sort: String,
+        /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
+        #[arg(long = "versus-cards")]
+        versus_cards: Vec<PathBuf>,
     },
 }
 
@@ -383,6 +386,7 @@ fn main() -> ExitCode {
             cards,
             format,
             sort,
+            versus_cards,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -396,6 +400,7 @@ fn main() -> ExitCode {
             },
             csv: matches!(format, SimFormatArg::Csv),
             sort,
+            versus: versus_cards,
             progress: std::io::stderr().is_terminal(),
             color,
         }),

@@ -37,6 +37,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         format: Format::Json,
         csv: false,
         sort: "deck".into(),
+        versus: Vec::new(),
         progress: false,
         color: false,
     })

@@ -142,3 +142,100 @@ fn pointless_or_impossible_runs_are_usage_errors() {
         text(&out.stderr)
     );
 }
+
+/// The bundled Arcomage deck copied to a scratch folder, with `edit` applied to beasts.edn.
+fn changed_deck(name: &str, edit: impl Fn(&str) -> String) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .join("arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/arcomage");
+    for entry in std::fs::read_dir(src).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if path.ends_with("beasts.edn") {
+            edit(&text)
+        } else {
+            text
+        };
+        std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn comparing_two_decks_finds_the_changed_card_and_only_it_on_the_same_seeds() {
+    // The same deck on the same seeds: the very same games, no change anywhere.
+    let same = changed_deck("versus-same", str::to_string);
+    let out = run(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "1500",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+        "--versus-cards",
+        same.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    for c in v["cards"].as_array().unwrap() {
+        assert_eq!(c["change"]["value"], 0.0, "{c}");
+    }
+    assert_eq!(v["mean_turns"]["change"], 0.0);
+
+    // Dragon at 5 instead of 25: a far better card, and the comparison says so.
+    let cheap = changed_deck("versus-cheap-dragon", |t| {
+        t.replace(
+            "{:card \"Dragon\" :type :beasts :cost 25",
+            "{:card \"Dragon\" :type :beasts :cost 5",
+        )
+    });
+    let out = run(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "4000",
+        "--seed",
+        "2",
+        "--versus-cards",
+        cheap.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    let first = table
+        .lines()
+        .skip_while(|l| !l.starts_with("card "))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        first.starts_with("Dragon ") && first.contains(")*"),
+        "{table}"
+    );
+    let out = run(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "4000",
+        "--seed",
+        "2",
+        "--format",
+        "csv",
+        "--versus-cards",
+        cheap.to_str().unwrap(),
+    ]);
+    let csv = text(&out.stdout);
+    assert!(
+        csv.starts_with("card,in_hand_wr_a,in_hand_wr_b,change,"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap_or_default()
+            .starts_with("Dragon,"),
+        "{csv}"
+    );
+}

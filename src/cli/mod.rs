@@ -4,6 +4,7 @@
 //! command can be tested without spawning a process.
 
 mod cardstats;
+mod compare;
 pub mod explain;
 pub mod fmt;
 pub mod lsp;

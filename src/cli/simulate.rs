@@ -42,6 +42,8 @@ pub struct SimArgs {
     /// The per-card column rows are sorted by, highest first (`card`: by
     /// name; `deck`: in deck order).
     pub sort: String,
+    /// A second deck to play the same seeds with and compare (`--versus-cards`).
+    pub versus: Vec<PathBuf>,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -68,6 +70,8 @@ pub struct Tally {
     pub refused: u64,
     /// Turns over all games.
     pub turns: u64,
+    /// Squares of each game's turns, summed: the spread of game length.
+    pub turns_sq: u128,
     /// Each card's counts for each seat, at `seat * cards + card`.
     pub cards: Vec<Counts>,
 }
@@ -86,6 +90,7 @@ impl Tally {
     /// the winning seat, if any.
     pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
         self.turns += u64::from(game.turn);
+        self.turns_sq += u128::from(game.turn) * u128::from(game.turn);
         self.games += 1;
         let ending = match (game.outcome(), stop) {
             (Some(Outcome::Win { seat, .. }), _) => {
@@ -123,6 +128,7 @@ impl Tally {
         self.no_action += other.no_action;
         self.refused += other.refused;
         self.turns += other.turns;
+        self.turns_sq += other.turns_sq;
         self.games += other.games;
         self
     }
@@ -293,17 +299,43 @@ pub fn simulate(args: &SimArgs) -> Output {
         Ok(p) => p,
         Err(e) => return Output::usage(format!("cannot start worker threads: {e}")),
     };
-    let tally = std::thread::scope(|scope| {
+    // The second deck, played on the same seeds, when comparing.
+    let versus = if args.versus.is_empty() {
+        None
+    } else {
+        match load_deck(&args.rules, &args.versus, args.color) {
+            Ok((_, d)) => Some((deck_line(&d), d.cards)),
+            Err(out) => return out,
+        }
+    };
+    let total = args.games * if versus.is_some() { 2 } else { 1 };
+    let (tally, versus_tally) = std::thread::scope(|scope| {
         if args.progress {
-            scope.spawn(|| progress_bar(&done, &finished, args.games));
+            scope.spawn(|| progress_bar(&done, &finished, total));
         }
         let tally = pool.install(|| run_all(&rules, &deck, args.seed, args.games, &args.ai, &done));
+        let other = versus.as_ref().map(|(_, cards)| {
+            pool.install(|| run_all(&rules, cards, args.seed, args.games, &args.ai, &done))
+        });
         finished.store(true, Ordering::Relaxed);
-        tally
+        (tally, other)
     });
     let policies: Vec<&str> = (0..rules.seats.len())
         .map(|s| policy(&args.ai, s).name())
         .collect();
+    if let (Some((versus_shown, versus_deck)), Some(versus_tally)) = (&versus, &versus_tally) {
+        let a = super::compare::Side {
+            shown: &deck_shown,
+            deck: &deck,
+            tally: &tally,
+        };
+        let b = super::compare::Side {
+            shown: versus_shown,
+            deck: versus_deck,
+            tally: versus_tally,
+        };
+        return super::compare::report(&rules, args, &policies, &a, &b);
+    }
     Output {
         stdout: match args.format {
             _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), &args.sort),
