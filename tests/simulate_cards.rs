@@ -239,3 +239,29 @@ fn comparing_two_decks_finds_the_changed_card_and_only_it_on_the_same_seeds() {
         "{csv}"
     );
 }
+
+#[test]
+fn the_progress_bar_shows_rate_and_time_left_on_a_terminal_only() {
+    // Off a terminal (here, a pipe): nothing on stderr.
+    let out = run(&["simulate", "arcomage", "--games", "2000", "--seed", "1"]);
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    // On one: `script` gives the command a pseudo-terminal.
+    let bin = env!("CARGO_BIN_EXE_grimoire");
+    let log = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("progress.log");
+    let Ok(status) = Command::new("script")
+        .args([
+            "-qc",
+            &format!("{bin} simulate arcomage --games 40000 --seed 1 > /dev/null"),
+        ])
+        .arg(&log)
+        .stdout(std::process::Stdio::null())
+        .status()
+    else {
+        eprintln!("skipped: no `script` to give the command a terminal");
+        return;
+    };
+    assert!(status.success());
+    let shown = String::from_utf8_lossy(&std::fs::read(&log).unwrap()).into_owned();
+    assert!(shown.contains("games/s"), "{shown}");
+    assert!(shown.contains(" left"), "{shown}");
+}

@@ -4,7 +4,6 @@
 //! sum of integers, so the result is the same whatever the thread count.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -628,19 +627,21 @@ fn report_json(
 }
 
 fn progress_bar(done: &AtomicU64, finished: &AtomicBool, total: u64) {
-    let mut err = std::io::stderr();
+    // Shown only on a terminal (the caller checks); indicatif works out the
+    // rate and the time left from the positions it is given.
+    let style = indicatif::ProgressStyle::with_template(
+        "[{bar:30}] {human_pos}/{human_len} games · {msg} games/s · {eta} left",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+    .progress_chars("#>-");
+    let bar = indicatif::ProgressBar::new(total).with_style(style);
+    let start = std::time::Instant::now();
     while !finished.load(Ordering::Relaxed) {
         let n = done.load(Ordering::Relaxed).min(total);
-        let filled = (30 * n).checked_div(total).unwrap_or(30) as usize;
-        let _ = write!(
-            err,
-            "\r[{}{}] {n}/{total} games",
-            "#".repeat(filled),
-            " ".repeat(30 - filled)
-        );
-        let _ = err.flush();
+        bar.set_position(n);
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{:.0}", n as f64 / secs));
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = write!(err, "\r{}\r", " ".repeat(60));
-    let _ = err.flush();
+    bar.finish_and_clear();
 }
