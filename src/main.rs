@@ -264,6 +264,9 @@ enum Command {
         /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
         #[arg(long = "versus-cards")]
         versus_cards: Vec<PathBuf>,
+        /// Also write the figures as one self-contained HTML page (charts inline as SVG, no network).
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
 }
 
@@ -387,6 +390,7 @@ fn main() -> ExitCode {
             format,
             sort,
             versus_cards,
+            report,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -401,6 +405,7 @@ fn main() -> ExitCode {
             csv: matches!(format, SimFormatArg::Csv),
             sort,
             versus: versus_cards,
+            report,
             progress: std::io::stderr().is_terminal(),
             color,
         }),

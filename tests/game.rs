@@ -38,6 +38,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         csv: false,
         sort: "deck".into(),
         versus: Vec::new(),
+        report: None,
         progress: false,
         color: false,
     })

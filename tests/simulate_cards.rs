@@ -265,3 +265,42 @@ fn the_progress_bar_shows_rate_and_time_left_on_a_terminal_only() {
     assert!(shown.contains("games/s"), "{shown}");
     assert!(shown.contains(" left"), "{shown}");
 }
+
+#[test]
+fn the_report_is_one_self_contained_page_with_every_chart() {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report.html");
+    let _ = std::fs::remove_file(&path);
+    let out = run(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "1000",
+        "--seed",
+        "1",
+        "--report",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("report written to"));
+    let html = std::fs::read_to_string(&path).expect("the report");
+    for part in [
+        "seat win rates",
+        "game length histogram",
+        "improvement when drawn",
+        "play rate",
+    ] {
+        assert!(html.contains(&format!("aria-label=\"{part}\"")), "{part}");
+    }
+    // No network and no script: nothing to fetch, nothing to fail.
+    assert_eq!(
+        html.matches("http").count(),
+        html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count(),
+        "the only URLs are SVG's namespace"
+    );
+    for banned in ["<script", "src=", "href=", "@import", "url("] {
+        assert!(!html.contains(banned), "{banned}");
+    }
+    // Every card has a row in the table; names are escaped.
+    assert_eq!(html.matches("<tr><td>").count(), 102);
+    assert!(html.contains("Dragon&#39;s Eye") || html.contains("Dragon's Eye"));
+}

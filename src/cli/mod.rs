@@ -5,6 +5,7 @@
 
 mod cardstats;
 mod compare;
+mod report;
 pub mod explain;
 pub mod fmt;
 pub mod lsp;

@@ -43,6 +43,8 @@ pub struct SimArgs {
     pub sort: String,
     /// A second deck to play the same seeds with and compare (`--versus-cards`).
     pub versus: Vec<PathBuf>,
+    /// Write the figures as a self-contained HTML page here (`--report`).
+    pub report: Option<PathBuf>,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -71,6 +73,8 @@ pub struct Tally {
     pub turns: u64,
     /// Squares of each game's turns, summed: the spread of game length.
     pub turns_sq: u128,
+    /// Games by length: `lengths[t]` games lasted `t` turns.
+    pub lengths: Vec<u64>,
     /// Each card's counts for each seat, at `seat * cards + card`.
     pub cards: Vec<Counts>,
 }
@@ -90,6 +94,11 @@ impl Tally {
     pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
         self.turns += u64::from(game.turn);
         self.turns_sq += u128::from(game.turn) * u128::from(game.turn);
+        let t = game.turn as usize;
+        if self.lengths.len() <= t {
+            self.lengths.resize(t + 1, 0);
+        }
+        self.lengths[t] += 1;
         self.games += 1;
         let ending = match (game.outcome(), stop) {
             (Some(Outcome::Win { seat, .. }), _) => {
@@ -128,6 +137,10 @@ impl Tally {
         self.refused += other.refused;
         self.turns += other.turns;
         self.turns_sq += other.turns_sq;
+        if self.lengths.len() < other.lengths.len() {
+            self.lengths.resize(other.lengths.len(), 0);
+        }
+        add(&mut self.lengths, &other.lengths);
         self.games += other.games;
         self
     }
@@ -335,7 +348,42 @@ pub fn simulate(args: &SimArgs) -> Output {
         };
         return super::compare::report(&rules, args, &policies, &a, &b);
     }
+    let mut notes = String::new();
+    if let Some(path) = &args.report {
+        let players: Vec<String> = rules
+            .seats
+            .iter()
+            .zip(&policies)
+            .map(|(s, p)| format!("{s} {p}"))
+            .collect();
+        let page = super::report::Page {
+            title: format!(
+                "{} · {} games · seed {} · {}",
+                rules.name,
+                args.games,
+                args.seed,
+                players.join(" vs ")
+            ),
+            deck: &deck_shown,
+            seats: rules
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(s, name)| (name.clone(), rate(tally.wins[s], tally.games)))
+                .collect(),
+            lengths: &tally.lengths,
+            cards: card_rows(&deck, &tally, rules.seats.len(), None, &args.sort)
+                .into_iter()
+                .map(|(c, counts, f)| (&deck[c], counts, f))
+                .collect(),
+        };
+        if let Err(e) = std::fs::write(path, super::report::html(&page)) {
+            return Output::usage(format!("{}: {e}", path.display()));
+        }
+        let _ = writeln!(notes, "report written to {}", path.display());
+    }
     Output {
+        stderr: notes,
         stdout: match args.format {
             _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), &args.sort),
             Format::Human => render(&rules, &deck, &deck_shown, args, &policies, &tally),
