@@ -5,11 +5,11 @@
 
 mod cardstats;
 mod compare;
-mod report;
 pub mod explain;
 pub mod fmt;
 pub mod lsp;
 mod play;
+mod report;
 mod roll;
 mod simulate;
 mod test;
