@@ -161,6 +161,17 @@ enum Command {
         /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
         #[arg(long)]
         cards: Vec<PathBuf>,
+        /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
+    /// Play a recorded game again: the same output byte for byte, or what changed since.
+    #[command(
+        after_help = "Examples:\n  grimoire play arcomage --seed 7 --record game.json\n  grimoire replay game.json"
+    )]
+    Replay {
+        /// A file written by `play --record` or `simulate --record-game`.
+        file: PathBuf,
     },
     /// Run scenario files: given a state, play cards, expect values and logs.
     #[command(
@@ -267,6 +278,9 @@ enum Command {
         /// Also write the figures as one self-contained HTML page (charts inline as SVG, no network).
         #[arg(long, value_name = "FILE.html")]
         report: Option<PathBuf>,
+        /// Record game N (1 to --games) of the run to FILE, for `grimoire replay`.
+        #[arg(long = "record-game", num_args = 2, value_names = ["N", "FILE"])]
+        record_game: Vec<String>,
     },
 }
 
@@ -319,6 +333,7 @@ fn main() -> ExitCode {
             ai,
             human,
             cards,
+            record,
         } => {
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
@@ -335,12 +350,14 @@ fn main() -> ExitCode {
                         ai.into_iter().map(Policy::from).collect()
                     },
                     human,
+                    record,
                     color,
                 },
                 &mut input,
                 &mut output,
             )
         }
+        Command::Replay { file } => cli::replay(&file, color),
         Command::Explain {
             effects,
             card,
@@ -391,6 +408,7 @@ fn main() -> ExitCode {
             sort,
             versus_cards,
             report,
+            record_game,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -406,6 +424,16 @@ fn main() -> ExitCode {
             sort,
             versus: versus_cards,
             report,
+            record_game: match record_game.as_slice() {
+                [n, file] => match n.parse() {
+                    Ok(n) => Some((n, PathBuf::from(file))),
+                    Err(_) => {
+                        eprintln!("error: --record-game {n}: N is a game number, 1 to --games");
+                        return ExitCode::from(2);
+                    }
+                },
+                _ => None,
+            },
             progress: std::io::stderr().is_terminal(),
             color,
         }),

@@ -202,6 +202,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
             seed: 1,
             ai: vec![Policy::Random],
             human: false,
+            record: None,
             color: false,
         },
         &mut input,

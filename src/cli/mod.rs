@@ -9,12 +9,14 @@ pub mod explain;
 pub mod fmt;
 pub mod lsp;
 mod play;
+mod replay;
 mod report;
 mod roll;
 mod simulate;
 mod test;
 
 pub use play::{PlayArgs, play};
+pub use replay::{Recording, replay};
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
 pub use simulate::{SimArgs, Stop, Tally, game_seed, run_all, run_games, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};

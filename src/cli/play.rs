@@ -24,6 +24,8 @@ pub struct PlayArgs {
     pub ai: Vec<Policy>,
     /// A person plays the first seat.
     pub human: bool,
+    /// Write what replays the game here (`--record`).
+    pub record: Option<PathBuf>,
     /// Colour diagnostics.
     pub color: bool,
 }
@@ -89,14 +91,73 @@ pub(crate) fn policy(ai: &[Policy], seat: usize) -> Policy {
         .unwrap_or(Policy::Random)
 }
 
-/// `grimoire play`: plays one game and returns its log; with a person, talks through `input`/`output`.
+/// `grimoire play`: plays one game and returns its log; with a person, talks
+/// through `input`/`output`. With `--record`, writes what replays it.
 pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) -> Output {
+    let mut tee = super::replay::Tee::new(input);
+    let (mut out, game) = play_game(args, &mut tee, output);
+    if let (Some(path), Some(game)) = (&args.record, game) {
+        let typed = tee.into_text();
+        if let Err(e) = super::replay::write(path, args, &game, typed) {
+            out.stderr
+                .push_str(&format!("error: {}: {e}\n", path.display()));
+            out.code = super::EXIT_USAGE;
+        }
+    }
+    out
+}
+
+/// What a played game leaves for its recording: the deck it was dealt from
+/// and each decision, as its place in the legal actions of the moment.
+pub(crate) struct Played {
+    pub(crate) rules: RuleSet,
+    pub(crate) deck: Vec<crate::defs::Card>,
+    pub(crate) decisions: Vec<u32>,
+}
+
+/// One game, as [`play`] describes; also what recording it needs (`None`
+/// when it never started).
+pub(crate) fn play_game(
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> (Output, Option<Played>) {
     let (rules, deck) = match load_deck(&args.rules, &args.cards, args.color) {
         Ok(d) => d,
-        Err(out) => return out,
+        Err(out) => return (out, None),
     };
-    let header_deck = deck_line(&deck);
-    let deck = deck.cards;
+    let mut decisions: Vec<u32> = Vec::new();
+    let mut legal = Vec::new();
+    let out = run_game(args, &rules, &deck, input, output, &mut |game, action| {
+        game.legal(&mut legal);
+        let at = legal
+            .iter()
+            .position(|a| *a == action)
+            .unwrap_or(usize::MAX);
+        decisions.push(u32::try_from(at).unwrap_or(u32::MAX));
+    });
+    (
+        out,
+        Some(Played {
+            rules,
+            deck: deck.cards,
+            decisions,
+        }),
+    )
+}
+
+fn run_game(
+    args: &PlayArgs,
+    rules: &RuleSet,
+    deck: &Deck,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    decided: &mut dyn FnMut(&mut Game<'_>, Action),
+) -> Output {
+    let rules = rules.clone();
+    let deck_cards = deck.cards.clone();
+    let header_deck = deck_line(deck);
+    let deck = deck_cards;
     let mut game = match Game::new(&rules, &deck, args.seed, true) {
         Ok(g) => g,
         Err(e) => return Output::usage(e.to_string()),
@@ -143,6 +204,10 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
                 None => break,
             }
         };
+        // Its place among the legal actions, before acting changes them.
+        if game.allowed(action) {
+            decided(&mut game, action);
+        }
         if let Err(e) = game.act(action) {
             if human_turn {
                 let _ = writeln!(output, "{e}");

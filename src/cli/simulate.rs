@@ -45,6 +45,8 @@ pub struct SimArgs {
     pub versus: Vec<PathBuf>,
     /// Write the figures as a self-contained HTML page here (`--report`).
     pub report: Option<PathBuf>,
+    /// Record game N (from 1) of the run to a file `replay` reads (`--record-game N FILE`).
+    pub record_game: Option<(u64, PathBuf)>,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -349,6 +351,25 @@ pub fn simulate(args: &SimArgs) -> Output {
         return super::compare::report(&rules, args, &policies, &a, &b);
     }
     let mut notes = String::new();
+    if let Some((n, path)) = &args.record_game {
+        if *n == 0 || *n > args.games {
+            return Output::usage(format!(
+                "--record-game {n}: the run's games are 1 to {}",
+                args.games
+            ));
+        }
+        if let Err(e) = super::replay::record_simulated_game(
+            &args.rules,
+            &args.cards,
+            args.seed,
+            *n,
+            &args.ai,
+            path,
+        ) {
+            return Output::usage(e);
+        }
+        let _ = writeln!(notes, "game {n} recorded to {}", path.display());
+    }
     if let Some(path) = &args.report {
         let players: Vec<String> = rules
             .seats

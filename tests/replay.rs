@@ -1,0 +1,198 @@
+//! `play --record` and `replay`: a recorded game plays again byte for byte,
+//! a person's included, and a changed deck or rule set is said, not replayed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn grimoire(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grimoire");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("replay")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn an_ai_game_replays_byte_for_byte() {
+    let dir = scratch("ai");
+    let file = dir.join("game.json");
+    let played = grimoire(
+        &[
+            "play",
+            "arcomage",
+            "--seed",
+            "7",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(
+        replayed.status.code(),
+        Some(0),
+        "{}",
+        text(&replayed.stderr)
+    );
+    assert_eq!(text(&replayed.stdout), text(&played.stdout));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(rec["format"], "grimoire replay 1");
+    assert_eq!(rec["seed"], 7);
+    assert!(rec["decisions"].as_array().unwrap().len() > 5);
+}
+
+#[test]
+fn a_human_game_with_piped_input_replays_byte_for_byte() {
+    let dir = scratch("human");
+    let file = dir.join("game.json");
+    // A bad choice, then the first card each turn, then quit.
+    let typed = "x\n1\n1\n1\n2\nd 1\n1\nq\n";
+    let played = grimoire(
+        &[
+            "play",
+            "arcomage",
+            "--seed",
+            "3",
+            "--human",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        typed,
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(
+        replayed.status.code(),
+        Some(0),
+        "{}",
+        text(&replayed.stderr)
+    );
+    assert_eq!(text(&replayed.stdout), text(&played.stdout));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(rec["input"], typed);
+    assert_eq!(rec["human"], true);
+}
+
+#[test]
+fn a_changed_deck_or_a_broken_file_is_said_not_replayed() {
+    let dir = scratch("changed");
+    let cards = dir.join("arcomage");
+    std::fs::create_dir_all(&cards).unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/arcomage");
+    for entry in std::fs::read_dir(src).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, cards.join(p.file_name().unwrap())).unwrap();
+    }
+    let file = dir.join("game.json");
+    let played = grimoire(
+        &[
+            "play",
+            "arcomage",
+            "--seed",
+            "2",
+            "--cards",
+            cards.to_str().unwrap(),
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    // Dragon costs 22 now.
+    let beasts = cards.join("beasts.edn");
+    let t = std::fs::read_to_string(&beasts).unwrap();
+    std::fs::write(
+        &beasts,
+        t.replace(
+            "{:card \"Dragon\" :type :beasts :cost 25",
+            "{:card \"Dragon\" :type :beasts :cost 22",
+        ),
+    )
+    .unwrap();
+    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(replayed.status.code(), Some(1));
+    assert!(
+        text(&replayed.stderr).contains("the deck changed since"),
+        "{}",
+        text(&replayed.stderr)
+    );
+    assert!(replayed.stdout.is_empty());
+
+    std::fs::write(&file, "{\"format\": 3").unwrap();
+    let broken = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        text(&broken.stderr).contains("not a grimoire recording"),
+        "{}",
+        text(&broken.stderr)
+    );
+}
+
+#[test]
+fn a_simulated_game_can_be_recorded_and_replayed() {
+    let dir = scratch("simulated");
+    let file = dir.join("game-5.json");
+    let out = grimoire(
+        &[
+            "simulate",
+            "arcomage",
+            "--games",
+            "10",
+            "--seed",
+            "9",
+            "--record-game",
+            "5",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("game 5 recorded to"));
+    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(
+        replayed.status.code(),
+        Some(0),
+        "{}",
+        text(&replayed.stderr)
+    );
+    assert!(text(&replayed.stdout).contains("random vs p2 random"));
+    let out = grimoire(
+        &[
+            "simulate",
+            "arcomage",
+            "--games",
+            "10",
+            "--record-game",
+            "11",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
