@@ -196,3 +196,38 @@ fn a_simulated_game_can_be_recorded_and_replayed() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_recorded_game_is_the_one_the_simulation_played() {
+    let dir = scratch("same-game");
+    let file = dir.join("game.json");
+    for seed in ["3", "6"] {
+        let out = grimoire(
+            &[
+                "simulate",
+                "arcomage",
+                "--games",
+                "1",
+                "--seed",
+                seed,
+                "--format",
+                "json",
+                "--record-game",
+                "1",
+                file.to_str().unwrap(),
+            ],
+            "",
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let turns = v["mean_turns"].as_f64().unwrap() as u64;
+        let winner = if v["seats"][0]["wins"] == 1 {
+            "p1"
+        } else {
+            "p2"
+        };
+        let log = text(&grimoire(&["replay", file.to_str().unwrap()], "").stdout);
+        assert!(log.contains(&format!("\nturn {turns}: ")), "{log}");
+        assert!(!log.contains(&format!("\nturn {}: ", turns + 1)), "{log}");
+        assert!(log.contains(&format!("{winner} wins")), "{log}");
+    }
+}
