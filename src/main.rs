@@ -35,6 +35,7 @@ impl From<FormatArg> for Format {
 enum AiArg {
     Random,
     Greedy,
+    Search,
 }
 
 impl From<AiArg> for Policy {
@@ -42,6 +43,7 @@ impl From<AiArg> for Policy {
         match a {
             AiArg::Random => Policy::Random,
             AiArg::Greedy => Policy::Greedy,
+            AiArg::Search => Policy::Search,
         }
     }
 }
@@ -257,7 +259,8 @@ enum Command {
         /// The run's seed: the same seed gives the same figures.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// AI policy (default random); once for both seats, or once per seat in seat order.
+        /// AI policy (default random): random, greedy (one move ahead by the rule set's :ai :score),
+        /// search (each move played out in 8 random games; slow, strongest); once for both seats, or once per seat.
         #[arg(long, value_enum)]
         ai: Vec<AiArg>,
         /// Worker threads (default: every core). The figures do not depend on it.

@@ -304,3 +304,16 @@ fn the_report_is_one_self_contained_page_with_every_chart() {
     assert_eq!(html.matches("<tr><td>").count(), 102);
     assert!(html.contains("Dragon&#39;s Eye") || html.contains("Dragon's Eye"));
 }
+
+#[test]
+fn the_search_policy_beats_random_play() {
+    let out = run(&[
+        "simulate", "arcomage", "--games", "16", "--seed", "3", "--ai", "search", "--ai", "random",
+        "--format", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["seats"][0]["ai"], "search");
+    let wins = v["seats"][0]["wins"].as_u64().unwrap();
+    assert!(wins >= 13, "search won {wins} of 16: {v}");
+}

@@ -131,11 +131,10 @@ pub fn replay(path: &Path, color: bool) -> Output {
         .ai
         .iter()
         .map(|n| {
-            if n == Policy::Greedy.name() {
-                Policy::Greedy
-            } else {
-                Policy::Random
-            }
+            [Policy::Greedy, Policy::Search]
+                .into_iter()
+                .find(|p| p.name() == n)
+                .unwrap_or(Policy::Random)
         })
         .collect();
     let args = PlayArgs {
