@@ -239,6 +239,8 @@ enum Command {
     ///   card         the card's name
     ///   in_hand      games it was in its holder's hand at one of their decisions (17lands' games in hand)
     ///   played       times it was played
+    ///   played_games games it was played at least once (the n of played_wr)
+    ///   not_seen_games games its holder never had it in hand (the n of not_seen_wr)
     ///   discarded    times it was discarded
     ///   play_rate    games it was played over games it was in hand
     ///   in_hand_wr   the holder's win rate in games it was in hand
@@ -246,6 +248,7 @@ enum Command {
     ///   not_seen_wr  the holder's win rate in games they never had it in hand
     ///   improvement  in_hand_wr minus not_seen_wr, 95% interval (Newcombe); * when it leaves out 0
     ///   mean_turn    the mean turn number it was played on
+    /// A rate out of no games is left empty in the CSV.
     #[command(
         verbatim_doc_comment,
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck"
@@ -272,9 +275,9 @@ enum Command {
         /// Output format: a table, JSON (with per-seat figures), or CSV (the table's rows and columns).
         #[arg(long, value_enum, default_value = "human")]
         format: SimFormatArg,
-        /// The per-card column to sort by, highest first (`card` by name, `deck` in deck order); every format.
-        #[arg(long, default_value = "improvement")]
-        sort: String,
+        /// The per-card column to sort by, highest first (default improvement; `card` by name, `deck` in deck order); every format.
+        #[arg(long)]
+        sort: Option<String>,
         /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
         #[arg(long = "versus-cards")]
         versus_cards: Vec<PathBuf>,

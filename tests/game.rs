@@ -37,7 +37,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         threads,
         format: Format::Json,
         csv: false,
-        sort: "deck".into(),
+        sort: Some("deck".into()),
         versus: Vec::new(),
         report: None,
         record_game: None,

@@ -231,3 +231,70 @@ fn the_recorded_game_is_the_one_the_simulation_played() {
         assert!(log.contains(&format!("{winner} wins")), "{log}");
     }
 }
+
+#[test]
+fn a_recording_replays_from_another_folder_and_says_what_it_cannot_read() {
+    let dir = scratch("elsewhere");
+    let rules = dir.join("my-rules.edn");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/duel.edn"),
+        &rules,
+    )
+    .unwrap();
+    let file = dir.join("game.json");
+    // Relative paths, from the scratch folder.
+    let played = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args([
+            "play",
+            "my-rules.edn",
+            "--seed",
+            "4",
+            "--record",
+            "game.json",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let replayed = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["replay", "../game.json"])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert_eq!(
+        replayed.status.code(),
+        Some(0),
+        "{}",
+        text(&replayed.stderr)
+    );
+    assert_eq!(text(&replayed.stdout), text(&played.stdout));
+    // An unknown policy is refused by name.
+    let t = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, t.replacen("\"greedy\"", "\"bogus\"", 1)).unwrap();
+    let out = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no policy \"bogus\""),
+        "{}",
+        text(&out.stderr)
+    );
+    // A rules file gone is an I/O error, not "changed".
+    std::fs::write(&file, t).unwrap();
+    std::fs::remove_file(&rules).unwrap();
+    let out = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("changed since"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A recording that cannot be written is said before the game.
+    let out = grimoire(
+        &["play", "arcomage", "--record", "/nonexistent-dir/g.json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}

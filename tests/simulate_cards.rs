@@ -16,7 +16,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-const HEADER: &str = "card,in_hand,played,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn";
+const HEADER: &str = "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn";
 
 #[test]
 fn csv_has_one_row_per_card_and_is_the_same_for_any_thread_count() {
@@ -316,4 +316,39 @@ fn the_search_policy_beats_random_play() {
     assert_eq!(v["seats"][0]["ai"], "search");
     let wins = v["seats"][0]["wins"].as_u64().unwrap();
     assert!(wins >= 13, "search won {wins} of 16: {v}");
+}
+
+#[test]
+fn what_a_run_cannot_do_is_said_before_it_runs() {
+    for (args, says) in [
+        (
+            vec!["--versus-cards", "cards/arcomage", "--report", "r.html"],
+            "--report is for one deck",
+        ),
+        (
+            vec!["--versus-cards", "cards/arcomage", "--sort", "card"],
+            "--sort is for one deck",
+        ),
+        (
+            vec!["--record-game", "0", "g.json"],
+            "--record-game 0: the run's games are 1 to",
+        ),
+        (
+            vec!["--report", "/nonexistent-dir/r.html"],
+            "/nonexistent-dir/r.html",
+        ),
+    ] {
+        let mut all = vec!["simulate", "arcomage", "--games", "50000000"];
+        all.extend(args);
+        let start = std::time::Instant::now();
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{all:?}: {}",
+            text(&out.stderr)
+        );
+        // Fifty million games would take minutes: nothing was played.
+        assert!(start.elapsed().as_secs() < 20, "{all:?}");
+    }
 }

@@ -41,10 +41,22 @@ impl Rate {
         let z2 = Z * Z;
         let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
         let half = Z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / (1.0 + z2 / nf);
+        // At 0 of n and n of n the ends are exactly 0 and 1; rounding must
+        // never leave the rate outside its own interval.
+        let low = if wins == 0 {
+            0.0
+        } else {
+            (centre - half).clamp(0.0, p)
+        };
+        let high = if wins >= n {
+            1.0
+        } else {
+            (centre + half).clamp(p, 1.0)
+        };
         Rate {
             value: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            low,
+            high,
             n,
         }
     }
@@ -177,6 +189,18 @@ mod tests {
         assert_eq!(Rate::wilson(0, 0).high, 0.0);
         let all = Rate::wilson(5, 5);
         assert!(all.high <= 1.0 && all.low > 0.5);
+    }
+
+    #[test]
+    fn every_interval_holds_its_rate() {
+        for n in 1..3000u64 {
+            for wins in [0, 1, n / 2, n - 1, n] {
+                let r = Rate::wilson(wins, n);
+                assert!(r.low <= r.value && r.value <= r.high, "{wins}/{n}: {r:?}");
+            }
+        }
+        assert_eq!(Rate::wilson(0, 3).low, 0.0);
+        assert_eq!(Rate::wilson(13, 13).high, 1.0);
     }
 
     #[test]

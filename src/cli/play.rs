@@ -94,6 +94,15 @@ pub(crate) fn policy(ai: &[Policy], seat: usize) -> Policy {
 /// `grimoire play`: plays one game and returns its log; with a person, talks
 /// through `input`/`output`. With `--record`, writes what replays it.
 pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) -> Output {
+    // A recording that could not be written is said before a game is played.
+    if let Some(path) = &args.record
+        && let Err(e) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+    {
+        return Output::usage(format!("{}: {e}", path.display()));
+    }
     let mut tee = super::replay::Tee::new(input);
     let (mut out, game) = play_game(args, &mut tee, output);
     if let (Some(path), Some(game)) = (&args.record, game) {

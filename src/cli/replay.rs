@@ -54,10 +54,10 @@ fn digest(bytes: &[u8]) -> String {
 }
 
 /// The digest of a rule set's text: the bundled one, or the file's.
-fn rules_digest(given: &str) -> String {
+fn rules_digest(given: &str) -> std::io::Result<String> {
     match crate::rules::BUNDLED.iter().find(|(n, _)| *n == given) {
-        Some((_, text)) => digest(text.as_bytes()),
-        None => digest(&std::fs::read(given).unwrap_or_default()),
+        Some((_, text)) => Ok(digest(text.as_bytes())),
+        None => std::fs::read(given).map(|b| digest(&b)),
     }
 }
 
@@ -74,11 +74,18 @@ pub(crate) fn write(
     input: String,
 ) -> std::io::Result<()> {
     let seats = game.rules.seats.len();
+    // Paths as absolute ones, so the recording replays from any folder.
+    let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let rules = if crate::rules::BUNDLED.iter().any(|(n, _)| *n == args.rules) {
+        args.rules.clone()
+    } else {
+        absolute(Path::new(&args.rules)).display().to_string()
+    };
     let recording = Recording {
         format: FORMAT.to_string(),
-        rules: args.rules.clone(),
-        rules_digest: rules_digest(&args.rules),
-        cards: args.cards.clone(),
+        rules_digest: rules_digest(&rules).unwrap_or_default(),
+        rules,
+        cards: args.cards.iter().map(|p| absolute(p)).collect(),
         deck_digest: deck_digest(&game.deck),
         seed: args.seed,
         ai: (0..seats)
@@ -124,19 +131,26 @@ pub fn replay(path: &Path, color: bool) -> Output {
         code: EXIT_DIAGNOSTICS,
         ..Output::default()
     };
-    if rules_digest(&rec.rules) != rec.rules_digest {
-        return changed(&format!("the rule set `{}`", rec.rules));
+    match rules_digest(&rec.rules) {
+        Ok(d) if d == rec.rules_digest => {}
+        Ok(_) => return changed(&format!("the rule set `{}`", rec.rules)),
+        Err(e) => return Output::usage(format!("{}: {e}", rec.rules)),
     }
-    let ai: Vec<Policy> = rec
-        .ai
-        .iter()
-        .map(|n| {
-            [Policy::Greedy, Policy::Search]
-                .into_iter()
-                .find(|p| p.name() == n)
-                .unwrap_or(Policy::Random)
-        })
-        .collect();
+    let mut ai: Vec<Policy> = Vec::new();
+    for name in &rec.ai {
+        match [Policy::Random, Policy::Greedy, Policy::Search]
+            .into_iter()
+            .find(|p| p.name() == name)
+        {
+            Some(p) => ai.push(p),
+            None => {
+                return Output::usage(format!(
+                    "{}: no policy \"{name}\" (random, greedy or search)",
+                    path.display()
+                ));
+            }
+        }
+    }
     let args = PlayArgs {
         rules: rec.rules.clone(),
         cards: rec.cards.clone(),
@@ -165,7 +179,7 @@ pub fn replay(path: &Path, color: bool) -> Output {
     {
         return Output {
             stderr: format!(
-                "error: the game went another way than recorded at decision {}: this grimoire plays it differently\n",
+                "error: the game went another way than recorded at decision {}: the recording does not match its game (edited, or made by another version of grimoire)\n",
                 k + 1
             ),
             code: EXIT_DIAGNOSTICS,

@@ -39,8 +39,8 @@ pub struct SimArgs {
     /// CSV instead of `format`: the per-card table's rows and columns.
     pub csv: bool,
     /// The per-card column rows are sorted by, highest first (`card`: by
-    /// name; `deck`: in deck order).
-    pub sort: String,
+    /// name; `deck`: in deck order); `None`: by improvement.
+    pub sort: Option<String>,
     /// A second deck to play the same seeds with and compare (`--versus-cards`).
     pub versus: Vec<PathBuf>,
     /// Write the figures as a self-contained HTML page here (`--report`).
@@ -266,12 +266,48 @@ pub fn simulate(args: &SimArgs) -> Output {
         );
     }
     let columns = sort_columns();
-    if !columns.contains(&args.sort.as_str()) {
+    let sort = args.sort.as_deref().unwrap_or("improvement");
+    if !columns.contains(&sort) {
         return Output::usage(format!(
-            "--sort {}: not a column; the columns are {}",
-            args.sort,
+            "--sort {sort}: not a column; the columns are {}",
             columns.join(", ")
         ));
+    }
+    // What a comparison does not do, said before any game is played.
+    if !args.versus.is_empty() {
+        for (given, what) in [
+            (args.report.is_some(), "--report"),
+            (args.record_game.is_some(), "--record-game"),
+            (args.sort.is_some(), "--sort"),
+        ] {
+            if given {
+                return Output::usage(format!(
+                    "{what} is for one deck; with --versus-cards the changes are listed, significant first"
+                ));
+            }
+        }
+    }
+    // Files to write, and the game to record, checked before the run.
+    if let Some((n, _)) = &args.record_game
+        && (*n == 0 || *n > args.games)
+    {
+        return Output::usage(format!(
+            "--record-game {n}: the run's games are 1 to {}",
+            args.games
+        ));
+    }
+    for path in args
+        .report
+        .iter()
+        .chain(args.record_game.as_ref().map(|(_, p)| p))
+    {
+        if let Err(e) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+        {
+            return Output::usage(format!("{}: {e}", path.display()));
+        }
     }
     let (rules, deck) = match load_deck(&args.rules, &args.cards, args.color) {
         Ok(d) => d,
@@ -352,12 +388,6 @@ pub fn simulate(args: &SimArgs) -> Output {
     }
     let mut notes = String::new();
     if let Some((n, path)) = &args.record_game {
-        if *n == 0 || *n > args.games {
-            return Output::usage(format!(
-                "--record-game {n}: the run's games are 1 to {}",
-                args.games
-            ));
-        }
         if let Err(e) = super::replay::record_simulated_game(
             &args.rules,
             &args.cards,
@@ -393,7 +423,7 @@ pub fn simulate(args: &SimArgs) -> Output {
                 .map(|(s, name)| (name.clone(), rate(tally.wins[s], tally.games)))
                 .collect(),
             lengths: &tally.lengths,
-            cards: card_rows(&deck, &tally, rules.seats.len(), None, &args.sort)
+            cards: card_rows(&deck, &tally, rules.seats.len(), None, sort)
                 .into_iter()
                 .map(|(c, counts, f)| (&deck[c], counts, f))
                 .collect(),
@@ -406,7 +436,7 @@ pub fn simulate(args: &SimArgs) -> Output {
     Output {
         stderr: notes,
         stdout: match args.format {
-            _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), &args.sort),
+            _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), sort),
             Format::Human => render(&rules, &deck, &deck_shown, args, &policies, &tally),
             Format::Json => to_json(&report_json(
                 &rules, &deck, &source, args, &policies, &tally,
@@ -472,7 +502,8 @@ fn render(
     if deck.is_empty() {
         return out;
     }
-    let rows = card_rows(deck, t, rules.seats.len(), None, &args.sort);
+    let sort = args.sort.as_deref().unwrap_or("improvement");
+    let rows = card_rows(deck, t, rules.seats.len(), None, sort);
     let width = deck
         .iter()
         .map(|c| c.name.chars().count())
@@ -594,7 +625,7 @@ fn card_rows(
 /// each rate with its interval's ends.
 fn report_csv(deck: &[Card], t: &Tally, seats: usize, sort: &str) -> String {
     let mut out = String::from(
-        "card,in_hand,played,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn\n",
+        "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn\n",
     );
     for (c, counts, f) in card_rows(deck, t, seats, None, sort) {
         let name = &deck[c].name;
@@ -604,24 +635,47 @@ fn report_csv(deck: &[Card], t: &Tally, seats: usize, sort: &str) -> String {
         } else {
             name.clone()
         };
-        let r =
-            |r: crate::cli::cardstats::Rate| format!("{:.4},{:.4},{:.4}", r.value, r.low, r.high);
+        // A rate out of nothing is left empty, not written as 0.
+        let r = |r: crate::cli::cardstats::Rate| {
+            if r.n == 0 {
+                ",,".to_string()
+            } else {
+                format!("{:.4},{:.4},{:.4}", r.value, r.low, r.high)
+            }
+        };
         let d = f.improvement;
+        let improvement = if f.in_hand.n == 0 || f.not_seen.n == 0 {
+            ",,,".to_string()
+        } else {
+            format!(
+                "{:.4},{:.4},{:.4},{}",
+                d.value,
+                d.low,
+                d.high,
+                d.significant()
+            )
+        };
+        let play_rate = if f.play_rate.n == 0 {
+            String::new()
+        } else {
+            format!("{:.4}", f.play_rate.value)
+        };
+        let mean_turn = if counts.plays == 0 {
+            String::new()
+        } else {
+            format!("{:.2}", f.mean_turn)
+        };
         let _ = writeln!(
             out,
-            "{name},{},{},{},{:.4},{},{},{},{:.4},{:.4},{:.4},{},{:.2}",
+            "{name},{},{},{},{},{},{play_rate},{},{},{},{improvement},{mean_turn}",
             counts.in_hand,
             counts.plays,
+            counts.played_games,
+            f.not_seen.n,
             counts.discards,
-            f.play_rate.value,
             r(f.in_hand),
             r(f.played),
             r(f.not_seen),
-            d.value,
-            d.low,
-            d.high,
-            d.significant(),
-            f.mean_turn
         );
     }
     out
@@ -661,7 +715,8 @@ fn report_json(
     let by_seat: Vec<Vec<(usize, Counts, Figures)>> = (0..seats_n)
         .map(|s| card_rows(deck, t, seats_n, Some(s), "deck"))
         .collect();
-    let cards: Vec<_> = card_rows(deck, t, seats_n, None, &args.sort)
+    let sort = args.sort.as_deref().unwrap_or("improvement");
+    let cards: Vec<_> = card_rows(deck, t, seats_n, None, sort)
         .into_iter()
         .map(|(c, counts, f)| {
             let mut entry = figures_json(&counts, &f);

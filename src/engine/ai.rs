@@ -21,8 +21,10 @@ pub enum Policy {
     /// The play whose result scores best by the rule set's `:ai :score`; a discard if none helps.
     Greedy,
     /// Monte Carlo search: each legal move tried in [`SEARCH_PLAYOUTS`]
-    /// random games played out from it (unseen cards dealt anew each time),
-    /// the move that wins most kept. Slower, and stronger than greedy.
+    /// random games played out from it, the move that wins most kept.
+    /// Slower, and stronger than greedy. The playouts see the real draw
+    /// order and the opponent's hand (a copy of the whole game): it plays
+    /// with perfect information, which a fair search would deal anew.
     Search,
 }
 
@@ -123,8 +125,9 @@ impl Ai {
 
     /// [`Policy::Search`]: the legal move whose playouts the mover wins most
     /// (a draw half a win); ties keep the first. Each playout reseeds its
-    /// copy's generator from the game's own draws, so the cards not yet seen
-    /// come in a new order, and the real game's generator is untouched.
+    /// copy's generator (from one draw of the game's, made once a decision),
+    /// so the playouts' chance differs; the draw pile was shuffled at the
+    /// deal, so its order is the real one.
     fn search(&mut self, game: &mut Game<'_>) -> Action {
         let seat = game.current;
         let moves = std::mem::take(&mut self.legal);
