@@ -352,56 +352,7 @@ fn is_symbol_char(c: char) -> bool {
         )
 }
 
-/// For each ASCII byte, whether it continues a token (what
-/// [`is_symbol_char`] says of it); every byte from 0x80 up may, and is
-/// looked at as part of its character.
-const TOKEN_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c >= 0x80
-            || c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'.' | b'*'
-                    | b'+'
-                    | b'!'
-                    | b'-'
-                    | b'_'
-                    | b'?'
-                    | b'$'
-                    | b'%'
-                    | b'&'
-                    | b'='
-                    | b'<'
-                    | b'>'
-                    | b'/'
-                    | b'\''
-                    | b'#'
-                    | b':'
-            );
-        b += 1;
-    }
-    table
-};
-
-/// The token at the start of `input`: a byte-table scan, with the `char`
-/// path only where a byte is not ASCII (a non-ASCII letter continues a
-/// token, other non-ASCII characters end it).
 fn token(input: &str) -> IResult<&str, &str> {
-    let bytes = input.as_bytes();
-    let (_, run) =
-        take_while1::<_, _, nom::error::Error<&[u8]>>(|b: u8| TOKEN_BYTES[usize::from(b)])(bytes)
-            .map_err(|_| {
-            nom::Err::Error(nom::error::Error::new(
-                input,
-                nom::error::ErrorKind::TakeWhile1,
-            ))
-        })?;
-    if run.is_ascii() {
-        return Ok((&input[run.len()..], &input[..run.len()]));
-    }
     take_while1(is_symbol_char)(input)
 }
 
