@@ -1,29 +1,21 @@
 //! `grimoire check` on what designers actually hand it: standard input, whole
 //! project folders, scenario files, spreadsheet exports, cards split over files.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use common::text;
+
 fn grimoire(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run grimoire")
+    common::run_in(args, "", Some(cwd))
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A scratch folder for one test, emptied first.
+/// A scratch folder for one test, emptied first, with an `arcomage/` in it.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("check-inputs")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch_dir(&format!("check-inputs/{name}"));
     std::fs::create_dir_all(dir.join("arcomage")).expect("create scratch dir");
     dir
 }
@@ -38,21 +30,11 @@ const GOOD: &str = "{:card \"Wall Up\" :type :bricks :cost 1 :text \"+1 Wall\"\n
 
 #[test]
 fn standard_input_is_checked_as_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(["check", "--rules", "arcomage", "-"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run grimoire");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(GOOD.replace(":wall :amount", ":wal :amount").as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
+    let out = common::run_in(
+        &["check", "--rules", "arcomage", "-"],
+        &GOOD.replace(":wall :amount", ":wal :amount"),
+        None,
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("--> <stdin>:2:38"), "{err}");

@@ -1,10 +1,12 @@
 //! Effects in plain words: `grimoire explain` and `grimoire cards`, and the
 //! explanation of every bundled card and effect list.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::text;
 use grimoire::check::{ACTOR, HOLDER, SELF, SOURCE, TARGET};
 use grimoire::cli::explain::explain_card;
 use grimoire::explain::{explain, explain_with};
@@ -12,32 +14,12 @@ use grimoire::files;
 use grimoire::rules::{BUNDLED, Moment, RuleSet};
 
 fn grimoire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .output()
-        .expect("run grimoire")
+    common::run_in(args, "", None)
 }
 
 /// `grimoire ARGS` with `input` on standard input.
 fn grimoire_with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run grimoire");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait for grimoire")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::run_in(args, input, None)
 }
 
 /// A scratch file for one test.

@@ -5,15 +5,10 @@ mod common;
 
 use std::process::Command;
 
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .output()
-        .expect("run grimoire")
-}
+use common::text;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+fn run(args: &[&str]) -> std::process::Output {
+    common::run_in(args, "", None)
 }
 
 const HEADER: &str = "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn";

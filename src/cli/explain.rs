@@ -9,7 +9,7 @@ use serde_json::json;
 use super::{Format, Output, load_rules, to_json};
 use crate::ast::Effect;
 use crate::defs::Card;
-use crate::diag::{Diagnostic, Severity, Source};
+use crate::diag::{Diagnostic, Source};
 use crate::files;
 use crate::rules::RuleSet;
 use crate::syntax::{Span, read};
@@ -38,11 +38,12 @@ pub fn explain(args: &ExplainArgs) -> Output {
         Err(out) => return out,
     };
     if let Some(name) = &args.card {
-        let (deck, warnings) = match lenient_deck(&args.rules, &rules, &args.cards, args.color) {
-            Ok(found) => found,
-            Err(out) => return out,
-        };
-        let mut out = match find_card(&deck, name, &rules.name) {
+        let (deck, warnings) =
+            match super::play::lenient_deck(&args.rules, &rules, &args.cards, args.color) {
+                Ok(found) => found,
+                Err(out) => return out,
+            };
+        let mut out = match super::play::find_card(&deck, name, &rules.name) {
             Ok(card) => Output {
                 stdout: format!("{}\n", explain_card(&rules, card)),
                 ..Output::default()
@@ -194,83 +195,6 @@ fn table(rows: &[[String; 4]]) -> String {
         let _ = writeln!(out, "{name:<w0$}  {kind:<w1$}  {cost:>w2$}  {text}");
     }
     out
-}
-
-/// The deck for `--card`: a deck with bad rows still gives its good cards,
-/// with the files' errors shown as warnings.
-pub(crate) fn lenient_deck(
-    name: &str,
-    rules: &RuleSet,
-    cards: &[PathBuf],
-    color: bool,
-) -> Result<(Vec<Card>, String), Output> {
-    match files::load_deck(&mut rules.clone(), cards) {
-        Ok(deck) => Ok((deck.cards, String::new())),
-        Err(files::DeckError::Invalid(checked)) => {
-            let shown: Vec<Diagnostic> = checked
-                .diagnostics
-                .iter()
-                .map(|(_, d)| Diagnostic {
-                    severity: Severity::Warning,
-                    ..d.clone()
-                })
-                .collect();
-            let located: Vec<_> = checked
-                .diagnostics
-                .iter()
-                .zip(&shown)
-                .map(|((i, _), d)| (&checked.sources[*i], d))
-                .collect();
-            let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
-            Ok((
-                Card::from_definitions(&checked.definitions, &rules.name),
-                warnings,
-            ))
-        }
-        Err(_) => {
-            super::play::load_deck(name, cards, color).map(|(_, deck)| (deck.cards, String::new()))
-        }
-    }
-}
-
-/// The card called `name`, or a usage error with the names it may have meant.
-pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
-    if let Some(card) = deck.iter().find(|c| c.name == name) {
-        return Ok(card);
-    }
-    let lower = name.to_lowercase();
-    let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
-    let mut near: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| n.to_lowercase().contains(&lower))
-        .collect();
-    if near.is_empty() {
-        near.extend(crate::diag::nearest(name, names.iter().copied()));
-    }
-    // Card names are half-remembered words ("Fundations"): two edits are near.
-    if near.is_empty() {
-        near.extend(
-            names
-                .iter()
-                .copied()
-                .filter(|n| crate::diag::edit_distance(&lower, &n.to_lowercase()) <= 2),
-        );
-    }
-    let hint = match near.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean \"{one}\"?"),
-        many => format!(
-            "; did you mean one of {}?",
-            many.iter()
-                .map(|n| format!("\"{n}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    Err(Output::usage(format!(
-        "no card named \"{name}\" in rule set `{rules}`{hint}"
-    )))
 }
 
 /// Where effects come from: `--file PATH` (named by its path in diagnostics),

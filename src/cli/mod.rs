@@ -465,12 +465,11 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
 fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
     // A deck with a bad row still evaluates its good cards: the file's errors
     // are shown as warnings first, and only the named card must check.
-    let (deck, warnings) = match explain::lenient_deck(&args.rules, rules, &args.cards, args.color)
-    {
+    let (deck, warnings) = match play::lenient_deck(&args.rules, rules, &args.cards, args.color) {
         Ok(d) => d,
         Err(out) => return out,
     };
-    let mut out = match explain::find_card(&deck, name, &rules.name) {
+    let mut out = match play::find_card(&deck, name, &rules.name) {
         Ok(card) => run_effects(args, rules, &card.effects, state),
         Err(out) => out,
     };

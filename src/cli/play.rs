@@ -5,7 +5,8 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use super::{Format, Output, load_rules, state_table};
-use crate::diag::Severity;
+use crate::defs::Card;
+use crate::diag::{Diagnostic, Severity};
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::{Action, Game, Phase};
 use crate::files::{self, Deck, DeckError, DeckSource};
@@ -62,6 +63,83 @@ pub(crate) fn load_deck(
         }
         Err(e) => Err(Output::usage(e.to_string())),
     }
+}
+
+/// The deck for `--card`: a deck with bad rows still gives its good cards,
+/// with the files' errors shown as warnings.
+pub(crate) fn lenient_deck(
+    name: &str,
+    rules: &RuleSet,
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<(Vec<Card>, String), Output> {
+    match files::load_deck(&mut rules.clone(), cards) {
+        Ok(deck) => Ok((deck.cards, String::new())),
+        Err(files::DeckError::Invalid(checked)) => {
+            let shown: Vec<Diagnostic> = checked
+                .diagnostics
+                .iter()
+                .map(|(_, d)| Diagnostic {
+                    severity: Severity::Warning,
+                    ..d.clone()
+                })
+                .collect();
+            let located: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .zip(&shown)
+                .map(|((i, _), d)| (&checked.sources[*i], d))
+                .collect();
+            let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
+            Ok((
+                Card::from_definitions(&checked.definitions, &rules.name),
+                warnings,
+            ))
+        }
+        Err(_) => {
+            super::play::load_deck(name, cards, color).map(|(_, deck)| (deck.cards, String::new()))
+        }
+    }
+}
+
+/// The card called `name`, or a usage error with the names it may have meant.
+pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
+    if let Some(card) = deck.iter().find(|c| c.name == name) {
+        return Ok(card);
+    }
+    let lower = name.to_lowercase();
+    let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
+    let mut near: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.to_lowercase().contains(&lower))
+        .collect();
+    if near.is_empty() {
+        near.extend(crate::diag::nearest(name, names.iter().copied()));
+    }
+    // Card names are half-remembered words ("Fundations"): two edits are near.
+    if near.is_empty() {
+        near.extend(
+            names
+                .iter()
+                .copied()
+                .filter(|n| crate::diag::edit_distance(&lower, &n.to_lowercase()) <= 2),
+        );
+    }
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean \"{one}\"?"),
+        many => format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(Output::usage(format!(
+        "no card named \"{name}\" in rule set `{rules}`{hint}"
+    )))
 }
 
 /// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".

@@ -2,7 +2,9 @@
 //! small rule sets. Each test file uses some of them.
 #![allow(dead_code)]
 
-use std::process::Command;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -52,4 +54,40 @@ pub fn seat_wins(v: &Value) -> i64 {
         .iter()
         .map(|s| s["wins"].as_i64().expect("wins"))
         .sum()
+}
+
+/// Runs `grimoire ARGS…` with `stdin` on its standard input, in `cwd` if
+/// given, without colour; whatever it exits with.
+pub fn run_in(args: &[&str], stdin: &str, cwd: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grimoire"));
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("run grimoire");
+    // A command that exits before reading its input closes the pipe: not a failure here.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("wait for grimoire")
+}
+
+/// Bytes as text, for assertions and messages.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch folder under the test target folder, emptied first.
+pub fn scratch_dir(path: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(path);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
 }
