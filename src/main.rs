@@ -263,7 +263,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// AI policy (default random): random, greedy (one move ahead by the rule set's :ai :score),
-        /// search (each move played out in 8 random games; slow, strongest); once for both seats, or once per seat.
+        /// search (two moves ahead, the replies in 4 deals of the unseen cards; slow, strongest); once for both seats, or once per seat.
         #[arg(long, value_enum)]
         ai: Vec<AiArg>,
         /// Worker threads (default: every core). The figures do not depend on it.

@@ -359,3 +359,131 @@ fn a_hook_that_expands_too_far_is_reported_at_the_hook() {
     assert_eq!(&text[d.span.start as usize..d.span.end as usize], ":tick");
     assert!(text[..d.span.start as usize].contains(":hooks"));
 }
+
+/// A game where taking gold now loses to a stab next turn: hp 5, a stab
+/// takes 5, a guard gives 10. Most of the deck is stabs.
+fn stab_game() -> (RuleSet, Vec<Card>) {
+    let rules = RuleSet::parse(
+        "{:rules :stab :roles {:you \"me\" :other \"them\"}
+          :attributes {:hp {:default 5 :min 0} :gold {:default 0}}
+          :seats [:p1 :p2]
+          :cards {:hand-size 2}
+          :victory [{:when [= [:other :hp] 0] :winner :you}]
+          :ai {:score [- [:you :gold] [:other :gold]]}}",
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    let deck = vec![
+        card(
+            "Loot",
+            "{:card \"Loot\" :copies 4 :effects [{:effected :you :resource :gold :amount 5}]}",
+            &rules,
+        ),
+        card(
+            "Guard",
+            "{:card \"Guard\" :copies 4 :effects [{:effected :you :resource :hp :amount 10}]}",
+            &rules,
+        ),
+        card(
+            "Stab",
+            "{:card \"Stab\" :copies 12 :effects [{:effected :other :resource :hp :amount -5}]}",
+            &rules,
+        ),
+    ];
+    (rules, deck)
+}
+
+#[test]
+fn the_search_policy_sees_the_reply_and_not_the_hand() {
+    let (rules, deck) = stab_game();
+    let names = |game: &Game<'_>, seat: u32| -> Vec<String> {
+        let mut names: Vec<String> = game
+            .hand_of(seat)
+            .iter()
+            .map(|&c| deck[c as usize].name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    let (mut armed, mut unarmed) = (0, 0);
+    let mut ai = Ai::new();
+    for seed in 0..3000 {
+        let game = Game::new(&rules, &deck, seed, false).unwrap();
+        if names(&game, 0) != ["Guard", "Loot"] {
+            continue;
+        }
+        let stab = names(&game, 1).iter().any(|n| n == "Stab");
+        let mut chosen = |policy: Policy| {
+            let mut g = game.clone();
+            let action = ai.choose(&mut g, policy).unwrap();
+            deck[g.hand()[action.hand_position()] as usize].name.clone()
+        };
+        // Greedy looks one move ahead: the gold.
+        assert_eq!(chosen(Policy::Greedy), "Loot", "seed {seed}");
+        // Search sees that most hands the opponent could hold stab back, and
+        // guards whether or not this opponent's hand really holds a stab: it
+        // never looks at the hand.
+        assert_eq!(chosen(Policy::Search), "Guard", "seed {seed}, stab {stab}");
+        if stab {
+            armed += 1;
+            // Greedy's gold loses at once to the opponent's stab.
+            let mut g = game.clone();
+            let action = ai.choose(&mut g, Policy::Greedy).unwrap();
+            g.act(action).unwrap();
+            let reply = ai.choose(&mut g, Policy::Greedy).unwrap();
+            g.act(reply).unwrap();
+            assert_eq!(
+                g.outcome(),
+                Some(Outcome::Win { seat: 1, reason: 0 }),
+                "seed {seed}"
+            );
+        } else {
+            unarmed += 1;
+        }
+    }
+    assert!(
+        armed > 10 && unarmed > 3,
+        "{armed} armed, {unarmed} unarmed deals"
+    );
+}
+
+#[test]
+fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards() {
+    use grimoire::engine::cards::Zones;
+    use rand::SeedableRng;
+    for (deck_kind, per_seat) in [(":shared", false), (":per-seat", true)] {
+        let rules = RuleSet::parse(&format!(
+            "{{:rules :redeal :roles {{:you \"me\" :other \"them\"}}
+              :attributes {{:hp {{:default 5}}}}
+              :seats [:p1 :p2]
+              :cards {{:hand-size 3 :deck {deck_kind}}}
+              :victory [{{:when [= [:other :hp] 0] :winner :you}}]}}"
+        ))
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        let deck: Vec<Card> = (0..20)
+            .map(|i| {
+                let name = format!("C{i}");
+                let text = format!("{{:card \"{name}\" :effects []}}");
+                card(&name, &text, &rules)
+            })
+            .collect();
+        let mut rng = grimoire::eval::Rng::seed_from_u64(5);
+        let mut zones = Zones::new(&rules, rules.cards.as_ref(), &deck, 2);
+        zones.deal(&deck, &mut rng);
+        let mine = zones.hand(0).to_vec();
+        let (theirs, pile) = (zones.hand(1).to_vec(), zones.draw_pile_len(1));
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            zones.redeal_hidden(0, &mut rng);
+            assert_eq!(zones.hand(0), mine, "{deck_kind}: the player's own hand");
+            assert_eq!(zones.hand(1).len(), 3, "{deck_kind}");
+            assert_eq!(zones.draw_pile_len(1), pile, "{deck_kind}");
+            seen.extend(zones.hand(1).iter().copied());
+        }
+        // Every card the player cannot see reaches the other hand at some deal
+        // (with a shared pile, never one the player holds).
+        let unseen = if per_seat { 20 } else { 17 };
+        assert_eq!(seen.len(), unseen, "{deck_kind}: {seen:?}");
+        assert!(per_seat || mine.iter().all(|c| !seen.contains(c)));
+        assert!(theirs.iter().all(|c| seen.contains(c)));
+    }
+}

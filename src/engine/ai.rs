@@ -1,11 +1,14 @@
-//! Computer players: a random policy and a greedy one-move lookahead.
+//! Computer players: a random policy, a greedy one-move lookahead and a
+//! two-ply search.
 //!
 //! The random policy draws its choice from the game state's generator, so an
-//! AI game replays exactly from its seed. The greedy policy scores states with
-//! the rule set's `:ai {:score …}` expression, so what "good" means is data too.
-//! Its lookahead never sees the game's dice: a trial play draws from a
-//! generator of the AI's own (seeded from the game's, so it replays too), and a
-//! card whose effects draw chance is tried several times and scored by the mean.
+//! AI game replays exactly from its seed. The greedy and search policies score
+//! states with the rule set's `:ai {:score …}` expression, so what "good"
+//! means is data too. Neither sees the game's dice: a trial play draws from a
+//! generator of the AI's own (seeded from the game's, so it replays too), and
+//! a move whose effects draw chance is tried several times and scored by the
+//! mean. The search does not see what its player could not: it deals the
+//! other hands and the draw order anew before it looks ahead.
 
 use rand::{RngExt, SeedableRng};
 
@@ -20,19 +23,21 @@ pub enum Policy {
     Random,
     /// The play whose result scores best by the rule set's `:ai :score`; a discard if none helps.
     Greedy,
-    /// Monte Carlo search: each legal move tried in [`SEARCH_PLAYOUTS`]
-    /// random games played out from it, the move that wins most kept.
-    /// Slower, and stronger than greedy. The playouts see the real draw
-    /// order and the opponent's hand (a copy of the whole game): it plays
-    /// with perfect information, which a fair search would deal anew.
+    /// Two plies deep: each legal move and every reply to it, scored by
+    /// `:ai :score`, in [`SEARCH_WORLDS`] deals of the cards the mover
+    /// cannot see. Slower, and stronger than greedy; it never sees the
+    /// opponent's hand, the draw order or the game's dice.
     Search,
 }
 
-/// Random games played out from each move by [`Policy::Search`].
-pub const SEARCH_PLAYOUTS: u32 = 8;
+/// Deals of the hidden cards [`Policy::Search`] plays every move in.
+pub const SEARCH_WORLDS: u32 = 4;
 
-/// Turns a playout may last past the move before it counts as a draw.
-const PLAYOUT_TURNS: u32 = 200;
+/// Rolls [`Policy::Search`] tries a reply that draws chance with.
+pub const SEARCH_CHANCE: u32 = 4;
+
+/// Moves [`Policy::Search`] looks ahead: its own and the replies after.
+pub const SEARCH_PLIES: u32 = 2;
 
 impl Policy {
     /// The policy's name on the command line.
@@ -52,6 +57,10 @@ pub struct Ai {
     scratch: Option<State>,
     events: Vec<Event>,
     removed: Vec<EntityId>,
+    /// Per legal move, the search's total over its worlds.
+    totals: Vec<i128>,
+    /// The replies the search tries after a move, one list per ply.
+    replies: Vec<Vec<Action>>,
 }
 
 /// The score given to a move that wins outright.
@@ -123,50 +132,122 @@ impl Ai {
         }
     }
 
-    /// [`Policy::Search`]: the legal move whose playouts the mover wins most
-    /// (a draw half a win); ties keep the first. Each playout reseeds its
-    /// copy's generator (from one draw of the game's, made once a decision),
-    /// so the playouts' chance differs; the draw pile was shuffled at the
-    /// deal, so its order is the real one.
+    /// [`Policy::Search`]: determinized two-ply search. In each of
+    /// [`SEARCH_WORLDS`] worlds the hidden cards are dealt anew (other hands,
+    /// draw order) and the chance reseeded; there every legal move is played,
+    /// then every reply of whoever moves next, and the position scored by
+    /// `:ai :score` for the mover. An opponent's reply is the one worst for
+    /// the mover; a move of the mover's own (a card that plays again) the
+    /// best. The move with the best total over the worlds is kept; ties keep
+    /// the first. Every move meets the same worlds, so their totals compare.
     fn search(&mut self, game: &mut Game<'_>) -> Action {
         let seat = game.current;
         let moves = std::mem::take(&mut self.legal);
         let base: u64 = game.state.rng.random();
-        let mut best = (i64::MIN, moves[0]);
-        let mut playout_ai = Ai::new();
-        for (m, &action) in moves.iter().enumerate() {
-            let mut score = 0i64;
-            for k in 0..SEARCH_PLAYOUTS {
-                let mut sim = game.clone();
-                sim.log = None;
-                sim.state.rng = crate::eval::Rng::seed_from_u64(
-                    base ^ ((m as u64) << 32 | u64::from(k)).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                );
-                if sim.act(action).is_err() {
-                    score = i64::MIN;
-                    break;
-                }
-                let limit = sim.turn.saturating_add(PLAYOUT_TURNS);
-                while sim.outcome().is_none() && sim.turn < limit {
-                    let Some(a) = playout_ai.choose(&mut sim, Policy::Random) else {
-                        break;
-                    };
-                    if sim.act(a).is_err() {
-                        break;
-                    }
-                }
-                score += match sim.outcome() {
-                    Some(crate::engine::Outcome::Win { seat: w, .. }) if w == seat => 2,
-                    Some(crate::engine::Outcome::Win { .. }) => 0,
-                    _ => 1,
-                };
-            }
-            if score > best.0 {
-                best = (score, action);
+        self.totals.clear();
+        self.totals.resize(moves.len(), 0);
+        let mut replies = std::mem::take(&mut self.replies);
+        replies.resize_with(SEARCH_PLIES as usize, Vec::new);
+        for w in 0..SEARCH_WORLDS {
+            let mut world = game.clone();
+            world.log = None;
+            world.state.rng = Rng::seed_from_u64(base ^ mix(u64::from(w)));
+            world
+                .zones
+                .redeal_hidden(seat as usize, &mut world.state.rng);
+            let node: u64 = world.state.rng.random();
+            for (m, &action) in moves.iter().enumerate() {
+                let value =
+                    self.move_value(&world, action, node, seat, SEARCH_PLIES - 1, &mut replies);
+                self.totals[m] += i128::from(value.unwrap_or(-WIN));
             }
         }
+        self.replies = replies;
+        let mut best = 0;
+        for m in 1..moves.len() {
+            if self.totals[m] > self.totals[best] {
+                best = m;
+            }
+        }
+        let action = moves[best];
         self.legal = moves;
-        best.1
+        action
+    }
+
+    /// `game`'s worth to `seat` looking `plies` moves further: the best move
+    /// when it is `seat`'s, the worst for `seat` when another's.
+    /// `buffers` holds a legal-move list for each ply below.
+    fn value(
+        &mut self,
+        game: &mut Game<'_>,
+        seat: EntityId,
+        plies: u32,
+        buffers: &mut [Vec<Action>],
+    ) -> i64 {
+        if let Some(v) = self.settled(game, seat) {
+            return v;
+        }
+        let Some((legal, deeper)) = buffers.split_first_mut().filter(|_| plies > 0) else {
+            return self.worth(game, seat);
+        };
+        game.legal(legal);
+        let own = game.current == seat;
+        let node: u64 = game.state.rng.random();
+        let mut pick: Option<i64> = None;
+        for &reply in legal.iter() {
+            let Some(v) = self.move_value(game, reply, node, seat, plies - 1, deeper) else {
+                continue;
+            };
+            pick = Some(match pick {
+                None => v,
+                Some(p) if own => p.max(v),
+                Some(p) => p.min(v),
+            });
+        }
+        pick.unwrap_or_else(|| self.worth(game, seat))
+    }
+
+    /// What doing `action` in `game` is worth to `seat`, looking `plies`
+    /// moves past it; `None` if it is refused. A move that draws chance is
+    /// worth the mean of [`SEARCH_CHANCE`] rolls, each from a generator seeded
+    /// by `node` and the roll's number, so every move at a node meets the
+    /// same rolls: a move chosen on one roll would be a move that knew the dice.
+    fn move_value(
+        &mut self,
+        game: &Game<'_>,
+        action: Action,
+        node: u64,
+        seat: EntityId,
+        plies: u32,
+        buffers: &mut [Vec<Action>],
+    ) -> Option<i64> {
+        let samples = if game.draws(action) { SEARCH_CHANCE } else { 1 };
+        let mut total = 0i128;
+        for j in 0..samples {
+            let mut next = game.clone();
+            if samples > 1 {
+                next.state.rng = Rng::seed_from_u64(node ^ mix(u64::from(j)));
+            }
+            next.act(action).ok()?;
+            total += i128::from(self.value(&mut next, seat, plies, buffers));
+        }
+        Some((total / i128::from(samples)) as i64)
+    }
+
+    /// A finished game's worth to `seat`: a win, a loss, or an even draw.
+    fn settled(&self, game: &Game<'_>, seat: EntityId) -> Option<i64> {
+        game.outcome().map(|o| match o {
+            crate::engine::Outcome::Win { seat: w, .. } if w == seat => WIN,
+            crate::engine::Outcome::Win { .. } => -WIN,
+            _ => 0,
+        })
+    }
+
+    /// An unfinished game's worth to `seat` by the rule set's `:ai :score`.
+    fn worth(&mut self, game: &Game<'_>, seat: EntityId) -> i64 {
+        let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
+        scratch.clone_from(&game.state);
+        score(game, scratch, game.roles(seat))
     }
 
     fn greedy(&mut self, game: &Game<'_>) -> Action {
@@ -176,12 +257,7 @@ impl Ai {
         // Only when a trial can draw chance does it need a generator of its own:
         // the game's, cloned so the game's own draws are untouched, seeds one
         // whose draws are unrelated to the ones the game will make.
-        let dice = game.score_draws()
-            || self.legal.iter().any(|a| match a.ability {
-                Ability::Card(i) => game.chancy(game.hand()[usize::from(i)]),
-                Ability::Discard(_) => false,
-                Ability::Action(id) => rules.actions[usize::from(id)].draws,
-            });
+        let dice = game.score_draws() || self.legal.iter().any(|&a| game.draws(a));
         let mut lookahead =
             dice.then(|| Rng::seed_from_u64(game.state.rng.clone().random::<u64>() ^ LOOKAHEAD));
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
@@ -293,6 +369,12 @@ fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
         .ai_score
         .as_ref()
         .map_or(0, |e| value(e, state, roles))
+}
+
+/// Spreads a small counter over a seed's bits, so neighbouring counters
+/// seed unrelated generators.
+fn mix(k: u64) -> u64 {
+    k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A uniform choice among the distinct moves of `legal` (non-empty), then

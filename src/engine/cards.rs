@@ -126,6 +126,27 @@ impl Zones {
         }
     }
 
+    /// Deals anew what `seat` cannot see: every other hand and the order of
+    /// every draw pile. Each hand keeps its size and is dealt from the pile
+    /// that fed it. A search that plays on from the result knows only what
+    /// the player knows: its own hand, the discards and the counts.
+    pub fn redeal_hidden(&mut self, seat: usize, rng: &mut Rng) {
+        for s in (0..self.hands.len()).filter(|&s| s != seat) {
+            let p = self.pile(s);
+            self.draw_piles[p].extend_from_slice(&self.hands[s]);
+        }
+        for pile in &mut self.draw_piles {
+            pile.shuffle(rng);
+        }
+        for s in (0..self.hands.len()).filter(|&s| s != seat) {
+            let p = self.pile(s);
+            let (hand, pile) = (&mut self.hands[s], &mut self.draw_piles[p]);
+            let n = hand.len();
+            hand.clear();
+            hand.extend(pile.drain(pile.len() - n..));
+        }
+    }
+
     /// Puts a card `seat` held on the discard pile.
     pub fn discard(&mut self, seat: usize, card: CardId) {
         let p = self.pile(seat);

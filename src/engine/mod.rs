@@ -910,6 +910,13 @@ impl<'r> Game<'r> {
         self.zones.hand(self.current)
     }
 
+    /// The hand of `seat`, whoever's turn it is (empty without card zones):
+    /// what a table shows its owner, and what a computer player never reads
+    /// for any seat but its own.
+    pub fn hand_of(&self, seat: EntityId) -> &[CardId] {
+        self.zones.hand(seat)
+    }
+
     /// The entity each role means for `seat`.
     pub fn roles(&self, seat: EntityId) -> &[EntityId] {
         self.seat_roles(seat as usize)
@@ -934,6 +941,23 @@ impl<'r> Game<'r> {
     /// Whether card `card`'s effects draw from the generator (`random`, `chance`).
     pub fn chancy(&self, card: CardId) -> bool {
         self.zones.chancy(card)
+    }
+
+    /// Whether doing `action` now draws from the generator: a chancy card, or
+    /// an action whose effects roll. A discard never does.
+    pub fn draws(&self, action: Action) -> bool {
+        match action.ability {
+            Ability::Card(i) => self
+                .hand()
+                .get(usize::from(i))
+                .is_some_and(|&c| self.chancy(c)),
+            Ability::Discard(_) => false,
+            Ability::Action(id) => self
+                .rules
+                .actions
+                .get(usize::from(id))
+                .is_some_and(|a| a.draws),
+        }
     }
 
     /// Can the entity whose turn it is pay for `card`?
