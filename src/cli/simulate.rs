@@ -173,10 +173,11 @@ pub fn run_games(
     };
     let mut ai = Ai::new();
     let n = deck.len();
-    // This game's marks for each (seat, card): bit 0 in hand at a decision,
-    // bit 1 played; and which were marked, to count and clear only those.
-    let mut marks: Vec<u8> = vec![0; seats * n];
-    let mut marked: Vec<usize> = Vec::new();
+    // This game's marks for each (seat, card), one bit each: in hand at a
+    // decision, played. Bits, set without a branch, and read once a game.
+    let words = (seats * n).div_ceil(64);
+    let mut in_hand: Vec<u64> = vec![0; words];
+    let mut played: Vec<u64> = vec![0; words];
     for i in range {
         game.reset(game_seed(seed, i));
         let mut stop = None;
@@ -184,10 +185,7 @@ pub fn run_games(
             let seat = game.current as usize;
             for &card in game.hand() {
                 let k = seat * n + card as usize;
-                if marks[k] == 0 {
-                    marked.push(k);
-                }
-                marks[k] |= 1;
+                in_hand[k / 64] |= 1 << (k % 64);
             }
             let Some(action) = ai.choose(&mut game, policy(ai_policies, seat)) else {
                 stop = Some(Stop::NoAction);
@@ -196,7 +194,7 @@ pub fn run_games(
             match action.ability {
                 Ability::Card(h) => {
                     let k = seat * n + game.hand()[usize::from(h)] as usize;
-                    marks[k] |= 2;
+                    played[k / 64] |= 1 << (k % 64);
                     tally.cards[k].plays += 1;
                     tally.cards[k].play_turns += u64::from(game.turn);
                 }
@@ -211,20 +209,23 @@ pub fn run_games(
             }
         }
         let winner = tally.count(&game, stop);
-        for &k in &marked {
-            let won = u64::from(winner == Some(k / n));
-            let c = &mut tally.cards[k];
-            if marks[k] & 1 != 0 {
+        for (w, (hand_word, played_word)) in in_hand.iter_mut().zip(&mut played).enumerate() {
+            // A card played was in hand at that decision: its bit is in both.
+            let mut bits = std::mem::take(hand_word);
+            let plays = std::mem::take(played_word);
+            while bits != 0 {
+                let k = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let won = u64::from(winner == Some(k / n));
+                let c = &mut tally.cards[k];
                 c.in_hand += 1;
                 c.in_hand_won += won;
+                if plays & (1 << (k % 64)) != 0 {
+                    c.played_games += 1;
+                    c.played_games_won += won;
+                }
             }
-            if marks[k] & 2 != 0 {
-                c.played_games += 1;
-                c.played_games_won += won;
-            }
-            marks[k] = 0;
         }
-        marked.clear();
         done.fetch_add(1, Ordering::Relaxed);
     }
     // Every card's holder played every game: the not-seen rates need it.

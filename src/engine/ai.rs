@@ -95,9 +95,19 @@ impl Ai {
                 let hand = game.hand();
                 if game.phase == Phase::Act {
                     let zones = game.zones();
-                    for (i, &card) in hand.iter().enumerate() {
-                        if zones.affordable(&game.state, game.current, card) {
-                            self.legal.push(game.play(i));
+                    let mut positions = [0u8; 32];
+                    match zones.affordable_positions(&game.state, game.current, &mut positions) {
+                        Some(0) => {}
+                        Some(n) => {
+                            let pick = game.state.rng.random_range(0..n);
+                            return Some(game.play(usize::from(positions[pick])));
+                        }
+                        None => {
+                            for (i, &card) in hand.iter().enumerate() {
+                                if zones.affordable(&game.state, game.current, card) {
+                                    self.legal.push(game.play(i));
+                                }
+                            }
                         }
                     }
                 }

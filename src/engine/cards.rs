@@ -163,6 +163,35 @@ impl Zones {
         cost <= 0 || state.get(seat, attr) >= cost
     }
 
+    /// The hand positions of `seat`'s cards it can pay for, written to the
+    /// front of `out`, in hand order; how many. Without a branch per card:
+    /// whether a random card is affordable is a coin the predictor cannot
+    /// learn, and the mispredictions were most of the random policy's time
+    /// (measured). A hand longer than `out` gives `None`.
+    #[inline]
+    pub fn affordable_positions(
+        &self,
+        state: &State,
+        seat: EntityId,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let hand = self.hand(seat);
+        if hand.len() > out.len() || hand.len() > usize::from(u8::MAX) {
+            return None;
+        }
+        let row = state.row(seat);
+        let mut n = 0;
+        for (i, &card) in hand.iter().enumerate() {
+            // A card these zones do not hold is never affordable.
+            let known = (card as usize) < self.costs.len();
+            let (attr, cost) = self.costs.get(card as usize).copied().unwrap_or((0, 0));
+            let have = row.get(usize::from(attr)).copied().unwrap_or(0);
+            out[n] = i as u8;
+            n += usize::from(known & ((cost <= 0) | (have >= cost)));
+        }
+        Some(n)
+    }
+
     /// Whether `card`'s effects draw from the generator.
     pub fn chancy(&self, card: CardId) -> bool {
         self.chancy.get(card as usize).copied().unwrap_or(false)
