@@ -79,7 +79,26 @@ impl Ai {
     }
 
     /// The action `policy` chooses for the entity whose turn it is, if any is legal.
+    #[inline]
     pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
+        // The commonest choice of all, a random card that can be paid for, is
+        // made inline: returned from a call, the action went through memory
+        // and its caller's load of it stalled (measured).
+        if policy == Policy::Random && game.rules().actions.is_empty() && game.phase == Phase::Act {
+            let mut positions = [0u8; 32];
+            let found =
+                game.zones()
+                    .affordable_positions(&game.state, game.current, &mut positions);
+            if let Some(n @ 1..) = found {
+                let pick = game.state.rng.random_range(0..n);
+                return Some(game.play(usize::from(positions[pick])));
+            }
+        }
+        self.choose_slow(game, policy)
+    }
+
+    #[inline(never)]
+    fn choose_slow(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
         match policy {
             Policy::Random if !game.rules().actions.is_empty() => {
                 // Any legal action, cards and the rule set's actions alike.
