@@ -256,6 +256,7 @@ pub fn read(src: &str) -> Read<'_> {
         in_rule_set: false,
         section: None,
         damaged: Vec::new(),
+        buffers: Vec::new(),
     };
     let mut forms = Vec::new();
     reader.top_level(&mut forms);
@@ -327,6 +328,10 @@ struct Reader<'a> {
     section: Option<(usize, (Span, &'static str))>,
     /// Sections dropped by errors (see [`Read::damaged`]).
     damaged: Vec<Span>,
+    /// Item buffers, one per open collection, kept between collections: a
+    /// collection is read into one and copied out at its exact size, so each
+    /// costs one allocation and none grows by doubling.
+    buffers: Vec<Vec<Form<'a>>>,
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -735,37 +740,50 @@ impl<'a> Reader<'a> {
             _ => ("#{", b'}'),
         };
         self.pos += open_len;
-        let mut items = Vec::new();
-        self.items(Some((open_span, open_text, close)), depth + 1, &mut items)?;
-        let span = Span::new(start, self.pos);
-        let kind = match open {
-            b'[' => Kind::Vector(items),
-            b'(' => Kind::List(items),
-            b'{' => {
-                if items.len() % 2 == 1 {
-                    self.errors.push(ReadError::OddMap { span });
-                }
-                let mut pairs = Vec::with_capacity(items.len() / 2);
-                let mut it = items.into_iter();
-                while let (Some(k), Some(v)) = (it.next(), it.next()) {
-                    pairs.push((k, v));
-                }
-                self.check_unique(pairs.iter().map(|(k, _)| k), true);
-                Kind::Map(pairs)
-            }
-            _ => {
-                self.check_unique(items.iter(), false);
-                Kind::Set(items)
-            }
+        let mut buffer = self.buffers.pop().unwrap_or_default();
+        let read = self.items(Some((open_span, open_text, close)), depth + 1, &mut buffer);
+        // `append` moves the items in one copy into exactly their size.
+        let exact = |buffer: &mut Vec<Form<'a>>| {
+            let mut items = Vec::with_capacity(buffer.len());
+            items.append(buffer);
+            items
         };
-        Ok(Form { kind, span })
+        let kind = read.map(|()| {
+            let span = Span::new(start, self.pos);
+            match open {
+                b'[' => Kind::Vector(exact(&mut buffer)),
+                b'(' => Kind::List(exact(&mut buffer)),
+                b'{' => {
+                    if buffer.len() % 2 == 1 {
+                        self.errors.push(ReadError::OddMap { span });
+                    }
+                    let mut pairs = Vec::with_capacity(buffer.len() / 2);
+                    let mut it = buffer.drain(..);
+                    while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                        pairs.push((k, v));
+                    }
+                    drop(it);
+                    self.check_unique(&pairs, |(k, _)| k, true);
+                    Kind::Map(pairs)
+                }
+                _ => {
+                    let items = exact(&mut buffer);
+                    self.check_unique(&items, |k| k, false);
+                    Kind::Set(items)
+                }
+            }
+        });
+        // Whatever an error left in the buffer goes with it; the buffer stays.
+        buffer.clear();
+        self.buffers.push(buffer);
+        Ok(Form {
+            kind: kind?,
+            span: Span::new(start, self.pos),
+        })
     }
 
-    fn check_unique<'f>(&mut self, keys: impl ExactSizeIterator<Item = &'f Form<'a>>, map: bool)
-    where
-        'a: 'f,
-    {
-        let keys: Vec<&Form<'a>> = keys.collect();
+    /// Reports the duplicates among the keys `key` finds in `items`.
+    fn check_unique<T>(&mut self, items: &[T], key: impl Fn(&T) -> &Form<'a>, map: bool) {
         let mut report = |first: &Form<'_>, dup: &Form<'_>| {
             let text = dup.to_string();
             self.errors.push(if map {
@@ -782,17 +800,18 @@ impl<'a> Reader<'a> {
                 }
             });
         };
-        if keys.len() <= 16 {
-            for (i, k) in keys.iter().enumerate() {
-                if let Some(first) = keys[..i].iter().find(|f| f.same_value(k)) {
+        if items.len() <= 16 {
+            for (i, k) in items.iter().enumerate() {
+                let k = key(k);
+                if let Some(first) = items[..i].iter().map(&key).find(|f| f.same_value(k)) {
                     report(first, k);
                 }
             }
             return;
         }
         // Large maps: bucket by a structural hash so a huge map stays linear.
-        let mut seen: HashMap<u64, Vec<&Form<'a>>> = HashMap::with_capacity(keys.len());
-        for k in keys {
+        let mut seen: HashMap<u64, Vec<&Form<'a>>> = HashMap::with_capacity(items.len());
+        for k in items.iter().map(key) {
             let mut h = DefaultHasher::new();
             hash_value(k, &mut h);
             let bucket = seen.entry(h.finish()).or_default();
