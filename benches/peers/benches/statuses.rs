@@ -100,7 +100,7 @@ impl Grimoire {
     }
 
     fn turn(&mut self) {
-        if self.turns % ROUND == 0 {
+        if self.turns.is_multiple_of(ROUND) {
             self.state.clone_from(&self.template);
         }
         self.turns += 1;
@@ -164,7 +164,7 @@ struct Native {
 
 impl Native {
     fn turn(&mut self) {
-        if self.turns % ROUND == 0 {
+        if self.turns.is_multiple_of(ROUND) {
             self.fighters = [Fighter::new(), Fighter::new()];
         }
         self.turns += 1;
