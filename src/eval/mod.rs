@@ -1261,9 +1261,9 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             let Some((first, rest)) = items.split_first() else {
                 return 0;
             };
-            let mut acc = int(first, state, frame);
+            let mut acc = operand(first, state, frame);
             for item in rest {
-                let v = int(item, state, frame);
+                let v = operand(item, state, frame);
                 acc = match op {
                     Arith::Add => acc.saturating_add(v),
                     Arith::Sub => acc.saturating_sub(v),
@@ -1274,7 +1274,7 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             }
             acc
         }
-        Int::Neg(a) => int(a, state, frame).saturating_neg(),
+        Int::Neg(a) => operand(a, state, frame).saturating_neg(),
         Int::If(c, a, b) => {
             // Simple logic on a smart value with literal branches, `[= [:you :wall] 0 6 3]`,
             // is the seed's commonest shape: it runs here without further calls.
@@ -1332,6 +1332,28 @@ fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             .and_then(|i| column.get(i))
             .copied()
             .unwrap_or(0),
+    }
+}
+
+/// A condition inside another: the commonest (an attribute compared with a
+/// number) tested here, without a call into [`boolean`].
+#[inline(always)]
+fn test(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
+    match *e {
+        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[r as usize], attr), n),
+        ref e => boolean(e, state, frame),
+    }
+}
+
+/// An operand of an operator: the leaves most operands are (a number, a
+/// smart value of a role, `:amount`) read here, without a call into [`int`].
+#[inline(always)]
+fn operand(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
+    match *e {
+        Int::Lit(n) => n,
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r as usize], attr),
+        Int::Amount => frame.amount,
+        ref e => int(e, state, frame),
     }
 }
 
@@ -1402,16 +1424,16 @@ fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
         Bool::Lit(b) => *b,
         Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[*r as usize], *attr), *n),
         Bool::CmpInt(cmp, a, b) => {
-            let a = int(a, state, frame);
-            cmp.test(a, int(b, state, frame))
+            let a = operand(a, state, frame);
+            cmp.test(a, operand(b, state, frame))
         }
         Bool::CmpDec(cmp, a, b) => {
             let a = dec(a, state, frame);
             cmp.test(a, dec(b, state, frame))
         }
-        Bool::And(a, b) => boolean(a, state, frame) && boolean(b, state, frame),
-        Bool::Or(a, b) => boolean(a, state, frame) || boolean(b, state, frame),
-        Bool::Not(a) => !boolean(a, state, frame),
+        Bool::And(a, b) => test(a, state, frame) && test(b, state, frame),
+        Bool::Or(a, b) => test(a, state, frame) || test(b, state, frame),
+        Bool::Not(a) => !test(a, state, frame),
         Bool::If(c, a, b) => {
             if boolean(c, state, frame) {
                 boolean(a, state, frame)
