@@ -112,21 +112,13 @@ impl Ai {
                 // Any affordable card; only when there is none, any discardable one.
                 self.legal.clear();
                 let hand = game.hand();
+                // `choose` has already picked among affordable cards where
+                // any were and the hand was short enough to scan inline.
                 if game.phase == Phase::Act {
                     let zones = game.zones();
-                    let mut positions = [0u8; 32];
-                    match zones.affordable_positions(&game.state, game.current, &mut positions) {
-                        Some(0) => {}
-                        Some(n) => {
-                            let pick = game.state.rng.random_range(0..n);
-                            return Some(game.play(usize::from(positions[pick])));
-                        }
-                        None => {
-                            for (i, &card) in hand.iter().enumerate() {
-                                if zones.affordable(&game.state, game.current, card) {
-                                    self.legal.push(game.play(i));
-                                }
-                            }
+                    for (i, &card) in hand.iter().enumerate() {
+                        if zones.affordable(&game.state, game.current, card) {
+                            self.legal.push(game.play(i));
                         }
                     }
                 }
@@ -273,10 +265,14 @@ impl Ai {
     }
 
     /// An unfinished game's worth to `seat` by the rule set's `:ai :score`.
-    fn worth(&mut self, game: &Game<'_>, seat: EntityId) -> i64 {
+    /// `game` is the search's own copy, used up here: its state is scored in
+    /// place (lent to the scratch slot, not copied; a score may roll dice).
+    fn worth(&mut self, game: &mut Game<'_>, seat: EntityId) -> i64 {
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
-        scratch.clone_from(&game.state);
-        score(game, scratch, game.roles(seat))
+        std::mem::swap(scratch, &mut game.state);
+        let worth = score(game, scratch, game.roles(seat));
+        std::mem::swap(scratch, &mut game.state);
+        worth
     }
 
     fn greedy(&mut self, game: &Game<'_>) -> Action {
