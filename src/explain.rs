@@ -417,6 +417,11 @@ struct En<'r> {
     depth: usize,
 }
 
+/// The `i`-th of a rule set's names, or `missing` past the end.
+fn name_at<'n>(names: &'n [String], i: u16, missing: &'n str) -> &'n str {
+    names.get(usize::from(i)).map_or(missing, String::as_str)
+}
+
 impl<'r> En<'r> {
     fn new(rules: &'r RuleSet, bound: &[&str]) -> En<'r> {
         En {
@@ -428,31 +433,19 @@ impl<'r> En<'r> {
     }
 
     fn kind(&self, k: u16) -> &str {
-        self.rules
-            .kinds
-            .get(usize::from(k))
-            .map_or("entity", String::as_str)
+        name_at(&self.rules.kinds, k, "entity")
     }
 
     fn attr(&self, a: u16) -> &str {
-        self.rules
-            .attributes
-            .get(usize::from(a))
-            .map_or("?", String::as_str)
+        name_at(&self.rules.attributes, a, "?")
     }
 
     fn op(&self, o: u16) -> &str {
-        self.rules
-            .operations
-            .get(usize::from(o))
-            .map_or("?", String::as_str)
+        name_at(&self.rules.operations, o, "?")
     }
 
     fn status(&self, s: u16) -> &str {
-        self.rules
-            .statuses
-            .get(usize::from(s))
-            .map_or("?", String::as_str)
+        name_at(&self.rules.statuses, s, "?")
     }
 
     fn timing(&self, t: u16) -> &str {

@@ -176,6 +176,11 @@ pub struct Figures {
     pub mean_turn: f64,
 }
 
+/// The width of a table's card column: the longest name, at least "card".
+pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
+    names.map(|n| n.chars().count()).max().unwrap_or(4).max(4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

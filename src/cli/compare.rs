@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use super::cardstats::{Counts, Difference, Figures, Rate};
+use super::cardstats::{Counts, Difference, Figures, Rate, name_width};
 use super::simulate::{SimArgs, Tally};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
@@ -181,12 +181,7 @@ pub fn report(
                 length.high,
                 if length.significant() { "*" } else { "" }
             );
-            let width = cards
-                .iter()
-                .map(|c| c.name.chars().count())
-                .max()
-                .unwrap_or(4)
-                .max(4);
+            let width = name_width(cards.iter().map(|c| c.name));
             let _ = writeln!(
                 out,
                 "\n{:<width$} {:>10} {:>10}  {:<22} {:>8} {:>8}",

@@ -11,7 +11,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::cardstats::{Counts, Figures};
+use super::cardstats::{Counts, Figures, name_width};
 use super::play::{deck_line, load_deck, policy};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
@@ -505,12 +505,7 @@ fn render(
     }
     let sort = args.sort.as_deref().unwrap_or("improvement");
     let rows = card_rows(deck, t, rules.seats.len(), None, sort);
-    let width = deck
-        .iter()
-        .map(|c| c.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let width = name_width(deck.iter().map(|c| c.name.as_str()));
     let _ = writeln!(
         out,
         "\n{:<width$} {:>8} {:>7} {:>9} {:>6}  {:<18}  {:<18}  {:<18}  {:<21} {:>5}",
