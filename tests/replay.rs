@@ -3,13 +3,30 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::text;
 
 fn grimoire(args: &[&str], stdin: &str) -> Output {
     common::run_in(args, stdin, None)
+}
+
+/// `grimoire replay FILE`'s log, after checking it exits 0.
+fn replay(file: &Path) -> String {
+    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(
+        replayed.status.code(),
+        Some(0),
+        "{}",
+        text(&replayed.stderr)
+    );
+    text(&replayed.stdout)
+}
+
+/// The recording `file` holds, as JSON.
+fn recording(file: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -32,16 +49,8 @@ fn an_ai_game_replays_byte_for_byte() {
         "",
     );
     assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
-    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
-    assert_eq!(
-        replayed.status.code(),
-        Some(0),
-        "{}",
-        text(&replayed.stderr)
-    );
-    assert_eq!(text(&replayed.stdout), text(&played.stdout));
-    let rec: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(replay(&file), text(&played.stdout));
+    let rec = recording(&file);
     assert_eq!(rec["format"], "grimoire replay 1");
     assert_eq!(rec["seed"], 7);
     assert!(rec["decisions"].as_array().unwrap().len() > 5);
@@ -66,16 +75,8 @@ fn a_human_game_with_piped_input_replays_byte_for_byte() {
         typed,
     );
     assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
-    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
-    assert_eq!(
-        replayed.status.code(),
-        Some(0),
-        "{}",
-        text(&replayed.stderr)
-    );
-    assert_eq!(text(&replayed.stdout), text(&played.stdout));
-    let rec: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(replay(&file), text(&played.stdout));
+    let rec = recording(&file);
     assert_eq!(rec["input"], typed);
     assert_eq!(rec["human"], true);
 }
@@ -155,14 +156,7 @@ fn a_simulated_game_can_be_recorded_and_replayed() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("game 5 recorded to"));
-    let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
-    assert_eq!(
-        replayed.status.code(),
-        Some(0),
-        "{}",
-        text(&replayed.stderr)
-    );
-    assert!(text(&replayed.stdout).contains("random vs p2 random"));
+    assert!(replay(&file).contains("random vs p2 random"));
     let out = grimoire(
         &[
             "simulate",
