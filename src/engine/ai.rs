@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::{Ability, Action, Game, Phase, cards};
 use crate::ast::EntityId;
-use crate::eval::{Event, Rng, State, apply, holds, value};
+use crate::eval::{Event, Rng, State, apply};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,11 +377,12 @@ impl Ai {
 /// A state's worth to the entity `roles[0]` names: a win or loss outweighs any score.
 fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
     let rules = game.rules();
+    let code = game.code();
     let me = roles[0];
     for seat in 0..game.seats() as EntityId {
         let seat_roles = game.roles(seat);
-        for v in &rules.victory {
-            if holds(&v.when, state, seat_roles) {
+        for (v, when) in rules.victory.iter().zip(&code.victory) {
+            if when.holds(state, seat_roles) {
                 return if seat_roles[v.winner as usize] == me {
                     WIN
                 } else {
@@ -390,10 +391,7 @@ fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
             }
         }
     }
-    rules
-        .ai_score
-        .as_ref()
-        .map_or(0, |e| value(e, state, roles))
+    code.score.as_ref().map_or(0, |e| e.value(state, roles))
 }
 
 /// Spreads a small counter over a seed's bits, so neighbouring counters

@@ -18,9 +18,11 @@ use crate::ast::Effect;
 use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
+use std::sync::Arc;
+
 use crate::eval::{
-    Cause, Event, QueueRequest, State, StatusChange, What, apply, holds, run_status_timing,
-    with_bindings,
+    Cause, CompiledBool, CompiledInt, Event, QueueRequest, State, StatusChange, What, apply, holds,
+    run_status_timing, with_bindings,
 };
 use crate::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
@@ -402,6 +404,15 @@ fn bit(i: usize) -> u64 {
     1 << i.min(63)
 }
 
+/// What a game evaluates most, compiled once per game (see [`crate::eval::CompiledBool`]).
+#[derive(Debug)]
+pub(crate) struct Code {
+    /// Each victory condition, in declaration order.
+    pub(crate) victory: Box<[CompiledBool]>,
+    /// `:ai {:score …}`.
+    pub(crate) score: Option<CompiledInt>,
+}
+
 /// For each seat and victory condition, the mask of the values it reads
 /// (everything, for a condition that draws chance or reads computed entities).
 fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
@@ -469,6 +480,9 @@ pub struct Game<'r> {
     dirty: u64,
     /// For each seat and victory condition, the bits of the values it reads.
     victory_masks: Vec<u64>,
+    /// The victory conditions and the AI's score, compiled; shared by the
+    /// copies a search makes.
+    code: Arc<Code>,
     /// The attributes victory conditions read, by attribute (all, if one cannot say).
     watched: Vec<bool>,
     /// Whether scoring a state can draw from the generator (see [`Game::score_draws`]).
@@ -552,6 +566,14 @@ impl<'r> Game<'r> {
             changed: true,
             dirty: u64::MAX,
             victory_masks: victory_masks(rules, seats),
+            code: Arc::new(Code {
+                victory: rules
+                    .victory
+                    .iter()
+                    .map(|v| CompiledBool::new(&v.when))
+                    .collect(),
+                score: rules.ai_score.as_ref().map(CompiledInt::new),
+            }),
             watched: watched(rules),
             score_draws: rules.victory.iter().any(|v| v.reads.is_none())
                 || rules.ai_score.as_ref().is_some_and(|s| {
@@ -920,6 +942,11 @@ impl<'r> Game<'r> {
     /// The entity each role means for `seat`.
     pub fn roles(&self, seat: EntityId) -> &[EntityId] {
         self.seat_roles(seat as usize)
+    }
+
+    /// The compiled victory conditions and score.
+    pub(crate) fn code(&self) -> &Code {
+        &self.code
     }
 
     /// How many seats play.
@@ -1691,12 +1718,18 @@ impl<'r> Game<'r> {
                 continue;
             }
             let roles = &self.roles[seat * self.role_count..][..self.role_count];
-            for (i, v) in self.rules.victory.iter().enumerate() {
+            for (i, (v, code)) in self
+                .rules
+                .victory
+                .iter()
+                .zip(&self.code.victory)
+                .enumerate()
+            {
                 // A condition that was false and reads nothing that changed is still false.
                 if dirty & self.victory_masks[seat * conditions + i] == 0 {
                     continue;
                 }
-                if crate::eval::holds(&v.when, &mut self.state, roles) {
+                if code.holds(&mut self.state, roles) {
                     let w = roles[v.winner as usize];
                     match winner {
                         None => {

@@ -16,7 +16,9 @@ use crate::ast::{
 };
 use crate::rules::{KindId, RuleSet};
 
+mod compiled;
 mod status;
+pub use compiled::{CompiledBool, CompiledInt};
 pub use status::{Instance, StatusChange, acquire, end_status, run_status_timing};
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.

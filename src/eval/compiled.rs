@@ -1,0 +1,337 @@
+//! Checked expressions lowered to closures, for the expressions a game
+//! evaluates over and over: victory conditions and the AI's score.
+//!
+//! The tree walker ([`super::int`], [`super::boolean`]) is one large function
+//! per type: every node, a literal comparison included, pays for its prologue
+//! and a dispatch on the node's kind. Here each node becomes a small closure
+//! that knows its kind, its operator and its leaves when it is built, so a
+//! comparison of a smart value with a number is one indirect call and a load.
+//! Nodes that read statuses, entities, tables or dice call the evaluator's own
+//! helpers: they are rare in hot conditions, and one implementation of each
+//! keeps both paths giving the same values and drawing the same numbers.
+
+use crate::ast::{Arith, AttrId, Bool, Cmp, Entity, EntityId, Int};
+
+use super::{Frame, State};
+
+type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
+type BoolCode = Box<dyn Fn(&mut State, &Frame<'_>) -> bool + Send + Sync>;
+
+/// A checked integer expression, compiled: [`super::value`] without the tree walk.
+pub struct CompiledInt(IntCode);
+
+/// A checked condition, compiled: [`super::holds`] without the tree walk.
+pub struct CompiledBool(BoolCode);
+
+impl CompiledInt {
+    /// Compiles `e`.
+    pub fn new(e: &Int) -> CompiledInt {
+        CompiledInt(int(e))
+    }
+
+    /// The value of the expression with role `i` bound to `roles[i]`: the same
+    /// as [`super::value`], dice included.
+    #[inline]
+    pub fn value(&self, state: &mut State, roles: &[EntityId]) -> i64 {
+        (self.0)(state, &Frame::outside(roles))
+    }
+}
+
+impl CompiledBool {
+    /// Compiles `c`.
+    pub fn new(c: &Bool) -> CompiledBool {
+        CompiledBool(boolean(c))
+    }
+
+    /// Whether the condition holds with role `i` bound to `roles[i]`: the same
+    /// as [`super::holds`], dice included.
+    #[inline]
+    pub fn holds(&self, state: &mut State, roles: &[EntityId]) -> bool {
+        (self.0)(state, &Frame::outside(roles))
+    }
+}
+
+impl std::fmt::Debug for CompiledInt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompiledInt")
+    }
+}
+
+impl std::fmt::Debug for CompiledBool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompiledBool")
+    }
+}
+
+/// An operand read without a call: the leaves most expressions are made of.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Lit(i64),
+    RoleAttr(usize, AttrId),
+    TargetAttr(AttrId),
+    Amount,
+}
+
+impl Leaf {
+    fn of(e: &Int) -> Option<Leaf> {
+        Some(match *e {
+            Int::Lit(n) => Leaf::Lit(n),
+            Int::Attr(Entity::Role(r), a) => Leaf::RoleAttr(usize::from(r), a),
+            Int::Attr(Entity::Target, a) => Leaf::TargetAttr(a),
+            Int::Amount | Int::Magnitude => Leaf::Amount,
+            _ => return None,
+        })
+    }
+
+    #[inline(always)]
+    fn get(self, state: &State, frame: &Frame<'_>) -> i64 {
+        match self {
+            Leaf::Lit(n) => n,
+            Leaf::RoleAttr(r, a) => state.get(frame.roles[r], a),
+            Leaf::TargetAttr(a) => state.get(frame.target, a),
+            Leaf::Amount => frame.amount,
+        }
+    }
+}
+
+/// One arithmetic step of a fold, chosen when the closure is built.
+fn step(op: Arith) -> fn(i64, i64) -> i64 {
+    match op {
+        Arith::Add => i64::saturating_add,
+        Arith::Sub => i64::saturating_sub,
+        Arith::Mul => i64::saturating_mul,
+        Arith::Min => std::cmp::min,
+        Arith::Max => std::cmp::max,
+    }
+}
+
+/// A closure folding `items` with `f`; the operator is a type parameter, so
+/// each operator's loop is its own code with the step inlined.
+fn fold_leaves<F>(items: Box<[Leaf]>, f: F) -> IntCode
+where
+    F: Fn(i64, i64) -> i64 + Copy + Send + Sync + 'static,
+{
+    match *items {
+        [a, b] => Box::new(move |s, fr| f(a.get(s, fr), b.get(s, fr))),
+        _ => Box::new(move |s, fr| {
+            let mut acc = items[0].get(s, fr);
+            for item in &items[1..] {
+                acc = f(acc, item.get(s, fr));
+            }
+            acc
+        }),
+    }
+}
+
+fn fold_codes<F>(items: Box<[IntCode]>, f: F) -> IntCode
+where
+    F: Fn(i64, i64) -> i64 + Copy + Send + Sync + 'static,
+{
+    Box::new(move |s, fr| {
+        let mut acc = items[0](s, fr);
+        for item in &items[1..] {
+            acc = f(acc, item(s, fr));
+        }
+        acc
+    })
+}
+
+/// Chooses the fold's loop for `op` (see [`fold_leaves`]).
+macro_rules! by_op {
+    ($op:expr, $fold:ident, $items:expr) => {
+        match $op {
+            Arith::Add => $fold($items, i64::saturating_add),
+            Arith::Sub => $fold($items, i64::saturating_sub),
+            Arith::Mul => $fold($items, i64::saturating_mul),
+            Arith::Min => $fold($items, std::cmp::min),
+            Arith::Max => $fold($items, std::cmp::max),
+        }
+    };
+}
+
+fn int(e: &Int) -> IntCode {
+    if let Some(leaf) = Leaf::of(e) {
+        return Box::new(move |s, f| leaf.get(s, f));
+    }
+    match e {
+        Int::Attr(who, attr) => {
+            let who = entity(who);
+            let attr = *attr;
+            Box::new(move |s, f| {
+                let who = who(s, f);
+                s.get(who, attr)
+            })
+        }
+        Int::Fold(_, items) if items.is_empty() => Box::new(|_, _| 0),
+        Int::Fold(_, items) if items.len() == 1 => int(&items[0]),
+        Int::Fold(op, items) => match items.iter().map(Leaf::of).collect::<Option<Box<[_]>>>() {
+            Some(leaves) => by_op!(op, fold_leaves, leaves),
+            None => {
+                // A leaf beside a subexpression (`[- :amount [:target :wall]]`'s
+                // parent `[max 0 …]`): the leaf is read inline.
+                if let ([a, b], f) = (&items[..], step(*op)) {
+                    match (Leaf::of(a), Leaf::of(b)) {
+                        (Some(a), None) => {
+                            let b = int(b);
+                            return Box::new(move |s, fr| {
+                                let x = a.get(s, fr);
+                                f(x, b(s, fr))
+                            });
+                        }
+                        (None, Some(b)) => {
+                            let a = int(a);
+                            return Box::new(move |s, fr| {
+                                let x = a(s, fr);
+                                f(x, b.get(s, fr))
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                by_op!(op, fold_codes, items.iter().map(int).collect())
+            }
+        },
+        Int::Neg(a) => match Leaf::of(a) {
+            Some(a) => Box::new(move |s, f| a.get(s, f).saturating_neg()),
+            None => {
+                let a = int(a);
+                Box::new(move |s, f| a(s, f).saturating_neg())
+            }
+        },
+        Int::Abs(a) => {
+            let a = int(a);
+            Box::new(move |s, f| a(s, f).saturating_abs())
+        }
+        Int::If(c, a, b) => {
+            let (c, a, b) = (boolean(c), int(a), int(b));
+            Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
+        }
+        &Int::Pick(cmp, r, attr, n, then, other) => {
+            let r = usize::from(r);
+            let test = compare(cmp);
+            Box::new(move |s, f| {
+                if test(s.get(f.roles[r], attr), n) {
+                    then
+                } else {
+                    other
+                }
+            })
+        }
+        // Statuses, entities, tables, formulas, dice, choices: the evaluator's helpers.
+        e => {
+            let e = e.clone();
+            Box::new(move |s, f| super::int(&e, s, f))
+        }
+    }
+}
+
+fn compare(cmp: Cmp) -> fn(i64, i64) -> bool {
+    match cmp {
+        Cmp::Eq => |a, b| a == b,
+        Cmp::Ne => |a, b| a != b,
+        Cmp::Lt => |a, b| a < b,
+        Cmp::Gt => |a, b| a > b,
+        Cmp::Le => |a, b| a <= b,
+        Cmp::Ge => |a, b| a >= b,
+    }
+}
+
+/// A comparison of two operands with the operator known when it is built.
+macro_rules! compare_with {
+    ($cmp:expr, |$a:ident, $b:ident| ($x:expr, $y:expr)) => {
+        match $cmp {
+            Cmp::Eq => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x == $y
+            }),
+            Cmp::Ne => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x != $y
+            }),
+            Cmp::Lt => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x < $y
+            }),
+            Cmp::Gt => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x > $y
+            }),
+            Cmp::Le => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x <= $y
+            }),
+            Cmp::Ge => Box::new(move |s, f| {
+                let ($a, $b) = (s, f);
+                let x = $x;
+                x >= $y
+            }),
+        }
+    };
+}
+
+fn boolean(c: &Bool) -> BoolCode {
+    match c {
+        &Bool::Lit(b) => Box::new(move |_, _| b),
+        &Bool::AttrCmp(cmp, r, attr, n) => {
+            let r = usize::from(r);
+            compare_with!(cmp, |s, f| (s.get(f.roles[r], attr), n))
+        }
+        Bool::CmpInt(cmp, a, b) => match (Leaf::of(a), Leaf::of(b)) {
+            (Some(a), Some(b)) => compare_with!(cmp, |s, f| (a.get(s, f), b.get(s, f))),
+            (None, Some(b)) => {
+                let a = int(a);
+                compare_with!(cmp, |s, f| (a(s, f), b.get(s, f)))
+            }
+            (Some(a), None) => {
+                let b = int(b);
+                compare_with!(cmp, |s, f| (a.get(s, f), b(s, f)))
+            }
+            (None, None) => {
+                let (a, b) = (int(a), int(b));
+                compare_with!(cmp, |s, f| (a(s, f), b(s, f)))
+            }
+        },
+        Bool::And(a, b) => {
+            let (a, b) = (boolean(a), boolean(b));
+            Box::new(move |s, f| a(s, f) && b(s, f))
+        }
+        Bool::Or(a, b) => {
+            let (a, b) = (boolean(a), boolean(b));
+            Box::new(move |s, f| a(s, f) || b(s, f))
+        }
+        Bool::Not(a) => {
+            let a = boolean(a);
+            Box::new(move |s, f| !a(s, f))
+        }
+        Bool::If(c, a, b) => {
+            let (c, a, b) = (boolean(c), boolean(a), boolean(b));
+            Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
+        }
+        // Decimals, chance, statuses, identity: the evaluator's helpers.
+        c => {
+            let c = c.clone();
+            Box::new(move |s, f| super::boolean(&c, s, f))
+        }
+    }
+}
+
+type EntityCode = Box<dyn Fn(&mut State, &Frame<'_>) -> EntityId + Send + Sync>;
+
+fn entity(e: &Entity) -> EntityCode {
+    match e {
+        &Entity::Role(r) => {
+            let r = usize::from(r);
+            Box::new(move |_, f| f.roles[r])
+        }
+        Entity::Target => Box::new(|_, f| f.target),
+        Entity::If(c, a, b) => {
+            let (c, a, b) = (boolean(c), entity(a), entity(b));
+            Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
+        }
+    }
+}
