@@ -2,9 +2,13 @@
 //! state, and draws the same numbers from the generator: every node kind the
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
-use grimoire::ast::{Arith, Bool, Cmp, Dec, Entity, EntityId, Int, Rounding};
-use grimoire::eval::{CompiledBool, CompiledInt, State, holds, value};
+use grimoire::ast::{Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Int, Resource, Rounding};
+use grimoire::eval::{
+    CompiledBool, CompiledEffects, CompiledInt, Program, State, apply, holds, value,
+};
+use grimoire::files::{load_deck, load_rules};
 use grimoire::rules::RuleSet;
+use grimoire::syntax::Span;
 use proptest::prelude::*;
 
 const RULES: &str = r#"
@@ -69,7 +73,10 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
             1 => (cond.clone(), entity(), entity(), 0u16..3).prop_map(|(c, x, y, a)| {
                 Int::Attr(Entity::If(Box::new(c), Box::new(x), Box::new(y)), a)
             }),
-            // Handed to the evaluator's helpers: a draw and a decimal.
+            // Handed to the evaluator's helpers: dice (logged with the change
+            // they are part of), a draw and a decimal.
+            1 => prop::sample::select(vec!["1d6", "2d4", "4d6kh3"])
+                .prop_map(|d| Int::Dice(grimoire::dice::parse(d).expect("dice"))),
             1 => (int.clone(), int.clone())
                 .prop_map(|(a, b)| Int::Random(Box::new(a), Box::new(b))),
             1 => int.clone().prop_map(|a| {
@@ -119,5 +126,193 @@ proptest! {
         prop_assert_eq!(CompiledBool::new(&cond).holds(&mut compiled, &roles), b);
         // The same numbers drawn, in the same order.
         prop_assert_eq!(&walked, &compiled);
+    }
+}
+
+const EFFECT_RULES: &str = r#"
+{:rules :compiled-effects
+ :roles {:you "the first" :other "the second" :third "the third"}
+ :attributes {:a {:default 0 :min -50 :max 50}
+              :b {:default 0 :min 0 :max 100}
+              :c {:default 0 :min -1000000 :max 1000000}}
+ :operations {:hit {:doc "b absorbs first, a takes the rest"
+                    :effects [{:effected :target :resource :a
+                               :amount [- [max 0 [- :amount [:target :b]]]]}
+                              {:effected :target :resource :b
+                               :amount [- [min [max 0 :amount] [:target :b]]]}]}
+              :twice {:doc "an operation applying another"
+                      :effects [{:effected :target :resource :hit :amount :amount}
+                                {:effected :other :resource :hit :amount [random 0 :amount]}]}}}
+"#;
+
+fn effect() -> impl Strategy<Value = Effect> {
+    let resource = prop_oneof![
+        3 => (0u16..3).prop_map(Resource::Attr),
+        2 => (0u16..2).prop_map(Resource::Op),
+    ];
+    // An entity chosen by a condition can roll dice before the amount is computed.
+    let who = prop_oneof![
+        4 => (0u8..3).prop_map(Entity::Role),
+        1 => Just(Entity::Target),
+        1 => (tree().prop_map(|(_, c)| c), 0u8..3, 0u8..3).prop_map(|(c, a, b)| {
+            Entity::If(Box::new(c), Box::new(Entity::Role(a)), Box::new(Entity::Role(b)))
+        }),
+    ];
+    (
+        who,
+        resource,
+        tree().prop_map(|(i, _)| i),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|(entity, resource, amount, set)| Effect {
+            entity,
+            resource,
+            amount,
+            set,
+            at_once: 1,
+            span: Span::default(),
+        })
+}
+
+/// A list with `:at-once` groups in it, as the checker marks them: the
+/// group's first effect holds its size.
+fn effects() -> impl Strategy<Value = Vec<Effect>> {
+    prop::collection::vec((effect(), 0u8..4), 0..6).prop_map(|items| {
+        let mut out: Vec<Effect> = Vec::new();
+        for (e, group) in items {
+            let start = out.len();
+            out.push(e.clone());
+            for _ in 1..group {
+                out.push(e.clone());
+            }
+            out[start].at_once = group.max(1);
+        }
+        out
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn compiled_effects_agree_with_the_evaluator(
+        effects in effects(),
+        values in prop::collection::vec(-60i64..120, 9),
+        roles in prop::sample::subsequence(vec![0u32, 1, 2], 3).prop_shuffle(),
+        seed in any::<u64>(),
+    ) {
+        let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+        let (mut walked, mut compiled) = (state(&rules, &values, seed), state(&rules, &values, seed));
+        let (mut walked_events, mut compiled_events) = (Vec::new(), Vec::new());
+        apply(&rules, &effects, &mut walked, &roles, &mut walked_events);
+        let program = Program::new(&rules);
+        let code = CompiledEffects::new(&rules, &effects);
+        program.apply(&rules, &code, &mut compiled, &roles, &mut compiled_events);
+        prop_assert_eq!(&walked, &compiled);
+        prop_assert_eq!(walked_events, compiled_events);
+    }
+}
+
+/// Every card and hook of every bundled rule set, compiled, changes a state
+/// as the evaluator does: the effects the compiler hands back to the
+/// evaluator (statuses, `:each`, spawns, queues) included.
+#[test]
+fn bundled_effects_compile_to_the_same_changes() {
+    for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
+        let mut rules = load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let deck = load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let program = Program::new(&rules);
+        let lists: Vec<&[Effect]> = deck
+            .cards
+            .iter()
+            .map(|c| &c.effects[..])
+            .chain(rules.hooks.iter().map(|h| &h[..]))
+            .chain(rules.operation_defs.iter().map(|o| &o.effects[..]))
+            .collect();
+        let mut compared = 0;
+        for (k, effects) in lists.iter().enumerate() {
+            let code = CompiledEffects::new(&rules, effects);
+            for seed in 0..20u64 {
+                let mut walked = State::new(&rules, rules.seats.len().max(2), seed);
+                walked.add_setup(&rules);
+                // Values spread over each attribute's bounds, near its low end,
+                // where effects clamp.
+                for entity in 0..walked.len() as EntityId {
+                    for (attr, def) in rules.attribute_defs.iter().enumerate() {
+                        let span = def.max.saturating_sub(def.min).clamp(1, 40) as u64;
+                        let v = def.min.saturating_add(
+                            ((seed * 7 + entity as u64 * 3 + attr as u64) % span) as i64,
+                        );
+                        walked.put(entity, attr as u16, v);
+                    }
+                }
+                let mut compiled = walked.clone();
+                let n = walked.len() as EntityId;
+                let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId + 2)
+                    .map(|r| (r + seed as EntityId) % n)
+                    .collect();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                apply(&rules, effects, &mut walked, &roles, &mut a);
+                program.apply(&rules, &code, &mut compiled, &roles, &mut b);
+                assert_eq!(walked, compiled, "{name}, list {k}, seed {seed}");
+                assert_eq!(a, b, "{name}, list {k}, seed {seed}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 3 * 20, "{name}: only {compared} lists compared");
+    }
+}
+
+/// Dice rolled to choose who an effect changes wait for the change they are
+/// part of: the evaluator logs them after the amount unless the amount is a
+/// number, a pick or a role's smart value, and before it for an operation.
+/// Chance alone rarely builds these, so each shape is written out.
+#[test]
+fn dice_in_an_effects_entity_are_logged_where_the_evaluator_logs_them() {
+    let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+    let rolled = || {
+        Entity::If(
+            Box::new(Bool::CmpInt(
+                Cmp::Gt,
+                Box::new(Int::Dice(grimoire::dice::parse("1d6").expect("dice"))),
+                Box::new(Int::Lit(3)),
+            )),
+            Box::new(Entity::Role(0)),
+            Box::new(Entity::Role(1)),
+        )
+    };
+    let amounts = [
+        Int::Lit(4),
+        Int::Attr(Entity::Role(1), 2),
+        Int::Attr(Entity::Target, 2),
+        Int::Amount,
+        Int::Fold(
+            Arith::Add,
+            vec![Int::Lit(1), Int::Attr(Entity::Role(2), 0)].into(),
+        ),
+    ];
+    for resource in [Resource::Attr(0), Resource::Op(0)] {
+        for amount in &amounts {
+            for seed in 0..8 {
+                let effect = |amount: Int| Effect {
+                    entity: rolled(),
+                    resource: resource.clone(),
+                    amount,
+                    set: false,
+                    at_once: 1,
+                    span: Span::default(),
+                };
+                let effects = [effect(amount.clone()), effect(Int::Lit(2))];
+                let values = [5, 7, 9, 1, 2, 3, 4, 6, 8];
+                let mut walked = state(&rules, &values, seed);
+                let mut compiled = state(&rules, &values, seed);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                apply(&rules, &effects, &mut walked, &[0, 1, 2], &mut a);
+                let code = CompiledEffects::new(&rules, &effects);
+                Program::new(&rules).apply(&rules, &code, &mut compiled, &[0, 1, 2], &mut b);
+                assert_eq!(a, b, "{resource:?} {amount:?} seed {seed}");
+                assert_eq!(walked, compiled, "{resource:?} {amount:?} seed {seed}");
+            }
+        }
     }
 }

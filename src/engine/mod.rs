@@ -21,8 +21,8 @@ use crate::defs::Card;
 use std::sync::Arc;
 
 use crate::eval::{
-    Cause, CompiledBool, CompiledInt, Event, QueueRequest, State, StatusChange, What, apply, holds,
-    run_status_timing, with_bindings,
+    Cause, CompiledBool, CompiledEffects, CompiledInt, Event, Program, QueueRequest, State,
+    StatusChange, What, apply, holds, run_status_timing, with_bindings,
 };
 use crate::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
@@ -411,6 +411,12 @@ pub(crate) struct Code {
     pub(crate) victory: Box<[CompiledBool]>,
     /// `:ai {:score …}`.
     pub(crate) score: Option<CompiledInt>,
+    /// The operations, compiled, for the effects below to apply.
+    program: Program,
+    /// Each card's effects, by [`CardId`].
+    cards: Box<[CompiledEffects]>,
+    /// Each timing's hook, by [`TimingId`].
+    hooks: Box<[CompiledEffects]>,
 }
 
 /// For each seat and victory condition, the mask of the values it reads
@@ -573,6 +579,16 @@ impl<'r> Game<'r> {
                     .map(|v| CompiledBool::new(&v.when))
                     .collect(),
                 score: rules.ai_score.as_ref().map(CompiledInt::new),
+                program: Program::new(rules),
+                cards: cards
+                    .iter()
+                    .map(|c| CompiledEffects::new(rules, &c.effects))
+                    .collect(),
+                hooks: rules
+                    .hooks
+                    .iter()
+                    .map(|h| CompiledEffects::new(rules, h))
+                    .collect(),
             }),
             watched: watched(rules),
             score_draws: rules.victory.iter().any(|v| v.reads.is_none())
@@ -1435,8 +1451,10 @@ impl<'r> Game<'r> {
         match each {
             None => {
                 let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-                let effects = &rules.hooks[timing as usize];
-                apply(rules, effects, &mut self.state, roles, &mut self.events);
+                let code = &self.code;
+                let effects = &code.hooks[timing as usize];
+                code.program
+                    .apply(rules, effects, &mut self.state, roles, &mut self.events);
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
                 self.run_statuses(timing, seat, seat);
@@ -1458,8 +1476,10 @@ impl<'r> Game<'r> {
                 roles.clear();
                 roles.extend_from_slice(self.seat_roles(seat as usize));
                 roles.push(entity);
-                let effects = &rules.hooks[timing as usize];
-                apply(rules, effects, &mut self.state, &roles, &mut self.events);
+                let code = &self.code;
+                let effects = &code.hooks[timing as usize];
+                code.program
+                    .apply(rules, effects, &mut self.state, &roles, &mut self.events);
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
                 self.each_roles = roles;
@@ -1712,33 +1732,29 @@ impl<'r> Game<'r> {
         let mut winner: Option<EntityId> = None;
         let mut reason = 0;
         let mut tie = false;
-        for seat in 0..self.seats {
+        let state = &mut self.state;
+        // Seat after seat, condition after condition; one flat list of masks,
+        // so a condition that reads nothing that changed costs one test.
+        for (k, &mask) in self.victory_masks.iter().enumerate() {
+            // A condition that was false and reads nothing that changed is still false.
+            if dirty & mask == 0 {
+                continue;
+            }
+            let (seat, i) = (k / conditions, k % conditions);
             // A seat out of play can no longer win.
-            if !self.state.is_live(seat as EntityId) {
+            if !state.is_live(seat as EntityId) {
                 continue;
             }
             let roles = &self.roles[seat * self.role_count..][..self.role_count];
-            for (i, (v, code)) in self
-                .rules
-                .victory
-                .iter()
-                .zip(&self.code.victory)
-                .enumerate()
-            {
-                // A condition that was false and reads nothing that changed is still false.
-                if dirty & self.victory_masks[seat * conditions + i] == 0 {
-                    continue;
-                }
-                if code.holds(&mut self.state, roles) {
-                    let w = roles[v.winner as usize];
-                    match winner {
-                        None => {
-                            winner = Some(w);
-                            reason = i as u16;
-                        }
-                        Some(prev) if prev != w => tie = true,
-                        Some(_) => {}
+            if self.code.victory[i].holds(state, roles) {
+                let w = roles[self.rules.victory[i].winner as usize];
+                match winner {
+                    None => {
+                        winner = Some(w);
+                        reason = i as u16;
                     }
+                    Some(prev) if prev != w => tie = true,
+                    Some(_) => {}
                 }
             }
         }
@@ -1783,9 +1799,10 @@ impl<'r> Game<'r> {
                     cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
                     self.flush_events(|_| By::Played(card));
                 }
-                apply(
+                let code = &self.code;
+                code.program.apply(
                     rules,
-                    &def.effects,
+                    &code.cards[card as usize],
                     &mut self.state,
                     &self.roles[s * self.role_count..][..self.role_count],
                     &mut self.events,

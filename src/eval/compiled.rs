@@ -10,9 +10,10 @@
 //! helpers: they are rare in hot conditions, and one implementation of each
 //! keeps both paths giving the same values and drawing the same numbers.
 
-use crate::ast::{Arith, AttrId, Bool, Cmp, Entity, EntityId, Int};
+use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, Resource};
+use crate::rules::RuleSet;
 
-use super::{Frame, State};
+use super::{Cause, Event, Frame, State, apply_one, at_once, change_value, flush_rolls};
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
 type BoolCode = Box<dyn Fn(&mut State, &Frame<'_>) -> bool + Send + Sync>;
@@ -113,6 +114,8 @@ where
 {
     match *items {
         [a, b] => Box::new(move |s, fr| f(a.get(s, fr), b.get(s, fr))),
+        // Unrolled: a loop's exit is one more branch to predict.
+        [a, b, c] => Box::new(move |s, fr| f(f(a.get(s, fr), b.get(s, fr)), c.get(s, fr))),
         _ => Box::new(move |s, fr| {
             let mut acc = items[0].get(s, fr);
             for item in &items[1..] {
@@ -334,4 +337,226 @@ fn entity(e: &Entity) -> EntityCode {
             Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
         }
     }
+}
+
+/// What a compiled effect runs with: the rule set (for the effects handed to
+/// the evaluator) and every operation's compiled effects.
+struct Ctx<'a> {
+    rules: &'a RuleSet,
+    ops: &'a [CompiledEffects],
+}
+
+/// One compiled effect, or one `:at-once` group. `inside` is the cause of the
+/// operation it runs in (`None` at the top of a list, where each change's
+/// cause is its effect's index, built in).
+type StepCode =
+    Box<dyn Fn(&Ctx<'_>, &mut State, &Frame<'_>, Option<Cause>, &mut Vec<Event>) + Send + Sync>;
+
+/// A list of checked effects, compiled: [`super::apply`] without the tree walk.
+///
+/// An effect that changes an attribute or applies an operation, with any
+/// amount, is one closure that knows its entity, its attribute's bounds and
+/// how its amount is computed. The rest (statuses, `:each`, spawns, queues,
+/// `{:run …}`, a resource chosen by simple logic, `:at-once` groups) run
+/// through the evaluator's own code for one effect. A state where statuses
+/// modify values runs the whole list through the evaluator.
+pub struct CompiledEffects {
+    steps: Box<[StepCode]>,
+    source: Box<[Effect]>,
+}
+
+impl std::fmt::Debug for CompiledEffects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CompiledEffects({} effects)", self.source.len())
+    }
+}
+
+/// The effects of a game, compiled once: operations first, so that an
+/// effect applying one runs its compiled effects.
+#[derive(Debug)]
+pub struct Program {
+    ops: Box<[CompiledEffects]>,
+}
+
+impl Program {
+    /// Compiles every operation of `rules`.
+    pub fn new(rules: &RuleSet) -> Program {
+        Program {
+            ops: rules
+                .operation_defs
+                .iter()
+                .map(|op| CompiledEffects::new(rules, &op.effects))
+                .collect(),
+        }
+    }
+
+    /// Applies `effects` as [`super::apply`] does, with the same changes,
+    /// events and draws, in the same order.
+    pub fn apply(
+        &self,
+        rules: &RuleSet,
+        effects: &CompiledEffects,
+        state: &mut State,
+        roles: &[EntityId],
+        events: &mut Vec<Event>,
+    ) {
+        if !state.base.is_empty() {
+            return super::apply(rules, &effects.source, state, roles, events);
+        }
+        let ctx = Ctx {
+            rules,
+            ops: &self.ops,
+        };
+        effects.run(&ctx, state, &Frame::outside(roles), None, events);
+    }
+}
+
+impl CompiledEffects {
+    /// Compiles `effects`, checked against `rules`.
+    pub fn new(rules: &RuleSet, effects: &[Effect]) -> CompiledEffects {
+        let mut steps = Vec::new();
+        let mut i = 0;
+        while i < effects.len() {
+            // Grouped exactly as `run` groups them.
+            if effects[i].at_once <= 1 {
+                steps.push(effect(rules, &effects[i], i));
+                i += 1;
+                continue;
+            }
+            let n = usize::from(effects[i].at_once).min(effects.len() - i);
+            steps.push(group(effects[i..i + n].into(), i));
+            i += n;
+        }
+        CompiledEffects {
+            steps: steps.into(),
+            source: effects.into(),
+        }
+    }
+
+    #[inline]
+    fn run(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &mut State,
+        frame: &Frame<'_>,
+        inside: Option<Cause>,
+        events: &mut Vec<Event>,
+    ) {
+        for step in &self.steps {
+            step(ctx, state, frame, inside, events);
+        }
+    }
+}
+
+/// Who an effect changes, read without a call where it is a role or `:target`.
+enum Who {
+    Role(usize),
+    Target,
+    Code(EntityCode),
+}
+
+impl Who {
+    fn of(e: &Entity) -> Who {
+        match *e {
+            Entity::Role(r) => Who::Role(usize::from(r)),
+            Entity::Target => Who::Target,
+            ref e => Who::Code(entity(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, state: &mut State, frame: &Frame<'_>) -> EntityId {
+        match self {
+            Who::Role(r) => frame.roles[*r],
+            Who::Target => frame.target,
+            Who::Code(code) => code(state, frame),
+        }
+    }
+}
+
+/// How an effect's amount is computed: the evaluator logs the dice of any
+/// amount but a number, a pick and a role's smart value, and so does this.
+enum Amount {
+    /// Read without rolling anything.
+    Quiet(Leaf),
+    /// `:amount` or `[:target …]`: read inline, then any waiting dice logged.
+    Logged(Leaf),
+    /// Computed, then its dice logged.
+    Code(IntCode),
+}
+
+impl Amount {
+    fn of(e: &Int) -> Amount {
+        match (e, Leaf::of(e)) {
+            (Int::Lit(_) | Int::Attr(Entity::Role(_), _), Some(leaf)) => Amount::Quiet(leaf),
+            (_, Some(leaf)) => Amount::Logged(leaf),
+            (e, None) => Amount::Code(int(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(
+        &self,
+        state: &mut State,
+        frame: &Frame<'_>,
+        who: EntityId,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) -> i64 {
+        let n = match self {
+            Amount::Quiet(leaf) => return leaf.get(state, frame),
+            Amount::Logged(leaf) => leaf.get(state, frame),
+            Amount::Code(code) => code(state, frame),
+        };
+        flush_rolls(state, who, cause, events);
+        n
+    }
+}
+
+/// Effect `index` of its list.
+fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
+    let mine = Cause::effect(index);
+    let (who, amount, set) = (Who::of(&e.entity), Amount::of(&e.amount), e.set);
+    match e.resource {
+        // Only a state with base values can need the modified path, and such
+        // a state never reaches compiled code.
+        Resource::Attr(attr) => {
+            let bounds = rules.bounds[usize::from(attr)];
+            Box::new(move |_, state, frame, inside, events| {
+                let cause = inside.unwrap_or(mine);
+                let who = who.get(state, frame);
+                let amount = amount.get(state, frame, who, cause, events);
+                change_value(state, bounds, who, attr, set, amount, cause, events);
+            })
+        }
+        Resource::Op(op) => Box::new(move |ctx, state, frame, inside, events| {
+            let cause = inside.unwrap_or(mine);
+            let who = who.get(state, frame);
+            // The evaluator logs the dice of a resource that is not an attribute here.
+            flush_rolls(state, who, cause, events);
+            let amount = amount.get(state, frame, who, cause, events);
+            let inner = Frame {
+                target: who,
+                amount,
+                ..*frame
+            };
+            ctx.ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
+        }),
+        _ => {
+            let e = e.clone();
+            Box::new(move |ctx, state, frame, inside, events| {
+                let cause = inside.unwrap_or(mine);
+                apply_one::<false>(ctx.rules, &e, state, frame, cause, events);
+            })
+        }
+    }
+}
+
+/// An `:at-once` group starting at effect `index`: the evaluator's own code.
+fn group(effects: Box<[Effect]>, index: usize) -> StepCode {
+    Box::new(move |ctx, state, frame, inside, events| {
+        at_once::<false>(ctx.rules, &effects, state, frame, events, |k| {
+            inside.unwrap_or(Cause::effect(index + k))
+        });
+    })
 }

@@ -18,7 +18,7 @@ use crate::rules::{KindId, RuleSet};
 
 mod compiled;
 mod status;
-pub use compiled::{CompiledBool, CompiledInt};
+pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
 pub use status::{Instance, StatusChange, acquire, end_status, run_status_timing};
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
@@ -867,31 +867,16 @@ impl Change {
                 if MODIFIED && !state.base.is_empty() && rules.modified[attr as usize] {
                     return change_modified(rules, state, &self, attr, events);
                 }
-                // One index, one bounds check, for both the read and the write.
-                let Some(value) = state
-                    .values
-                    .get_mut(self.entity as usize * state.width + attr as usize)
-                else {
-                    return;
-                };
-                let before = *value;
-                let raw = if self.set {
-                    self.amount
-                } else {
-                    before.saturating_add(self.amount)
-                };
-                let (min, max) = rules.bounds[attr as usize];
-                let after = raw.clamp(min, max);
-                if after != before {
-                    *value = after;
-                    events.push(Event {
-                        entity: self.entity,
-                        what: What::Attr(attr),
-                        before,
-                        after,
-                        cause: self.cause,
-                    });
-                }
+                change_value(
+                    state,
+                    rules.bounds[attr as usize],
+                    self.entity,
+                    attr,
+                    self.set,
+                    self.amount,
+                    self.cause,
+                    events,
+                );
             }
             Target::Op(op) => self.operation::<MODIFIED>(op, rules, state, frame, events),
             Target::Nested(path) => {
@@ -966,6 +951,47 @@ fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
                 entity(b, state, frame)
             }
         }
+    }
+}
+
+/// Adds `amount` to (or, with `set`, puts it in) `attr` of `entity`, within
+/// `bounds`, pushing an event if the value moved: an attribute no status
+/// modifies, the change most effects make.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn change_value(
+    state: &mut State,
+    (min, max): (i64, i64),
+    entity: EntityId,
+    attr: AttrId,
+    set: bool,
+    amount: i64,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
+    // One index, one bounds check, for both the read and the write.
+    let Some(value) = state
+        .values
+        .get_mut(entity as usize * state.width + attr as usize)
+    else {
+        return;
+    };
+    let before = *value;
+    let raw = if set {
+        amount
+    } else {
+        before.saturating_add(amount)
+    };
+    let after = raw.clamp(min, max);
+    if after != before {
+        *value = after;
+        events.push(Event {
+            entity,
+            what: What::Attr(attr),
+            before,
+            after,
+            cause,
+        });
     }
 }
 
