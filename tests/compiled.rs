@@ -286,6 +286,7 @@ fn dice_in_an_effects_entity_are_logged_where_the_evaluator_logs_them() {
         Int::Attr(Entity::Role(1), 2),
         Int::Attr(Entity::Target, 2),
         Int::Amount,
+        Int::Pick(Cmp::Eq, 1, 0, 5, 6, 3),
         Int::Fold(
             Arith::Add,
             vec![Int::Lit(1), Int::Attr(Entity::Role(2), 0)].into(),

@@ -10,7 +10,7 @@
 //! helpers: they are rare in hot conditions, and one implementation of each
 //! keeps both paths giving the same values and drawing the same numbers.
 
-use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, Resource};
+use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource};
 use crate::rules::RuleSet;
 
 use super::{Cause, Event, Frame, State, apply_one, at_once, change_value, flush_rolls};
@@ -96,7 +96,7 @@ impl Leaf {
 }
 
 /// One arithmetic step of a fold, chosen when the closure is built.
-fn step(op: Arith) -> fn(i64, i64) -> i64 {
+fn arith(op: Arith) -> fn(i64, i64) -> i64 {
     match op {
         Arith::Add => i64::saturating_add,
         Arith::Sub => i64::saturating_sub,
@@ -172,7 +172,7 @@ fn int(e: &Int) -> IntCode {
             None => {
                 // A leaf beside a subexpression (`[- :amount [:target :wall]]`'s
                 // parent `[max 0 …]`): the leaf is read inline.
-                if let ([a, b], f) = (&items[..], step(*op)) {
+                if let ([a, b], f) = (&items[..], arith(*op)) {
                     match (Leaf::of(a), Leaf::of(b)) {
                         (Some(a), None) => {
                             let b = int(b);
@@ -448,52 +448,94 @@ impl CompiledEffects {
     }
 }
 
-/// Who an effect changes, read without a call where it is a role or `:target`.
-enum Who {
-    Role(usize),
-    Target,
-    Code(EntityCode),
+/// Who an effect changes. Each kind is its own type, so that an effect's
+/// closure is built for its kind of entity and kind of amount together and
+/// reads both without a test.
+trait Who: Send + Sync + 'static {
+    fn get(&self, state: &mut State, frame: &Frame<'_>) -> EntityId;
 }
 
-impl Who {
-    fn of(e: &Entity) -> Who {
-        match *e {
-            Entity::Role(r) => Who::Role(usize::from(r)),
-            Entity::Target => Who::Target,
-            ref e => Who::Code(entity(e)),
-        }
-    }
+struct RoleWho(usize);
+struct TargetWho;
+struct ChosenWho(EntityCode);
 
+impl Who for RoleWho {
+    #[inline(always)]
+    fn get(&self, _: &mut State, frame: &Frame<'_>) -> EntityId {
+        frame.roles[self.0]
+    }
+}
+
+impl Who for TargetWho {
+    #[inline(always)]
+    fn get(&self, _: &mut State, frame: &Frame<'_>) -> EntityId {
+        frame.target
+    }
+}
+
+impl Who for ChosenWho {
     #[inline(always)]
     fn get(&self, state: &mut State, frame: &Frame<'_>) -> EntityId {
-        match self {
-            Who::Role(r) => frame.roles[*r],
-            Who::Target => frame.target,
-            Who::Code(code) => code(state, frame),
+        (self.0)(state, frame)
+    }
+}
+
+/// How an effect's amount is computed. The evaluator logs the dice waiting
+/// after any amount but a number, a pick and a role's smart value (which
+/// roll nothing), and so do these.
+trait Amount: Send + Sync + 'static {
+    fn get(
+        &self,
+        state: &mut State,
+        frame: &Frame<'_>,
+        who: EntityId,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) -> i64;
+}
+
+struct LitAmount(i64);
+struct RoleAttrAmount(usize, AttrId);
+/// Simple logic on a role's smart value with numbers for branches (`[= [:you :wall] 0 6 3]`).
+struct PickAmount {
+    test: fn(i64, i64) -> bool,
+    role: usize,
+    attr: AttrId,
+    against: i64,
+    then: i64,
+    other: i64,
+}
+/// `:amount` or `[:target …]`: read inline, then the dice waiting logged.
+struct LoggedLeaf(Leaf);
+/// Anything else: computed, then its dice logged.
+struct CodeAmount(IntCode);
+
+impl Amount for LitAmount {
+    #[inline(always)]
+    fn get(&self, _: &mut State, _: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+        self.0
+    }
+}
+
+impl Amount for RoleAttrAmount {
+    #[inline(always)]
+    fn get(&self, s: &mut State, f: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+        s.get(f.roles[self.0], self.1)
+    }
+}
+
+impl Amount for PickAmount {
+    #[inline(always)]
+    fn get(&self, s: &mut State, f: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+        if (self.test)(s.get(f.roles[self.role], self.attr), self.against) {
+            self.then
+        } else {
+            self.other
         }
     }
 }
 
-/// How an effect's amount is computed: the evaluator logs the dice of any
-/// amount but a number, a pick and a role's smart value, and so does this.
-enum Amount {
-    /// Read without rolling anything.
-    Quiet(Leaf),
-    /// `:amount` or `[:target …]`: read inline, then any waiting dice logged.
-    Logged(Leaf),
-    /// Computed, then its dice logged.
-    Code(IntCode),
-}
-
-impl Amount {
-    fn of(e: &Int) -> Amount {
-        match (e, Leaf::of(e)) {
-            (Int::Lit(_) | Int::Attr(Entity::Role(_), _), Some(leaf)) => Amount::Quiet(leaf),
-            (_, Some(leaf)) => Amount::Logged(leaf),
-            (e, None) => Amount::Code(int(e)),
-        }
-    }
-
+impl Amount for LoggedLeaf {
     #[inline(always)]
     fn get(
         &self,
@@ -503,33 +545,101 @@ impl Amount {
         cause: Cause,
         events: &mut Vec<Event>,
     ) -> i64 {
-        let n = match self {
-            Amount::Quiet(leaf) => return leaf.get(state, frame),
-            Amount::Logged(leaf) => leaf.get(state, frame),
-            Amount::Code(code) => code(state, frame),
-        };
+        let n = self.0.get(state, frame);
         flush_rolls(state, who, cause, events);
         n
     }
 }
 
+impl Amount for CodeAmount {
+    #[inline(always)]
+    fn get(
+        &self,
+        state: &mut State,
+        frame: &Frame<'_>,
+        who: EntityId,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) -> i64 {
+        let n = (self.0)(state, frame);
+        flush_rolls(state, who, cause, events);
+        n
+    }
+}
+
+/// What an effect does once its entity and amount are known: change an
+/// attribute (within `bounds`) or apply an operation.
+#[derive(Clone, Copy)]
+enum Does {
+    Attr {
+        attr: AttrId,
+        bounds: (i64, i64),
+        set: bool,
+    },
+    Op(OpId),
+}
+
 /// Effect `index` of its list.
 fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
-    let mine = Cause::effect(index);
-    let (who, amount, set) = (Who::of(&e.entity), Amount::of(&e.amount), e.set);
-    match e.resource {
+    let does = match e.resource {
         // Only a state with base values can need the modified path, and such
         // a state never reaches compiled code.
-        Resource::Attr(attr) => {
-            let bounds = rules.bounds[usize::from(attr)];
-            Box::new(move |_, state, frame, inside, events| {
+        Resource::Attr(attr) => Does::Attr {
+            attr,
+            bounds: rules.bounds[usize::from(attr)],
+            set: e.set,
+        },
+        Resource::Op(op) => Does::Op(op),
+        _ => {
+            let (e, mine) = (e.clone(), Cause::effect(index));
+            return Box::new(move |ctx, state, frame, inside, events| {
                 let cause = inside.unwrap_or(mine);
-                let who = who.get(state, frame);
-                let amount = amount.get(state, frame, who, cause, events);
-                change_value(state, bounds, who, attr, set, amount, cause, events);
-            })
+                apply_one::<false>(ctx.rules, &e, state, frame, cause, events);
+            });
         }
-        Resource::Op(op) => Box::new(move |ctx, state, frame, inside, events| {
+    };
+    match e.entity {
+        Entity::Role(r) => by_amount(RoleWho(usize::from(r)), &e.amount, does, index),
+        Entity::Target => by_amount(TargetWho, &e.amount, does, index),
+        ref who => by_amount(ChosenWho(entity(who)), &e.amount, does, index),
+    }
+}
+
+fn by_amount<W: Who>(who: W, amount: &Int, does: Does, index: usize) -> StepCode {
+    match *amount {
+        Int::Lit(n) => step(who, LitAmount(n), does, index),
+        Int::Attr(Entity::Role(r), attr) => {
+            step(who, RoleAttrAmount(usize::from(r), attr), does, index)
+        }
+        Int::Pick(cmp, r, attr, against, then, other) => {
+            let pick = PickAmount {
+                test: compare(cmp),
+                role: usize::from(r),
+                attr,
+                against,
+                then,
+                other,
+            };
+            step(who, pick, does, index)
+        }
+        ref e => match Leaf::of(e) {
+            Some(leaf) => step(who, LoggedLeaf(leaf), does, index),
+            None => step(who, CodeAmount(int(e)), does, index),
+        },
+    }
+}
+
+/// The closure of one effect, built for its kinds of entity and amount.
+fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepCode {
+    let mine = Cause::effect(index);
+    match does {
+        Does::Attr { attr, bounds, set } => Box::new(move |_, state, frame, inside, events| {
+            let cause = inside.unwrap_or(mine);
+            let who = who.get(state, frame);
+            let amount = amount.get(state, frame, who, cause, events);
+            change_value(state, bounds, who, attr, set, amount, cause, events);
+        }),
+        Does::Op(op) => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);
             let who = who.get(state, frame);
             // The evaluator logs the dice of a resource that is not an attribute here.
@@ -542,13 +652,6 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             };
             ctx.ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
         }),
-        _ => {
-            let e = e.clone();
-            Box::new(move |ctx, state, frame, inside, events| {
-                let cause = inside.unwrap_or(mine);
-                apply_one::<false>(ctx.rules, &e, state, frame, cause, events);
-            })
-        }
     }
 }
 

@@ -18,7 +18,7 @@ use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
 use grimoire::ast::Effect;
-use grimoire::eval::{Cause, Event, State, What, apply};
+use grimoire::eval::{Cause, CompiledEffects, Event, Program, State, What, apply};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
@@ -49,6 +49,9 @@ const BATCH: u64 = 1000;
 struct Table {
     rules: RuleSet,
     effects: Vec<Effect>,
+    /// The same effects compiled, as a game runs a card's.
+    program: Program,
+    code: CompiledEffects,
     state: State,
     wall: u16,
     events: Vec<Event>,
@@ -68,6 +71,8 @@ impl Table {
         let state = State::new(&rules, 2, 7);
         let wall = rules.attribute("wall").expect("wall");
         Table {
+            program: Program::new(&rules),
+            code: CompiledEffects::new(&rules, &effects),
             rules,
             effects,
             state,
@@ -113,6 +118,17 @@ impl Table {
         apply(
             &self.rules,
             &self.effects,
+            &mut self.state,
+            &self.roles,
+            &mut self.events,
+        );
+    }
+
+    fn compiled(&mut self) {
+        self.reset();
+        self.program.apply(
+            &self.rules,
+            &self.code,
             &mut self.state,
             &self.roles,
             &mut self.events,
@@ -203,6 +219,8 @@ fn bench_apply(c: &mut Criterion) {
     for _ in 0..4 {
         t.grimoire();
         t.check();
+        t.compiled();
+        t.check();
         t.native();
         t.check();
         t.reset();
@@ -217,6 +235,7 @@ fn bench_apply(c: &mut Criterion) {
     let mut group = c.benchmark_group("apply");
     configure(&mut group);
     group.bench_function("grimoire", |b| b.iter(|| t.grimoire()));
+    group.bench_function("grimoire_compiled", |b| b.iter(|| t.compiled()));
     group.bench_function("native_rust", |b| b.iter(|| t.native()));
     group.bench_function("rhai", |b| {
         b.iter(|| {
@@ -241,6 +260,13 @@ fn bench_apply(c: &mut Criterion) {
         b.iter(|| {
             for _ in 0..BATCH {
                 t.grimoire();
+            }
+        })
+    });
+    group.bench_function("grimoire_compiled", |b| {
+        b.iter(|| {
+            for _ in 0..BATCH {
+                t.compiled();
             }
         })
     });
