@@ -3,10 +3,11 @@
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
 use grimoire::ast::{Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Int, Resource, Rounding};
+use grimoire::diag::Source;
 use grimoire::eval::{
     CompiledBool, CompiledEffects, CompiledInt, Program, State, apply, holds, value,
 };
-use grimoire::files::{load_deck, load_rules};
+use grimoire::files::{check_sources, load_deck, load_rules};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::Span;
 use proptest::prelude::*;
@@ -145,6 +146,24 @@ const EFFECT_RULES: &str = r#"
                                 {:effected :other :resource :hit :amount [random 0 :amount]}]}}}
 "#;
 
+/// The effects' rule set; `modified`: with a status that modifies `:c`, so
+/// every state keeps base values and changes to `:c` go through them.
+fn effect_rules(modified: bool) -> RuleSet {
+    let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+    if !modified {
+        return rules;
+    }
+    let status = "{:status :bolster :polarity :buff :modifiers {:c {:add 3 :mul 1.5}}}";
+    let mut checked = check_sources(vec![Source::new("bolster.edn", status)], Some(&rules));
+    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
+    let rules = checked
+        .extended
+        .pop()
+        .expect("the rule set, with its status");
+    assert!(rules.modified[2]);
+    rules
+}
+
 fn effect() -> impl Strategy<Value = Effect> {
     let resource = prop_oneof![
         3 => (0u16..3).prop_map(Resource::Attr),
@@ -200,8 +219,9 @@ proptest! {
         values in prop::collection::vec(-60i64..120, 9),
         roles in prop::sample::subsequence(vec![0u32, 1, 2], 3).prop_shuffle(),
         seed in any::<u64>(),
+        modified in any::<bool>(),
     ) {
-        let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+        let rules = effect_rules(modified);
         let (mut walked, mut compiled) = (state(&rules, &values, seed), state(&rules, &values, seed));
         let (mut walked_events, mut compiled_events) = (Vec::new(), Vec::new());
         apply(&rules, &effects, &mut walked, &roles, &mut walked_events);
@@ -228,6 +248,12 @@ fn bundled_effects_compile_to_the_same_changes() {
             .map(|c| &c.effects[..])
             .chain(rules.hooks.iter().map(|h| &h[..]))
             .chain(rules.operation_defs.iter().map(|o| &o.effects[..]))
+            .chain(
+                rules
+                    .actions
+                    .iter()
+                    .flat_map(|a| [&a.pay[..], &a.effects[..]]),
+            )
             .collect();
         let mut compared = 0;
         for (k, effects) in lists.iter().enumerate() {

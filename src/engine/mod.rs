@@ -14,7 +14,6 @@ pub mod ai;
 pub mod cards;
 pub mod log;
 
-use crate::ast::Effect;
 use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};
 use crate::defs::Card;
@@ -404,6 +403,15 @@ fn bit(i: usize) -> u64 {
     1 << i.min(63)
 }
 
+/// Which of an action's effect lists to run.
+#[derive(Clone, Copy)]
+enum ActionList {
+    /// `:pay`
+    Pay,
+    /// `:effects`
+    Effects,
+}
+
 /// What a game evaluates most, compiled once per game (see [`crate::eval::CompiledBool`]).
 #[derive(Debug)]
 pub(crate) struct Code {
@@ -417,6 +425,8 @@ pub(crate) struct Code {
     cards: Box<[CompiledEffects]>,
     /// Each timing's hook, by [`TimingId`].
     hooks: Box<[CompiledEffects]>,
+    /// Each action's `:pay` and `:effects`, by [`ActionId`].
+    actions: Box<[(CompiledEffects, CompiledEffects)]>,
 }
 
 /// For each seat and victory condition, the mask of the values it reads
@@ -588,6 +598,16 @@ impl<'r> Game<'r> {
                     .hooks
                     .iter()
                     .map(|h| CompiledEffects::new(rules, h))
+                    .collect(),
+                actions: rules
+                    .actions
+                    .iter()
+                    .map(|a| {
+                        (
+                            CompiledEffects::new(rules, &a.pay),
+                            CompiledEffects::new(rules, &a.effects),
+                        )
+                    })
                     .collect(),
             }),
             watched: watched(rules),
@@ -1583,7 +1603,7 @@ impl<'r> Game<'r> {
             action,
             stage,
         });
-        self.run_action(&def.pay, id, seat, action);
+        self.run_action(ActionList::Pay, id, seat, action);
         if delayed {
             self.pending.push(Pending {
                 action,
@@ -1591,7 +1611,7 @@ impl<'r> Game<'r> {
                 round: self.round + 1,
             });
         } else {
-            self.run_action(&def.effects, id, seat, action);
+            self.run_action(ActionList::Effects, id, seat, action);
         }
         if matches!(self.phase, Phase::Over(_)) {
             return;
@@ -1606,13 +1626,20 @@ impl<'r> Game<'r> {
 
     /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
     /// and `:actor`, `:target` bound; then checks victory.
-    fn run_action(&mut self, effects: &[Effect], id: ActionId, seat: EntityId, action: Action) {
-        if effects.is_empty() {
+    fn run_action(&mut self, list: ActionList, id: ActionId, seat: EntityId, action: Action) {
+        let def = &self.rules.actions[usize::from(id)];
+        let (pay, effects) = &self.code.actions[usize::from(id)];
+        let (source, code) = match list {
+            ActionList::Pay => (&def.pay, pay),
+            ActionList::Effects => (&def.effects, effects),
+        };
+        if source.is_empty() {
             return;
         }
         let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        let (rules, program, events) = (self.rules, &self.code.program, &mut self.events);
         bind_action(&mut self.state, roles, action, |state, r| {
-            apply(self.rules, effects, state, r, &mut self.events)
+            program.apply(rules, code, state, r, events)
         });
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();
@@ -1651,8 +1678,7 @@ impl<'r> Game<'r> {
                 stage,
             });
             if live {
-                let effects = &self.rules.actions[usize::from(id)].effects;
-                self.run_action(effects, id, p.seat, p.action);
+                self.run_action(ActionList::Effects, id, p.seat, p.action);
             }
         }
         pending.truncate(waiting);

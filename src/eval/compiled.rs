@@ -13,7 +13,10 @@
 use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource};
 use crate::rules::RuleSet;
 
-use super::{Cause, Event, Frame, State, apply_one, at_once, change_value, flush_rolls};
+use super::{
+    Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
+    flush_rolls,
+};
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
 type BoolCode = Box<dyn Fn(&mut State, &Frame<'_>) -> bool + Send + Sync>;
@@ -344,6 +347,9 @@ fn entity(e: &Entity) -> EntityCode {
 struct Ctx<'a> {
     rules: &'a RuleSet,
     ops: &'a [CompiledEffects],
+    /// Whether the state keeps base values (some status modifies an
+    /// attribute): the evaluator's `MODIFIED`.
+    modified: bool,
 }
 
 /// One compiled effect, or one `:at-once` group. `inside` is the cause of the
@@ -358,16 +364,18 @@ type StepCode =
 /// amount, is one closure that knows its entity, its attribute's bounds and
 /// how its amount is computed. The rest (statuses, `:each`, spawns, queues,
 /// `{:run …}`, a resource chosen by simple logic, `:at-once` groups) run
-/// through the evaluator's own code for one effect. A state where statuses
-/// modify values runs the whole list through the evaluator.
+/// through the evaluator's own code for one effect. On a state where
+/// statuses modify values, a change to a modified attribute goes to its base
+/// value, as the evaluator's does.
 pub struct CompiledEffects {
     steps: Box<[StepCode]>,
-    source: Box<[Effect]>,
+    /// How many effects it was compiled from.
+    effects: usize,
 }
 
 impl std::fmt::Debug for CompiledEffects {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CompiledEffects({} effects)", self.source.len())
+        write!(f, "CompiledEffects({} effects)", self.effects)
     }
 }
 
@@ -400,12 +408,11 @@ impl Program {
         roles: &[EntityId],
         events: &mut Vec<Event>,
     ) {
-        if !state.base.is_empty() {
-            return super::apply(rules, &effects.source, state, roles, events);
-        }
         let ctx = Ctx {
             rules,
             ops: &self.ops,
+            // Decided once per list, as the evaluator decides it.
+            modified: !state.base.is_empty(),
         };
         effects.run(&ctx, state, &Frame::outside(roles), None, events);
     }
@@ -429,7 +436,7 @@ impl CompiledEffects {
         }
         CompiledEffects {
             steps: steps.into(),
-            source: effects.into(),
+            effects: effects.len(),
         }
     }
 
@@ -576,14 +583,21 @@ enum Does {
         bounds: (i64, i64),
         set: bool,
     },
+    /// An attribute some status modifies: on a state with base values the
+    /// change goes to the base, and the value is worked out again.
+    Modified {
+        attr: AttrId,
+        set: bool,
+    },
     Op(OpId),
 }
 
 /// Effect `index` of its list.
 fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
     let does = match e.resource {
-        // Only a state with base values can need the modified path, and such
-        // a state never reaches compiled code.
+        Resource::Attr(attr) if rules.modified[usize::from(attr)] => {
+            Does::Modified { attr, set: e.set }
+        }
         Resource::Attr(attr) => Does::Attr {
             attr,
             bounds: rules.bounds[usize::from(attr)],
@@ -594,7 +608,11 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             let (e, mine) = (e.clone(), Cause::effect(index));
             return Box::new(move |ctx, state, frame, inside, events| {
                 let cause = inside.unwrap_or(mine);
-                apply_one::<false>(ctx.rules, &e, state, frame, cause, events);
+                if ctx.modified {
+                    apply_one::<true>(ctx.rules, &e, state, frame, cause, events);
+                } else {
+                    apply_one::<false>(ctx.rules, &e, state, frame, cause, events);
+                }
             });
         }
     };
@@ -639,6 +657,25 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
             let amount = amount.get(state, frame, who, cause, events);
             change_value(state, bounds, who, attr, set, amount, cause, events);
         }),
+        Does::Modified { attr, set } => Box::new(move |ctx, state, frame, inside, events| {
+            let cause = inside.unwrap_or(mine);
+            let who = who.get(state, frame);
+            let amount = amount.get(state, frame, who, cause, events);
+            let rules = ctx.rules;
+            if ctx.modified {
+                let change = Change {
+                    set,
+                    entity: who,
+                    target: Target::Attr(attr),
+                    amount,
+                    cause,
+                };
+                change_modified(rules, state, &change, attr, events);
+            } else {
+                let bounds = rules.bounds[usize::from(attr)];
+                change_value(state, bounds, who, attr, set, amount, cause, events);
+            }
+        }),
         Does::Op(op) => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);
             let who = who.get(state, frame);
@@ -658,8 +695,11 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
 /// An `:at-once` group starting at effect `index`: the evaluator's own code.
 fn group(effects: Box<[Effect]>, index: usize) -> StepCode {
     Box::new(move |ctx, state, frame, inside, events| {
-        at_once::<false>(ctx.rules, &effects, state, frame, events, |k| {
-            inside.unwrap_or(Cause::effect(index + k))
-        });
+        let cause = |k| inside.unwrap_or(Cause::effect(index + k));
+        if ctx.modified {
+            at_once::<true>(ctx.rules, &effects, state, frame, events, cause);
+        } else {
+            at_once::<false>(ctx.rules, &effects, state, frame, events, cause);
+        }
     })
 }
