@@ -233,9 +233,10 @@ proptest! {
     }
 }
 
-/// Every card and hook of every bundled rule set, compiled, changes a state
-/// as the evaluator does: the effects the compiler hands back to the
-/// evaluator (statuses, `:each`, spawns, queues) included.
+/// Every card, hook, operation and action of every bundled rule set,
+/// compiled, changes a state as the evaluator does (the effects the compiler
+/// hands back to the evaluator, statuses, `:each`, spawns, queues, included),
+/// and every condition and score the engine compiles holds where it holds.
 #[test]
 fn bundled_effects_compile_to_the_same_changes() {
     for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
@@ -277,6 +278,35 @@ fn bundled_effects_compile_to_the_same_changes() {
                 let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId + 2)
                     .map(|r| (r + seed as EntityId) % n)
                     .collect();
+                // The conditions the engine compiles (victory, actions'
+                // `:when` and `:refused-when`) and the score, on the same state.
+                let conditions = rules
+                    .victory
+                    .iter()
+                    .map(|v| &v.when)
+                    .chain(rules.actions.iter().flat_map(|a| a.when.iter()))
+                    .chain(
+                        rules
+                            .actions
+                            .iter()
+                            .flat_map(|a| a.refused.iter().map(|(c, _)| c)),
+                    );
+                for c in conditions {
+                    let held = holds(c, &mut walked, &roles);
+                    assert_eq!(
+                        CompiledBool::new(c).holds(&mut compiled, &roles),
+                        held,
+                        "{name}"
+                    );
+                }
+                if let Some(score) = &rules.ai_score {
+                    let n = value(score, &mut walked, &roles);
+                    assert_eq!(
+                        CompiledInt::new(score).value(&mut compiled, &roles),
+                        n,
+                        "{name}"
+                    );
+                }
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 apply(&rules, effects, &mut walked, &roles, &mut a);
                 program.apply(&rules, &code, &mut compiled, &roles, &mut b);

@@ -425,8 +425,36 @@ pub(crate) struct Code {
     cards: Box<[CompiledEffects]>,
     /// Each timing's hook, by [`TimingId`].
     hooks: Box<[CompiledEffects]>,
-    /// Each action's `:pay` and `:effects`, by [`ActionId`].
-    actions: Box<[(CompiledEffects, CompiledEffects)]>,
+    /// Each action's conditions and effects, by [`ActionId`].
+    actions: Box<[ActionCode]>,
+}
+
+/// One action of `:actions`, compiled.
+#[derive(Debug)]
+struct ActionCode {
+    /// `:when`
+    when: Option<CompiledBool>,
+    /// Each `:refused-when` condition, in order.
+    refused: Box<[CompiledBool]>,
+    /// `:pay`
+    pay: CompiledEffects,
+    /// `:effects`
+    effects: CompiledEffects,
+}
+
+impl ActionCode {
+    fn new(rules: &RuleSet, def: &ActionDef) -> ActionCode {
+        ActionCode {
+            when: def.when.as_ref().map(CompiledBool::new),
+            refused: def
+                .refused
+                .iter()
+                .map(|(c, _)| CompiledBool::new(c))
+                .collect(),
+            pay: CompiledEffects::new(rules, &def.pay),
+            effects: CompiledEffects::new(rules, &def.effects),
+        }
+    }
 }
 
 /// For each seat and victory condition, the mask of the values it reads
@@ -602,12 +630,7 @@ impl<'r> Game<'r> {
                 actions: rules
                     .actions
                     .iter()
-                    .map(|a| {
-                        (
-                            CompiledEffects::new(rules, &a.pay),
-                            CompiledEffects::new(rules, &a.effects),
-                        )
-                    })
+                    .map(|a| ActionCode::new(rules, a))
                     .collect(),
             }),
             watched: watched(rules),
@@ -1100,7 +1123,8 @@ impl<'r> Game<'r> {
         }
         let seat = self.current as usize;
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
-        Some(verdict(def, &mut self.state, roles, action))
+        let code = &self.code.actions[usize::from(id)];
+        Some(verdict(code, &mut self.state, roles, action))
     }
 
     /// Is `action` allowed now, and if not, why?
@@ -1261,7 +1285,7 @@ impl<'r> Game<'r> {
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         let count = self.state.len() as EntityId;
         let mut found = 0;
-        for (id, def) in rules.actions.iter().enumerate() {
+        for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
             for actor in 0..count {
                 if self.state.kind(actor) != Some(def.actor) {
                     continue;
@@ -1279,7 +1303,7 @@ impl<'r> Game<'r> {
                             target,
                             choice,
                         };
-                        if verdict(def, state, roles, action) == Verdict::Allowed {
+                        if verdict(code, state, roles, action) == Verdict::Allowed {
                             out.push(action);
                             found += 1;
                         }
@@ -1628,10 +1652,10 @@ impl<'r> Game<'r> {
     /// and `:actor`, `:target` bound; then checks victory.
     fn run_action(&mut self, list: ActionList, id: ActionId, seat: EntityId, action: Action) {
         let def = &self.rules.actions[usize::from(id)];
-        let (pay, effects) = &self.code.actions[usize::from(id)];
+        let compiled = &self.code.actions[usize::from(id)];
         let (source, code) = match list {
-            ActionList::Pay => (&def.pay, pay),
-            ActionList::Effects => (&def.effects, effects),
+            ActionList::Pay => (&def.pay, &compiled.pay),
+            ActionList::Effects => (&def.effects, &compiled.effects),
         };
         if source.is_empty() {
             return;
@@ -2041,12 +2065,12 @@ fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: u16) -> bool {
 
 /// Whether action `def` is allowed for `action`'s actor and target, with the
 /// seat roles `roles` bound around them.
-fn verdict(def: &ActionDef, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
+fn verdict(code: &ActionCode, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
     bind_action(state, roles, action, |state, r| {
-        if def.when.as_ref().is_some_and(|c| !holds(c, state, r)) {
+        if code.when.as_ref().is_some_and(|c| !c.holds(state, r)) {
             return Verdict::NotNow;
         }
-        match def.refused.iter().position(|(c, _)| holds(c, state, r)) {
+        match code.refused.iter().position(|c| c.holds(state, r)) {
             Some(i) => Verdict::Refused(i),
             None => Verdict::Allowed,
         }
