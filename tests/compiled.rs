@@ -2,7 +2,9 @@
 //! state, and draws the same numbers from the generator: every node kind the
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
-use grimoire::ast::{Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Int, Resource, Rounding};
+use grimoire::ast::{
+    Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Int, Lookup, Resource, Rounding,
+};
 use grimoire::diag::Source;
 use grimoire::eval::{
     CompiledBool, CompiledEffects, CompiledInt, Program, State, apply, holds, value,
@@ -80,6 +82,14 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
                 .prop_map(|d| Int::Dice(grimoire::dice::parse(d).expect("dice"))),
             1 => (int.clone(), int.clone())
                 .prop_map(|(a, b)| Int::Random(Box::new(a), Box::new(b))),
+            // A table, keyed by a number (looked up when compiled) or an expression.
+            1 => int.clone().prop_map(|key| {
+                let table = Lookup {
+                    ranges: vec![(-5, -1, 7), (0, 0, 9), (1, 10, 11)].into(),
+                    default: 3,
+                };
+                Int::Lookup(Box::new((table, key)))
+            }),
             1 => int.clone().prop_map(|a| {
                 Int::Round(Rounding::Floor, Box::new(Dec::Div(
                     Box::new(Dec::Int(Box::new(a))),

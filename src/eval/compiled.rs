@@ -223,7 +223,21 @@ fn int(e: &Int) -> IntCode {
                 }
             })
         }
-        // Statuses, entities, tables, formulas, dice, choices: the evaluator's helpers.
+        Int::Lookup(l) => {
+            let (table, key) = (&l.0, &l.1);
+            match *key {
+                // `[lookup :attack-cost :focused]`: a number, looked up now.
+                Int::Lit(x) => {
+                    let n = table.get(x);
+                    Box::new(move |_, _| n)
+                }
+                ref key => {
+                    let (table, key) = (table.clone(), int(key));
+                    Box::new(move |s, f| table.get(key(s, f)))
+                }
+            }
+        }
+        // Statuses, entities, formulas, dice, choices: the evaluator's helpers.
         e => {
             let e = e.clone();
             Box::new(move |s, f| super::int(&e, s, f))
