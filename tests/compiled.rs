@@ -3,7 +3,7 @@
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
 use grimoire::ast::{
-    Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Int, Lookup, Resource, Rounding,
+    Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Formula, Int, Lookup, Resource, Rounding,
 };
 use grimoire::diag::Source;
 use grimoire::eval::{
@@ -82,6 +82,11 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
                 .prop_map(|d| Int::Dice(grimoire::dice::parse(d).expect("dice"))),
             1 => (int.clone(), int.clone())
                 .prop_map(|(a, b)| Int::Random(Box::new(a), Box::new(b))),
+            // A formula of two arguments; one inside another reads its own.
+            1 => (0usize..5, int.clone(), int.clone(), int.clone()).prop_map(|(op, a, b, rest)| {
+                let body = Int::Fold(OPS[op], vec![Int::Arg(0), Int::Arg(1), rest].into());
+                Int::Formula(Box::new(Formula { body, args: vec![a, b].into() }))
+            }),
             // A table, keyed by a number (looked up when compiled) or an expression.
             1 => int.clone().prop_map(|key| {
                 let table = Lookup {

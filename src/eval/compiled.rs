@@ -237,7 +237,29 @@ fn int(e: &Int) -> IntCode {
                 }
             }
         }
-        // Statuses, entities, formulas, dice, choices: the evaluator's helpers.
+        Int::Formula(formula) => {
+            let args: Box<[IntCode]> = formula.args.iter().map(int).collect();
+            let body = int(&formula.body);
+            // The arguments go on the state's stack, as the evaluator's
+            // `formula` puts them, so a formula inside one reads its own.
+            Box::new(move |s, f| {
+                let base = s.args.len();
+                for arg in &args {
+                    let v = arg(s, f);
+                    s.args.push(v);
+                }
+                let outer = std::mem::replace(&mut s.arg_base, base);
+                let v = body(s, f);
+                s.arg_base = outer;
+                s.args.truncate(base);
+                v
+            })
+        }
+        &Int::Arg(i) => {
+            let i = usize::from(i);
+            Box::new(move |s, _| s.args.get(s.arg_base + i).copied().unwrap_or(0))
+        }
+        // Statuses, entities, dice, choices: the evaluator's helpers.
         e => {
             let e = e.clone();
             Box::new(move |s, f| super::int(&e, s, f))
