@@ -3,7 +3,7 @@
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
 use grimoire::ast::{
-    Arith, Bool, Cmp, Dec, Effect, Entity, EntityId, Formula, Int, Lookup, Resource, Rounding,
+    Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource, Rounding,
 };
 use grimoire::diag::Source;
 use grimoire::eval::{
@@ -180,9 +180,30 @@ fn effect_rules(modified: bool) -> RuleSet {
 }
 
 fn effect() -> impl Strategy<Value = Effect> {
+    // `:each` of the one kind (`:self`, role 3, bound to each entity in turn) or
+    // `{:when …}`, around effects on attributes and operations.
+    let each = prop::bool::weighted(0.7)
+        .prop_flat_map(|of_kind| {
+            // `:self` only where an entity of the kind is bound.
+            let roles = if of_kind { 4 } else { 3 };
+            (
+                Just(of_kind),
+                prop::option::of(tree().prop_map(|(_, c)| c)),
+                prop::collection::vec(simple_effect(roles), 0..3),
+            )
+        })
+        .prop_map(|(of_kind, filter, effects)| {
+            Resource::Each(Box::new(Each {
+                kind: of_kind.then_some(0),
+                filter,
+                effects,
+                outer: 3,
+            }))
+        });
     let resource = prop_oneof![
         3 => (0u16..3).prop_map(Resource::Attr),
         2 => (0u16..2).prop_map(Resource::Op),
+        1 => each,
     ];
     // An entity chosen by a condition can roll dice before the amount is computed.
     let who = prop_oneof![
@@ -206,6 +227,24 @@ fn effect() -> impl Strategy<Value = Effect> {
             at_once: 1,
             span: Span::default(),
         })
+}
+
+/// An effect on an attribute or through an operation, of one of `roles` roles.
+fn simple_effect(roles: u8) -> impl Strategy<Value = Effect> {
+    let resource = prop_oneof![
+        3 => (0u16..3).prop_map(Resource::Attr),
+        1 => (0u16..2).prop_map(Resource::Op),
+    ];
+    ((0..roles).prop_map(Entity::Role), resource, leaf_int()).prop_map(
+        |(entity, resource, amount)| Effect {
+            entity,
+            resource,
+            amount,
+            set: false,
+            at_once: 1,
+            span: Span::default(),
+        },
+    )
 }
 
 /// A list with `:at-once` groups in it, as the checker marks them: the

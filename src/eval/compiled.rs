@@ -11,11 +11,11 @@
 //! keeps both paths giving the same values and drawing the same numbers.
 
 use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource};
-use crate::rules::RuleSet;
+use crate::rules::{KindId, RuleSet};
 
 use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
-    flush_rolls,
+    flush_rolls, with_bindings,
 };
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
@@ -396,13 +396,13 @@ type StepCode =
 
 /// A list of checked effects, compiled: [`super::apply`] without the tree walk.
 ///
-/// An effect that changes an attribute or applies an operation, with any
-/// amount, is one closure that knows its entity, its attribute's bounds and
-/// how its amount is computed. The rest (statuses, `:each`, spawns, queues,
-/// `{:run …}`, a resource chosen by simple logic, `:at-once` groups) run
-/// through the evaluator's own code for one effect. On a state where
-/// statuses modify values, a change to a modified attribute goes to its base
-/// value, as the evaluator's does.
+/// An effect that changes an attribute, applies an operation or runs effects
+/// `:each` entity of a kind, with any amount, is one closure that knows its
+/// entity, its attribute's bounds and how its amount is computed. The rest
+/// (statuses, spawns, queues, `{:run …}`, a resource chosen by simple logic,
+/// `:at-once` groups) run through the evaluator's own code for one effect.
+/// On a state where statuses modify values, a change to a modified attribute
+/// goes to its base value, as the evaluator's does.
 pub struct CompiledEffects {
     steps: Box<[StepCode]>,
     /// How many effects it was compiled from.
@@ -611,8 +611,8 @@ impl Amount for CodeAmount {
 }
 
 /// What an effect does once its entity and amount are known: change an
-/// attribute (within `bounds`) or apply an operation.
-#[derive(Clone, Copy)]
+/// attribute (within `bounds`), apply an operation, or run effects for each
+/// entity of a kind.
 enum Does {
     Attr {
         attr: AttrId,
@@ -626,6 +626,52 @@ enum Does {
         set: bool,
     },
     Op(OpId),
+    Each(Box<EachCode>),
+}
+
+/// `{:each :kind :where … :effects […]}` (or `{:when … :effects […]}`), compiled.
+struct EachCode {
+    kind: Option<KindId>,
+    filter: Option<BoolCode>,
+    effects: CompiledEffects,
+    /// How many roles were bound around it: `:self` is the next.
+    outer: usize,
+}
+
+impl EachCode {
+    /// Runs the effects for each entity of the kind in play for which the
+    /// condition holds, `:self` bound to it, in the order they were added; as
+    /// the evaluator's `for_each` does.
+    fn run(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &mut State,
+        frame: &Frame<'_>,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(kind) = self.kind else {
+            if self.filter.as_ref().is_none_or(|c| c(state, frame)) {
+                self.effects.run(ctx, state, frame, Some(cause), events);
+            }
+            return;
+        };
+        let outer = self.outer.min(frame.roles.len());
+        with_bindings(&frame.roles[..outer], 1, |roles| {
+            let count = state.len() as EntityId;
+            for entity in 0..count {
+                if state.kind(entity) != Some(kind) {
+                    continue;
+                }
+                roles[outer] = entity;
+                let inner = Frame { roles, ..*frame };
+                if self.filter.as_ref().is_some_and(|c| !c(state, &inner)) {
+                    continue;
+                }
+                self.effects.run(ctx, state, &inner, Some(cause), events);
+            }
+        })
+    }
 }
 
 /// Effect `index` of its list.
@@ -640,6 +686,12 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             set: e.set,
         },
         Resource::Op(op) => Does::Op(op),
+        Resource::Each(ref each) => Does::Each(Box::new(EachCode {
+            kind: each.kind,
+            filter: each.filter.as_ref().map(boolean),
+            effects: CompiledEffects::new(rules, &each.effects),
+            outer: usize::from(each.outer),
+        })),
         _ => {
             let (e, mine) = (e.clone(), Cause::effect(index));
             return Box::new(move |ctx, state, frame, inside, events| {
@@ -724,6 +776,17 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
                 ..*frame
             };
             ctx.ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
+        }),
+        Does::Each(each) => Box::new(move |ctx, state, frame, inside, events| {
+            let cause = inside.unwrap_or(mine);
+            let who = who.get(state, frame);
+            // Where the evaluator logs dice for a resource that is not an attribute.
+            flush_rolls(state, who, cause, events);
+            // Unused, but computed: it may draw from the generator.
+            amount.get(state, frame, who, cause, events);
+            each.run(ctx, state, frame, cause, events);
+            // The dice of the conditions inside.
+            flush_rolls(state, who, cause, events);
         }),
     }
 }
