@@ -181,14 +181,14 @@ pub(super) fn change(
                 let Some(serial) = choose(state, entity, filter, *pick) else {
                     break;
                 };
-                cx.end(state, serial, StatusChange::Removed, events);
+                cx.end(state, serial, 0, StatusChange::Removed, events);
             }
         }
         StatusOp::Extend { filter } => {
             let mut after = None;
             while let Some(serial) = next_matching(state, entity, filter, after) {
                 after = Some(serial);
-                cx.extend(state, serial, change.amount, events);
+                cx.extend(state, serial, 0, change.amount, events);
             }
         }
     }
@@ -421,7 +421,7 @@ impl<'r> Context<'r> {
                 let left = inst.charges.saturating_sub(1);
                 state.instances[k - 1].charges = left;
                 if left == 0 {
-                    self.end(state, inst.serial, StatusChange::Expired, events);
+                    self.end(state, inst.serial, 0, StatusChange::Expired, events);
                 }
             }
             if reflect {
@@ -434,9 +434,17 @@ impl<'r> Context<'r> {
         false
     }
 
-    /// Adds `by` to the turns left of the instance numbered `serial`; at 0 it runs out.
-    fn extend(&self, state: &mut State, serial: u32, by: i64, events: &mut Vec<Event>) {
-        let Some(k) = state.instances.iter().position(|i| i.serial == serial) else {
+    /// Adds `by` to the turns left of the instance numbered `serial`, which
+    /// is likely at index `hint`; at 0 it runs out.
+    fn extend(
+        &self,
+        state: &mut State,
+        serial: u32,
+        hint: usize,
+        by: i64,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(k) = locate(&state.instances, serial, hint) else {
             return;
         };
         let inst = &mut state.instances[k];
@@ -458,14 +466,21 @@ impl<'r> Context<'r> {
             cause: self.cause.by_status(status),
         });
         if after == 0 {
-            self.end(state, serial, StatusChange::Expired, events);
+            self.end(state, serial, k, StatusChange::Expired, events);
         }
     }
 
-    /// Ends the instance numbered `serial`: it ran out (its `:on-expire` runs)
-    /// or was removed (its `:on-remove` runs).
-    fn end(&self, state: &mut State, serial: u32, how: StatusChange, events: &mut Vec<Event>) {
-        let Some(k) = state.instances.iter().position(|i| i.serial == serial) else {
+    /// Ends the instance numbered `serial` (likely at index `hint`): it ran
+    /// out (its `:on-expire` runs) or was removed (its `:on-remove` runs).
+    fn end(
+        &self,
+        state: &mut State,
+        serial: u32,
+        hint: usize,
+        how: StatusChange,
+        events: &mut Vec<Event>,
+    ) {
+        let Some(k) = locate(&state.instances, serial, hint) else {
             return;
         };
         let inst = state.instances.remove(k);
@@ -667,7 +682,7 @@ pub fn end_status(
     events: &mut Vec<Event>,
 ) {
     let cx = Context::outside(rules, roles);
-    cx.end(state, serial, StatusChange::Removed, events);
+    cx.end(state, serial, 0, StatusChange::Removed, events);
 }
 
 /// Removes every status whose `:removed-when` holds (its `:on-remove` runs,
@@ -703,7 +718,7 @@ pub(super) fn remove_unbound(
             .as_ref()
             .is_some_and(|c| super::boolean(c, state, &frame))
         {
-            cx.end(state, inst.serial, StatusChange::Removed, events);
+            cx.end(state, inst.serial, 0, StatusChange::Removed, events);
             any = true;
         }
     }
@@ -755,8 +770,18 @@ pub fn run_status_timing(
             let restarted =
                 !def.segments.is_empty() && cx.run_segment(state, inst.serial, def, events);
             if !restarted {
-                cx.extend(state, inst.serial, -1, events);
+                // Its index when found, unless its hooks removed one before it.
+                cx.extend(state, inst.serial, k, -1, events);
             }
         }
     }
+}
+
+/// The index of the instance numbered `serial`: `hint` when it is there (the
+/// caller's last sight of it), else found by a scan.
+fn locate(instances: &[Instance], serial: u32, hint: usize) -> Option<usize> {
+    if instances.get(hint).is_some_and(|i| i.serial == serial) {
+        return Some(hint);
+    }
+    instances.iter().position(|i| i.serial == serial)
 }
