@@ -1,14 +1,17 @@
-//! Checked expressions lowered to closures, for the expressions a game
-//! evaluates over and over: victory conditions and the AI's score.
+//! Checked trees lowered to closures, for what a game runs over and over:
+//! card, hook, action and operation effects, victory and action conditions,
+//! and the AI's score. A [`crate::engine::Game`] compiles them once.
 //!
-//! The tree walker ([`super::int`], [`super::boolean`]) is one large function
-//! per type: every node, a literal comparison included, pays for its prologue
-//! and a dispatch on the node's kind. Here each node becomes a small closure
-//! that knows its kind, its operator and its leaves when it is built, so a
-//! comparison of a smart value with a number is one indirect call and a load.
-//! Nodes that read statuses, entities, tables or dice call the evaluator's own
-//! helpers: they are rare in hot conditions, and one implementation of each
-//! keeps both paths giving the same values and drawing the same numbers.
+//! The tree walker ([`super::int`], [`super::boolean`], `run`) is one large
+//! function per type: every node, a literal comparison included, pays for its
+//! prologue and a dispatch on the node's kind. Here each node becomes a small
+//! closure that knows its kind, its operator and its leaves when it is built,
+//! so a comparison of a smart value with a number is one indirect call and a
+//! load, and an effect knows its entity, its amount and its attribute's bounds.
+//! Nodes that read statuses, entities or dice call the evaluator's own
+//! helpers: they are rare in hot code, and one implementation of each keeps
+//! both paths giving the same values and drawing the same numbers
+//! (`tests/compiled.rs` holds them to it).
 
 use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource};
 use crate::rules::{KindId, RuleSet};
