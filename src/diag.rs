@@ -160,6 +160,11 @@ impl From<&ReadError> for Diagnostic {
     }
 }
 
+/// The plural ending for `n` of something: "1 error", "2 errors".
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// The name in `candidates` nearest to `name`, if it is close enough to be a likely typo.
 pub fn nearest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let limit = (name.chars().count() / 3).max(1);

@@ -881,11 +881,11 @@ impl std::fmt::Display for DeckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DeckError::Io(errors) => write!(f, "{}", errors.join("\n")),
-            DeckError::Invalid(checked) => write!(
-                f,
-                "the deck does not check ({} errors); not starting",
-                checked.error_count()
-            ),
+            DeckError::Invalid(checked) => {
+                let n = checked.error_count();
+                let s = crate::diag::plural(n);
+                write!(f, "the deck does not check ({n} error{s}); not starting")
+            }
             DeckError::Empty { rules, source } => {
                 write!(f, "no cards for rule set `{rules}` in {source}")
             }

@@ -135,8 +135,10 @@ fn play_refuses_a_deck_that_does_not_check() {
         "{}",
         out.stderr
     );
+    // One error, counted in the singular.
     assert!(
-        out.stderr.contains("the deck does not check"),
+        out.stderr
+            .contains("the deck does not check (1 error); not starting"),
         "{}",
         out.stderr
     );

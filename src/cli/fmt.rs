@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 use similar::TextDiff;
 
-use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, MAX_PER_FILE, Output, plural};
+use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, MAX_PER_FILE, Output};
+use crate::diag::plural;
 use crate::diag::{Diagnostic, Source};
 use crate::files;
 use crate::fmt::{FmtError, format_source};

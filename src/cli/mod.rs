@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::ast::{Effect, EntityId};
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Diagnostic, Source, plural};
 use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
@@ -233,10 +233,6 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         out.code = EXIT_USAGE;
     }
     out
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// What `grimoire eval` needs.

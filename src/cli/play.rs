@@ -50,8 +50,9 @@ pub(crate) fn load_deck(
             let mut out = Output::diagnostics(&errors, Format::Human, color);
             let _ = writeln!(
                 out.stderr,
-                "error: the deck does not check ({} errors); not starting",
-                errors.len()
+                "error: the deck does not check ({} error{}); not starting",
+                errors.len(),
+                crate::diag::plural(errors.len())
             );
             Err(out)
         }
