@@ -1,6 +1,6 @@
 //! Checked trees lowered to closures, for what a game runs over and over:
 //! card, hook, action and operation effects, victory and action conditions,
-//! and the AI's score. A [`crate::engine::Game`] compiles them once.
+//! and the AI's score. A game (the engine's `Game`) compiles them once.
 //!
 //! The tree walker ([`super::int`], [`super::boolean`], `run`) is one large
 //! function per type: every node, a literal comparison included, pays for its
