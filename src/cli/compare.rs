@@ -167,7 +167,7 @@ pub fn report(
                     rules.seats[s],
                     100.0 * ra.value,
                     100.0 * rb.value,
-                    points(*d)
+                    d.points()
                 );
             }
             let _ = writeln!(
@@ -192,7 +192,7 @@ pub fn report(
             };
             for c in &cards {
                 let change = match (c.change, c.a, c.b) {
-                    (Some(d), _, _) => points(d),
+                    (Some(d), _, _) => d.points(),
                     (None, None, _) => "added in B".to_string(),
                     (None, _, None) => "only in A".to_string(),
                     _ => String::new(),
@@ -219,17 +219,6 @@ pub fn report(
         stdout,
         ..Output::default()
     }
-}
-
-/// A change of rates in percentage points: "+2.1 (+0.4,+3.8)*".
-fn points(d: Difference) -> String {
-    format!(
-        "{:+.1} ({:+.1},{:+.1}){}",
-        100.0 * d.value,
-        100.0 * d.low,
-        100.0 * d.high,
-        if d.significant() { "*" } else { "" }
-    )
 }
 
 fn csv(cards: &[CardChange<'_>]) -> String {

@@ -529,7 +529,6 @@ fn render(
         )
     };
     for (c, counts, f) in rows {
-        let d = f.improvement;
         let _ = writeln!(
             out,
             "{:<width$} {:>8} {:>7} {:>9} {:>5.1}%  {:<18}  {:<18}  {:<18}  {:<21} {:>5.1}",
@@ -541,13 +540,7 @@ fn render(
             pct(f.in_hand),
             pct(f.played),
             pct(f.not_seen),
-            format!(
-                "{:+.1} ({:+.1},{:+.1}){}",
-                100.0 * d.value,
-                100.0 * d.low,
-                100.0 * d.high,
-                if d.significant() { "*" } else { "" }
-            ),
+            f.improvement.points(),
             f.mean_turn,
         );
     }

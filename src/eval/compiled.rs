@@ -18,7 +18,7 @@ use crate::rules::{KindId, RuleSet};
 
 use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
-    flush_rolls, with_bindings,
+    each_of_kind, flush_rolls,
 };
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
@@ -530,6 +530,12 @@ impl Who for ChosenWho {
 /// after any amount but a number, a pick and a role's smart value (which
 /// roll nothing), and so do these.
 trait Amount: Send + Sync + 'static {
+    /// Whether the dice waiting are logged once it is computed.
+    const LOGGED: bool;
+
+    fn value(&self, state: &mut State, frame: &Frame<'_>) -> i64;
+
+    #[inline(always)]
     fn get(
         &self,
         state: &mut State,
@@ -537,7 +543,13 @@ trait Amount: Send + Sync + 'static {
         who: EntityId,
         cause: Cause,
         events: &mut Vec<Event>,
-    ) -> i64;
+    ) -> i64 {
+        let n = self.value(state, frame);
+        if Self::LOGGED {
+            flush_rolls(state, who, cause, events);
+        }
+        n
+    }
 }
 
 struct LitAmount(i64);
@@ -551,28 +563,31 @@ struct PickAmount {
     then: i64,
     other: i64,
 }
-/// `:amount` or `[:target …]`: read inline, then the dice waiting logged.
-struct LoggedLeaf(Leaf);
-/// Anything else: computed, then its dice logged.
+/// `:amount` or `[:target …]`, read inline.
+struct LeafAmount(Leaf);
+/// Anything else.
 struct CodeAmount(IntCode);
 
 impl Amount for LitAmount {
+    const LOGGED: bool = false;
     #[inline(always)]
-    fn get(&self, _: &mut State, _: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+    fn value(&self, _: &mut State, _: &Frame<'_>) -> i64 {
         self.0
     }
 }
 
 impl Amount for RoleAttrAmount {
+    const LOGGED: bool = false;
     #[inline(always)]
-    fn get(&self, s: &mut State, f: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+    fn value(&self, s: &mut State, f: &Frame<'_>) -> i64 {
         s.get(f.roles[self.0], self.1)
     }
 }
 
 impl Amount for PickAmount {
+    const LOGGED: bool = false;
     #[inline(always)]
-    fn get(&self, s: &mut State, f: &Frame<'_>, _: EntityId, _: Cause, _: &mut Vec<Event>) -> i64 {
+    fn value(&self, s: &mut State, f: &Frame<'_>) -> i64 {
         if (self.test)(s.get(f.roles[self.role], self.attr), self.against) {
             self.then
         } else {
@@ -581,35 +596,19 @@ impl Amount for PickAmount {
     }
 }
 
-impl Amount for LoggedLeaf {
+impl Amount for LeafAmount {
+    const LOGGED: bool = true;
     #[inline(always)]
-    fn get(
-        &self,
-        state: &mut State,
-        frame: &Frame<'_>,
-        who: EntityId,
-        cause: Cause,
-        events: &mut Vec<Event>,
-    ) -> i64 {
-        let n = self.0.get(state, frame);
-        flush_rolls(state, who, cause, events);
-        n
+    fn value(&self, s: &mut State, f: &Frame<'_>) -> i64 {
+        self.0.get(s, f)
     }
 }
 
 impl Amount for CodeAmount {
+    const LOGGED: bool = true;
     #[inline(always)]
-    fn get(
-        &self,
-        state: &mut State,
-        frame: &Frame<'_>,
-        who: EntityId,
-        cause: Cause,
-        events: &mut Vec<Event>,
-    ) -> i64 {
-        let n = (self.0)(state, frame);
-        flush_rolls(state, who, cause, events);
-        n
+    fn value(&self, s: &mut State, f: &Frame<'_>) -> i64 {
+        (self.0)(s, f)
     }
 }
 
@@ -638,7 +637,7 @@ struct EachCode {
     filter: Option<BoolCode>,
     effects: CompiledEffects,
     /// How many roles were bound around it: `:self` is the next.
-    outer: usize,
+    outer: u8,
 }
 
 impl EachCode {
@@ -659,19 +658,9 @@ impl EachCode {
             }
             return;
         };
-        let outer = self.outer.min(frame.roles.len());
-        with_bindings(&frame.roles[..outer], 1, |roles| {
-            let count = state.len() as EntityId;
-            for entity in 0..count {
-                if state.kind(entity) != Some(kind) {
-                    continue;
-                }
-                roles[outer] = entity;
-                let inner = Frame { roles, ..*frame };
-                if self.filter.as_ref().is_some_and(|c| !c(state, &inner)) {
-                    continue;
-                }
-                self.effects.run(ctx, state, &inner, Some(cause), events);
+        each_of_kind(state, frame, kind, self.outer, |state, inner| {
+            if self.filter.as_ref().is_none_or(|c| c(state, inner)) {
+                self.effects.run(ctx, state, inner, Some(cause), events);
             }
         })
     }
@@ -693,7 +682,7 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             kind: each.kind,
             filter: each.filter.as_ref().map(boolean),
             effects: CompiledEffects::new(rules, &each.effects),
-            outer: usize::from(each.outer),
+            outer: each.outer,
         })),
         _ => {
             let (e, mine) = (e.clone(), Cause::effect(index));
@@ -732,7 +721,7 @@ fn by_amount<W: Who>(who: W, amount: &Int, does: Does, index: usize) -> StepCode
             step(who, pick, does, index)
         }
         ref e => match Leaf::of(e) {
-            Some(leaf) => step(who, LoggedLeaf(leaf), does, index),
+            Some(leaf) => step(who, LeafAmount(leaf), does, index),
             None => step(who, CodeAmount(int(e)), does, index),
         },
     }

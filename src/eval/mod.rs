@@ -1247,23 +1247,13 @@ fn for_each<const MODIFIED: bool>(
         }
         return;
     };
-    let outer = usize::from(each.outer).min(frame.roles.len());
-    with_bindings(&frame.roles[..outer], 1, |roles| {
-        let count = state.len() as EntityId;
-        for entity in 0..count {
-            if state.kind(entity) != Some(kind) {
-                continue;
-            }
-            roles[outer] = entity;
-            let inner = Frame { roles, ..*frame };
-            if each
-                .filter
-                .as_ref()
-                .is_some_and(|c| !boolean(c, state, &inner))
-            {
-                continue;
-            }
-            run::<MODIFIED>(rules, &each.effects, state, &inner, events, Some(cause));
+    each_of_kind(state, frame, kind, each.outer, |state, inner| {
+        if each
+            .filter
+            .as_ref()
+            .is_none_or(|c| boolean(c, state, inner))
+        {
+            run::<MODIFIED>(rules, &each.effects, state, inner, events, Some(cause));
         }
     })
 }
@@ -1390,24 +1380,40 @@ fn operand(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
 #[cold]
 #[inline(never)]
 fn sum_over(over: &crate::ast::Over, state: &mut State, frame: &Frame<'_>) -> i64 {
-    let outer = usize::from(over.outer).min(frame.roles.len());
+    let mut total = 0i64;
+    each_of_kind(state, frame, over.kind, over.outer, |state, inner| {
+        if over
+            .filter
+            .as_ref()
+            .is_none_or(|c| boolean(c, state, inner))
+        {
+            total = total.saturating_add(int(&over.value, state, inner));
+        }
+    });
+    total
+}
+
+/// Calls `f` for each entity of `kind` in play, in the order they were added,
+/// with the first `outer` roles of `frame` and then `:self`, bound to it.
+/// Entities added meanwhile wait for the next run.
+#[inline]
+fn each_of_kind(
+    state: &mut State,
+    frame: &Frame<'_>,
+    kind: KindId,
+    outer: u8,
+    mut f: impl FnMut(&mut State, &Frame<'_>),
+) {
+    let outer = usize::from(outer).min(frame.roles.len());
     with_bindings(&frame.roles[..outer], 1, |roles| {
-        let mut total = 0i64;
-        for entity in 0..state.len() as EntityId {
-            if state.kind(entity) != Some(over.kind) {
+        let count = state.len() as EntityId;
+        for entity in 0..count {
+            if state.kind(entity) != Some(kind) {
                 continue;
             }
             roles[outer] = entity;
-            let inner = Frame { roles, ..*frame };
-            if over
-                .filter
-                .as_ref()
-                .is_none_or(|c| boolean(c, state, &inner))
-            {
-                total = total.saturating_add(int(&over.value, state, &inner));
-            }
+            f(state, &Frame { roles, ..*frame });
         }
-        total
     })
 }
 

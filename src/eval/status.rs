@@ -639,19 +639,8 @@ pub(super) fn recompute(
     } else {
         sum
     };
-    let (min, max) = rules.bounds[attr as usize];
-    let after = raw.clamp(min, max);
-    let before = state.values[at];
-    if after != before {
-        state.values[at] = after;
-        events.push(Event {
-            entity,
-            what: What::Attr(attr),
-            before,
-            after,
-            cause,
-        });
-    }
+    let bounds = rules.bounds[attr as usize];
+    super::change_value(state, bounds, entity, attr, true, raw, cause, events);
 }
 
 /// `holder` acquires `status` from `source` with `magnitude`, as an

@@ -515,15 +515,7 @@ impl<'a> Reader<'a> {
                 if self.errors.len() == errors_before {
                     self.errors.push(ReadError::Unclosed { span, open });
                 }
-                // The value's key goes with it.
-                let from = if out.len() % 2 == 1 {
-                    out.pop().map_or(start, |k| k.span.start as usize)
-                } else {
-                    start
-                };
-                self.damaged.push(Span::new(from, at));
-                discards.clear();
-                self.pos = at;
+                self.drop_section(out, discards, start, at);
             }
             // Broken where it stands (a closer that does not
             // match): said, and read on at the next section.
@@ -532,17 +524,29 @@ impl<'a> Reader<'a> {
                     return Err(e);
                 };
                 self.errors.push(e);
-                let from = if out.len() % 2 == 1 {
-                    out.pop().map_or(start, |k| k.span.start as usize)
-                } else {
-                    start
-                };
-                self.damaged.push(Span::new(from, at));
-                discards.clear();
-                self.pos = at;
+                self.drop_section(out, discards, start, at);
             }
         }
         Ok(())
+    }
+
+    /// Drops the broken section that began at `start` (its key with it, if
+    /// read), marks it damaged up to `at`, and reads on there.
+    fn drop_section(
+        &mut self,
+        out: &mut Vec<Form<'a>>,
+        discards: &mut Vec<Span>,
+        start: usize,
+        at: usize,
+    ) {
+        let from = if out.len() % 2 == 1 {
+            out.pop().map_or(start, |k| k.span.start as usize)
+        } else {
+            start
+        };
+        self.damaged.push(Span::new(from, at));
+        discards.clear();
+        self.pos = at;
     }
 
     /// At the end of a rule set left open: if its last section ran on into

@@ -2,7 +2,6 @@
 //! one core, and the random policy on one and on two worker threads.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -12,13 +11,11 @@ use grimoire::engine::ai::Policy;
 use grimoire::files;
 use grimoire::rules::RuleSet;
 
+/// The deck `simulate arcomage` plays: the library's own loader of the bundled deck.
 fn deck(rules: &RuleSet) -> Vec<Card> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/arcomage"));
-    let checked = files::check_paths(&[path], Some(rules));
-    assert_eq!(checked.error_count(), 0, "the bundled deck must check");
-    let deck = Card::from_definitions(&checked.definitions, "arcomage");
-    assert_eq!(deck.len(), 102);
-    deck
+    let deck = files::load_deck(&mut rules.clone(), &[]).expect("the bundled deck loads");
+    assert_eq!(deck.cards.len(), 102);
+    deck.cards
 }
 
 fn games(c: &mut Criterion) {

@@ -16,7 +16,6 @@
 //! rates and their ratio are printed, so one run gives the ratio directly.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
@@ -32,13 +31,11 @@ use grimoire_peers::{Arcomage, Summary};
 /// Games an iteration: as `games_one_core/random`.
 const GAMES: u64 = 2_000;
 
+/// The deck `simulate arcomage` plays: the library's own loader of the bundled deck.
 fn deck(rules: &RuleSet) -> Vec<Card> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/arcomage"));
-    let checked = files::check_paths(&[path], Some(rules));
-    assert_eq!(checked.error_count(), 0, "the bundled deck must check");
-    let deck = Card::from_definitions(&checked.definitions, "arcomage");
-    assert_eq!(deck.len(), 102);
-    deck
+    let deck = files::load_deck(&mut rules.clone(), &[]).expect("the bundled deck loads");
+    assert_eq!(deck.cards.len(), 102);
+    deck.cards
 }
 
 /// Grimoire's games with nothing but the native runner's bookkeeping.

@@ -7,7 +7,6 @@
 //! `GRIMOIRE_NATIVE_GAMES` sets how many are compared move by move (10,000
 //! unless set).
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 
 use grimoire::cli::{game_seed, run_games};
@@ -32,11 +31,10 @@ fn rules() -> RuleSet {
     RuleSet::bundled("arcomage").unwrap().unwrap()
 }
 
+/// The deck `simulate arcomage` plays: the library's own loader of the bundled deck.
 fn deck(rules: &RuleSet) -> Vec<Card> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/arcomage"));
-    let checked = files::check_paths(&[path], Some(rules));
-    assert_eq!(checked.error_count(), 0, "the bundled deck must check");
-    Card::from_definitions(&checked.definitions, "arcomage")
+    let deck = files::load_deck(&mut rules.clone(), &[]).expect("the bundled deck loads");
+    deck.cards
 }
 
 fn values(p: &Player) -> [i64; 8] {
