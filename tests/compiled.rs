@@ -3,11 +3,13 @@
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
 use grimoire::ast::{
-    Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource, Rounding,
+    Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource,
+    Rounding, StatusId,
 };
 use grimoire::diag::Source;
 use grimoire::eval::{
-    CompiledBool, CompiledEffects, CompiledInt, Program, State, apply, holds, value,
+    CompiledBool, CompiledEffects, CompiledInt, Program, State, acquire, apply, holds, run_timing,
+    value,
 };
 use grimoire::files::{check_sources, load_deck, load_rules};
 use grimoire::rules::RuleSet;
@@ -287,6 +289,86 @@ proptest! {
     }
 }
 
+/// A state of `rules` set up for play, its values spread over each
+/// attribute's bounds near the low end (where effects clamp), and roles for
+/// it (two more than the rule set's, for `:self` and the like).
+fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
+    let mut state = State::new(rules, rules.seats.len().max(2), seed);
+    state.add_setup(rules);
+    for entity in 0..state.len() as EntityId {
+        for (attr, def) in rules.attribute_defs.iter().enumerate() {
+            let span = def.max.saturating_sub(def.min).clamp(1, 40) as u64;
+            let v = def
+                .min
+                .saturating_add(((seed * 7 + entity as u64 * 3 + attr as u64) % span) as i64);
+            state.put(entity, attr as u16, v);
+        }
+    }
+    let n = state.len() as EntityId;
+    let roles = (0..rules.roles.len() as EntityId + 2)
+        .map(|r| (r + seed as EntityId) % n)
+        .collect();
+    (state, roles)
+}
+
+/// Every timing of every bundled rule set, run compiled (the rule set's hook,
+/// then each status's hooks, as a game runs them), changes a state as the
+/// evaluator's `run_timing` does, on states where every entity holds every
+/// status.
+#[test]
+fn timings_run_compiled_as_the_evaluator_runs_them() {
+    let mut hooks_run = 0;
+    for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
+        let mut rules = load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let program = Program::new(&rules);
+        for seed in 0..10u64 {
+            let (mut walked, roles) = spread_state(&rules, seed);
+            let n = walked.len() as EntityId;
+            let mut setup = Vec::new();
+            for status in 0..rules.status_defs.len() {
+                for holder in 0..n {
+                    let source = (holder + 1) % n;
+                    let magnitude = 1 + seed as i64;
+                    acquire(
+                        &rules,
+                        &mut walked,
+                        &roles,
+                        holder,
+                        source,
+                        status as StatusId,
+                        magnitude,
+                        &mut setup,
+                    );
+                }
+            }
+            let mut compiled = walked.clone();
+            for timing in 0..rules.timings.len() as u16 {
+                let hooked = rules
+                    .status_defs
+                    .iter()
+                    .any(|d| d.hooks.iter().any(|(t, _)| *t == timing));
+                for who in 0..n {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    let bound = &roles[..rules.roles.len()];
+                    run_timing(&rules, &mut walked, timing, bound, who, &mut a);
+                    program.run_timing(&rules, &mut compiled, timing, bound, who, &mut b);
+                    assert_eq!(
+                        walked, compiled,
+                        "{name}, timing {timing}, entity {who}, seed {seed}"
+                    );
+                    assert_eq!(a, b, "{name}, timing {timing}, entity {who}, seed {seed}");
+                    hooks_run += usize::from(hooked && !a.is_empty());
+                }
+            }
+        }
+    }
+    assert!(
+        hooks_run >= 100,
+        "only {hooks_run} runs of statuses' hooks changed a state"
+    );
+}
+
 /// Every card, hook, operation and action of every bundled rule set,
 /// compiled, changes a state as the evaluator does (the effects the compiler
 /// hands back to the evaluator, statuses, `:each`, spawns, queues, included),
@@ -314,24 +396,8 @@ fn bundled_effects_compile_to_the_same_changes() {
         for (k, effects) in lists.iter().enumerate() {
             let code = CompiledEffects::new(&rules, effects);
             for seed in 0..20u64 {
-                let mut walked = State::new(&rules, rules.seats.len().max(2), seed);
-                walked.add_setup(&rules);
-                // Values spread over each attribute's bounds, near its low end,
-                // where effects clamp.
-                for entity in 0..walked.len() as EntityId {
-                    for (attr, def) in rules.attribute_defs.iter().enumerate() {
-                        let span = def.max.saturating_sub(def.min).clamp(1, 40) as u64;
-                        let v = def.min.saturating_add(
-                            ((seed * 7 + entity as u64 * 3 + attr as u64) % span) as i64,
-                        );
-                        walked.put(entity, attr as u16, v);
-                    }
-                }
+                let (mut walked, roles) = spread_state(&rules, seed);
                 let mut compiled = walked.clone();
-                let n = walked.len() as EntityId;
-                let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId + 2)
-                    .map(|r| (r + seed as EntityId) % n)
-                    .collect();
                 // The conditions the engine compiles (victory, actions'
                 // `:when` and `:refused-when`) and the score, on the same state.
                 let conditions = rules

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::eval::{
     Cause, CompiledBool, CompiledEffects, CompiledInt, Event, Program, QueueRequest, State,
-    StatusChange, What, apply, holds, run_status_timing, with_bindings,
+    StatusChange, What, apply, holds, with_bindings,
 };
 use crate::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 use crate::rules::{ActionDef, ActionId, KindId, Moment, RuleSet, TimingId};
@@ -419,12 +419,10 @@ pub(crate) struct Code {
     pub(crate) victory: Box<[CompiledBool]>,
     /// `:ai {:score …}`.
     pub(crate) score: Option<CompiledInt>,
-    /// The operations, compiled, for the effects below to apply.
+    /// The operations and every hook (the rule set's, the statuses'), compiled.
     program: Program,
     /// Each card's effects, by [`CardId`].
     cards: Box<[CompiledEffects]>,
-    /// Each timing's hook, by [`TimingId`].
-    hooks: Box<[CompiledEffects]>,
     /// Each action's conditions and effects, by [`ActionId`].
     actions: Box<[ActionCode]>,
 }
@@ -621,11 +619,6 @@ impl<'r> Game<'r> {
                 cards: cards
                     .iter()
                     .map(|c| CompiledEffects::new(rules, &c.effects))
-                    .collect(),
-                hooks: rules
-                    .hooks
-                    .iter()
-                    .map(|h| CompiledEffects::new(rules, h))
                     .collect(),
                 actions: rules
                     .actions
@@ -874,7 +867,7 @@ impl<'r> Game<'r> {
         self.record(GameEvent::TimedRan { timing, entity });
         if self.state.is_live(entity) {
             let n = self.rules.roles.len().min(roles.len());
-            crate::eval::run_timing(
+            self.code.program.run_timing(
                 self.rules,
                 &mut self.state,
                 timing,
@@ -1495,10 +1488,10 @@ impl<'r> Game<'r> {
         match each {
             None => {
                 let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-                let code = &self.code;
-                let effects = &code.hooks[timing as usize];
-                code.program
-                    .apply(rules, effects, &mut self.state, roles, &mut self.events);
+                let program = &self.code.program;
+                if let Some(effects) = program.hook(timing) {
+                    program.apply(rules, effects, &mut self.state, roles, &mut self.events);
+                }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
                 self.run_statuses(timing, seat, seat);
@@ -1520,10 +1513,10 @@ impl<'r> Game<'r> {
                 roles.clear();
                 roles.extend_from_slice(self.seat_roles(seat as usize));
                 roles.push(entity);
-                let code = &self.code;
-                let effects = &code.hooks[timing as usize];
-                code.program
-                    .apply(rules, effects, &mut self.state, &roles, &mut self.events);
+                let program = &self.code.program;
+                if let Some(effects) = program.hook(timing) {
+                    program.apply(rules, effects, &mut self.state, &roles, &mut self.events);
+                }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
                 self.each_roles = roles;
@@ -1545,7 +1538,7 @@ impl<'r> Game<'r> {
             return;
         }
         let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
-        run_status_timing(
+        self.code.program.run_status_timing(
             self.rules,
             &mut self.state,
             timing,

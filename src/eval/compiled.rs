@@ -13,7 +13,9 @@
 //! both paths giving the same values and drawing the same numbers
 //! (`tests/compiled.rs` holds them to it).
 
-use crate::ast::{Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource};
+use crate::ast::{
+    Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource, StatusId,
+};
 use crate::rules::{KindId, RuleSet};
 
 use super::{
@@ -419,22 +421,85 @@ impl std::fmt::Debug for CompiledEffects {
 }
 
 /// The effects of a game, compiled once: operations first, so that an
-/// effect applying one runs its compiled effects.
+/// effect applying one runs its compiled effects; then the rule set's hooks
+/// and every status's hooks, which the turn machine runs at each timing.
 #[derive(Debug)]
 pub struct Program {
     ops: Box<[CompiledEffects]>,
+    /// The rule set's hook at each timing.
+    hooks: Box<[CompiledEffects]>,
+    /// Each status's hooks, in the order of its definition's `:hooks`.
+    status_hooks: Box<[Box<[CompiledEffects]>]>,
+    /// What each status does at each timing (`status × timings + timing`),
+    /// so the turn's walk over statuses reads one number an instance.
+    status_at: Box<[StatusAt]>,
+    timings: usize,
 }
 
+/// What a status does at a timing: which of its hooks runs (`NO_HOOK` for
+/// none) and whether it counts down.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StatusAt {
+    pub(super) hook: u16,
+    pub(super) counts_down: bool,
+}
+
+/// [`StatusAt::hook`] of a status with no hook at the timing.
+pub(super) const NO_HOOK: u16 = u16::MAX;
+
 impl Program {
-    /// Compiles every operation of `rules`.
+    /// Compiles every operation and hook of `rules`.
     pub fn new(rules: &RuleSet) -> Program {
+        let compile = |effects: &[Effect]| CompiledEffects::new(rules, effects);
         Program {
             ops: rules
                 .operation_defs
                 .iter()
-                .map(|op| CompiledEffects::new(rules, &op.effects))
+                .map(|op| compile(&op.effects))
                 .collect(),
+            hooks: rules.hooks.iter().map(|h| compile(h)).collect(),
+            status_hooks: rules
+                .status_defs
+                .iter()
+                .map(|def| def.hooks.iter().map(|(_, h)| compile(h)).collect())
+                .collect(),
+            status_at: rules
+                .status_defs
+                .iter()
+                .flat_map(|def| {
+                    (0..rules.timings.len()).map(|t| StatusAt {
+                        hook: def
+                            .hooks
+                            .iter()
+                            .position(|&(at, _)| usize::from(at) == t)
+                            .and_then(|h| u16::try_from(h).ok())
+                            .unwrap_or(NO_HOOK),
+                        counts_down: def.lasts.is_some_and(|(_, at)| usize::from(at) == t),
+                    })
+                })
+                .collect(),
+            timings: rules.timings.len(),
         }
+    }
+
+    /// What `status` does at `timing`.
+    #[inline]
+    pub(super) fn status_at(&self, status: StatusId, timing: u16) -> Option<StatusAt> {
+        if usize::from(timing) >= self.timings {
+            return None;
+        }
+        let at = usize::from(status) * self.timings + usize::from(timing);
+        self.status_at.get(at).copied()
+    }
+
+    /// The rule set's hook at `timing`, compiled.
+    pub fn hook(&self, timing: u16) -> Option<&CompiledEffects> {
+        self.hooks.get(usize::from(timing))
+    }
+
+    /// Hook `index` of status `status`, compiled.
+    pub(super) fn status_hook(&self, status: StatusId, index: usize) -> Option<&CompiledEffects> {
+        self.status_hooks.get(usize::from(status))?.get(index)
     }
 
     /// Applies `effects` as [`super::apply`] does, with the same changes,
@@ -454,6 +519,54 @@ impl Program {
             modified: !state.base.is_empty(),
         };
         effects.run(&ctx, state, &Frame::outside(roles), None, events);
+    }
+
+    /// Runs a status's effects in `frame`, every change caused by `cause`, as
+    /// the evaluator runs them (always through base values where statuses
+    /// modify an attribute).
+    pub(super) fn run_held(
+        &self,
+        rules: &RuleSet,
+        effects: &CompiledEffects,
+        state: &mut State,
+        frame: &Frame<'_>,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) {
+        let ctx = Ctx {
+            rules,
+            ops: &self.ops,
+            modified: true,
+        };
+        effects.run(&ctx, state, frame, Some(cause), events);
+    }
+
+    /// Runs timing `timing` as [`super::run_timing`] does (the rule set's
+    /// hook, then the statuses' hooks and countdowns), compiled.
+    pub fn run_timing(
+        &self,
+        rules: &RuleSet,
+        state: &mut State,
+        timing: u16,
+        roles: &[EntityId],
+        who: EntityId,
+        events: &mut Vec<Event>,
+    ) {
+        super::timing(rules, Some(self), state, timing, roles, who, events);
+    }
+
+    /// Runs timing `timing` for statuses as [`super::run_status_timing`]
+    /// does, their hooks compiled.
+    pub fn run_status_timing(
+        &self,
+        rules: &RuleSet,
+        state: &mut State,
+        timing: u16,
+        holder: Option<EntityId>,
+        roles: &[EntityId],
+        events: &mut Vec<Event>,
+    ) {
+        super::status::statuses_at(rules, Some(self), state, timing, holder, roles, events);
     }
 }
 
@@ -477,6 +590,11 @@ impl CompiledEffects {
             steps: steps.into(),
             effects: effects.len(),
         }
+    }
+
+    /// Whether it was compiled from no effects.
+    pub fn is_empty(&self) -> bool {
+        self.effects == 0
     }
 
     #[inline]

@@ -1146,20 +1146,47 @@ pub fn run_timing(
     who: EntityId,
     events: &mut Vec<Event>,
 ) {
+    self::timing(rules, None, state, timing, roles, who, events);
+}
+
+/// [`run_timing`], its hooks run compiled when `program` is given.
+fn timing(
+    rules: &RuleSet,
+    program: Option<&Program>,
+    state: &mut State,
+    timing: u16,
+    roles: &[EntityId],
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
     let n = roles.len();
     let Some(def) = rules.timings.get(usize::from(timing)) else {
         return;
     };
-    let hook = &rules.hooks[usize::from(timing)];
+    let hook = |state: &mut State, roles: &[EntityId], events: &mut Vec<Event>| match program
+        .and_then(|p| Some((p, p.hook(timing)?)))
+    {
+        Some((p, code)) => p.apply(rules, code, state, roles, events),
+        None => apply(
+            rules,
+            &rules.hooks[usize::from(timing)],
+            state,
+            roles,
+            events,
+        ),
+    };
+    let statuses = |state: &mut State, holder, roles: &[EntityId], events: &mut Vec<Event>| {
+        status::statuses_at(rules, program, state, timing, Some(holder), roles, events);
+    };
     match def.each {
         None if def.at == crate::rules::Moment::Run => with_bindings(roles, 1, |roles| {
             roles[n] = who;
-            apply(rules, hook, state, roles, events);
-            status::run_status_timing(rules, state, timing, Some(who), &roles[..n], events);
+            hook(state, roles, events);
+            statuses(state, who, &roles[..n], events);
         }),
         None => {
-            apply(rules, hook, state, roles, events);
-            status::run_status_timing(rules, state, timing, Some(who), roles, events);
+            hook(state, roles, events);
+            statuses(state, who, roles, events);
         }
         Some(kind) => with_bindings(roles, 1, |roles| {
             let count = state.len() as EntityId;
@@ -1168,8 +1195,8 @@ pub fn run_timing(
                     continue;
                 }
                 roles[n] = entity;
-                apply(rules, hook, state, roles, events);
-                status::run_status_timing(rules, state, timing, Some(entity), &roles[..n], events);
+                hook(state, roles, events);
+                statuses(state, entity, &roles[..n], events);
             }
         }),
     }

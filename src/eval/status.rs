@@ -10,8 +10,10 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use super::compiled::NO_HOOK;
 use super::{
-    Cause, Change, Event, Frame, MAX_STATUS_DEPTH, State, What, dec, int, run, with_bindings,
+    Cause, Change, CompiledEffects, Event, Frame, MAX_STATUS_DEPTH, Program, State, What, dec, int,
+    run, with_bindings,
 };
 use crate::ast::{
     AttrId, CategoryId, Effect, EntityId, Filter, Pick, Polarity, StatusDef, StatusId, StatusOp,
@@ -163,6 +165,7 @@ pub(super) fn change(
         rules,
         roles: frame.roles.get(..rules.roles.len()).unwrap_or(frame.roles),
         cause: change.cause,
+        program: None,
     };
     let entity = change.entity;
     match op {
@@ -247,6 +250,8 @@ struct Context<'r> {
     /// The rule set's roles, bound as in the effect or turn that made the change.
     roles: &'r [EntityId],
     cause: Cause,
+    /// Where statuses' hooks are compiled (in a game), if they are.
+    program: Option<&'r Program>,
 }
 
 impl<'r> Context<'r> {
@@ -256,6 +261,7 @@ impl<'r> Context<'r> {
             rules,
             roles,
             cause: Cause::effect(0),
+            program: None,
         }
     }
 
@@ -355,7 +361,7 @@ impl<'r> Context<'r> {
         self.recompute_for(state, holder, def, cause, events);
         // A new instance or stack is acquired; a refresh only resets the turns left.
         if change != StatusChange::Refreshed {
-            self.run_effects(state, &def.on_acquire, held, events);
+            self.run_effects(state, &def.on_acquire, None, held, events);
         }
     }
 
@@ -498,7 +504,7 @@ impl<'r> Context<'r> {
             StatusChange::Expired => &def.on_expire,
             _ => &def.on_remove,
         };
-        self.run_effects(state, effects, inst.held(), events);
+        self.run_effects(state, effects, None, inst.held(), events);
     }
 
     /// Runs the next segment of the instance numbered `serial` (of status
@@ -527,7 +533,7 @@ impl<'r> Context<'r> {
             after: def.segments.len() as i64,
             cause: self.cause.by_status(inst.status),
         });
-        self.run_effects(state, effects, inst.held(), events);
+        self.run_effects(state, effects, None, inst.held(), events);
         state
             .instances
             .iter()
@@ -553,6 +559,7 @@ impl<'r> Context<'r> {
         &self,
         state: &mut State,
         effects: &[Effect],
+        compiled: Option<&CompiledEffects>,
         held: Held,
         events: &mut Vec<Event>,
     ) {
@@ -577,7 +584,12 @@ impl<'r> Context<'r> {
             };
             let cause = self.cause.by_status(status);
             state.depth += 1;
-            run::<true>(self.rules, effects, state, &frame, events, Some(cause));
+            match (self.program, compiled) {
+                (Some(program), Some(code)) => {
+                    program.run_held(self.rules, code, state, &frame, cause, events);
+                }
+                _ => run::<true>(self.rules, effects, state, &frame, events, Some(cause)),
+            }
             state.depth -= 1;
         })
     }
@@ -725,15 +737,35 @@ pub fn run_status_timing(
     roles: &[EntityId],
     events: &mut Vec<Event>,
 ) {
-    let cx = Context::outside(rules, roles);
+    statuses_at(rules, None, state, timing, holder, roles, events);
+}
+
+/// [`run_status_timing`], the statuses' hooks run compiled when `program` is given.
+pub(super) fn statuses_at(
+    rules: &RuleSet,
+    program: Option<&Program>,
+    state: &mut State,
+    timing: u16,
+    holder: Option<EntityId>,
+    roles: &[EntityId],
+    events: &mut Vec<Event>,
+) {
+    let cx = Context {
+        program,
+        ..Context::outside(rules, roles)
+    };
     let end = state.serial;
     let mut after: Option<u32> = None;
-    // Where the last one was: the list is in serial order, so the next is
-    // after it unless effects removed instances before it.
+    // Where to look: the list is in serial order, so the next is after the
+    // last one unless effects removed that one or instances before it.
     let mut from = 0;
     loop {
-        if after.is_some_and(|a| state.instances.get(from).is_none_or(|i| i.serial > a)) {
-            from = 0;
+        if let Some(a) = after {
+            from = match state.instances.get(from) {
+                Some(i) if i.serial == a => from + 1,
+                Some(i) if i.serial < a => from,
+                _ => 0,
+            };
         }
         let Some((k, inst)) = state.instances[from..]
             .iter()
@@ -750,10 +782,22 @@ pub fn run_status_timing(
         from = k;
         after = Some(inst.serial);
         let def = &rules.status_defs[inst.status as usize];
-        if let Some((_, effects)) = def.hooks.iter().find(|(t, _)| *t == timing) {
-            cx.run_effects(state, effects, inst.held(), events);
+        // What it does here: looked up in a game, found in its definition by a tool.
+        let (hook, counts_down) = match program.and_then(|p| p.status_at(inst.status, timing)) {
+            Some(at) => (
+                (at.hook != NO_HOOK).then_some(usize::from(at.hook)),
+                at.counts_down,
+            ),
+            None => (
+                def.hooks.iter().position(|(t, _)| *t == timing),
+                def.lasts.is_some_and(|(_, t)| t == timing),
+            ),
+        };
+        if let Some(h) = hook {
+            let compiled = program.and_then(|p| p.status_hook(inst.status, h));
+            cx.run_effects(state, &def.hooks[h].1, compiled, inst.held(), events);
         }
-        if def.lasts.is_some_and(|(_, t)| t == timing) {
+        if counts_down {
             // A segment that acquired its own status again started it over:
             // this pass is not counted against the new run.
             let restarted =

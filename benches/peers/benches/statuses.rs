@@ -16,7 +16,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use grimoire::ast::Effect;
 use grimoire::diag::Source;
 use grimoire::engine::run_timing;
-use grimoire::eval::{Event, State, acquire, apply};
+use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply};
 use grimoire::files::check_sources;
 use grimoire::rules::{RuleSet, TimingId};
 use grimoire::syntax::read_one;
@@ -52,6 +52,9 @@ struct Grimoire {
     template: State,
     state: State,
     strike: Vec<Effect>,
+    /// The hooks and the strike compiled, as a game runs them; `None`: the
+    /// evaluator's tree walk, as tools run them.
+    compiled: Option<(Program, CompiledEffects)>,
     start: TimingId,
     end: TimingId,
     events: Vec<Event>,
@@ -59,7 +62,7 @@ struct Grimoire {
 }
 
 impl Grimoire {
-    fn new() -> Grimoire {
+    fn new(compiled: bool) -> Grimoire {
         let rules = RuleSet::parse(RULES).expect("rules");
         let mut checked = check_sources(vec![Source::new("statuses.edn", STATUSES)], Some(&rules));
         assert_eq!(checked.error_count(), 0, "{:?}", checked.diagnostics);
@@ -87,7 +90,10 @@ impl Grimoire {
         let strike = rules
             .check_effects(&read_one(STRIKE).unwrap())
             .expect("strike");
+        let compiled =
+            compiled.then(|| (Program::new(&rules), CompiledEffects::new(&rules, &strike)));
         Grimoire {
+            compiled,
             start: rules.timing("turn-start").unwrap(),
             end: rules.timing("turn-end").unwrap(),
             state: template.clone(),
@@ -105,21 +111,19 @@ impl Grimoire {
         }
         self.turns += 1;
         self.events.clear();
-        run_timing(
-            &self.rules,
-            &mut self.state,
-            self.start,
-            0,
-            &mut self.events,
-        );
-        apply(
-            &self.rules,
-            &self.strike,
-            &mut self.state,
-            &[0, 1],
-            &mut self.events,
-        );
-        run_timing(&self.rules, &mut self.state, self.end, 0, &mut self.events);
+        let (rules, state, events) = (&self.rules, &mut self.state, &mut self.events);
+        match &self.compiled {
+            Some((program, strike)) => {
+                program.run_timing(rules, state, self.start, &[0, 1], 0, events);
+                program.apply(rules, strike, state, &[0, 1], events);
+                program.run_timing(rules, state, self.end, &[0, 1], 0, events);
+            }
+            None => {
+                run_timing(rules, state, self.start, 0, events);
+                apply(rules, &self.strike, state, &[0, 1], events);
+                run_timing(rules, state, self.end, 0, events);
+            }
+        }
     }
 
     fn hp(&self) -> (i64, i64) {
@@ -316,7 +320,8 @@ impl Lua {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut g = Grimoire::new();
+    let mut g = Grimoire::new(false);
+    let mut compiled = Grimoire::new(true);
     let mut native = Native {
         fighters: [Fighter::new(), Fighter::new()],
         turns: 0,
@@ -326,11 +331,14 @@ fn bench(c: &mut Criterion) {
     // All four agree, turn by turn, before any is timed.
     for _ in 0..(ROUND - 1) {
         g.turn();
+        compiled.turn();
         native.turn();
         rhai.turn();
         lua.turn();
         let want = (native.fighters[0].hp, native.fighters[1].hp);
         assert_eq!(g.hp(), want, "grimoire");
+        assert_eq!(compiled.hp(), want, "grimoire compiled");
+        assert_eq!(compiled.events, g.events, "grimoire compiled events");
         assert_eq!(rhai.hp(), want, "rhai");
         assert_eq!(lua.hp(), want, "lua");
     }
@@ -340,6 +348,9 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4))
         .warm_up_time(Duration::from_secs(1));
     group.bench_function("grimoire", |b| b.iter(|| black_box(&mut g).turn()));
+    group.bench_function("grimoire_compiled", |b| {
+        b.iter(|| black_box(&mut compiled).turn())
+    });
     group.bench_function("native_rust", |b| b.iter(|| black_box(&mut native).turn()));
     group.bench_function("rhai", |b| b.iter(|| black_box(&mut rhai).turn()));
     group.bench_function("lua", |b| b.iter(|| black_box(&lua).turn()));
