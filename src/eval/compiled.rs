@@ -428,29 +428,47 @@ pub struct Program {
     ops: Box<[CompiledEffects]>,
     /// The rule set's hook at each timing.
     hooks: Box<[CompiledEffects]>,
-    /// Each status's hooks, in the order of its definition's `:hooks`.
-    status_hooks: Box<[Box<[CompiledEffects]>]>,
+    /// Every status's hooks, one status after another.
+    status_hooks: Box<[CompiledEffects]>,
     /// What each status does at each timing (`status × timings + timing`),
-    /// so the turn's walk over statuses reads one number an instance.
+    /// so the turn's walk over statuses reads one entry an instance.
     status_at: Box<[StatusAt]>,
     timings: usize,
 }
 
-/// What a status does at a timing: which of its hooks runs (`NO_HOOK` for
-/// none) and whether it counts down.
+/// What a status does at a timing: which hook of `status_hooks` runs
+/// (`NO_HOOK` for none) and whether it counts down.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct StatusAt {
-    pub(super) hook: u16,
-    pub(super) counts_down: bool,
+struct StatusAt {
+    hook: u32,
+    counts_down: bool,
 }
 
 /// [`StatusAt::hook`] of a status with no hook at the timing.
-pub(super) const NO_HOOK: u16 = u16::MAX;
+const NO_HOOK: u32 = u32::MAX;
 
 impl Program {
     /// Compiles every operation and hook of `rules`.
     pub fn new(rules: &RuleSet) -> Program {
         let compile = |effects: &[Effect]| CompiledEffects::new(rules, effects);
+        let timings = rules.timings.len();
+        let mut status_hooks = Vec::new();
+        let mut status_at = Vec::with_capacity(rules.status_defs.len() * timings);
+        for def in &rules.status_defs {
+            let first = status_hooks.len();
+            status_hooks.extend(def.hooks.iter().map(|(_, h)| compile(h)));
+            status_at.extend((0..timings).map(|t| {
+                StatusAt {
+                    hook: def
+                        .hooks
+                        .iter()
+                        .position(|&(at, _)| usize::from(at) == t)
+                        .and_then(|h| u32::try_from(first + h).ok())
+                        .unwrap_or(NO_HOOK),
+                    counts_down: def.lasts.is_some_and(|(_, at)| usize::from(at) == t),
+                }
+            }));
+        }
         Program {
             ops: rules
                 .operation_defs
@@ -458,38 +476,10 @@ impl Program {
                 .map(|op| compile(&op.effects))
                 .collect(),
             hooks: rules.hooks.iter().map(|h| compile(h)).collect(),
-            status_hooks: rules
-                .status_defs
-                .iter()
-                .map(|def| def.hooks.iter().map(|(_, h)| compile(h)).collect())
-                .collect(),
-            status_at: rules
-                .status_defs
-                .iter()
-                .flat_map(|def| {
-                    (0..rules.timings.len()).map(|t| StatusAt {
-                        hook: def
-                            .hooks
-                            .iter()
-                            .position(|&(at, _)| usize::from(at) == t)
-                            .and_then(|h| u16::try_from(h).ok())
-                            .unwrap_or(NO_HOOK),
-                        counts_down: def.lasts.is_some_and(|(_, at)| usize::from(at) == t),
-                    })
-                })
-                .collect(),
-            timings: rules.timings.len(),
+            status_hooks: status_hooks.into(),
+            status_at: status_at.into(),
+            timings,
         }
-    }
-
-    /// What `status` does at `timing`.
-    #[inline]
-    pub(super) fn status_at(&self, status: StatusId, timing: u16) -> Option<StatusAt> {
-        if usize::from(timing) >= self.timings {
-            return None;
-        }
-        let at = usize::from(status) * self.timings + usize::from(timing);
-        self.status_at.get(at).copied()
     }
 
     /// The rule set's hook at `timing`, compiled.
@@ -497,9 +487,27 @@ impl Program {
         self.hooks.get(usize::from(timing))
     }
 
-    /// Hook `index` of status `status`, compiled.
-    pub(super) fn status_hook(&self, status: StatusId, index: usize) -> Option<&CompiledEffects> {
-        self.status_hooks.get(usize::from(status))?.get(index)
+    /// What `status` does at `timing`: its hook there, compiled, and
+    /// whether it counts down. `None` for a status or timing it was not
+    /// compiled with.
+    #[inline]
+    pub(super) fn status_at(
+        &self,
+        status: StatusId,
+        timing: u16,
+    ) -> Option<(Option<&CompiledEffects>, bool)> {
+        if usize::from(timing) >= self.timings {
+            return None;
+        }
+        let at = self
+            .status_at
+            .get(usize::from(status) * self.timings + usize::from(timing))?;
+        let hook = if at.hook == NO_HOOK {
+            None
+        } else {
+            self.status_hooks.get(at.hook as usize)
+        };
+        Some((hook, at.counts_down))
     }
 
     /// Applies `effects` as [`super::apply`] does, with the same changes,

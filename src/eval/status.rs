@@ -10,7 +10,6 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::compiled::NO_HOOK;
 use super::{
     Cause, Change, CompiledEffects, Event, Frame, MAX_STATUS_DEPTH, Program, State, What, dec, int,
     run, with_bindings,
@@ -165,7 +164,6 @@ pub(super) fn change(
         rules,
         roles: frame.roles.get(..rules.roles.len()).unwrap_or(frame.roles),
         cause: change.cause,
-        program: None,
     };
     let entity = change.entity;
     match op {
@@ -242,6 +240,22 @@ fn choose(state: &mut State, entity: EntityId, filter: &Filter, pick: Pick) -> O
     found.map(|i| i.serial)
 }
 
+/// A status's effect list: as checked, or compiled (a game's hooks).
+#[derive(Clone, Copy)]
+enum Effects<'a> {
+    Tree(&'a [Effect]),
+    Compiled(&'a Program, &'a CompiledEffects),
+}
+
+impl Effects<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            Effects::Tree(effects) => effects.is_empty(),
+            Effects::Compiled(_, code) => code.is_empty(),
+        }
+    }
+}
+
 /// Where a status change happens: the rule set, the roles of the turn, and
 /// the cause its events carry.
 #[derive(Clone, Copy)]
@@ -250,8 +264,6 @@ struct Context<'r> {
     /// The rule set's roles, bound as in the effect or turn that made the change.
     roles: &'r [EntityId],
     cause: Cause,
-    /// Where statuses' hooks are compiled (in a game), if they are.
-    program: Option<&'r Program>,
 }
 
 impl<'r> Context<'r> {
@@ -261,7 +273,6 @@ impl<'r> Context<'r> {
             rules,
             roles,
             cause: Cause::effect(0),
-            program: None,
         }
     }
 
@@ -361,7 +372,7 @@ impl<'r> Context<'r> {
         self.recompute_for(state, holder, def, cause, events);
         // A new instance or stack is acquired; a refresh only resets the turns left.
         if change != StatusChange::Refreshed {
-            self.run_effects(state, &def.on_acquire, None, held, events);
+            self.run_effects(state, Effects::Tree(&def.on_acquire), held, events);
         }
     }
 
@@ -504,7 +515,7 @@ impl<'r> Context<'r> {
             StatusChange::Expired => &def.on_expire,
             _ => &def.on_remove,
         };
-        self.run_effects(state, effects, None, inst.held(), events);
+        self.run_effects(state, Effects::Tree(effects), inst.held(), events);
     }
 
     /// Runs the next segment of the instance numbered `serial` (of status
@@ -533,7 +544,7 @@ impl<'r> Context<'r> {
             after: def.segments.len() as i64,
             cause: self.cause.by_status(inst.status),
         });
-        self.run_effects(state, effects, None, inst.held(), events);
+        self.run_effects(state, Effects::Tree(effects), inst.held(), events);
         state
             .instances
             .iter()
@@ -558,8 +569,7 @@ impl<'r> Context<'r> {
     fn run_effects(
         &self,
         state: &mut State,
-        effects: &[Effect],
-        compiled: Option<&CompiledEffects>,
+        effects: Effects<'_>,
         held: Held,
         events: &mut Vec<Event>,
     ) {
@@ -584,11 +594,13 @@ impl<'r> Context<'r> {
             };
             let cause = self.cause.by_status(status);
             state.depth += 1;
-            match (self.program, compiled) {
-                (Some(program), Some(code)) => {
+            match effects {
+                Effects::Tree(effects) => {
+                    run::<true>(self.rules, effects, state, &frame, events, Some(cause));
+                }
+                Effects::Compiled(program, code) => {
                     program.run_held(self.rules, code, state, &frame, cause, events);
                 }
-                _ => run::<true>(self.rules, effects, state, &frame, events, Some(cause)),
             }
             state.depth -= 1;
         })
@@ -750,10 +762,7 @@ pub(super) fn statuses_at(
     roles: &[EntityId],
     events: &mut Vec<Event>,
 ) {
-    let cx = Context {
-        program,
-        ..Context::outside(rules, roles)
-    };
+    let cx = Context::outside(rules, roles);
     let end = state.serial;
     let mut after: Option<u32> = None;
     // Where to look: the list is in serial order, so the next is after the
@@ -783,19 +792,20 @@ pub(super) fn statuses_at(
         after = Some(inst.serial);
         let def = &rules.status_defs[inst.status as usize];
         // What it does here: looked up in a game, found in its definition by a tool.
-        let (hook, counts_down) = match program.and_then(|p| p.status_at(inst.status, timing)) {
-            Some(at) => (
-                (at.hook != NO_HOOK).then_some(usize::from(at.hook)),
-                at.counts_down,
-            ),
+        let (hook, counts_down) = match program
+            .and_then(|p| Some((p, p.status_at(inst.status, timing)?)))
+        {
+            Some((p, (code, counts_down))) => (code.map(|c| Effects::Compiled(p, c)), counts_down),
             None => (
-                def.hooks.iter().position(|(t, _)| *t == timing),
+                def.hooks
+                    .iter()
+                    .find(|(t, _)| *t == timing)
+                    .map(|(_, e)| Effects::Tree(e)),
                 def.lasts.is_some_and(|(_, t)| t == timing),
             ),
         };
-        if let Some(h) = hook {
-            let compiled = program.and_then(|p| p.status_hook(inst.status, h));
-            cx.run_effects(state, &def.hooks[h].1, compiled, inst.held(), events);
+        if let Some(effects) = hook {
+            cx.run_effects(state, effects, inst.held(), events);
         }
         if counts_down {
             // A segment that acquired its own status again started it over:
