@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::{Ability, Action, Game, Phase, cards};
 use crate::ast::EntityId;
-use crate::eval::{Event, Rng, State, apply};
+use crate::eval::{Event, Rng, State};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,9 +317,10 @@ impl Ai {
                     self.events.clear();
                     match action.ability {
                         Ability::Card(i) => {
-                            let card = &cards[game.hand()[usize::from(i)] as usize];
-                            cards::pay(rules, scratch, game.current, card, &mut self.events);
-                            apply(rules, &card.effects, scratch, roles, &mut self.events);
+                            let id = game.hand()[usize::from(i)] as usize;
+                            cards::pay(rules, scratch, game.current, &cards[id], &mut self.events);
+                            let (program, code) = (&game.code.program, &game.code.cards[id]);
+                            program.apply(rules, code, scratch, roles, &mut self.events);
                         }
                         _ => {
                             self.removed.clear();

@@ -2034,14 +2034,15 @@ impl Game<'_> {
             return;
         };
         let roles = self.seat_roles(self.current as usize);
+        let (program, code) = (&self.code.program, &self.code.actions[usize::from(id)]);
         bind_action(state, roles, action, |state, r| {
-            apply(self.rules, &def.pay, state, r, events);
+            program.apply(self.rules, &code.pay, state, r, events);
             let delayed = def
                 .delayed_when
                 .as_ref()
                 .is_some_and(|c| holds(c, state, r));
             if !delayed {
-                apply(self.rules, &def.effects, state, r, events);
+                program.apply(self.rules, &code.effects, state, r, events);
             }
         });
         state.remove_fallen(self.rules, roles, removed, events);

@@ -20,7 +20,7 @@ use crate::rules::{KindId, RuleSet};
 
 use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
-    each_of_kind, flush_rolls,
+    each_of_kind, flush_rolls, run_nested,
 };
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
@@ -387,7 +387,7 @@ fn entity(e: &Entity) -> EntityCode {
 /// the evaluator) and every operation's compiled effects.
 struct Ctx<'a> {
     rules: &'a RuleSet,
-    ops: &'a [CompiledEffects],
+    program: &'a Program,
     /// Whether the state keeps base values (some status modifies an
     /// attribute): the evaluator's `MODIFIED`.
     modified: bool,
@@ -522,7 +522,7 @@ impl Program {
     ) {
         let ctx = Ctx {
             rules,
-            ops: &self.ops,
+            program: self,
             // Decided once per list, as the evaluator decides it.
             modified: !state.base.is_empty(),
         };
@@ -543,7 +543,7 @@ impl Program {
     ) {
         let ctx = Ctx {
             rules,
-            ops: &self.ops,
+            program: self,
             modified: true,
         };
         effects.run(&ctx, state, frame, Some(cause), events);
@@ -754,7 +754,15 @@ enum Does {
         set: bool,
     },
     Op(OpId),
+    /// `:each`, or `{:run :timing}`: effects inside, for the effect's entity.
+    Nested(Nested),
+}
+
+enum Nested {
     Each(Box<EachCode>),
+    /// The timing's hooks, compiled, through the evaluator's guard on
+    /// runs inside runs.
+    Run(u16),
 }
 
 /// `{:each :kind :where … :effects […]}` (or `{:when … :effects […]}`), compiled.
@@ -804,12 +812,13 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             set: e.set,
         },
         Resource::Op(op) => Does::Op(op),
-        Resource::Each(ref each) => Does::Each(Box::new(EachCode {
+        Resource::Run(timing) => Does::Nested(Nested::Run(timing)),
+        Resource::Each(ref each) => Does::Nested(Nested::Each(Box::new(EachCode {
             kind: each.kind,
             filter: each.filter.as_ref().map(boolean),
             effects: CompiledEffects::new(rules, &each.effects),
             outer: each.outer,
-        })),
+        }))),
         _ => {
             let (e, mine) = (e.clone(), Cause::effect(index));
             return Box::new(move |ctx, state, frame, inside, events| {
@@ -893,16 +902,23 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
                 amount,
                 ..*frame
             };
-            ctx.ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
+            let ops = &ctx.program.ops;
+            ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
         }),
-        Does::Each(each) => Box::new(move |ctx, state, frame, inside, events| {
+        Does::Nested(nested) => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);
             let who = who.get(state, frame);
             // Where the evaluator logs dice for a resource that is not an attribute.
             flush_rolls(state, who, cause, events);
             // Unused, but computed: it may draw from the generator.
             amount.get(state, frame, who, cause, events);
-            each.run(ctx, state, frame, cause, events);
+            match &nested {
+                Nested::Each(each) => each.run(ctx, state, frame, cause, events),
+                Nested::Run(timing) => {
+                    let program = Some(ctx.program);
+                    run_nested(ctx.rules, program, state, frame, *timing, who, events);
+                }
+            }
             // The dice of the conditions inside.
             flush_rolls(state, who, cause, events);
         }),

@@ -891,7 +891,7 @@ impl Change {
                         spawn_one(rules, state, frame, spawn, self.cause, events)
                     }
                     Some(Resource::Run(timing)) => {
-                        run_nested(rules, state, frame, *timing, self.entity, events)
+                        run_nested(rules, None, state, frame, *timing, self.entity, events)
                     }
                     Some(Resource::Queue(op)) => {
                         state.queue_request(op, self.entity, self.amount, frame)
@@ -1114,6 +1114,7 @@ pub(crate) struct Running {
 #[inline(never)]
 fn run_nested(
     rules: &RuleSet,
+    program: Option<&Program>,
     state: &mut State,
     frame: &Frame<'_>,
     timing: u16,
@@ -1128,7 +1129,15 @@ fn run_nested(
     state.running.timings[depth] = timing;
     state.running.len += 1;
     let n = rules.roles.len().min(frame.roles.len());
-    run_timing(rules, state, timing, &frame.roles[..n], who, events);
+    self::timing(
+        rules,
+        program,
+        state,
+        timing,
+        &frame.roles[..n],
+        who,
+        events,
+    );
     state.running.len -= 1;
 }
 
