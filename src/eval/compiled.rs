@@ -219,9 +219,9 @@ fn int(e: &Int) -> IntCode {
         }
         &Int::Pick(cmp, r, attr, n, then, other) => {
             let r = usize::from(r);
-            let test = compare(cmp);
+            let test = Within::new(cmp, n);
             Box::new(move |s, f| {
-                if test(s.get(f.roles[r], attr), n) {
+                if test.holds(s.get(f.roles[r], attr)) {
                     then
                 } else {
                     other
@@ -272,14 +272,38 @@ fn int(e: &Int) -> IntCode {
     }
 }
 
-fn compare(cmp: Cmp) -> fn(i64, i64) -> bool {
-    match cmp {
-        Cmp::Eq => |a, b| a == b,
-        Cmp::Ne => |a, b| a != b,
-        Cmp::Lt => |a, b| a < b,
-        Cmp::Gt => |a, b| a > b,
-        Cmp::Le => |a, b| a <= b,
-        Cmp::Ge => |a, b| a >= b,
+/// A comparison with a number, as a range: `v cmp k` holds where `v` is in
+/// `[lo, lo + span]`, or where it is not when `outside`. Tested with one
+/// subtraction and one unsigned comparison, no branch or call on the
+/// operator (simple logic's test, `[= [:you :wall] 0 6 3]`).
+#[derive(Clone, Copy)]
+struct Within {
+    lo: i64,
+    span: u64,
+    outside: bool,
+}
+
+impl Within {
+    fn new(cmp: Cmp, k: i64) -> Within {
+        // Every operator as `[lo, hi]` or its complement, lo ≤ hi, so no bound overflows.
+        let (lo, hi, outside) = match cmp {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Le => (i64::MIN, k, false),
+            Cmp::Gt => (i64::MIN, k, true),
+            Cmp::Ge => (k, i64::MAX, false),
+            Cmp::Lt => (k, i64::MAX, true),
+        };
+        Within {
+            lo,
+            span: hi.wrapping_sub(lo) as u64,
+            outside,
+        }
+    }
+
+    #[inline(always)]
+    fn holds(self, v: i64) -> bool {
+        (v.wrapping_sub(self.lo) as u64 <= self.span) != self.outside
     }
 }
 
@@ -409,7 +433,9 @@ type StepCode =
 /// On a state where statuses modify values, a change to a modified attribute
 /// goes to its base value, as the evaluator's does.
 pub struct CompiledEffects {
-    steps: Box<[StepCode]>,
+    /// The list's one effect, or a loop over its effects: held here, so a
+    /// one-effect list (most cards) is one indirect call with no list to load.
+    code: StepCode,
     /// How many effects it was compiled from.
     effects: usize,
 }
@@ -512,6 +538,7 @@ impl Program {
 
     /// Applies `effects` as [`super::apply`] does, with the same changes,
     /// events and draws, in the same order.
+    #[inline]
     pub fn apply(
         &self,
         rules: &RuleSet,
@@ -594,8 +621,20 @@ impl CompiledEffects {
             steps.push(group(effects[i..i + n].into(), i));
             i += n;
         }
+        let code: StepCode = match <[StepCode; 1]>::try_from(steps) {
+            Ok([one]) => one,
+            Err(steps) if steps.is_empty() => Box::new(|_, _, _, _, _| {}),
+            Err(steps) => {
+                let steps = steps.into_boxed_slice();
+                Box::new(move |ctx, state, frame, inside, events| {
+                    for step in &steps {
+                        step(ctx, state, frame, inside, events);
+                    }
+                })
+            }
+        };
         CompiledEffects {
-            steps: steps.into(),
+            code,
             effects: effects.len(),
         }
     }
@@ -614,9 +653,7 @@ impl CompiledEffects {
         inside: Option<Cause>,
         events: &mut Vec<Event>,
     ) {
-        for step in &self.steps {
-            step(ctx, state, frame, inside, events);
-        }
+        (self.code)(ctx, state, frame, inside, events);
     }
 }
 
@@ -682,10 +719,9 @@ struct LitAmount(i64);
 struct RoleAttrAmount(usize, AttrId);
 /// Simple logic on a role's smart value with numbers for branches (`[= [:you :wall] 0 6 3]`).
 struct PickAmount {
-    test: fn(i64, i64) -> bool,
+    test: Within,
     role: usize,
     attr: AttrId,
-    against: i64,
     then: i64,
     other: i64,
 }
@@ -714,7 +750,7 @@ impl Amount for PickAmount {
     const LOGGED: bool = false;
     #[inline(always)]
     fn value(&self, s: &mut State, f: &Frame<'_>) -> i64 {
-        if (self.test)(s.get(f.roles[self.role], self.attr), self.against) {
+        if self.test.holds(s.get(f.roles[self.role], self.attr)) {
             self.then
         } else {
             self.other
@@ -846,10 +882,9 @@ fn by_amount<W: Who>(who: W, amount: &Int, does: Does, index: usize) -> StepCode
         }
         Int::Pick(cmp, r, attr, against, then, other) => {
             let pick = PickAmount {
-                test: compare(cmp),
+                test: Within::new(cmp, against),
                 role: usize::from(r),
                 attr,
-                against,
                 then,
                 other,
             };
