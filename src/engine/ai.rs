@@ -320,7 +320,7 @@ impl Ai {
                             let id = game.hand()[usize::from(i)] as usize;
                             cards::pay(rules, scratch, game.current, &cards[id], &mut self.events);
                             let (program, code) = (&game.code.program, &game.code.cards[id]);
-                            program.apply(rules, code, scratch, roles, &mut self.events);
+                            program.apply_inline(rules, code, scratch, roles, &mut self.events);
                         }
                         _ => {
                             self.removed.clear();

@@ -1490,7 +1490,7 @@ impl<'r> Game<'r> {
                 let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
-                    program.apply(rules, effects, &mut self.state, roles, &mut self.events);
+                    program.apply_inline(rules, effects, &mut self.state, roles, &mut self.events);
                 }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
@@ -1515,7 +1515,7 @@ impl<'r> Game<'r> {
                 roles.push(entity);
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
-                    program.apply(rules, effects, &mut self.state, &roles, &mut self.events);
+                    program.apply_inline(rules, effects, &mut self.state, &roles, &mut self.events);
                 }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
@@ -1656,7 +1656,7 @@ impl<'r> Game<'r> {
         let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
         let (rules, program, events) = (self.rules, &self.code.program, &mut self.events);
         bind_action(&mut self.state, roles, action, |state, r| {
-            program.apply(rules, code, state, r, events)
+            program.apply_inline(rules, code, state, r, events)
         });
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();
@@ -1843,7 +1843,7 @@ impl<'r> Game<'r> {
                     self.flush_events(|_| By::Played(card));
                 }
                 let code = &self.code;
-                code.program.apply(
+                code.program.apply_inline(
                     rules,
                     &code.cards[card as usize],
                     &mut self.state,
@@ -2036,13 +2036,13 @@ impl Game<'_> {
         let roles = self.seat_roles(self.current as usize);
         let (program, code) = (&self.code.program, &self.code.actions[usize::from(id)]);
         bind_action(state, roles, action, |state, r| {
-            program.apply(self.rules, &code.pay, state, r, events);
+            program.apply_inline(self.rules, &code.pay, state, r, events);
             let delayed = def
                 .delayed_when
                 .as_ref()
                 .is_some_and(|c| holds(c, state, r));
             if !delayed {
-                program.apply(self.rules, &code.effects, state, r, events);
+                program.apply_inline(self.rules, &code.effects, state, r, events);
             }
         });
         state.remove_fallen(self.rules, roles, removed, events);

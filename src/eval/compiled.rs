@@ -433,9 +433,10 @@ type StepCode =
 /// On a state where statuses modify values, a change to a modified attribute
 /// goes to its base value, as the evaluator's does.
 pub struct CompiledEffects {
-    /// The list's one effect, or a loop over its effects: held here, so a
-    /// one-effect list (most cards) is one indirect call with no list to load.
-    code: StepCode,
+    /// The first effect, held here so a one-effect list (most cards) is one
+    /// indirect call with no list to load; then the others.
+    first: StepCode,
+    rest: Box<[StepCode]>,
     /// How many effects it was compiled from.
     effects: usize,
 }
@@ -547,13 +548,34 @@ impl Program {
         roles: &[EntityId],
         events: &mut Vec<Event>,
     ) {
-        let ctx = Ctx {
+        let ctx = self.ctx(rules, state);
+        effects.run_last(&ctx, state, &Frame::outside(roles), None, events);
+    }
+
+    /// [`Program::apply`] with the loop over the list's effects in line in
+    /// its caller: for the engine's own calls, made from functions that are
+    /// large already.
+    #[inline(always)]
+    pub(crate) fn apply_inline(
+        &self,
+        rules: &RuleSet,
+        effects: &CompiledEffects,
+        state: &mut State,
+        roles: &[EntityId],
+        events: &mut Vec<Event>,
+    ) {
+        let ctx = self.ctx(rules, state);
+        effects.run(&ctx, state, &Frame::outside(roles), None, events);
+    }
+
+    #[inline(always)]
+    fn ctx<'a>(&'a self, rules: &'a RuleSet, state: &State) -> Ctx<'a> {
+        Ctx {
             rules,
             program: self,
             // Decided once per list, as the evaluator decides it.
             modified: !state.base.is_empty(),
-        };
-        effects.run(&ctx, state, &Frame::outside(roles), None, events);
+        }
     }
 
     /// Runs a status's effects in `frame`, every change caused by `cause`, as
@@ -621,20 +643,11 @@ impl CompiledEffects {
             steps.push(group(effects[i..i + n].into(), i));
             i += n;
         }
-        let code: StepCode = match <[StepCode; 1]>::try_from(steps) {
-            Ok([one]) => one,
-            Err(steps) if steps.is_empty() => Box::new(|_, _, _, _, _| {}),
-            Err(steps) => {
-                let steps = steps.into_boxed_slice();
-                Box::new(move |ctx, state, frame, inside, events| {
-                    for step in &steps {
-                        step(ctx, state, frame, inside, events);
-                    }
-                })
-            }
-        };
+        let mut steps = steps.into_iter();
+        let first = steps.next().unwrap_or_else(|| Box::new(|_, _, _, _, _| {}));
         CompiledEffects {
-            code,
+            first,
+            rest: steps.collect(),
             effects: effects.len(),
         }
     }
@@ -644,7 +657,8 @@ impl CompiledEffects {
         self.effects == 0
     }
 
-    #[inline]
+    /// Runs the list with the loop over its effects in line.
+    #[inline(always)]
     fn run(
         &self,
         ctx: &Ctx<'_>,
@@ -653,7 +667,43 @@ impl CompiledEffects {
         inside: Option<Cause>,
         events: &mut Vec<Event>,
     ) {
-        (self.code)(ctx, state, frame, inside, events);
+        (self.first)(ctx, state, frame, inside, events);
+        for step in &self.rest {
+            step(ctx, state, frame, inside, events);
+        }
+    }
+
+    /// Runs the list as its caller's last act: a one-effect list (most cards)
+    /// is one jump, the loop over longer ones out of line. From a small
+    /// caller the loop in line cost a one-effect list a nanosecond (the
+    /// registers it needs saved); from the engine's large ones, the call out
+    /// of line cost a random Arcomage game 4 % (measured).
+    #[inline(always)]
+    fn run_last(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &mut State,
+        frame: &Frame<'_>,
+        inside: Option<Cause>,
+        events: &mut Vec<Event>,
+    ) {
+        if self.rest.is_empty() {
+            (self.first)(ctx, state, frame, inside, events)
+        } else {
+            self.run_out_of_line(ctx, state, frame, inside, events)
+        }
+    }
+
+    #[inline(never)]
+    fn run_out_of_line(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &mut State,
+        frame: &Frame<'_>,
+        inside: Option<Cause>,
+        events: &mut Vec<Event>,
+    ) {
+        self.run(ctx, state, frame, inside, events);
     }
 }
 
@@ -901,12 +951,24 @@ fn by_amount<W: Who>(who: W, amount: &Int, does: Does, index: usize) -> StepCode
 fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepCode {
     let mine = Cause::effect(index);
     match does {
-        Does::Attr { attr, bounds, set } => Box::new(move |_, state, frame, inside, events| {
-            let cause = inside.unwrap_or(mine);
-            let who = who.get(state, frame);
-            let amount = amount.get(state, frame, who, cause, events);
-            change_value(state, bounds, who, attr, set, amount, cause, events);
-        }),
+        Does::Attr { attr, bounds, set } => {
+            // Built for adding or setting, so neither is a test when it runs.
+            if set {
+                Box::new(move |_, state, frame, inside, events| {
+                    let cause = inside.unwrap_or(mine);
+                    let who = who.get(state, frame);
+                    let amount = amount.get(state, frame, who, cause, events);
+                    change_value(state, bounds, who, attr, true, amount, cause, events);
+                })
+            } else {
+                Box::new(move |_, state, frame, inside, events| {
+                    let cause = inside.unwrap_or(mine);
+                    let who = who.get(state, frame);
+                    let amount = amount.get(state, frame, who, cause, events);
+                    change_value(state, bounds, who, attr, false, amount, cause, events);
+                })
+            }
+        }
         Does::Modified { attr, set } => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);
             let who = who.get(state, frame);
