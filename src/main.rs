@@ -287,6 +287,23 @@ enum Command {
         /// Record game N (1 to --games) of the run to FILE, for `grimoire replay`.
         #[arg(long = "record-game", num_args = 2, value_names = ["N", "FILE"])]
         record_game: Vec<String>,
+        /// Play only the Kth of N equal shares of the run's games (each with its seed in the
+        /// whole run); `--format json` then carries the sums `grimoire merge` adds up.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+    },
+    /// Merge the JSON of a run's shards (`simulate --shard K/N --format json`) into the
+    /// figures one process would have printed for the whole run.
+    #[command(
+        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --shard 1/2 --format json > a.json\n  grimoire simulate arcomage --games 100000 --shard 2/2 --format json > b.json\n  grimoire merge a.json b.json --format json"
+    )]
+    Merge {
+        /// The shards' JSON files, every share of one run, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output format, as `simulate`'s.
+        #[arg(long, value_enum, default_value = "human")]
+        format: SimFormatArg,
     },
 }
 
@@ -415,6 +432,7 @@ fn main() -> ExitCode {
             versus_cards,
             report,
             record_game,
+            shard,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -440,7 +458,23 @@ fn main() -> ExitCode {
                 },
                 _ => None,
             },
+            shard: match shard.as_deref().map(cli::Shard::parse).transpose() {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            },
             progress: std::io::stderr().is_terminal(),
+            color,
+        }),
+        Command::Merge { files, format } => cli::merge(&cli::MergeArgs {
+            files,
+            format: match format {
+                SimFormatArg::Json => Format::Json,
+                _ => Format::Human,
+            },
+            csv: matches!(format, SimFormatArg::Csv),
             color,
         }),
     };

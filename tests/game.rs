@@ -41,6 +41,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         versus: Vec::new(),
         report: None,
         record_game: None,
+        shard: None,
         progress: false,
         color: false,
     })

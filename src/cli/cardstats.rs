@@ -112,7 +112,7 @@ impl Difference {
 }
 
 /// What one card's games add up to, for one seat or all.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// Games its holder played (one a game per seat counted).
     pub games: u64,

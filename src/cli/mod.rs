@@ -8,6 +8,7 @@ mod compare;
 pub mod explain;
 pub mod fmt;
 pub mod lsp;
+mod merge;
 mod play;
 mod replay;
 mod report;
@@ -15,10 +16,13 @@ mod roll;
 mod simulate;
 mod test;
 
+pub use merge::{MergeArgs, merge};
 pub use play::{PlayArgs, play};
 pub use replay::{Recording, replay};
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
-pub use simulate::{SimArgs, Stop, Tally, game_seed, run_all, run_games, simulate};
+pub use simulate::{
+    Shard, SimArgs, Stop, Tally, game_seed, run_all, run_games, run_range, simulate,
+};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;
@@ -68,6 +72,15 @@ pub struct Output {
 }
 
 impl Output {
+    /// An input that is read but wrong (exit 1), as a diagnostic would be.
+    pub(crate) fn failure(message: impl Into<String>) -> Output {
+        Output {
+            stderr: format!("error: {}\n", message.into()),
+            code: EXIT_DIAGNOSTICS,
+            ..Output::default()
+        }
+    }
+
     pub(crate) fn usage(message: impl Into<String>) -> Output {
         Output {
             stderr: format!("error: {}\n", message.into()),

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::cardstats::{Counts, Figures, name_width};
@@ -47,6 +48,8 @@ pub struct SimArgs {
     pub report: Option<PathBuf>,
     /// Record game N (from 1) of the run to a file `replay` reads (`--record-game N FILE`).
     pub record_game: Option<(u64, PathBuf)>,
+    /// Play only this share of the run's games (`--shard K/N`).
+    pub shard: Option<Shard>,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -56,8 +59,39 @@ pub struct SimArgs {
 /// Games run by one task: fixed, so the split never depends on the thread count.
 const CHUNK: u64 = 256;
 
+/// One process's share of a run (`--shard K/N`): the `index`th of `of`
+/// blocks of consecutive games, numbered as in the whole run, so each game
+/// has the seed it has there and the shards' sums add up to the run's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which share, from 1.
+    pub index: u64,
+    /// How many shares.
+    pub of: u64,
+}
+
+impl Shard {
+    /// Reads `K/N`, 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard {text}: give K/N, the Kth of N shares, 1 ≤ K ≤ N (as 2/8)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let of: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || of == 0 || index > of {
+            return Err(bad());
+        }
+        Ok(Shard { index, of })
+    }
+
+    /// The games (by number in the run, from 0) this share plays of a run of `games`.
+    pub fn games(self, games: u64) -> std::ops::Range<u64> {
+        let at = |k: u64| (u128::from(games) * u128::from(k) / u128::from(self.of)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
 /// Sums over games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Games counted.
     pub games: u64,
@@ -126,7 +160,8 @@ impl Tally {
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    /// The sums of both.
+    pub fn merge(mut self, other: Tally) -> Tally {
         let add = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         add(&mut self.wins, &other.wins);
         self.cards
@@ -245,12 +280,25 @@ pub fn run_all(
     ai: &[Policy],
     done: &AtomicU64,
 ) -> Tally {
-    let chunks = games.div_ceil(CHUNK);
+    run_range(rules, deck, seed, 0..games, ai, done)
+}
+
+/// Runs the games numbered `games` of a run seeded `seed` on the current
+/// rayon pool: a shard's share of a run.
+pub fn run_range(
+    rules: &RuleSet,
+    deck: &[Card],
+    seed: u64,
+    games: std::ops::Range<u64>,
+    ai: &[Policy],
+    done: &AtomicU64,
+) -> Tally {
+    let chunks = (games.end.saturating_sub(games.start)).div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let range =
-                c.saturating_mul(CHUNK)..c.saturating_add(1).saturating_mul(CHUNK).min(games);
+            let start = games.start.saturating_add(c.saturating_mul(CHUNK));
+            let range = start..start.saturating_add(CHUNK).min(games.end);
             run_games(rules, deck, seed, range, ai, done)
         })
         .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
@@ -284,6 +332,20 @@ pub fn simulate(args: &SimArgs) -> Output {
             if given {
                 return Output::usage(format!(
                     "{what} is for one deck; with --versus-cards the changes are listed, significant first"
+                ));
+            }
+        }
+    }
+    if let Some(shard) = args.shard {
+        for (given, what) in [
+            (!args.versus.is_empty(), "--versus-cards"),
+            (args.report.is_some(), "--report"),
+            (args.record_game.is_some(), "--record-game"),
+        ] {
+            if given {
+                return Output::usage(format!(
+                    "--shard {}/{}: {what} needs the whole run; merge the shards' JSON with `grimoire merge`, then run it once",
+                    shard.index, shard.of
                 ));
             }
         }
@@ -359,12 +421,14 @@ pub fn simulate(args: &SimArgs) -> Output {
             Err(out) => return out,
         }
     };
-    let total = args.games * if versus.is_some() { 2 } else { 1 };
+    let games = args.shard.map_or(0..args.games, |s| s.games(args.games));
+    let played = games.end - games.start;
+    let total = played * if versus.is_some() { 2 } else { 1 };
     let (tally, versus_tally) = std::thread::scope(|scope| {
         if args.progress {
             scope.spawn(|| progress_bar(&done, &finished, total));
         }
-        let tally = pool.install(|| run_all(&rules, &deck, args.seed, args.games, &args.ai, &done));
+        let tally = pool.install(|| run_range(&rules, &deck, args.seed, games, &args.ai, &done));
         let other = versus.as_ref().map(|(_, cards)| {
             pool.install(|| run_all(&rules, cards, args.seed, args.games, &args.ai, &done))
         });
@@ -434,17 +498,76 @@ pub fn simulate(args: &SimArgs) -> Output {
         }
         let _ = writeln!(notes, "report written to {}", path.display());
     }
+    let run = Run {
+        rules: &rules,
+        deck: &deck,
+        source: &source,
+        deck_shown: &deck_shown,
+        policies: &policies,
+    };
     Output {
         stderr: notes,
-        stdout: match args.format {
-            _ if args.csv => report_csv(&deck, &tally, rules.seats.len(), sort),
-            Format::Human => render(&rules, &deck, &deck_shown, args, &policies, &tally),
-            Format::Json => to_json(&report_json(
-                &rules, &deck, &source, args, &policies, &tally,
-            )),
-        },
+        stdout: figures(&run, args, &tally),
         ..Output::default()
     }
+}
+
+/// What a run's figures are shown with besides its sums.
+pub(super) struct Run<'a> {
+    pub(super) rules: &'a RuleSet,
+    pub(super) deck: &'a [Card],
+    /// Where the deck came from.
+    pub(super) source: &'a str,
+    /// The deck's line in the table's head.
+    pub(super) deck_shown: &'a str,
+    /// Each seat's policy's name.
+    pub(super) policies: &'a [&'a str],
+}
+
+/// The figures of `tally` in the format `args` asks for: a whole run's, or
+/// (with `args.shard`) one share's, whose JSON also carries the sums and
+/// what `grimoire merge` checks the other shares against.
+pub(super) fn figures(run: &Run<'_>, args: &SimArgs, tally: &Tally) -> String {
+    let seats = run.rules.seats.len();
+    let sort = args.sort.as_deref().unwrap_or("improvement");
+    // The rates are out of the games played here: a shard's own.
+    let played = SimArgs {
+        games: tally.games,
+        ..args.clone()
+    };
+    match args.format {
+        _ if args.csv => report_csv(run.deck, tally, seats, sort),
+        Format::Human => render(run, &played, tally),
+        Format::Json => {
+            let mut value = report_json(run, &played, tally);
+            if let Some(shard) = args.shard {
+                value["shard"] = json!({
+                    "index": shard.index,
+                    "of": shard.of,
+                    "games": args.games,
+                    "seed": args.seed,
+                    "rules": args.rules,
+                    "cards": args.cards.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
+                    "ai": run.policies,
+                    "sort": args.sort,
+                    "fingerprint": fingerprint(run.rules, run.deck),
+                });
+                value["raw"] = serde_json::to_value(tally).unwrap_or_default();
+            }
+            to_json(&value)
+        }
+    }
+}
+
+/// A digest of the rule set's name and seats and every card of the deck as
+/// checked, so that shards played with different decks are not merged.
+pub(super) fn fingerprint(rules: &RuleSet, deck: &[Card]) -> String {
+    let text = format!("{:?} {:?} {deck:?}", rules.name, rules.seats);
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
 }
 
 fn rate(part: u64, whole: u64) -> f64 {
@@ -455,14 +578,8 @@ fn rate(part: u64, whole: u64) -> f64 {
     }
 }
 
-fn render(
-    rules: &RuleSet,
-    deck: &[Card],
-    deck_shown: &str,
-    args: &SimArgs,
-    policies: &[&str],
-    t: &Tally,
-) -> String {
+fn render(run: &Run<'_>, args: &SimArgs, t: &Tally) -> String {
+    let (rules, deck, deck_shown, policies) = (run.rules, run.deck, run.deck_shown, run.policies);
     let mut out = String::new();
     let players: Vec<String> = rules
         .seats
@@ -472,9 +589,12 @@ fn render(
         .collect();
     let _ = writeln!(
         out,
-        "{} · {} games · seed {} · {}",
+        "{} · {} games{} · seed {} · {}",
         rules.name,
         args.games,
+        args.shard
+            .map(|s| format!(" (shard {}/{})", s.index, s.of))
+            .unwrap_or_default(),
         args.seed,
         players.join(" vs ")
     );
@@ -670,14 +790,8 @@ fn report_csv(deck: &[Card], t: &Tally, seats: usize, sort: &str) -> String {
     out
 }
 
-fn report_json(
-    rules: &RuleSet,
-    deck: &[Card],
-    source: &str,
-    args: &SimArgs,
-    policies: &[&str],
-    t: &Tally,
-) -> serde_json::Value {
+fn report_json(run: &Run<'_>, args: &SimArgs, t: &Tally) -> serde_json::Value {
+    let (rules, deck, source, policies) = (run.rules, run.deck, run.source, run.policies);
     let seats: Vec<_> = rules
         .seats
         .iter()

@@ -48,6 +48,13 @@ impl Policy {
             Policy::Search => "search",
         }
     }
+
+    /// The policy named `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Policy> {
+        [Policy::Random, Policy::Greedy, Policy::Search]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
 }
 
 /// Buffers a computer player reuses between decisions, so choosing allocates nothing.

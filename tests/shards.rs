@@ -1,0 +1,230 @@
+//! `simulate --shard K/N` and `grimoire merge`: a run played in shares and
+//! merged prints exactly what one process prints for the whole run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn grimoire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run grimoire")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch folder for one test, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// `simulate` with `args`, its standard output; it must succeed.
+fn simulate(args: &[&str]) -> String {
+    let out = grimoire(&[&["simulate"], args].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Plays every share of `run` into `dir`, returning the files in the order given by `order`.
+fn shards(dir: &Path, run: &[&str], of: u64, order: &[u64]) -> Vec<String> {
+    order
+        .iter()
+        .map(|k| {
+            let shard = format!("{k}/{of}");
+            let json = simulate(&[run, &["--shard", &shard, "--format", "json"]].concat());
+            let file = dir.join(format!("shard-{k}-of-{of}.json"));
+            std::fs::write(&file, json).expect("write shard");
+            file.to_string_lossy().into_owned()
+        })
+        .collect()
+}
+
+fn merge(files: &[String], format: &str) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["--format", format]);
+    grimoire(&args)
+}
+
+#[test]
+fn merged_shards_print_what_one_process_prints_in_every_format() {
+    let dir = scratch("shards-arcomage");
+    let run = [
+        "arcomage",
+        "--games",
+        "600",
+        "--seed",
+        "9",
+        "--ai",
+        "greedy",
+        "--ai",
+        "random",
+        "--threads",
+        "2",
+    ];
+    // Out of order, as a cluster returns them.
+    let files = shards(&dir, &run, 3, &[2, 3, 1]);
+    for format in ["json", "human", "csv"] {
+        let whole = simulate(&[&run[..], &["--format", format]].concat());
+        let merged = merge(&files, format);
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), whole, "{format}");
+    }
+}
+
+#[test]
+fn every_bundled_rule_set_merges_byte_identical() {
+    for rules in ["duel", "skills", "tactics", "tbwg"] {
+        let dir = scratch(&format!("shards-{rules}"));
+        let run = [rules, "--games", "40", "--seed", "3", "--sort", "deck"];
+        let files = shards(&dir, &run, 2, &[1, 2]);
+        let whole = simulate(&[&run[..], &["--format", "json"]].concat());
+        let merged = merge(&files, "json");
+        assert_eq!(
+            merged.status.code(),
+            Some(0),
+            "{rules}: {}",
+            text(&merged.stderr)
+        );
+        assert_eq!(text(&merged.stdout), whole, "{rules}");
+    }
+}
+
+#[test]
+fn uneven_and_empty_shares_still_add_up() {
+    let dir = scratch("shards-uneven");
+    // 7 games in 4 shares (1, 2, 2, 2), and 2 games in 5 (three shares play none).
+    for (games, of) in [("7", 4u64), ("2", 5)] {
+        let run = ["arcomage", "--games", games, "--seed", "5"];
+        let order: Vec<u64> = (1..=of).collect();
+        let files = shards(&dir, &run, of, &order);
+        let whole = simulate(&[&run[..], &["--format", "json"]].concat());
+        let merged = merge(&files, "json");
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), whole, "{games} games in {of}");
+    }
+}
+
+#[test]
+fn a_shard_plays_its_own_games_with_the_runs_seeds() {
+    // A run of 2 games in 2 shares: each share is one of the whole run's games.
+    let one = simulate(&[
+        "arcomage", "--games", "2", "--seed", "11", "--shard", "2/2", "--format", "json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&one).expect("json");
+    assert_eq!(value["games"], 1);
+    assert_eq!(value["shard"]["index"], 2);
+    assert_eq!(value["shard"]["of"], 2);
+    assert_eq!(value["shard"]["games"], 2);
+    assert_eq!(value["raw"]["games"], 1);
+    let human = simulate(&["arcomage", "--games", "2", "--seed", "11", "--shard", "2/2"]);
+    assert!(
+        human.starts_with("arcomage · 1 games (shard 2/2) · seed 11"),
+        "{human}"
+    );
+}
+
+#[test]
+fn a_missing_duplicated_or_foreign_shard_is_refused() {
+    let dir = scratch("shards-refused");
+    let run = ["arcomage", "--games", "30", "--seed", "2"];
+    let files = shards(&dir, &run, 3, &[1, 2, 3]);
+
+    let out = merge(&files[..2], "json");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("shard 3/3 missing"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+
+    let twice = vec![
+        files[0].clone(),
+        files[1].clone(),
+        files[1].clone(),
+        files[2].clone(),
+    ];
+    let out = merge(&twice, "json");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("shard 2/3 again"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A share of the same run with another seed.
+    let other = shards(
+        &scratch("shards-other-seed"),
+        &["arcomage", "--games", "30", "--seed", "3"],
+        3,
+        &[3],
+    );
+    let mixed = vec![files[0].clone(), files[1].clone(), other[0].clone()];
+    let out = merge(&mixed, "json");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("another run"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Not a shard at all: the plain run's JSON, and a file that is not JSON.
+    let plain = dir.join("plain.json");
+    std::fs::write(
+        &plain,
+        simulate(&[&run[..], &["--format", "json"]].concat()),
+    )
+    .expect("write");
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"shard\": ").expect("write");
+    for bad in [&plain, &broken] {
+        let out = merge(&[bad.to_string_lossy().into_owned()], "json");
+        assert_eq!(out.status.code(), Some(1), "{}", bad.display());
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&*bad.to_string_lossy()) && err.contains("not a shard"),
+            "{err}"
+        );
+    }
+
+    let out = merge(
+        &[dir.join("nowhere.json").to_string_lossy().into_owned()],
+        "json",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_bad_shard_is_a_usage_error() {
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2"] {
+        let shard = format!("--shard={bad}");
+        let out = grimoire(&["simulate", "arcomage", "--games", "10", &shard]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&out.stderr).contains("K/N"),
+            "{bad}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = grimoire(&[
+        "simulate", "arcomage", "--games", "10", "--shard", "1/2", "--report", "r.html",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--report needs the whole run"),
+        "{}",
+        text(&out.stderr)
+    );
+}
