@@ -875,6 +875,8 @@ pub enum DeckError {
     NoDeck(String),
     /// Card paths were given for a rule set without card zones.
     NoZones(String),
+    /// A change names a card the deck does not hold (in a file it can change).
+    NoSuchCard(String),
 }
 
 impl std::fmt::Display for DeckError {
@@ -897,6 +899,7 @@ impl std::fmt::Display for DeckError {
                 f,
                 "rule set `{rules}` has no card zones (no `:cards` section), so its games deal no cards; leave out --cards"
             ),
+            DeckError::NoSuchCard(message) => write!(f, "{message}"),
         }
     }
 }
@@ -906,6 +909,107 @@ impl std::fmt::Display for DeckError {
 /// so the same command deals the same cards wherever it runs. Statuses the
 /// given files define join the rule set's (replacing bundled ones of the same id).
 pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
+    load_deck_changed(rules, cards, &[])
+}
+
+/// A change to one card of a deck before it is checked, as a balance sweep
+/// makes: `card`'s `key` gets `value` (added if the card has no such key).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CardChange {
+    /// The card's name.
+    pub card: String,
+    /// The key, without its colon (`cost`).
+    pub key: String,
+    /// The value, as it would be written in the card's file (`24`, `:gems`).
+    pub value: String,
+}
+
+impl CardChange {
+    /// Reads `CARD:KEY=VALUE` (`Dragon:cost=24`).
+    pub fn parse(text: &str) -> Result<CardChange, String> {
+        let bad = || {
+            format!(
+                "--change {text}: give CARD:KEY=VALUE, as `Dragon:cost=24` (the key without its colon)"
+            )
+        };
+        // The value may hold colons (`:gems`), a card's name may too; the key holds neither.
+        let (card_key, value) = text.split_once('=').ok_or_else(bad)?;
+        let (card, key) = card_key.rsplit_once(':').ok_or_else(bad)?;
+        let (card, key, value) = (
+            card.trim(),
+            key.trim().trim_start_matches(':'),
+            value.trim(),
+        );
+        if card.is_empty() || key.is_empty() || value.is_empty() {
+            return Err(bad());
+        }
+        Ok(CardChange {
+            card: card.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+impl std::fmt::Display for CardChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}={}", self.card, self.key, self.value)
+    }
+}
+
+/// Makes `change` in the text of the first definition of its card among
+/// `sources`: the value's text replaced, or the key and value added before
+/// the closing brace. Everything else (comments, layout) stays.
+fn change_card(sources: &mut [Source], change: &CardChange) -> Result<(), DeckError> {
+    let is_card = |form: &Form<'_>| match &form.kind {
+        crate::syntax::Kind::Map(entries) => entries.iter().any(|(k, v)| {
+            matches!(k.kind, crate::syntax::Kind::Keyword("card"))
+                && matches!(&v.kind, crate::syntax::Kind::Str(name) if *name == change.card)
+        }),
+        _ => false,
+    };
+    for source in sources.iter_mut() {
+        let read = read(&source.text);
+        let Some(form) = read.forms.iter().find(|f| is_card(f)) else {
+            continue;
+        };
+        let crate::syntax::Kind::Map(entries) = &form.kind else {
+            continue;
+        };
+        let at_key = entries.iter().find(
+            |(k, _)| matches!(k.kind, crate::syntax::Kind::Keyword(key) if key == change.key),
+        );
+        let (range, text) = match at_key {
+            Some((_, value)) => (
+                value.span.start as usize..value.span.end as usize,
+                change.value.clone(),
+            ),
+            None => {
+                // Before the map's closing brace.
+                let end = (form.span.end as usize).saturating_sub(1);
+                (end..end, format!(" :{} {}", change.key, change.value))
+            }
+        };
+        let mut text_now = source.text.clone();
+        text_now.replace_range(range, &text);
+        drop(read);
+        *source = Source::new(source.path.clone(), text_now);
+        return Ok(());
+    }
+    Err(DeckError::NoSuchCard(format!(
+        "--change {change}: no card named \"{}\" in the deck's EDN files",
+        change.card
+    )))
+}
+
+/// [`load_deck`], each of `changes` made to the cards' definitions before
+/// they are checked (so a change the language does not allow is a located
+/// error in the changed text).
+pub fn load_deck_changed(
+    rules: &mut RuleSet,
+    cards: &[PathBuf],
+    changes: &[CardChange],
+) -> Result<Deck, DeckError> {
     if rules.cards.is_none() {
         if cards.is_empty() {
             return Ok(Deck {
@@ -935,7 +1039,7 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
         });
     }
     let bundled = BUNDLED_DATA.iter().find(|(name, _)| *name == rules.name);
-    let (mut checked, source) = match bundled {
+    let (checked, source) = match bundled {
         Some((name, texts)) if cards.is_empty() => {
             let sources = texts
                 .iter()
@@ -957,6 +1061,15 @@ pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckErr
             checked.io_errors.iter().map(ToString::to_string).collect(),
         ));
     }
+    let mut checked = if changes.is_empty() {
+        checked
+    } else {
+        let mut sources = checked.sources;
+        for change in changes {
+            change_card(&mut sources, change)?;
+        }
+        check_sources(sources, Some(rules))
+    };
     if checked.error_count() > 0 {
         return Err(DeckError::Invalid(Box::new(checked)));
     }

@@ -291,6 +291,10 @@ enum Command {
         /// whole run); `--format json` then carries the sums `grimoire merge` adds up.
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        /// Change a card before the run: its KEY (without the colon) gets VALUE, written as in
+        /// its file (`--change Dragon:cost=24`); again for more changes. For cost sweeps.
+        #[arg(long = "change", value_name = "CARD:KEY=VALUE")]
+        changes: Vec<String>,
     },
     /// Merge the JSON of a run's shards (`simulate --shard K/N --format json`) into the
     /// figures one process would have printed for the whole run.
@@ -433,6 +437,7 @@ fn main() -> ExitCode {
             report,
             record_game,
             shard,
+            changes,
         } => cli::simulate(&SimArgs {
             rules,
             cards,
@@ -460,6 +465,17 @@ fn main() -> ExitCode {
             },
             shard: match shard.as_deref().map(cli::Shard::parse).transpose() {
                 Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            changes: match changes
+                .iter()
+                .map(|c| grimoire::files::CardChange::parse(c))
+                .collect::<Result<Vec<_>, _>>()
+            {
+                Ok(c) => c,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);

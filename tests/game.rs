@@ -42,6 +42,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         report: None,
         record_game: None,
         shard: None,
+        changes: Vec::new(),
         progress: false,
         color: false,
     })

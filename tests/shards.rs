@@ -228,3 +228,116 @@ fn a_bad_shard_is_a_usage_error() {
         text(&out.stderr)
     );
 }
+
+/// The figures of a JSON run without what says where its deck came from.
+fn figures_only(json: &str) -> serde_json::Value {
+    let mut value: serde_json::Value = serde_json::from_str(json).expect("json");
+    value.as_object_mut().expect("an object").remove("deck");
+    value
+}
+
+#[test]
+fn a_change_plays_the_deck_as_if_its_file_said_so() {
+    let dir = scratch("change-by-hand");
+    // The same change made by hand in a copy of the deck.
+    for file in ["beasts.edn", "bricks.edn", "gems.edn"] {
+        let text = std::fs::read_to_string(format!("cards/arcomage/{file}")).expect("read");
+        let text = text.replace(
+            "{:card \"Dragon\" :type :beasts :cost 25",
+            "{:card \"Dragon\" :type :beasts :cost 12",
+        );
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    let run = [
+        "arcomage", "--games", "300", "--seed", "4", "--format", "json",
+    ];
+    let changed = simulate(&[&run[..], &["--change", "Dragon:cost=12"]].concat());
+    let by_hand = simulate(&[&run[..], &["--cards", &dir.to_string_lossy()]].concat());
+    let plain = simulate(&run);
+    assert_eq!(figures_only(&changed), figures_only(&by_hand));
+    assert_ne!(
+        figures_only(&changed),
+        figures_only(&plain),
+        "a cheaper Dragon changes nothing?"
+    );
+    let value: serde_json::Value = serde_json::from_str(&changed).expect("json");
+    assert_eq!(value["deck"]["changes"][0], "Dragon:cost=12");
+    let human = simulate(&["arcomage", "--games", "10", "--change", "Dragon:cost=12"]);
+    assert!(human.contains("changed: Dragon:cost=12"), "{human}");
+    // Without a change the JSON says nothing of changes.
+    assert!(!plain.contains("changes"));
+}
+
+#[test]
+fn a_change_adds_a_key_the_card_lacks() {
+    let run = ["arcomage", "--games", "5", "--format", "json"];
+    let plain: serde_json::Value = serde_json::from_str(&simulate(&run)).expect("json");
+    let more: serde_json::Value = serde_json::from_str(&simulate(
+        &[&run[..], &["--change", "Dragon:copies=3"]].concat(),
+    ))
+    .expect("json");
+    let copies = |v: &serde_json::Value| v["deck"]["copies"].as_u64().expect("copies");
+    assert_eq!(copies(&more), copies(&plain) + 2);
+}
+
+#[test]
+fn a_bad_change_is_refused_with_where_and_why() {
+    // A value the language does not allow: a located error in the changed text.
+    let out = grimoire(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "5",
+        "--change",
+        "Dragon:cost=:lots",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("beasts.edn>:150:37") && err.contains(":cost :lots"), "{err}");
+    // No such card, with the name asked for.
+    let out = grimoire(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "5",
+        "--change",
+        "Dargon:cost=3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no card named \"Dargon\""),
+        "{}",
+        text(&out.stderr)
+    );
+    for bad in ["Dragon", "Dragon:cost", ":cost=3", "Dragon:=3"] {
+        let change = format!("--change={bad}");
+        let out = grimoire(&["simulate", "arcomage", "--games", "5", &change]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&out.stderr).contains("CARD:KEY=VALUE"),
+            "{bad}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn shards_of_a_changed_deck_merge_to_the_changed_run() {
+    let dir = scratch("shards-changed");
+    let run = [
+        "arcomage",
+        "--games",
+        "90",
+        "--seed",
+        "6",
+        "--change",
+        "Dragon:cost=20",
+        "--change",
+        "Werewolf:cost=3",
+    ];
+    let files = shards(&dir, &run, 2, &[1, 2]);
+    let whole = simulate(&[&run[..], &["--format", "json"]].concat());
+    let merged = merge(&files, "json");
+    assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+    assert_eq!(text(&merged.stdout), whole);
+}

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::play::{deck_line, load_deck};
-use super::simulate::{Run, SimArgs, Tally, figures, fingerprint};
+use super::play::{deck_line, load_changed_deck};
+use super::simulate::{Run, SimArgs, Tally, changed_line, figures, fingerprint};
 use super::{Format, Output};
 use crate::engine::ai::Policy;
+use crate::files::CardChange;
 
 /// What `grimoire merge` needs.
 #[derive(Clone, Debug)]
@@ -38,6 +39,8 @@ struct ShardOf {
     cards: Vec<String>,
     ai: Vec<String>,
     sort: Option<String>,
+    #[serde(default)]
+    changes: Vec<CardChange>,
     fingerprint: String,
 }
 
@@ -64,37 +67,52 @@ pub fn merge(args: &MergeArgs) -> Output {
             "give the shards' JSON files (from `simulate --shard K/N --format json`)",
         );
     }
-    let mut shards: Vec<(PathBuf, ShardFile)> = Vec::with_capacity(args.files.len());
+    let mut texts = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
+        match std::fs::read_to_string(path) {
+            Ok(t) => texts.push((path.display().to_string(), t)),
             Err(e) => return Output::usage(format!("{}: {e}", path.display())),
-        };
-        match serde_json::from_str::<ShardFile>(&text) {
-            Ok(shard) => shards.push((path.clone(), shard)),
+        }
+    }
+    merge_texts(&texts, args.format, args.csv, args.color)
+}
+
+/// [`merge`] of shards given as text, each with the name errors call it by
+/// (for callers that hold the JSON, not files: the Python package's Ray tasks).
+pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color: bool) -> Output {
+    let mut shards: Vec<(&str, ShardFile)> = Vec::with_capacity(texts.len());
+    for (name, text) in texts {
+        match serde_json::from_str::<ShardFile>(text) {
+            Ok(shard) => shards.push((name, shard)),
             Err(e) => {
                 return Output::failure(format!(
-                    "{}:{}:{}: not a shard of a run ({e}); write one with `grimoire simulate … --shard K/N --format json`",
-                    path.display(),
+                    "{name}:{}:{}: not a shard of a run ({e}); write one with `grimoire simulate … --shard K/N --format json`",
                     e.line(),
                     e.column()
                 ));
             }
         }
     }
-    let (first_path, first) = &shards[0];
+    let Some((first_path, first)) = shards.first() else {
+        return Output::usage("no shards to merge");
+    };
     let run = first.shard.clone();
     for (path, shard) in &shards[1..] {
         if !shard.shard.same_run(&run) {
             return Output::failure(format!(
-                "{}: a share of another run than {} (rule set, cards, seed, games, AI, sort, shard count and deck must all agree)",
-                path.display(),
-                first_path.display()
+                "{path}: a share of another run than {first_path} (rule set, cards, seed, games, AI, sort, shard count and deck must all agree)"
             ));
         }
     }
-    let mut seen =
-        vec![None::<&PathBuf>; usize::try_from(run.of).unwrap_or(usize::MAX).min(1 << 20)];
+    // A run is split into at most a million shares (the list below holds one slot each).
+    const MAX_SHARDS: u64 = 1 << 20;
+    if run.of > MAX_SHARDS {
+        return Output::failure(format!(
+            "{first_path}: {} shards; a run merges from at most {MAX_SHARDS}",
+            run.of
+        ));
+    }
+    let mut seen = vec![None::<&str>; run.of as usize];
     for (path, shard) in &shards {
         let k = shard.shard.index;
         let slot = k
@@ -103,19 +121,13 @@ pub fn merge(args: &MergeArgs) -> Output {
         match slot {
             Some(Some(other)) => {
                 return Output::failure(format!(
-                    "{}: shard {k}/{} again (also {})",
-                    path.display(),
-                    run.of,
-                    other.display()
-                ));
-            }
-            Some(slot) => *slot = Some(path),
-            None => {
-                return Output::failure(format!(
-                    "{}: shard {k}/{}: no such share",
-                    path.display(),
+                    "{path}: shard {k}/{} again (also {other})",
                     run.of
                 ));
+            }
+            Some(slot) => *slot = Some(*path),
+            None => {
+                return Output::failure(format!("{path}: shard {k}/{}: no such share", run.of));
             }
         }
     }
@@ -124,7 +136,7 @@ pub fn merge(args: &MergeArgs) -> Output {
         .filter(|(_, s)| s.is_none())
         .map(|(k, _)| format!("{k}/{}", run.of))
         .collect();
-    if !missing.is_empty() || seen.len() as u64 != run.of {
+    if !missing.is_empty() {
         return Output::failure(format!(
             "shard{} {} missing: a merge needs every share of the run",
             if missing.len() == 1 { "" } else { "s" },
@@ -133,7 +145,7 @@ pub fn merge(args: &MergeArgs) -> Output {
     }
     let mut shards = shards.into_iter().map(|(_, s)| s.raw);
     let Some(first) = shards.next() else {
-        return Output::usage("no shards");
+        return Output::usage("no shards to merge");
     };
     let tally = shards.fold(first, Tally::merge);
     if tally.games != run.games {
@@ -143,7 +155,7 @@ pub fn merge(args: &MergeArgs) -> Output {
         ));
     }
     let cards: Vec<PathBuf> = run.cards.iter().map(PathBuf::from).collect();
-    let (rules, deck) = match load_deck(&run.rules, &cards, args.color) {
+    let (rules, deck) = match load_changed_deck(&run.rules, &cards, &run.changes, color) {
         Ok(d) => d,
         Err(out) => return out,
     };
@@ -159,7 +171,7 @@ pub fn merge(args: &MergeArgs) -> Output {
         return Output::failure(format!("unknown AI among {}", run.ai.join(", ")));
     };
     let source = deck.source.to_string();
-    let deck_shown = deck_line(&deck);
+    let deck_shown = changed_line(deck_line(&deck), &run.changes);
     let sim = SimArgs {
         rules: run.rules.clone(),
         cards,
@@ -167,15 +179,16 @@ pub fn merge(args: &MergeArgs) -> Output {
         seed: run.seed,
         ai,
         threads: None,
-        format: args.format,
-        csv: args.csv,
+        format,
+        csv,
         sort: run.sort.clone(),
         versus: Vec::new(),
         report: None,
         record_game: None,
         shard: None,
+        changes: run.changes.clone(),
         progress: false,
-        color: args.color,
+        color,
     };
     let shown = Run {
         rules: &rules,

@@ -16,7 +16,7 @@ mod roll;
 mod simulate;
 mod test;
 
-pub use merge::{MergeArgs, merge};
+pub use merge::{MergeArgs, merge, merge_texts};
 pub use play::{PlayArgs, play};
 pub use replay::{Recording, replay};
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};

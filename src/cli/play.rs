@@ -37,8 +37,18 @@ pub(crate) fn load_deck(
     cards: &[PathBuf],
     color: bool,
 ) -> Result<(RuleSet, Deck), Output> {
+    load_changed_deck(rules, cards, &[], color)
+}
+
+/// [`load_deck`] with `changes` made to its cards (`simulate --change`).
+pub(crate) fn load_changed_deck(
+    rules: &str,
+    cards: &[PathBuf],
+    changes: &[files::CardChange],
+    color: bool,
+) -> Result<(RuleSet, Deck), Output> {
     let mut rules = load_rules(rules, Format::Human, color)?;
-    match files::load_deck(&mut rules, cards) {
+    match files::load_deck_changed(&mut rules, cards, changes) {
         Ok(deck) => Ok((rules, deck)),
         Err(DeckError::Invalid(checked)) => {
             let errors: Vec<_> = checked

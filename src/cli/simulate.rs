@@ -13,11 +13,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::cardstats::{Counts, Figures, name_width};
-use super::play::{deck_line, load_deck, policy};
+use super::play::{deck_line, load_changed_deck, load_deck, policy};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::{Ability, Game, Outcome};
+use crate::files::CardChange;
 use crate::rules::RuleSet;
 
 /// What `grimoire simulate` needs.
@@ -50,6 +51,8 @@ pub struct SimArgs {
     pub record_game: Option<(u64, PathBuf)>,
     /// Play only this share of the run's games (`--shard K/N`).
     pub shard: Option<Shard>,
+    /// Changes made to the deck's cards before the run (`--change CARD:KEY=VALUE`).
+    pub changes: Vec<CardChange>,
     /// Show a progress bar on standard error.
     pub progress: bool,
     /// Colour diagnostics.
@@ -372,7 +375,8 @@ pub fn simulate(args: &SimArgs) -> Output {
             return Output::usage(format!("{}: {e}", path.display()));
         }
     }
-    let (rules, deck) = match load_deck(&args.rules, &args.cards, args.color) {
+    let (rules, deck) = match load_changed_deck(&args.rules, &args.cards, &args.changes, args.color)
+    {
         Ok(d) => d,
         Err(out) => return out,
     };
@@ -398,7 +402,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         }
     }
     let source = deck.source.to_string();
-    let deck_shown = deck_line(&deck);
+    let deck_shown = changed_line(deck_line(&deck), &args.changes);
     let deck = deck.cards;
     if let Err(e) = Game::new(&rules, &deck, 0, false) {
         return Output::usage(e.to_string());
@@ -550,6 +554,7 @@ pub(super) fn figures(run: &Run<'_>, args: &SimArgs, tally: &Tally) -> String {
                     "cards": args.cards.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>(),
                     "ai": run.policies,
                     "sort": args.sort,
+                    "changes": args.changes,
                     "fingerprint": fingerprint(run.rules, run.deck),
                 });
                 value["raw"] = serde_json::to_value(tally).unwrap_or_default();
@@ -557,6 +562,15 @@ pub(super) fn figures(run: &Run<'_>, args: &SimArgs, tally: &Tally) -> String {
             to_json(&value)
         }
     }
+}
+
+/// The deck's line, with the changes made to its cards.
+pub(super) fn changed_line(line: String, changes: &[CardChange]) -> String {
+    if changes.is_empty() {
+        return line;
+    }
+    let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
+    format!("{line}, changed: {}", changes.join(", "))
 }
 
 /// A digest of the rule set's name and seats and every card of the deck as
@@ -838,9 +852,18 @@ fn report_json(run: &Run<'_>, args: &SimArgs, t: &Tally) -> serde_json::Value {
             entry
         })
         .collect();
+    let mut deck_json = json!({"source": source, "cards": deck.len(), "copies": deck.iter().map(|c| u64::from(c.play.copies)).sum::<u64>()});
+    if !args.changes.is_empty() {
+        deck_json["changes"] = json!(
+            args.changes
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        );
+    }
     json!({
         "rules": rules.name,
-        "deck": {"source": source, "cards": deck.len(), "copies": deck.iter().map(|c| u64::from(c.play.copies)).sum::<u64>()},
+        "deck": deck_json,
         "games": args.games,
         "seed": args.seed,
         "seats": seats,
