@@ -1,0 +1,202 @@
+"""grimoire from Python: check card files, evaluate effects, simulate seeded
+games, play them as PettingZoo environments, and spread simulations over Ray.
+
+Every function runs the engine's own implementation of the CLI command of
+the same name, so its results are exactly what ``grimoire … --format json``
+prints::
+
+    import grimoire
+    figures = grimoire.simulate("arcomage", games=1000, seed=1)
+    print(figures["seats"][0]["win_rate"])
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _grimoire
+from ._grimoire import Match
+
+__all__ = [
+    "GrimoireError",
+    "Simulation",
+    "Match",
+    "check",
+    "eval",
+    "simulate",
+    "merge",
+    "env",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class GrimoireError(Exception):
+    """A command grimoire refused: bad input (exit code 1, with located
+    ``diagnostics`` where the input had any) or a usage error (exit code 2).
+
+    ``diagnostics`` holds the same dictionaries ``check --format json``
+    prints: file, line, column, severity, message and the rest.
+    """
+
+    def __init__(self, message: str, code: int, diagnostics: Optional[List[Dict[str, Any]]] = None):
+        super().__init__(message)
+        self.code = code
+        self.diagnostics: List[Dict[str, Any]] = diagnostics or []
+
+
+def _run(printed: Tuple[int, str, str]) -> Any:
+    """The JSON a command printed, or GrimoireError when it failed."""
+    code, stdout, stderr = printed
+    if code == 0:
+        return json.loads(stdout)
+    diagnostics: List[Dict[str, Any]] = []
+    if stdout.strip():
+        try:
+            found = json.loads(stdout)
+            if isinstance(found, list):
+                diagnostics = found
+        except ValueError:
+            pass
+    message = stderr.strip()
+    if not message and diagnostics:
+        message = "\n".join(_describe(d) for d in diagnostics)
+    raise GrimoireError(message or f"grimoire failed (exit code {code})", code, diagnostics)
+
+
+def _describe(d: Mapping[str, Any]) -> str:
+    where = ":".join(str(d[k]) for k in ("path", "line", "column") if k in d)
+    return f"{where}: {d.get('severity', 'error')}: {d.get('message', '')}"
+
+
+def _paths(paths: Union[PathLike, Iterable[PathLike], None]) -> List[str]:
+    if paths is None:
+        return []
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        return [str(paths)]
+    return [str(p) for p in paths]
+
+
+def check(paths: Union[PathLike, Iterable[PathLike]], rules: Optional[str] = None) -> List[Dict[str, Any]]:
+    """Checks rule-set, card and effect files (and folders of them) and
+    returns every diagnostic, as ``grimoire check PATHS --format json``.
+
+    Errors in the files are returned, not raised: an empty list means clean.
+    ``rules`` names the rule set cards are checked against (a bundled name
+    such as ``"arcomage"``, or a rule-set file).
+    """
+    code, stdout, stderr = _grimoire.check(_paths(paths), rules)
+    if code in (0, 1) and stdout.strip():
+        return json.loads(stdout)
+    if code == 0:
+        return []
+    raise GrimoireError(stderr.strip() or f"grimoire check failed (exit code {code})", code)
+
+
+def eval(
+    rules: str,
+    effects: str,
+    state: Optional[Mapping[str, int]] = None,
+    seed: int = 0,
+    statuses: Sequence[str] = (),
+    then: Sequence[str] = (),
+) -> Dict[str, Any]:
+    """Applies ``effects`` (in grimoire's language) to a state of ``rules``
+    and returns ``{"state": …, "events": […]}``, as ``grimoire eval --format json``.
+
+    ``state`` sets values before the effects run, as ``--set``:
+    ``{"you.wall": 0, "other.tower": 5}``. ``seed`` seeds the generator
+    (chance, dice). ``statuses`` (``"hero=weakness"``) are acquired first,
+    ``then`` names timings run after. Raises GrimoireError, with the located
+    diagnostics, when the effects do not check.
+    """
+    sets = [f"{k}={int(v)}" for k, v in (state or {}).items()]
+    return _run(_grimoire.eval(rules, effects, sets, seed, list(statuses), list(then)))
+
+
+class Simulation(dict):
+    """The figures of ``grimoire simulate --format json``, as a dict, with
+    helpers for tables."""
+
+    def card_rows(self) -> List[Dict[str, Any]]:
+        """One flat row per card (both seats together): the columns of
+        ``simulate --format csv``, each rate's interval in ``_low``/``_high``."""
+        rows = []
+        for card in self.get("cards", []):
+            row: Dict[str, Any] = {"card": card["card"]}
+            for key in ("in_hand", "played", "played_games", "discarded", "mean_turn"):
+                row[key] = card[key]
+            for key in ("play_rate", "in_hand_wr", "played_wr", "not_seen_wr"):
+                row[key] = card[key]["rate"]
+                row[key + "_low"] = card[key]["low"]
+                row[key + "_high"] = card[key]["high"]
+            improvement = card["improvement"]
+            row["improvement"] = improvement["value"]
+            row["improvement_low"] = improvement["low"]
+            row["improvement_high"] = improvement["high"]
+            row["improvement_significant"] = improvement["significant"]
+            rows.append(row)
+        return rows
+
+    def to_pandas(self) -> "pandas.DataFrame":  # noqa: F821
+        """The per-card table as a pandas DataFrame indexed by card (needs pandas)."""
+        try:
+            import pandas
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+        return pandas.DataFrame(self.card_rows()).set_index("card")
+
+
+def simulate(
+    rules: str,
+    games: int = 1000,
+    seed: int = 1,
+    ai: Union[str, Sequence[str]] = "random",
+    cards: Union[PathLike, Iterable[PathLike], None] = None,
+    threads: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
+    sort: Optional[str] = None,
+    changes: Iterable[Tuple[str, str, Any]] = (),
+) -> Simulation:
+    """Plays ``games`` seeded games of ``rules`` and returns their figures,
+    exactly as ``grimoire simulate RULES --games GAMES --seed SEED --format json``.
+
+    ``ai`` is one policy for every seat or one per seat (``"random"``,
+    ``"greedy"``, ``"search"``); ``cards`` replaces the bundled deck;
+    ``threads`` caps the worker threads (the figures never depend on it);
+    ``shard=(k, n)`` plays only the kth of n shares of the run, whose result
+    :func:`merge` adds up with the others; ``changes`` are made to the
+    deck's cards first, each ``(card, key, value)`` as ``--change
+    CARD:KEY=VALUE`` (``("Dragon", "cost", 24)``; a value is written as in a
+    card file, so a keyword is ``":gems"``).
+    """
+    policies = [ai] if isinstance(ai, str) else list(ai)
+    changed = [_change(c) for c in changes]
+    return Simulation(
+        _run(_grimoire.simulate(rules, games, seed, policies, _paths(cards), threads, shard, sort, changed))
+    )
+
+
+def _change(change: Tuple[str, str, Any]) -> Tuple[str, str, str]:
+    card, key, value = change
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    else:
+        text = str(value)
+    return (str(card), str(key), text)
+
+
+def merge(shards: Iterable[Union[str, Mapping[str, Any]]]) -> Simulation:
+    """Adds up the shards of one run (each the result of ``simulate(...,
+    shard=(k, n))``, or its JSON text) into the whole run's figures, exactly
+    as ``grimoire merge --format json``."""
+    texts = [s if isinstance(s, str) else json.dumps(s) for s in shards]
+    return Simulation(_run(_grimoire.merge(texts)))
+
+
+def env(rules: str, seed: Optional[int] = None, cards: Union[PathLike, Iterable[PathLike], None] = None, **kwargs: Any):
+    """A PettingZoo AEC environment playing ``rules`` (see :mod:`grimoire.aec`)."""
+    from .aec import GrimoireEnv
+
+    return GrimoireEnv(rules, seed=seed, cards=cards, **kwargs)

@@ -1,0 +1,376 @@
+//! `grimoire._grimoire`: the native half of the Python package.
+//!
+//! Each command runs the library's own implementation of the CLI command of
+//! the same name and hands back its exit code and output, so that what Python
+//! sees is, byte for byte, what `grimoire … --format json` prints; the Python
+//! half (`grimoire/__init__.py`) reads the JSON and raises on errors. A
+//! [`Match`] is one game an agent plays move by move (the PettingZoo
+//! environments).
+
+use std::path::PathBuf;
+
+use grimoire::cli::{self, EvalArgs, Format, Output, Shard, SimArgs};
+use grimoire::defs::Card;
+use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::{Ability, Action, Game, Outcome};
+use grimoire::files::{CardChange, load_deck, load_rules};
+use grimoire::rules::RuleSet;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// What a command printed: exit code, standard output, standard error.
+type Printed = (i32, String, String);
+
+fn printed(out: Output) -> Printed {
+    (out.code, out.stdout, out.stderr)
+}
+
+fn paths(list: Vec<String>) -> Vec<PathBuf> {
+    list.into_iter().map(PathBuf::from).collect()
+}
+
+fn policies(names: &[String]) -> PyResult<Vec<Policy>> {
+    names
+        .iter()
+        .map(|n| {
+            Policy::from_name(n).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "unknown AI `{n}`: the policies are random, greedy and search"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `grimoire check PATHS --format json`.
+#[pyfunction]
+#[pyo3(signature = (paths, rules=None))]
+fn check(py: Python<'_>, paths: Vec<String>, rules: Option<String>) -> Printed {
+    let paths = self::paths(paths);
+    py.detach(|| printed(cli::check(&paths, rules.as_deref(), Format::Json, false)))
+}
+
+/// `grimoire eval --rules RULES EFFECTS --format json`, with `--set` for
+/// each of `sets`, `--status` for each of `statuses` and `--then` for each
+/// of `then`.
+#[pyfunction]
+#[pyo3(signature = (rules, effects, sets=Vec::new(), seed=None, statuses=Vec::new(), then=Vec::new()))]
+fn eval(
+    rules: String,
+    effects: String,
+    sets: Vec<String>,
+    seed: Option<u64>,
+    statuses: Vec<String>,
+    then: Vec<String>,
+) -> Printed {
+    printed(cli::eval(&EvalArgs {
+        rules,
+        effects,
+        file: None,
+        card: None,
+        cards: Vec::new(),
+        sets,
+        state: None,
+        seed,
+        statuses,
+        then,
+        format: Format::Json,
+        color: false,
+    }))
+}
+
+/// `grimoire simulate RULES --games GAMES --seed SEED --format json`, the
+/// interpreter released while the games run.
+#[pyfunction]
+#[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new()))]
+#[allow(clippy::too_many_arguments)]
+fn simulate(
+    py: Python<'_>,
+    rules: String,
+    games: u64,
+    seed: u64,
+    ai: Vec<String>,
+    cards: Vec<String>,
+    threads: Option<usize>,
+    shard: Option<(u64, u64)>,
+    sort: Option<String>,
+    changes: Vec<(String, String, String)>,
+) -> PyResult<Printed> {
+    let ai = policies(&ai)?;
+    let changes = changes
+        .into_iter()
+        .map(|(card, key, value)| CardChange {
+            card,
+            key: key.trim_start_matches(':').to_string(),
+            value,
+        })
+        .collect();
+    let shard = match shard {
+        Some((index, of)) => {
+            Some(Shard::parse(&format!("{index}/{of}")).map_err(PyValueError::new_err)?)
+        }
+        None => None,
+    };
+    let args = SimArgs {
+        rules,
+        cards: paths(cards),
+        games,
+        seed,
+        ai,
+        threads,
+        format: Format::Json,
+        csv: false,
+        sort,
+        versus: Vec::new(),
+        report: None,
+        record_game: None,
+        shard,
+        changes,
+        progress: false,
+        color: false,
+    };
+    Ok(py.detach(|| printed(cli::simulate(&args))))
+}
+
+/// `grimoire merge --format json` of shards given as JSON text.
+#[pyfunction]
+fn merge(py: Python<'_>, shards: Vec<String>) -> Printed {
+    let named: Vec<(String, String)> = shards
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| (format!("shard #{}", i + 1), text))
+        .collect();
+    py.detach(|| printed(cli::merge_texts(&named, Format::Json, false, false)))
+}
+
+/// A rule set and its deck, loaded once, which a match's game borrows.
+struct Loaded {
+    rules: RuleSet,
+    deck: Vec<Card>,
+}
+
+self_cell::self_cell!(
+    struct Playing {
+        owner: Loaded,
+        #[not_covariant]
+        dependent: Game,
+    }
+);
+
+/// The most actions a rule set with `:actions` offers as numbers: past it,
+/// the rest of a long list of legal actions are not offered.
+const MAX_LISTED: usize = 512;
+
+/// One game an agent plays move by move: the seats take turns; each move is
+/// a number from 0 to `action_count` − 1 (see [`Match::legal`]).
+#[pyclass(module = "grimoire._grimoire")]
+struct Match {
+    playing: Playing,
+    /// Each seat's opponent policy when `play_ai` moves for it.
+    ai: Ai,
+    legal: Vec<Action>,
+    /// Hand positions numbered for cards (play `i`, discard `slots + i`), or 0:
+    /// the rule set has `:actions`, numbered by their place in the legal list.
+    slots: usize,
+    /// Entities shown in an observation.
+    shown: usize,
+}
+
+impl Match {
+    fn encode(&self, action: &Action, index: usize) -> Option<usize> {
+        if self.slots == 0 {
+            return (index < MAX_LISTED).then_some(index);
+        }
+        match action.ability {
+            Ability::Card(i) if usize::from(i) < self.slots => Some(usize::from(i)),
+            Ability::Discard(i) if usize::from(i) < self.slots => Some(self.slots + usize::from(i)),
+            _ => None,
+        }
+    }
+
+    fn refresh(&mut self) {
+        let legal = &mut self.legal;
+        self.playing.with_dependent_mut(|_, game| {
+            legal.clear();
+            if game.outcome().is_none() {
+                game.legal(legal);
+            }
+        });
+    }
+}
+
+#[pymethods]
+impl Match {
+    /// A new game of `rules` (a bundled name or a rule-set file) with the
+    /// bundled deck or `cards`, seeded `seed`.
+    #[new]
+    #[pyo3(signature = (rules, seed=0, cards=Vec::new()))]
+    fn new(rules: &str, seed: u64, cards: Vec<String>) -> PyResult<Match> {
+        let mut ruleset = load_rules(rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let deck = load_deck(&mut ruleset, &paths(cards))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let loaded = Loaded {
+            rules: ruleset,
+            deck: deck.cards,
+        };
+        let slots = if loaded.rules.actions.is_empty() {
+            loaded
+                .rules
+                .cards
+                .as_ref()
+                .map_or(0, |z| z.hand_size * 2)
+                .clamp(1, 64)
+        } else {
+            0
+        };
+        let playing = Playing::try_new(loaded, |l| Game::new(&l.rules, &l.deck, seed, false))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let shown = playing
+            .with_dependent(|_, game| game.state().len() * 2)
+            .clamp(1, 64);
+        let mut m = Match {
+            playing,
+            ai: Ai::new(),
+            legal: Vec::new(),
+            slots,
+            shown,
+        };
+        m.refresh();
+        Ok(m)
+    }
+
+    /// Starts over with a new seed, as a new match would.
+    fn reset(&mut self, seed: u64) {
+        self.playing.with_dependent_mut(|_, game| game.reset(seed));
+        self.refresh();
+    }
+
+    /// The seats' names, in seat order.
+    #[getter]
+    fn seats(&self) -> Vec<String> {
+        self.playing.borrow_owner().rules.seats.clone()
+    }
+
+    /// The seat to move.
+    #[getter]
+    fn current(&self) -> usize {
+        self.playing.with_dependent(|_, game| game.current as usize)
+    }
+
+    /// How many numbers a move can be (the size of the action space).
+    #[getter]
+    fn action_count(&self) -> usize {
+        if self.slots == 0 {
+            MAX_LISTED
+        } else {
+            self.slots * 2
+        }
+    }
+
+    /// How many numbers an observation holds.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        let o = self.playing.borrow_owner();
+        self.shown * o.rules.attributes.len() + o.deck.len() + o.rules.seats.len()
+    }
+
+    /// The moves the seat to move may make, as numbers, in the engine's order.
+    fn legal(&self) -> Vec<usize> {
+        self.legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| self.encode(a, i))
+            .collect()
+    }
+
+    /// What `seat` sees: every value of the first entities (zero past the
+    /// last), how many of each card of the deck are in its own hand, and
+    /// which seat it is (one 1 among zeros).
+    fn observe(&self, seat: usize) -> Vec<i64> {
+        let o = self.playing.borrow_owner();
+        let width = o.rules.attributes.len();
+        let mut out = vec![0i64; self.observation_size()];
+        self.playing.with_dependent(|_, game| {
+            let state = game.state();
+            for e in 0..state.len().min(self.shown) {
+                for a in 0..width {
+                    out[e * width + a] = state.get(e as u32, a as u16);
+                }
+            }
+            let hand_at = self.shown * width;
+            if seat < game.seats() {
+                for &card in game.hand_of(seat as u32) {
+                    if let Some(n) = out.get_mut(hand_at + card as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+            if let Some(flag) = out.get_mut(hand_at + o.deck.len() + seat) {
+                *flag = 1;
+            }
+        });
+        out
+    }
+
+    /// Makes move `action` (one of [`Match::legal`]) for the seat to move.
+    fn step(&mut self, action: usize) -> PyResult<()> {
+        let chosen = self
+            .legal
+            .iter()
+            .enumerate()
+            .find(|(i, a)| self.encode(a, *i) == Some(action))
+            .map(|(_, a)| *a)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("move {action} is not legal now (see legal())"))
+            })?;
+        let result = self
+            .playing
+            .with_dependent_mut(|_, game| game.act(chosen).map_err(|e| e.to_string()));
+        self.refresh();
+        result.map_err(PyRuntimeError::new_err)
+    }
+
+    /// The move the built-in `policy` (random, greedy or search) would make
+    /// for the seat to move, as a number; `None` when it has none.
+    fn choose(&mut self, policy: &str) -> PyResult<Option<usize>> {
+        let policy = policies(&[policy.to_string()])?[0];
+        let ai = &mut self.ai;
+        let chosen = self
+            .playing
+            .with_dependent_mut(|_, game| ai.choose(game, policy));
+        Ok(chosen.and_then(|a| {
+            let i = self.legal.iter().position(|l| *l == a)?;
+            self.encode(&a, i)
+        }))
+    }
+
+    /// `None` while the game goes on; else `"win"`, `"tie"`, `"turn-limit"`
+    /// or `"nobody-left"`, and the winning seat for a win.
+    fn outcome(&self) -> Option<(String, Option<usize>)> {
+        self.playing.with_dependent(|_, game| {
+            game.outcome().map(|o| match o {
+                Outcome::Win { seat, .. } => ("win".to_string(), Some(seat as usize)),
+                Outcome::Tie => ("tie".to_string(), None),
+                Outcome::TurnLimit => ("turn-limit".to_string(), None),
+                Outcome::NobodyLeft => ("nobody-left".to_string(), None),
+            })
+        })
+    }
+
+    /// The turn number, from 1.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.playing.with_dependent(|_, game| game.turn)
+    }
+}
+
+/// The native half of the `grimoire` package.
+#[pymodule]
+fn _grimoire(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(eval, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_class::<Match>()?;
+    Ok(())
+}

@@ -1,0 +1,123 @@
+"""check, eval, simulate and merge: the same results as the CLI's JSON."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import grimoire
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    """The grimoire CLI of this checkout (built by cargo if needed)."""
+    binary = os.environ.get("GRIMOIRE_BIN")
+    command = [binary] if binary else ["cargo", "run", "--quiet", "--release", "--"]
+    return subprocess.run(command + list(args), cwd=ROOT, capture_output=True, text=True)
+
+
+def cli_json(*args: str):
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_simulate_equals_the_cli():
+    ours = grimoire.simulate("arcomage", games=500, seed=3, ai=["greedy", "random"])
+    theirs = cli_json("simulate", "arcomage", "--games", "500", "--seed", "3", "--ai", "greedy", "--ai", "random", "--format", "json")
+    assert ours == theirs
+    assert ours["games"] == 500
+    assert isinstance(ours, grimoire.Simulation)
+
+
+def test_simulate_is_the_same_for_any_thread_count():
+    one = grimoire.simulate("duel", games=200, seed=5, threads=1)
+    two = grimoire.simulate("duel", games=200, seed=5, threads=2)
+    assert one == two
+
+
+def test_simulate_with_a_change_equals_the_cli():
+    ours = grimoire.simulate("arcomage", games=200, seed=2, changes=[("Dragon", "cost", 12)])
+    theirs = cli_json("simulate", "arcomage", "--games", "200", "--seed", "2", "--change", "Dragon:cost=12", "--format", "json")
+    assert ours == theirs
+    assert ours["deck"]["changes"] == ["Dragon:cost=12"]
+
+
+def test_shards_merge_to_the_whole_run():
+    whole = grimoire.simulate("arcomage", games=300, seed=8)
+    shards = [grimoire.simulate("arcomage", games=300, seed=8, shard=(k, 3)) for k in (3, 1, 2)]
+    assert [s["games"] for s in shards] == [100, 100, 100]
+    assert grimoire.merge(shards) == whole
+    # As JSON text too, as files or Ray hand them over.
+    assert grimoire.merge(json.dumps(s) for s in shards) == whole
+
+
+def test_shards_merged_by_the_cli_equal_the_python_merge(tmp_path):
+    files = []
+    for k in (1, 2):
+        path = tmp_path / f"{k}.json"
+        path.write_text(json.dumps(grimoire.simulate("tbwg", games=40, seed=1, shard=(k, 2))))
+        files.append(str(path))
+    assert cli_json("merge", *files, "--format", "json") == grimoire.simulate("tbwg", games=40, seed=1)
+
+
+def test_a_missing_shard_raises():
+    shards = [grimoire.simulate("arcomage", games=30, seed=1, shard=(k, 3)) for k in (1, 3)]
+    with pytest.raises(grimoire.GrimoireError, match="shard 2/3 missing") as e:
+        grimoire.merge(shards)
+    assert e.value.code == 1
+
+
+def test_card_rows_and_pandas():
+    figures = grimoire.simulate("arcomage", games=200, seed=1)
+    rows = figures.card_rows()
+    assert len(rows) == 102
+    assert {"card", "in_hand", "improvement", "improvement_low", "play_rate"} <= set(rows[0])
+    pandas = pytest.importorskip("pandas")
+    frame = figures.to_pandas()
+    assert isinstance(frame, pandas.DataFrame)
+    assert frame.loc["Dragon", "in_hand"] == next(r["in_hand"] for r in rows if r["card"] == "Dragon")
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="unknown AI"):
+        grimoire.simulate("arcomage", games=10, seed=1, ai="clever")
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.simulate("no-such-rules", games=10, seed=1)
+    assert e.value.code == 2
+    with pytest.raises(grimoire.GrimoireError, match="0 or more") as e:
+        grimoire.simulate("arcomage", games=10, seed=1, changes=[("Dragon", "cost", ":lots")])
+    assert e.value.code == 1
+
+
+def test_eval_equals_the_cli():
+    effects = "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]"
+    ours = grimoire.eval("arcomage", effects, state={"you.wall": 0})
+    theirs = cli_json("eval", "--rules", "arcomage", "--set", "you.wall=0", effects, "--format", "json")
+    assert ours == theirs
+    assert ours["state"]["you"]["wall"] == 6
+
+
+def test_eval_errors_carry_located_diagnostics():
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.eval("arcomage", "[{:effected :you :resource :quary :amount 1}]")
+    assert e.value.code == 1
+    (d,) = e.value.diagnostics
+    assert "quarry" in json.dumps(d)
+    assert d["line"] == 1 and d["column"] > 1
+    assert "quary" in str(e.value)
+
+
+def test_check_returns_the_cli_diagnostics(tmp_path):
+    assert grimoire.check([ROOT / "rules", ROOT / "cards", ROOT / "effects"]) == []
+    bad = tmp_path / "arcomage"
+    bad.mkdir()
+    (bad / "bad.edn").write_text('{:card "Miners" :type :bricks :cost 3\n :effects [{:effected :you :resource :quary :amount 1}]}\n')
+    ours = grimoire.check(str(bad), rules="arcomage")
+    done = cli("check", "--rules", "arcomage", str(bad), "--format", "json")
+    assert done.returncode == 1
+    assert ours == json.loads(done.stdout)
+    assert len(ours) == 1 and ours[0]["line"] == 2
