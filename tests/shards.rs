@@ -293,7 +293,10 @@ fn a_bad_change_is_refused_with_where_and_why() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("beasts.edn>:150:37") && err.contains(":cost :lots"), "{err}");
+    assert!(
+        err.contains("beasts.edn>:150:37") && err.contains(":cost :lots"),
+        "{err}"
+    );
     // No such card, with the name asked for.
     let out = grimoire(&[
         "simulate",
