@@ -1,27 +1,16 @@
 //! `simulate --shard K/N` and `grimoire merge`: a run played in shares and
 //! merged prints exactly what one process prints for the whole run.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::Path;
+use std::process::Output;
+
+use common::{scratch_dir as scratch, text};
+
+/// `grimoire ARGS…`, without colour, whatever it exits with.
 fn grimoire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run grimoire")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A scratch folder for one test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::run_in(args, "", None)
 }
 
 /// `simulate` with `args`, its standard output; it must succeed.

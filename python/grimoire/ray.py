@@ -65,11 +65,18 @@ def simulate(
 ) -> "grimoire.Simulation":
     """``grimoire.simulate(rules, games, seed, …)`` run as ``shards`` Ray
     tasks (default: the cluster's CPUs) and merged: the same figures."""
+    shards = _ready(shards)
+    return grimoire.merge(ray.get(_shards(rules, games, seed, shards, ai, cards, sort, [])))
+
+
+def _ready(shards: Optional[int]) -> int:
+    """Starts a local Ray unless one is connected; the shards a run is split
+    into (default: the cluster's CPUs)."""
     if not ray.is_initialized():
         ray.init()
     if shards is None:
         shards = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    return grimoire.merge(ray.get(_shards(rules, games, seed, shards, ai, cards, sort, [])))
+    return shards
 
 
 def _shards(rules, games, seed, shards, ai, cards, sort, changes) -> list:
@@ -105,10 +112,7 @@ def sweep(
 
         grimoire.ray.sweep("arcomage", [("Dragon", "cost", c) for c in range(22, 29)], games=100_000, seed=1)
     """
-    if not ray.is_initialized():
-        ray.init()
-    if shards is None:
-        shards = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    shards = _ready(shards)
     runs = [
         (tuple(change), _shards(rules, games, seed, shards, ai, cards, sort, [tuple(change)]))
         for change in changes
