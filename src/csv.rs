@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use crate::diag::Diagnostic;
-use crate::syntax::{Form, Kind, Span, read};
+use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// The columns a card spreadsheet has, and the card key each becomes.
 pub const COLUMNS: &[(&str, &str)] = &[
@@ -208,7 +208,11 @@ fn quoted(
 ///
 /// The cells own their text when it had to be unescaped, so the maps are built
 /// from `cells`, which the caller keeps alive.
-pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec<Form<'c>> {
+pub fn cards<'c>(
+    arena: &'c Arena,
+    cells: &'c [Vec<Cell<'_>>],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Form<'c>> {
     let Some((header, body)) = cells.split_first() else {
         diags.push(Diagnostic::error(
             Span::new(0, 0),
@@ -280,10 +284,10 @@ pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec
             };
             let value = match key {
                 "card" | "text" => Form {
-                    kind: Kind::Str(Cow::Borrowed(cell.text.trim())),
+                    kind: Kind::Str(cell.text.trim()),
                     span: cell.span,
                 },
-                _ => match value_of(cell, diags) {
+                _ => match value_of(arena, cell, diags) {
                     Some(v) => v,
                     None => {
                         broken = true;
@@ -297,7 +301,7 @@ pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec
             continue;
         }
         out.push(Form {
-            kind: Kind::Map(pairs),
+            kind: Kind::Map(arena.pairs(&pairs)),
             span: row_span,
         });
     }
@@ -305,8 +309,12 @@ pub fn cards<'c>(cells: &'c [Vec<Cell<'_>>], diags: &mut Vec<Diagnostic>) -> Vec
 }
 
 /// Reads one cell as a form, with spans moved into the file.
-fn value_of<'c>(cell: &'c Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<Form<'c>> {
-    let read = read(&cell.text);
+fn value_of<'c>(
+    arena: &'c Arena,
+    cell: &'c Cell<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Form<'c>> {
+    let read = read(arena, &cell.text);
     if !read.errors.is_empty() {
         for e in &read.errors {
             let mut d = Diagnostic::from(e);
@@ -320,11 +328,7 @@ fn value_of<'c>(cell: &'c Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<Form<
     }
     let mut forms = read.forms;
     match forms.len() {
-        1 => {
-            let mut form = forms.pop()?;
-            remap(&mut form, cell);
-            Some(form)
-        }
+        1 => Some(remap(arena, forms.pop()?, cell)),
         0 => {
             diags.push(Diagnostic::error(cell.span, "this cell is empty"));
             None
@@ -339,18 +343,30 @@ fn value_of<'c>(cell: &'c Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<Form<
     }
 }
 
-fn remap(form: &mut Form<'_>, cell: &Cell<'_>) {
-    form.span = cell.file_span(form.span);
-    match &mut form.kind {
-        Kind::Vector(items) | Kind::List(items) | Kind::Set(items) => {
-            items.iter_mut().for_each(|f| remap(f, cell))
+/// `form` with every span moved from the cell's text into the file's.
+fn remap<'c>(arena: &'c Arena, form: Form<'c>, cell: &Cell<'_>) -> Form<'c> {
+    let kind = match form.kind {
+        Kind::Vector(items) => Kind::Vector(remap_all(arena, items, cell)),
+        Kind::List(items) => Kind::List(remap_all(arena, items, cell)),
+        Kind::Set(items) => Kind::Set(remap_all(arena, items, cell)),
+        Kind::Map(pairs) => {
+            let pairs: Vec<_> = pairs
+                .iter()
+                .map(|&(k, v)| (remap(arena, k, cell), remap(arena, v, cell)))
+                .collect();
+            Kind::Map(arena.pairs(&pairs))
         }
-        Kind::Map(pairs) => pairs.iter_mut().for_each(|(k, v)| {
-            remap(k, cell);
-            remap(v, cell);
-        }),
-        _ => {}
+        atom => atom,
+    };
+    Form {
+        kind,
+        span: cell.file_span(form.span),
     }
+}
+
+fn remap_all<'c>(arena: &'c Arena, items: &[Form<'c>], cell: &Cell<'_>) -> &'c [Form<'c>] {
+    let items: Vec<_> = items.iter().map(|&f| remap(arena, f, cell)).collect();
+    arena.forms(&items)
 }
 
 #[cfg(test)]

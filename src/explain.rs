@@ -1728,7 +1728,8 @@ mod tests {
     /// The explanation of `effects`, checked against the bundled rule set `rules`.
     fn say_in(rules: &str, effects: &str) -> String {
         let rules = bundled(rules);
-        let form = crate::syntax::read_one(effects).unwrap_or_else(|e| panic!("{e:?}"));
+        let arena = crate::syntax::Arena::new();
+        let form = crate::syntax::read_one(&arena, effects).unwrap_or_else(|e| panic!("{e:?}"));
         let effects = rules
             .check_effects(&form)
             .unwrap_or_else(|d| panic!("{d:?}"));
@@ -1970,14 +1971,15 @@ mod tests {
         );
         // The syntax reads back to the same expression.
         let rules = bundled("arcomage");
+        let text = format!(
+            "[{{:effected :you :resource :wall :amount {}}}]",
+            said.trim_start_matches("Add `")
+                .trim_end_matches("` to your wall")
+        );
+        let arena = crate::syntax::Arena::new();
         let effects = rules
             .check_effects(
-                &crate::syntax::read_one(&format!(
-                    "[{{:effected :you :resource :wall :amount {}}}]",
-                    said.trim_start_matches("Add `")
-                        .trim_end_matches("` to your wall")
-                ))
-                .unwrap_or_else(|e| panic!("{e:?}")),
+                &crate::syntax::read_one(&arena, &text).unwrap_or_else(|e| panic!("{e:?}")),
             )
             .unwrap_or_else(|d| panic!("{d:?}"));
         let again = explain(&rules, &effects);
@@ -2020,7 +2022,9 @@ mod tests {
     #[test]
     fn cases_decide_every_condition_both_ways() {
         let rules = bundled("arcomage");
+        let arena = crate::syntax::Arena::new();
         let form = crate::syntax::read_one(
+            &arena,
             "[{:effected :you :resource [> [:other :wall] 10 :wall :tower] :amount [= [:you :wall] 0 6 3]}]",
         )
         .unwrap_or_else(|e| panic!("{e:?}"));

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::defs::{DefKind, Definition, definition, name_span};
 use crate::diag::{Diagnostic, Severity, Source};
 use crate::rules::{BUNDLED, RuleSet};
-use crate::syntax::{Form, Span, read};
+use crate::syntax::{Arena, Form, Span, read};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv", "md"];
@@ -282,6 +282,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     // First the rule sets, so definitions can be checked against rule sets given
     // beside them. Each file is read once; its forms serve every pass below.
     let sources = &out.sources;
+    let arena = Arena::new();
     let mut parsed: Vec<Option<Parsed<'_>>> = Vec::with_capacity(sources.len());
     for (i, source) in sources.iter().enumerate() {
         if unreadable.contains(&i) {
@@ -301,7 +302,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             parsed.push((!tables.is_empty()).then_some(Parsed::Md(tables)));
             continue;
         }
-        let mut read = read(&source.text);
+        let mut read = read(&arena, &source.text);
         if !read.errors.is_empty() {
             out.diagnostics
                 .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
@@ -483,7 +484,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
             Some(Parsed::Md(..)) => continue,
             _ => {
                 cells = crate::csv::rows(&sources[i].text, &mut diags);
-                from_csv = crate::csv::cards(&cells, &mut diags);
+                from_csv = crate::csv::cards(&arena, &cells, &mut diags);
                 &from_csv
             }
         };
@@ -969,7 +970,8 @@ fn change_card(sources: &mut [Source], change: &CardChange) -> Result<(), DeckEr
         _ => false,
     };
     for source in sources.iter_mut() {
-        let read = read(&source.text);
+        let arena = Arena::new();
+        let read = read(&arena, &source.text);
         let Some(form) = read.forms.iter().find(|f| is_card(f)) else {
             continue;
         };

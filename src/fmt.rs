@@ -26,7 +26,7 @@
 //! refuses it.
 
 use crate::diag::Diagnostic;
-use crate::syntax::{Form, ReadError, Span, read};
+use crate::syntax::{Arena, Form, ReadError, Span, read};
 
 /// Why [`format_source`] returned no text.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,7 +91,8 @@ impl std::error::Error for FmtError {}
 /// assert!(grimoire::fmt::format_source("[1 2").is_err());
 /// ```
 pub fn format_source(src: &str) -> Result<String, FmtError> {
-    let before = read(src);
+    let arena = Arena::new();
+    let before = read(&arena, src);
     if !before.errors.is_empty() {
         return Err(FmtError::Syntax(before.errors));
     }
@@ -395,7 +396,8 @@ fn verify(src: &str, forms: &[Form<'_>], formatted: &str) -> Result<(), FmtError
             });
         return Err(FmtError::NotSame { at });
     }
-    let after = read(formatted);
+    let arena = Arena::new();
+    let after = read(&arena, formatted);
     let same = after.errors.is_empty()
         && after.forms.len() == forms.len()
         && after.forms.iter().zip(forms).all(|(x, y)| x.same_value(y));
@@ -555,7 +557,8 @@ mod tests {
     #[test]
     fn the_verifier_catches_a_lost_token() {
         let src = "[1 ; c\n 2]";
-        let forms = read(src).forms;
+        let arena = Arena::new();
+        let forms = read(&arena, src).forms;
         assert!(verify(src, &forms, "[1 ; c\n 2]\n").is_ok());
         assert_eq!(
             verify(src, &forms, "[1\n 2]\n"),

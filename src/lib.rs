@@ -6,10 +6,11 @@
 //! ([`eval`]), with diagnostics that point at the exact place ([`diag`]).
 //!
 //! ```
-//! use grimoire::{rules::RuleSet, eval::{State, apply}, syntax::read_one};
+//! use grimoire::{rules::RuleSet, eval::{State, apply}, syntax::{Arena, read_one}};
 //!
 //! let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
-//! let form = read_one("[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]").unwrap();
+//! let arena = Arena::new(); // what was read lives here until checked
+//! let form = read_one(&arena, "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]").unwrap();
 //! let effects = rules.check_effects(&form).unwrap();
 //! let mut state = State::new(&rules, 2, 7);
 //! let wall = rules.attribute("wall").unwrap();

@@ -507,7 +507,8 @@ mod tests {
 
     fn lint(text: &str, effects: &str) -> Vec<String> {
         let rules = arcomage();
-        let form = crate::syntax::read_one(effects).unwrap_or_else(|e| panic!("{e:?}"));
+        let arena = crate::syntax::Arena::new();
+        let form = crate::syntax::read_one(&arena, effects).unwrap_or_else(|e| panic!("{e:?}"));
         let effects = rules
             .check_effects(&form)
             .unwrap_or_else(|d| panic!("{d:?}"));

@@ -360,12 +360,12 @@ fn given_statuses(
         ));
         return out;
     };
-    for (k, v) in pairs {
+    for (k, v) in pairs.iter() {
         let Some(w) = who(k, rules, diags) else {
             continue;
         };
         let items = match &v.kind {
-            Kind::Vector(items) => items.as_slice(),
+            Kind::Vector(items) => &items[..],
             _ => std::slice::from_ref(v),
         };
         for item in items {
@@ -382,7 +382,7 @@ fn status_with_magnitude(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(StatusId, i64)> {
     match &form.kind {
-        Kind::Vector(items) => match items.as_slice() {
+        Kind::Vector(items) => match &items[..] {
             [
                 id,
                 Form {
@@ -418,7 +418,7 @@ fn values(
         ));
         return out;
     };
-    for (name, attrs) in pairs {
+    for (name, attrs) in pairs.iter() {
         let Some(role) = who(name, rules, diags) else {
             continue;
         };
@@ -429,7 +429,7 @@ fn values(
             ));
             continue;
         };
-        for (k, v) in attrs {
+        for (k, v) in attrs.iter() {
             let name = k.as_keyword().unwrap_or("");
             let Some(attr) = rules.attribute(name) else {
                 diags.push(
@@ -474,7 +474,7 @@ fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<C
         ));
         return None;
     };
-    let found = deck.iter().position(|c| c.name == name.as_ref());
+    let found = deck.iter().position(|c| c.name == **name);
     if found.is_none() {
         diags.push(
             Diagnostic::error(form.span, format!("no card named \"{name}\"")).suggest(
@@ -613,12 +613,12 @@ fn steps(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for item in items {
+    for item in items.iter() {
         match &item.kind {
             Kind::Str(_) => out.extend(card(item, deck, diags).map(Step::Play)),
             Kind::Keyword("next-turn") => out.push(Step::NextTurn),
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("expect") => {
-                match items.as_slice() {
+                match &items[..] {
                     [_, map] => out.push(Step::Expect(expectations(map, rules, diags))),
                     _ => diags.push(Diagnostic::error(
                         item.span,
@@ -627,7 +627,7 @@ fn steps(
                 }
             }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("status") => {
-                match items.as_slice() {
+                match &items[..] {
                     [_, holder, id] | [_, holder, id, _] => {
                         let magnitude = match items.get(3).map(|m| &m.kind) {
                             None => Some(0),
@@ -717,14 +717,15 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
         ));
         return out;
     };
-    for (k, v) in pairs {
+    for (k, v) in pairs.iter() {
         let name = k.as_keyword().unwrap_or("");
         let entity =
             rules.role(name).is_some() || rules.game_entity_names().iter().any(|n| n == name);
         match (entity.then_some(()), ExpectKey::find(name)) {
             (Some(()), _) => {
+                let pair = [(*k, *v)];
                 let one = Form {
-                    kind: Kind::Map(vec![(k.clone(), v.clone())]),
+                    kind: Kind::Map(&pair),
                     span: k.span.to(v.span),
                 };
                 out.extend(
@@ -741,14 +742,14 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     ));
                     continue;
                 };
-                for (name, held) in pairs {
+                for (name, held) in pairs.iter() {
                     let Some(w) = who(name, rules, diags) else {
                         continue;
                     };
                     let mut list = Vec::new();
                     match &held.kind {
                         Kind::Map(items) => {
-                            for (id, left) in items {
+                            for (id, left) in items.iter() {
                                 let id = status(id, rules, diags);
                                 match (id, &left.kind) {
                                     (Some(id), Kind::Int(n)) => list.push((id, *n)),
@@ -770,7 +771,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
             }
             (None, Some(ExpectKey::Gone)) => {
                 let items = match &v.kind {
-                    Kind::Vector(items) => items.as_slice(),
+                    Kind::Vector(items) => &items[..],
                     _ => std::slice::from_ref(v),
                 };
                 out.extend(
@@ -783,7 +784,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
             (None, Some(ExpectKey::Holds)) => {
                 let items = match &v.kind {
                     Kind::Vector(items) if items.first().and_then(Form::as_symbol).is_none() => {
-                        items.as_slice()
+                        &items[..]
                     }
                     _ => std::slice::from_ref(v),
                 };
@@ -1209,7 +1210,7 @@ fn queue_wants(
     };
     let before = diags.len();
     let mut out = Vec::new();
-    for item in items {
+    for item in items.iter() {
         let parts: &[Form<'_>] = match &item.kind {
             Kind::Vector(parts) => parts,
             Kind::Keyword("reorder") => {

@@ -313,7 +313,7 @@ fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(
         diags.push(shape());
         return None;
     };
-    let [count, timing] = items.as_slice() else {
+    let [count, timing] = &items[..] else {
         diags.push(shape());
         return None;
     };
@@ -345,7 +345,7 @@ fn timing_named(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
 /// `:refresh`, `:independent` or `[:stack N]`.
 fn stacking(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Stacking> {
     if let Kind::Vector(items) = &v.kind
-        && let [head, n] = items.as_slice()
+        && let [head, n] = &items[..]
         && head.as_keyword() == Some(StackingName::Stack.name())
     {
         return match n.kind {
@@ -399,7 +399,7 @@ fn modifiers(
         "attributes",
     );
     let mut out = Vec::new();
-    for (k, body) in pairs {
+    for (k, body) in pairs.iter() {
         let name = k.as_keyword().unwrap_or("");
         let message = format!("a modifier changes an attribute, found {}", k.describe());
         let Some(attr) = attributes.find(name, k.span, message, diags) else {
@@ -522,7 +522,7 @@ fn hooks(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (k, body) in pairs {
+    for (k, body) in pairs.iter() {
         let effects = check::effects(body, scope, diags);
         if let (Some(timing), Some(effects)) = (timing_named(k, rules, diags), effects) {
             out.push((timing, effects));

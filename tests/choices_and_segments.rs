@@ -9,7 +9,8 @@ use grimoire::syntax::{read, read_one};
 /// `text` parsed, with the statuses `defs` defines installed.
 fn rules_with(text: &str, defs: &str) -> RuleSet {
     let mut rules = RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"));
-    let forms = read(defs);
+    let arena = grimoire::syntax::Arena::new();
+    let forms = read(&arena, defs);
     assert!(forms.errors.is_empty(), "{:?}", forms.errors);
     rules.declare_statuses(
         forms
@@ -227,6 +228,7 @@ fn a_status_that_acquires_itself_again_on_removal_does_not_loop() {
     let effects = rules
         .check_effects(
             &read_one(
+                &grimoire::syntax::Arena::new(),
                 "[{:effected :you :acquire :shelter} {:effected :you :resource :wall :amount -6}]",
             )
             .unwrap(),
@@ -254,7 +256,10 @@ fn a_removal_that_makes_another_status_go_is_followed_in_the_same_check() {
     let mut events = Vec::new();
     let text = "[{:effected :you :acquire :guard} {:effected :you :acquire :shelter}
                  {:effected :you :resource :wall :amount -6}]";
-    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let effects = rules
+        .check_effects(&read_one(&arena, text).unwrap())
+        .unwrap();
     apply(&rules, &effects, &mut state, &[0, 1], &mut events);
     state.remove_fallen(&rules, &[0, 1], &mut Vec::new(), &mut events);
     assert!(state.statuses().is_empty(), "{:?}", state.statuses());
@@ -277,7 +282,13 @@ fn acquiring_a_segmented_status_again_starts_its_segments_over() {
     let mut state = State::new(&rules, 2, 1);
     let mut events = Vec::new();
     let acquire = rules
-        .check_effects(&read_one("[{:effected :you :acquire :quake}]").unwrap())
+        .check_effects(
+            &read_one(
+                &grimoire::syntax::Arena::new(),
+                "[{:effected :you :acquire :quake}]",
+            )
+            .unwrap(),
+        )
         .unwrap();
     apply(&rules, &acquire, &mut state, &[0, 1], &mut events);
     tick(&rules, &mut state, &mut events);
@@ -299,7 +310,13 @@ fn a_segment_that_acquires_its_status_again_restarts_the_whole_run() {
     let mut state = State::new(&rules, 2, 1);
     let mut events = Vec::new();
     let acquire = rules
-        .check_effects(&read_one("[{:effected :you :acquire :echo}]").unwrap())
+        .check_effects(
+            &read_one(
+                &grimoire::syntax::Arena::new(),
+                "[{:effected :you :acquire :echo}]",
+            )
+            .unwrap(),
+        )
         .unwrap();
     apply(&rules, &acquire, &mut state, &[0, 1], &mut events);
     for _ in 0..4 {
@@ -348,7 +365,10 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
         "[advantage [+ 1d6 [:you :wall]]]",
     ] {
         let text = format!("[{{:effected :other :resource :hp :amount {amount}}}]");
-        let effects = rules.check_effects(&read_one(&text).unwrap()).unwrap();
+        let arena = grimoire::syntax::Arena::new();
+        let effects = rules
+            .check_effects(&read_one(&arena, &text).unwrap())
+            .unwrap();
         let mut state = State::new(&rules, 2, 1);
         let mut events = Vec::new();
         apply(&rules, &effects, &mut state, &[0, 1], &mut events);
@@ -361,7 +381,13 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
     }
     // Bare dice are the changed entity's.
     let effects = rules
-        .check_effects(&read_one("[{:effected :other :resource :hp :amount 1d6}]").unwrap())
+        .check_effects(
+            &read_one(
+                &grimoire::syntax::Arena::new(),
+                "[{:effected :other :resource :hp :amount 1d6}]",
+            )
+            .unwrap(),
+        )
         .unwrap();
     let mut state = State::new(&rules, 2, 1);
     let mut events = Vec::new();

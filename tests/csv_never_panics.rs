@@ -44,7 +44,8 @@ proptest! {
         let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
         let mut diags = Vec::new();
         let rows = csv::rows(&text, &mut diags);
-        let cards = csv::cards(&rows, &mut diags);
+        let arena = grimoire::syntax::Arena::new();
+        let cards = csv::cards(&arena, &rows, &mut diags);
         for card in &cards {
             let _ = grimoire::defs::definition(card, &rules, 0, &mut diags);
         }

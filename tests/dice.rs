@@ -17,7 +17,8 @@ fn arcomage() -> RuleSet {
 /// `n` rolls of `expr` from seed 1: their mean, min and max.
 fn rolls(expr: &str, n: u32) -> (f64, i64, i64) {
     let rules = arcomage();
-    let form = grimoire::syntax::read(expr).forms.remove(0);
+    let arena = grimoire::syntax::Arena::new();
+    let form = grimoire::syntax::read(&arena, expr).forms.remove(0);
     let mut diags = Vec::new();
     let e = grimoire::check::integer(&form, &rules.scope(), &mut diags).expect("checks");
     assert!(diags.is_empty(), "{diags:?}");
@@ -195,10 +196,13 @@ fn bad_counts_are_usage_errors() {
 #[test]
 fn dice_in_a_card_check_like_numbers() {
     let rules = arcomage();
-    let checked =
-        grimoire::syntax::read("[{:effected :you :resource :wall :amount [+ 1d20 [:you :wall]]}]");
+    let arena = grimoire::syntax::Arena::new();
+    let checked = grimoire::syntax::read(
+        &arena,
+        "[{:effected :you :resource :wall :amount [+ 1d20 [:you :wall]]}]",
+    );
     assert!(rules.check_effects(&checked.forms[0]).is_ok());
-    let bad = grimoire::syntax::read("[{:effected :you :resource :wall :amount 2d}]");
+    let bad = grimoire::syntax::read(&arena, "[{:effected :you :resource :wall :amount 2d}]");
     let diags = rules
         .check_effects(&bad.forms[0])
         .expect_err("2d is not dice");

@@ -79,7 +79,10 @@ fn a_nested_each_binds_the_innermost_self() {
     // a and b see c (+2), c sees none.
     let text = "[{:each :unit :effects [{:each :unit :where [> [:self :team] 1]
                    :effects [{:effected :self :resource :mark :amount [:self :team]}]}]}]";
-    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let effects = rules
+        .check_effects(&read_one(&arena, text).unwrap())
+        .unwrap();
     let mut events = Vec::new();
     apply(&rules, &effects, &mut state, &[0, 1], &mut events);
     let mark = rules.attribute("mark").unwrap();
@@ -122,7 +125,10 @@ fn an_each_names_a_declared_kind_and_has_effects() {
             "did you mean `:self`?",
         ),
     ] {
-        let diags = rules.check_effects(&read_one(text).unwrap()).unwrap_err();
+        let arena = grimoire::syntax::Arena::new();
+        let diags = rules
+            .check_effects(&read_one(&arena, text).unwrap())
+            .unwrap_err();
         let shown: Vec<String> = diags
             .iter()
             .map(|d| format!("{} {}", d.message, d.help.clone().unwrap_or_default()))
@@ -142,7 +148,10 @@ fn a_spawned_entity_takes_its_values_from_where_the_effect_runs_and_is_reached_b
     let text = "[{:each :unit :where [= [:self :team] 2]
                   :effects [{:spawn :unit :values {:team [:self :team] :hp [- [:self :hp] 3]}}]}
                  {:each :unit :effects [{:effected :self :resource :mark :amount 1}]}]";
-    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let effects = rules
+        .check_effects(&read_one(&arena, text).unwrap())
+        .unwrap();
     let mut events = Vec::new();
     apply(&rules, &effects, &mut state, &[0, 1], &mut events);
     assert_eq!(state.len(), 6);
@@ -164,7 +173,10 @@ fn spawning_stops_at_the_entity_limit() {
     let mut state = start(&rules);
     // Every unit spawns another: the count doubles with each application.
     let text = "[{:each :unit :effects [{:spawn :unit}]}]";
-    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let effects = rules
+        .check_effects(&read_one(&arena, text).unwrap())
+        .unwrap();
     let mut events = Vec::new();
     for _ in 0..20 {
         events.clear();

@@ -26,7 +26,8 @@ fn rules_text(hand: usize, limit: u32, victory: &str) -> String {
 }
 
 fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
-    let read = read(text);
+    let arena = grimoire::syntax::Arena::new();
+    let read = read(&arena, text);
     let mut diags = Vec::new();
     let def = grimoire::defs::definition(&read.forms[0], rules, 0, &mut diags)
         .unwrap_or_else(|| panic!("{diags:?}"));

@@ -362,7 +362,8 @@ fn cards_of_an_unknown_rule_set_is_a_usage_error() {
 fn status_changes_are_said() {
     let rules = rules("skills");
     let say = |text: &str| {
-        let form = grimoire::syntax::read_one(text).expect("reads");
+        let arena = grimoire::syntax::Arena::new();
+        let form = grimoire::syntax::read_one(&arena, text).expect("reads");
         explain(&rules, &rules.check_effects(&form).expect("checks"))
     };
     assert_eq!(

@@ -13,7 +13,8 @@ use proptest::prelude::*;
 
 /// True when both texts read without errors to the same forms.
 fn same_forms(a: &str, b: &str) -> bool {
-    let (a, b) = (read(a), read(b));
+    let arena = grimoire::syntax::Arena::new();
+    let (a, b) = (read(&arena, a), read(&arena, b));
     a.errors.is_empty()
         && b.errors.is_empty()
         && a.forms.len() == b.forms.len()
@@ -48,7 +49,10 @@ fn corpus() -> &'static [(PathBuf, String)] {
             .into_iter()
             .filter_map(|p| {
                 let text = String::from_utf8(std::fs::read(&p).ok()?).ok()?;
-                read(&text).errors.is_empty().then_some((p, text))
+                read(&grimoire::syntax::Arena::new(), &text)
+                    .errors
+                    .is_empty()
+                    .then_some((p, text))
             })
             .collect()
     })
@@ -143,7 +147,7 @@ proptest! {
     ) {
         let (path, text) = index.get(corpus());
         let shuffled = shuffle(text, &pads);
-        prop_assume!(read(&shuffled).errors.is_empty());
+        prop_assume!(read(&grimoire::syntax::Arena::new(), &shuffled).errors.is_empty());
         prop_assert!(same_forms(text, &shuffled), "{}: the shuffle changed the forms", path.display());
         let once = format_source(&shuffled)
             .map_err(|e| TestCaseError::fail(format!("{}: {e}", path.display())))?;
@@ -253,7 +257,7 @@ proptest! {
         tail in edge(),
     ) {
         let text = format!("{lead}{}{tail}", join(forms));
-        prop_assume!(read(&text).errors.is_empty());
+        prop_assume!(read(&grimoire::syntax::Arena::new(), &text).errors.is_empty());
         let once = format_source(&text)
             .map_err(|e| TestCaseError::fail(format!("{e}: {text:?}")))?;
         prop_assert!(same_forms(&text, &once), "{:?} became {:?}", text, once);

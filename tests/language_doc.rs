@@ -73,7 +73,8 @@ fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
 
 /// `rules` with the statuses a `define:` field writes, declared and installed.
 fn with_statuses(rules: &RuleSet, text: &str) -> Result<RuleSet, String> {
-    let read = read(text);
+    let arena = grimoire::syntax::Arena::new();
+    let read = read(&arena, text);
     if !read.errors.is_empty() {
         return Err(format!("define: {:?}", read.errors));
     }
@@ -120,7 +121,8 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
     let error = field(fields, "error");
     let fail = |what: String| Err(format!("{DOC}:{line}: {what}"));
     if let Some(text) = field(fields, "read") {
-        let read = read(text);
+        let arena = grimoire::syntax::Arena::new();
+        let read = read(&arena, text);
         let errors: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
         return match (error, expect) {
             (Some(e), _) if diag_text(&errors).contains(e) => Ok(()),
@@ -149,7 +151,8 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
     if let Some(text) = field(fields, "value")
         && field(fields, "effects").is_none()
     {
-        let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+        let arena = grimoire::syntax::Arena::new();
+        let form = read_one(&arena, text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
         // `choice:` names the option chosen, as for an action with `:choose`.
         let mut scope = rules.scope();
         if let Some(option) = field(fields, "choice") {
@@ -175,7 +178,8 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
     }
     let text = field(fields, "effects")
         .ok_or_else(|| format!("{DOC}:{line}: no read:, value: or effects:"))?;
-    let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
     match (rules.check_effects(&form), error) {
         (Err(diags), Some(e)) if diag_text(&diags).contains(e) => Ok(()),
         (Err(diags), _) => fail(format!("diagnostics: {}", diag_text(&diags))),
@@ -197,7 +201,8 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
             }
             // `value:` after `effects:`: a query of the state they leave.
             if let Some(text) = field(fields, "value") {
-                let form = read_one(text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
+                let arena = grimoire::syntax::Arena::new();
+                let form = read_one(&arena, text).map_err(|e| format!("{DOC}:{line}: {e:?}"))?;
                 let Some(expr) = check::expr(&form, &rules.scope(), &mut diags) else {
                     return fail(format!("diagnostics: {}", diag_text(&diags)));
                 };
@@ -326,7 +331,8 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("doc-examples/arcomage");
     std::fs::create_dir_all(&dir).unwrap();
     for (line, text) in &blocks {
-        let read = read(text);
+        let arena = grimoire::syntax::Arena::new();
+        let read = read(&arena, text);
         assert!(read.errors.is_empty(), "{DOC}:{line}: {:?}", read.errors);
         let first = &read.forms[0];
         if first.has_key("scenario") {

@@ -114,7 +114,8 @@ fn exercise(text: &str, values: &[i64], seed: u64) -> usize {
 /// [`exercise`] against any rule set.
 fn exercise_with(rules: &RuleSet, text: &str, values: &[i64], seed: u64) -> usize {
     let source = Source::new("input.edn", text);
-    let read = syntax::read(text);
+    let arena = grimoire::syntax::Arena::new();
+    let read = syntax::read(&arena, text);
     let read_diags: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
     show(&source, &read_diags);
     for w in read.errors.windows(2) {
@@ -124,7 +125,8 @@ fn exercise_with(rules: &RuleSet, text: &str, values: &[i64], seed: u64) -> usiz
             read.errors
         );
     }
-    let _ = syntax::read_one(text);
+    let arena = grimoire::syntax::Arena::new();
+    let _ = syntax::read_one(&arena, text);
 
     let mut clean = 0;
     for form in &read.forms {
@@ -134,7 +136,8 @@ fn exercise_with(rules: &RuleSet, text: &str, values: &[i64], seed: u64) -> usiz
         // (Strings holding characters Rust's `{:?}` escapes as `\u{…}` or `\0` print as
         // text that does not read back: a known gap of `Display`, left out here.)
         if read.errors.is_empty() && !printed.contains("\\u{") && !printed.contains("\\0") {
-            let again = syntax::read_one(&printed).unwrap_or_else(|e| {
+            let arena = grimoire::syntax::Arena::new();
+            let again = syntax::read_one(&arena, &printed).unwrap_or_else(|e| {
                 panic!("`{printed}` (printed from `{text}`) does not read back: {e:?}")
             });
             assert!(
@@ -428,7 +431,8 @@ proptest! {
 
     #[test]
     fn well_formed_effects_check_clean_and_apply(text in valid_text(), values in values(), seed in any::<u64>()) {
-        let read = syntax::read(&text);
+        let arena = grimoire::syntax::Arena::new();
+        let read = syntax::read(&arena, &text);
         prop_assert!(read.errors.is_empty(), "{:?}", read.errors);
         let form = &read.forms[0];
         if text.starts_with('[') {
@@ -602,7 +606,8 @@ fn on_small_stack(test: &str, kib: usize, work: fn()) {
 }
 
 fn assert_too_deep(text: &str) {
-    let read = syntax::read(text);
+    let arena = grimoire::syntax::Arena::new();
+    let read = syntax::read(&arena, text);
     assert!(
         read.errors
             .iter()
@@ -698,7 +703,8 @@ fn the_deepest_readable_effects_check_and_apply_on_a_small_stack() {
                 nested_effect(room / 2, "[round [/ ", "7", " 2]]", true),
             ];
             for text in &cases {
-                let read = syntax::read(text);
+                let arena = grimoire::syntax::Arena::new();
+                let read = syntax::read(&arena, text);
                 assert!(
                     read.errors.is_empty(),
                     "{:?}",
@@ -729,7 +735,8 @@ fn the_deepest_readable_effects_check_and_apply_on_a_small_stack() {
 
 /// The size of a checked effect list, as the length of its debug text.
 fn ast_size(text: &str) -> usize {
-    let form = syntax::read_one(text).expect("reads");
+    let arena = grimoire::syntax::Arena::new();
+    let form = syntax::read_one(&arena, text).expect("reads");
     let effects = RULES.check_effects(&form).expect("checks");
     format!("{effects:?}").len()
 }

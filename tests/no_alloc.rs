@@ -53,7 +53,8 @@ fn applying_effects_allocates_nothing_in_steady_state() {
                  {:effected :other :resource :damage :amount [+ 2 [random 1 6]]}
                  {:effected :you :resource :gems :amount [- [ceil [/ [:other :gems] 2]]]}
                  {:effected [if [chance 0.5] :you :other] :resource [> [:other :wall] 10 :wall :tower] :amount 1}]";
-    let form = read_one(text).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, text).unwrap();
     let effects = rules.check_effects(&form).unwrap();
     let mut state = State::new(&rules, 2, 7);
     let wall = rules.attribute("wall").unwrap();
@@ -94,7 +95,10 @@ fn status_hooks_and_modifiers_allocate_nothing_in_steady_state() {
     // `:you` is the hero: a change to its attack goes through the base and the modifiers.
     let text = "[{:effected :you :resource :hp :amount [statuses :you :debuff]}
                  {:effected :you :resource :attack :amount [- [random 0 2] 1]}]";
-    let effects = rules.check_effects(&read_one(text).unwrap()).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let effects = rules
+        .check_effects(&read_one(&arena, text).unwrap())
+        .unwrap();
     COUNTING.with(|c| c.set(true));
     let before = allocations();
     for i in 0..10_000 {

@@ -38,7 +38,8 @@ fn errors(extra: &str) -> String {
 
 /// Applies `effects` with `:you` = seat 0 and `:other` = seat 1; the state after.
 fn run(rules: &RuleSet, effects: &str) -> State {
-    let form = read_one(effects).expect("reads");
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, effects).expect("reads");
     let effects = rules
         .check_effects(&form)
         .unwrap_or_else(|d| panic!("{d:?}"));
@@ -177,17 +178,20 @@ fn a_set_of_categories_in_a_filter_matches_any_of_them() {
 #[test]
 fn a_category_set_names_only_categories() {
     let r = with_statuses(&rules(""));
-    let form = read_one("[{:effected :you :dispel #{:fire :fir}}]").unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, "[{:effected :you :dispel #{:fire :fir}}]").unwrap();
     let e = format!("{:?}", r.check_effects(&form).unwrap_err());
     assert!(e.contains("a set in a filter holds categories"), "{e}");
     assert!(e.contains("did you mean `:fire`?"), "{e}");
-    let form = read_one("[{:effected :you :dispel #{:frost}}]").unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, "[{:effected :you :dispel #{:frost}}]").unwrap();
     let e = format!("{:?}", r.check_effects(&form).unwrap_err());
     assert!(
         e.contains("the categories are `:fire`, `:ice` and `:rot`"),
         "{e}"
     );
-    let form = read_one("[{:effected :you :dispel [#{:fire} #{:ice}]}]").unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, "[{:effected :you :dispel [#{:fire} #{:ice}]}]").unwrap();
     let e = format!("{:?}", r.check_effects(&form).unwrap_err());
     assert!(e.contains("one set of them, at most"), "{e}");
 }
@@ -208,7 +212,8 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
     cards
         .iter()
         .map(|text| {
-            let form = read_one(text).unwrap();
+            let arena = grimoire::syntax::Arena::new();
+            let form = read_one(&arena, text).unwrap();
             let mut diags = Vec::new();
             let def = grimoire::defs::definition(&form, rules, 0, &mut diags)
                 .unwrap_or_else(|| panic!("{diags:?}"));
@@ -281,7 +286,8 @@ fn card_values_are_checked() {
     assert!(e.contains("did you mean `:wall`?"), "{e}");
     // A card gives a value as a number.
     let r = rules(":cards {:hand-size 4 :values {:multi {:default 1}}}");
-    let form = read_one("{:card \"X\" :multi :lots :effects []}").unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, "{:card \"X\" :multi :lots :effects []}").unwrap();
     let mut diags = Vec::new();
     assert!(grimoire::defs::definition(&form, &r, 0, &mut diags).is_none());
     assert!(

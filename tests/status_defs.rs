@@ -21,7 +21,8 @@ fn rules() -> RuleSet {
 
 fn check(text: &str) -> (Option<defs::Definition>, Vec<String>) {
     let rules = rules();
-    let form = read_one(text).unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, text).unwrap();
     let mut diags = Vec::new();
     let def = defs::definition(&form, &rules, 0, &mut diags);
     (
@@ -244,7 +245,8 @@ mod arbitrary {
             }
             text.push('}');
             let rules = rules();
-            let read = grimoire::syntax::read(&text);
+            let arena = grimoire::syntax::Arena::new();
+            let read = grimoire::syntax::read(&arena, &text);
             if let Some(form) = read.forms.first() {
                 let mut diags = Vec::new();
                 let _ = defs::definition(form, &rules, 0, &mut diags);

@@ -81,7 +81,7 @@ const PICKS: [&str; 6] = [
 
 fn effects(rules: &RuleSet, text: &str) -> Vec<grimoire::ast::Effect> {
     rules
-        .check_effects(&read_one(text).expect("read"))
+        .check_effects(&read_one(&grimoire::syntax::Arena::new(), text).expect("read"))
         .unwrap_or_else(|d| panic!("{text}: {d:#?}"))
 }
 

@@ -242,9 +242,12 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
         effects: Vec::new(),
         play: CardRules::default(),
     }];
-    let form =
-        grimoire::syntax::read_one("{:scenario \"plays\" :play [\"Ghost\"] :expect {:next :you}}")
-            .unwrap();
+    let arena = grimoire::syntax::Arena::new();
+    let form = grimoire::syntax::read_one(
+        &arena,
+        "{:scenario \"plays\" :play [\"Ghost\"] :expect {:next :you}}",
+    )
+    .unwrap();
     let mut diags = Vec::new();
     let scenarios = scenario::load(std::slice::from_ref(&form), &rules, &deck, &mut diags);
     assert!(diags.is_empty(), "{diags:?}");

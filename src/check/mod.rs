@@ -248,7 +248,7 @@ keys! {
 /// `:debuff`; every one must hold.
 pub fn filter(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Filter> {
     let items = match &form.kind {
-        Kind::Vector(items) => items.as_slice(),
+        Kind::Vector(items) => &items[..],
         _ => std::slice::from_ref(form),
     };
     Checker { scope, diags }.filter_of(items, form.span)
@@ -351,7 +351,7 @@ pub fn fields_with<'f, 'a, K: Keys>(
     let known = |name: &str| K::find(name).filter(|k| allowed.contains(k));
     let mut out = Vec::with_capacity(pairs.len());
     let mut more = Vec::new();
-    for (k, v) in pairs {
+    for (k, v) in pairs.iter() {
         match &k.kind {
             Kind::Keyword(name) if known(name).is_some() => {
                 out.extend(known(name).map(|key| (key, v)));
@@ -605,7 +605,7 @@ impl<'a> Checker<'_, '_> {
             Kind::Vector(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 let mut ok = true;
-                for item in items {
+                for item in items.iter() {
                     if let Some(group) = at_once_group(item) {
                         ok &= self.at_once(item, group, &mut out);
                         continue;
@@ -664,7 +664,7 @@ impl<'a> Checker<'_, '_> {
         }
         let start = out.len();
         let mut ok = true;
-        for item in items {
+        for item in items.iter() {
             if at_once_group(item).is_some() {
                 self.error(Diagnostic::error(
                     item.span,
@@ -881,7 +881,7 @@ impl<'a> Checker<'_, '_> {
                         self.wrong_kind(value, "a map of attributes to numbers", &value.describe());
                         continue;
                     };
-                    for (k, v) in entries {
+                    for (k, v) in entries.iter() {
                         let name = k.as_keyword().unwrap_or("");
                         let attr = self.scope.attributes.iter().position(|a| a == name);
                         if attr.is_none() {
@@ -1281,7 +1281,7 @@ impl<'a> Checker<'_, '_> {
                     "categories",
                 )
                 .when_empty("declare categories first: `:categories {:fire \"…\"}`".to_string());
-                for member in members {
+                for member in members.iter() {
                     let message = format!(
                         "a set in a filter holds categories, found {}",
                         member.describe()

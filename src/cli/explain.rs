@@ -12,7 +12,7 @@ use crate::defs::Card;
 use crate::diag::{Diagnostic, Source};
 use crate::files;
 use crate::rules::RuleSet;
-use crate::syntax::{Span, read};
+use crate::syntax::{Arena, Span, read};
 
 /// What `grimoire explain` needs.
 #[derive(Clone, Debug, Default)]
@@ -220,7 +220,8 @@ pub(crate) fn check_effects(
     rules: &RuleSet,
     source: &Source,
 ) -> Result<Vec<Effect>, Vec<Diagnostic>> {
-    let read = read(&source.text);
+    let arena = Arena::new();
+    let read = read(&arena, &source.text);
     if !read.errors.is_empty() {
         return Err(read.errors.iter().map(Diagnostic::from).collect());
     }

@@ -228,7 +228,8 @@ impl Server {
         if let Ok(rs) = RuleSet::parse(text) {
             return Some(rs);
         }
-        let read = crate::syntax::read(text);
+        let arena = crate::syntax::Arena::new();
+        let read = crate::syntax::read(&arena, text);
         let path = uri_path(uri).unwrap_or_default();
         let named = read.forms.iter().find_map(|f| {
             f.get("rules")

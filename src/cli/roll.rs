@@ -10,7 +10,7 @@ use super::{Format, Output};
 use crate::diag::{Diagnostic, Source};
 use crate::eval::{Event, State};
 use crate::rules::RuleSet;
-use crate::syntax::{Span, read};
+use crate::syntax::{Arena, Span, read};
 
 /// The most rolls one `--count` may ask for.
 pub const MAX_COUNT: u64 = 100_000_000;
@@ -46,7 +46,8 @@ pub fn roll(args: &RollArgs) -> Output {
         Err(_) => return Output::usage("the dice rule set does not check"),
     };
     let source = Source::new("<expr>", args.expr.clone());
-    let read = read(&source.text);
+    let arena = Arena::new();
+    let read = read(&arena, &source.text);
     let mut diags: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
     let expr = match (diags.is_empty(), read.forms.as_slice()) {
         (false, _) => None,

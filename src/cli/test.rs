@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Source};
 use crate::files;
 use crate::rules::RuleSet;
 use crate::scenario::{self, Scenario};
-use crate::syntax::{Span, read};
+use crate::syntax::{Arena, Span, read};
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
@@ -62,7 +62,8 @@ fn collect(
             }
             Err(e) => return Err(Output::usage(format!("{}: {e}", path.display()))),
         };
-        let read = read(&source.text);
+        let arena = Arena::new();
+        let read = read(&arena, &source.text);
         if !read.errors.is_empty() {
             problems.extend(
                 read.errors

@@ -232,7 +232,7 @@ fn refusals(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for item in items {
+    for item in items.iter() {
         let Some(pairs) = check::fields(item, "a refusal", RefusalKey::ALL, diags) else {
             continue;
         };

@@ -207,7 +207,7 @@ fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Ve
         ));
         return;
     };
-    for item in items {
+    for item in items.iter() {
         match item.as_keyword().and_then(|a| rules.attribute(a)) {
             Some(a) => zones.pay_with.push(a),
             None => diags.push(

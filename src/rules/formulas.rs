@@ -54,7 +54,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                         ));
                         continue;
                     };
-                    for item in items {
+                    for item in items.iter() {
                         match item.as_keyword() {
                             Some(a) if args.iter().any(|x| x == a) => {
                                 diags.push(Diagnostic::error(

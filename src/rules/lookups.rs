@@ -80,7 +80,7 @@ fn table(
                     ));
                     continue;
                 };
-                for item in items {
+                for item in items.iter() {
                     if let Some((lo, hi, value)) = entry(item, ranges, rules, diags) {
                         written.push((lo, hi, value, item.span));
                     }

@@ -44,7 +44,7 @@ use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};
 use crate::diag::Diagnostic;
-use crate::syntax::{Form, Kind, Span, read};
+use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// Rule sets shipped inside the binary, by name.
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -312,7 +312,8 @@ impl RuleSet {
 
     /// Reads and checks a rule-set file's text.
     pub fn parse(text: &str) -> Result<RuleSet, Vec<Diagnostic>> {
-        let read = read(text);
+        let arena = Arena::new();
+        let read = read(&arena, text);
         let mut diags: Vec<Diagnostic> = read.errors.iter().map(Diagnostic::from).collect();
         if !diags.is_empty() {
             return Err(diags);
@@ -739,7 +740,7 @@ fn keyword_map<'f, 'a>(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (k, v) in pairs {
+    for (k, v) in pairs.iter() {
         match k.as_keyword() {
             Some(name) => out.push((name, (k.span, v))),
             None => diags.push(

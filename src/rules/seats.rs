@@ -12,7 +12,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             format!("a game has at most 255 seats; this lists {}", items.len()),
         )),
         Kind::Vector(items) => {
-            for item in items {
+            for item in items.iter() {
                 match item.as_keyword() {
                     Some(name) if rules.seats.iter().any(|s| s == name) => diags.push(
                         Diagnostic::error(item.span, format!("seat `:{name}` is listed twice")),

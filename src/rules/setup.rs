@@ -212,7 +212,7 @@ fn range(
         );
         return None;
     };
-    let [lo, hi] = items.as_slice() else {
+    let [lo, hi] = &items[..] else {
         diags.push(
             Diagnostic::error(n.span, "a range is two numbers, `[lo hi]`")
                 .with_label("expected `[lo hi]`"),

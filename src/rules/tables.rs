@@ -247,7 +247,7 @@ fn columns(
         );
         return;
     };
-    for (header, meaning) in pairs {
+    for (header, meaning) in pairs.iter() {
         let Kind::Str(text) = &header.kind else {
             diags.push(
                 Diagnostic::error(

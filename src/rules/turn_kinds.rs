@@ -126,7 +126,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             continue;
         };
         let mut mask = 0u64;
-        for item in items {
+        for item in items.iter() {
             if let Some(k) = named(&kinds, item, "`:allows`", diags) {
                 mask |= 1 << k;
             }

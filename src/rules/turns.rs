@@ -68,7 +68,7 @@ fn order(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<
         ..rules.scope()
     };
     let mut keys = Vec::with_capacity(items.len());
-    for item in items {
+    for item in items.iter() {
         let Some(key) = check::integer(item, &scope, diags) else {
             continue;
         };

@@ -59,7 +59,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         ));
         return;
     };
-    for item in items {
+    for item in items.iter() {
         let Some(pairs) = check::fields(item, "a victory condition", VictoryKey::ALL, diags) else {
             continue;
         };

@@ -1,12 +1,71 @@
-//! The spanned syntax tree the reader produces.
+//! The spanned syntax tree the reader produces, and the arena it lives in.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use super::Span;
 
+/// Where a read's collections and unescaped strings are kept: one bump
+/// arena, so a tree of a million forms costs a few large allocations and is
+/// freed at once, not node by node. Forms borrow it (and the source text)
+/// for `'a`, which is why [`read`](super::read) takes one.
+///
+/// ```
+/// use grimoire::syntax::{Arena, read};
+/// let arena = Arena::new();
+/// let read = read(&arena, "[:you :wall]");
+/// assert_eq!(read.forms[0].to_string(), "[:you :wall]");
+/// ```
+#[derive(Default)]
+pub struct Arena(bumpalo::Bump);
+
+impl Arena {
+    /// An empty arena.
+    pub fn new() -> Self {
+        Arena(bumpalo::Bump::new())
+    }
+
+    /// An arena with room for a read of about `text_len` bytes of source
+    /// without growing: a tree takes a few times its text.
+    pub fn for_text(text_len: usize) -> Self {
+        Arena(bumpalo::Bump::with_capacity(text_len.saturating_mul(4)))
+    }
+
+    /// `forms` copied into the arena: the items of a new collection.
+    pub fn forms<'a>(&'a self, forms: &[Form<'a>]) -> &'a [Form<'a>] {
+        self.0.alloc_slice_copy(forms)
+    }
+
+    /// `pairs` copied into the arena: the entries of a new map.
+    pub fn pairs<'a>(&'a self, pairs: &[(Form<'a>, Form<'a>)]) -> &'a [(Form<'a>, Form<'a>)] {
+        self.0.alloc_slice_copy(pairs)
+    }
+
+    /// The items of `forms`, taken two at a time, as a map's entries (a last
+    /// odd item is left out).
+    pub(crate) fn pairs_of<'a>(&'a self, forms: &[Form<'a>]) -> &'a [(Form<'a>, Form<'a>)] {
+        self.0
+            .alloc_slice_fill_iter(forms.chunks_exact(2).map(|kv| (kv[0], kv[1])))
+    }
+
+    /// `text` copied into the arena: a string whose escapes were resolved.
+    pub fn str<'a>(&'a self, text: &str) -> &'a str {
+        self.0.alloc_str(text)
+    }
+
+    /// Bytes the arena holds: what reading cost in memory.
+    pub fn allocated_bytes(&self) -> usize {
+        self.0.allocated_bytes()
+    }
+}
+
+impl fmt::Debug for Arena {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Arena({} bytes)", self.allocated_bytes())
+    }
+}
+
 /// One EDN form and the bytes it came from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Form<'a> {
     /// What the form is.
     pub kind: Kind<'a>,
@@ -15,7 +74,7 @@ pub struct Form<'a> {
 }
 
 /// The kinds of form in grimoire's EDN subset.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind<'a> {
     /// `nil`
     Nil,
@@ -25,20 +84,21 @@ pub enum Kind<'a> {
     Int(i64),
     /// `1.5`, `-0.25`, `1e3`
     Dec(f64),
-    /// `"text"`, escapes resolved (borrowed when the text has none).
-    Str(Cow<'a, str>),
+    /// `"text"`, escapes resolved (the source's bytes when it has none,
+    /// else a copy in the arena).
+    Str(&'a str),
     /// `:wall`, `:ns/name`: the text after the colon.
     Keyword(&'a str),
     /// `<`, `not=`, `effected`
     Symbol(&'a str),
     /// `[a b]`
-    Vector(Vec<Form<'a>>),
+    Vector(&'a [Form<'a>]),
     /// `(a b)`
-    List(Vec<Form<'a>>),
+    List(&'a [Form<'a>]),
     /// `{k v}`, in source order; the reader rejects duplicate keys.
-    Map(Vec<(Form<'a>, Form<'a>)>),
+    Map(&'a [(Form<'a>, Form<'a>)]),
     /// `#{a b}`, in source order; the reader rejects duplicates.
-    Set(Vec<Form<'a>>),
+    Set(&'a [Form<'a>]),
 }
 
 impl<'a> Form<'a> {
@@ -64,8 +124,8 @@ impl<'a> Form<'a> {
     }
 
     /// The value of the keyword key `:key`, if this is a map that has it.
-    pub fn get(&self, key: &str) -> Option<&Form<'a>> {
-        match &self.kind {
+    pub fn get(&self, key: &str) -> Option<&'a Form<'a>> {
+        match self.kind {
             Kind::Map(pairs) => pairs
                 .iter()
                 .find(|(k, _)| k.as_keyword() == Some(key))
@@ -82,7 +142,7 @@ impl<'a> Form<'a> {
     /// True if both forms denote the same EDN value (spans ignored; `1` and `1.0` differ).
     pub fn same_value(&self, other: &Form<'_>) -> bool {
         use Kind::*;
-        match (&self.kind, &other.kind) {
+        match (self.kind, other.kind) {
             (Nil, Nil) => true,
             (Bool(a), Bool(b)) => a == b,
             (Int(a), Int(b)) => a == b,

@@ -6,6 +6,6 @@ mod form;
 mod reader;
 mod span;
 
-pub use form::{Form, Kind};
+pub use form::{Arena, Form, Kind};
 pub use reader::{MAX_DEPTH, Read, ReadError, read, read_one};
 pub use span::{LineIndex, Location, Span};

@@ -5,7 +5,6 @@
 //! leave the structure intact (a duplicate key, an overflowing integer) are
 //! collected and reading goes on; errors that break it (an unclosed `[`) end it.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -13,7 +12,7 @@ use nom::IResult;
 use nom::bytes::complete::take_while1;
 use thiserror::Error;
 
-use super::{Form, Kind, Span};
+use super::{Arena, Form, Kind, Span};
 
 /// How deeply collections may nest before the reader refuses the text.
 pub const MAX_DEPTH: usize = 200;
@@ -232,14 +231,15 @@ pub struct Read<'a> {
     pub damaged: Vec<Span>,
 }
 
-/// Reads every top-level form of `src`.
+/// Reads every top-level form of `src`, its collections kept in `arena`.
 ///
 /// ```
-/// let read = grimoire::syntax::read("[{:effected :you :resource :quarry :amount 1}]");
+/// let arena = grimoire::syntax::Arena::new();
+/// let read = grimoire::syntax::read(&arena, "[{:effected :you :resource :quarry :amount 1}]");
 /// assert!(read.errors.is_empty());
 /// assert_eq!(read.forms.len(), 1);
 /// ```
-pub fn read(src: &str) -> Read<'_> {
+pub fn read<'a>(arena: &'a Arena, src: &'a str) -> Read<'a> {
     if u32::try_from(src.len()).is_err() {
         return Read {
             forms: Vec::new(),
@@ -248,6 +248,7 @@ pub fn read(src: &str) -> Read<'_> {
         };
     }
     let mut reader = Reader {
+        arena,
         src,
         pos: src.strip_prefix('\u{feff}').map_or(0, |_| 3),
         errors: Vec::new(),
@@ -292,8 +293,8 @@ fn starts_definition(text: &str) -> bool {
 }
 
 /// Reads exactly one form, for the command line and tests: anything else is an error.
-pub fn read_one(src: &str) -> Result<Form<'_>, Vec<ReadError>> {
-    let mut read = read(src);
+pub fn read_one<'a>(arena: &'a Arena, src: &'a str) -> Result<Form<'a>, Vec<ReadError>> {
+    let mut read = read(arena, src);
     if !read.errors.is_empty() {
         return Err(read.errors);
     }
@@ -311,6 +312,7 @@ pub fn read_one(src: &str) -> Result<Form<'_>, Vec<ReadError>> {
 }
 
 struct Reader<'a> {
+    arena: &'a Arena,
     src: &'a str,
     pos: usize,
     errors: Vec<ReadError>,
@@ -329,8 +331,8 @@ struct Reader<'a> {
     /// Sections dropped by errors (see [`Read::damaged`]).
     damaged: Vec<Span>,
     /// Item buffers, one per open collection, kept between collections: a
-    /// collection is read into one and copied out at its exact size, so each
-    /// costs one allocation and none grows by doubling.
+    /// collection is read into one and copied into the arena at its exact
+    /// size, so none grows by doubling.
     buffers: Vec<Vec<Form<'a>>>,
 }
 
@@ -746,33 +748,23 @@ impl<'a> Reader<'a> {
         self.pos += open_len;
         let mut buffer = self.buffers.pop().unwrap_or_default();
         let read = self.items(Some((open_span, open_text, close)), depth + 1, &mut buffer);
-        // `append` moves the items in one copy into exactly their size.
-        let exact = |buffer: &mut Vec<Form<'a>>| {
-            let mut items = Vec::with_capacity(buffer.len());
-            items.append(buffer);
-            items
-        };
+        let arena = self.arena;
         let kind = read.map(|()| {
             let span = Span::new(start, self.pos);
             match open {
-                b'[' => Kind::Vector(exact(&mut buffer)),
-                b'(' => Kind::List(exact(&mut buffer)),
+                b'[' => Kind::Vector(arena.forms(&buffer)),
+                b'(' => Kind::List(arena.forms(&buffer)),
                 b'{' => {
                     if buffer.len() % 2 == 1 {
                         self.errors.push(ReadError::OddMap { span });
                     }
-                    let mut pairs = Vec::with_capacity(buffer.len() / 2);
-                    let mut it = buffer.drain(..);
-                    while let (Some(k), Some(v)) = (it.next(), it.next()) {
-                        pairs.push((k, v));
-                    }
-                    drop(it);
-                    self.check_unique(&pairs, |(k, _)| k, true);
+                    let pairs = arena.pairs_of(&buffer);
+                    self.check_unique(pairs, |(k, _)| k, true);
                     Kind::Map(pairs)
                 }
                 _ => {
-                    let items = exact(&mut buffer);
-                    self.check_unique(&items, |k| k, false);
+                    let items = arena.forms(&buffer);
+                    self.check_unique(items, |k| k, false);
                     Kind::Set(items)
                 }
             }
@@ -831,6 +823,7 @@ impl<'a> Reader<'a> {
         let body_start = start + 1;
         let bytes = self.src.as_bytes();
         let mut i = body_start;
+        // Built only when the text has an escape; then copied into the arena.
         let mut owned: Option<String> = None;
         let mut run_start = body_start;
         loop {
@@ -871,9 +864,9 @@ impl<'a> Reader<'a> {
         let text = match owned {
             Some(mut buf) => {
                 buf.push_str(&self.src[run_start..i]);
-                Cow::Owned(buf)
+                self.arena.str(&buf)
             }
-            None => Cow::Borrowed(&self.src[body_start..i]),
+            None => &self.src[body_start..i],
         };
         self.pos = i + 1;
         Ok(Form {

@@ -66,7 +66,8 @@ impl Table {
         let rules = RuleSet::bundled("arcomage")
             .expect("bundled")
             .expect("valid rule set");
-        let form = read_one(FOUNDATIONS).expect("reads");
+        let arena = grimoire::syntax::Arena::new();
+        let form = read_one(&arena, FOUNDATIONS).expect("reads");
         let effects = rules.check_effects(&form).expect("checks");
         let state = State::new(&rules, 2, 7);
         let wall = rules.attribute("wall").expect("wall");

@@ -88,7 +88,7 @@ impl Grimoire {
         }
         assert_eq!(template.statuses().len(), 40);
         let strike = rules
-            .check_effects(&read_one(STRIKE).unwrap())
+            .check_effects(&read_one(&grimoire::syntax::Arena::new(), STRIKE).unwrap())
             .expect("strike");
         let compiled =
             compiled.then(|| (Program::new(&rules), CompiledEffects::new(&rules, &strike)));

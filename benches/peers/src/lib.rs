@@ -32,6 +32,8 @@
 //!   of turn [`TURN_LIMIT`] stops there (another limit with
 //!   [`Arcomage::with_turn_limit`], to test that ending).
 
+pub mod corpus;
+
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
