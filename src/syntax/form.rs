@@ -24,12 +24,6 @@ impl Arena {
         Arena(bumpalo::Bump::new())
     }
 
-    /// An arena with room for a read of about `text_len` bytes of source
-    /// without growing: a tree takes a few times its text.
-    pub fn for_text(text_len: usize) -> Self {
-        Arena(bumpalo::Bump::with_capacity(text_len.saturating_mul(4)))
-    }
-
     /// `forms` copied into the arena: the items of a new collection.
     pub fn forms<'a>(&'a self, forms: &[Form<'a>]) -> &'a [Form<'a>] {
         self.0.alloc_slice_copy(forms)
