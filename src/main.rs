@@ -292,7 +292,8 @@ enum Command {
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
         /// Change a card before the run: its KEY (without the colon) gets VALUE, written as in
-        /// its file (`--change Dragon:cost=24`); again for more changes. For cost sweeps.
+        /// its file (`--change Dragon:cost=24`); again for more changes. For cost sweeps. A value
+        /// the card may not have is a located error (with `--format json`, the list `check` prints).
         #[arg(long = "change", value_name = "CARD:KEY=VALUE")]
         changes: Vec<String>,
     },

@@ -286,6 +286,31 @@ fn a_bad_change_is_refused_with_where_and_why() {
         err.contains("beasts.edn>:150:37") && err.contains(":cost :lots"),
         "{err}"
     );
+    // For machines, the same located error in the JSON list `check` prints.
+    let out = grimoire(&[
+        "simulate",
+        "arcomage",
+        "--games",
+        "5",
+        "--change",
+        "Dragon:cost=:lots",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let list: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("json");
+    let list = list.as_array().expect("a list of diagnostics");
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert!(
+        list[0]["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("beasts.edn>"))
+            && list[0]["line"] == 150
+            && list[0]["column"] == 37
+            && list[0]["severity"] == "error",
+        "{list:?}"
+    );
+    assert!(text(&out.stderr).contains("the deck does not check (1 error)"));
     // No such card, with the name asked for.
     let out = grimoire(&[
         "simulate",

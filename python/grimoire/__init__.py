@@ -13,10 +13,17 @@ prints::
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+import os
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _grimoire
 from ._grimoire import Match
+
+if TYPE_CHECKING:
+    # Only for the annotations: neither is needed to import grimoire.
+    import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    from .aec import GrimoireEnv
 
 __all__ = [
     "GrimoireError",
@@ -38,12 +45,20 @@ class GrimoireError(Exception):
 
     ``diagnostics`` holds the same dictionaries ``check --format json``
     prints: file, line, column, severity, message and the rest.
+
+    It pickles with all three (message, ``code``, ``diagnostics``), so an
+    error raised in a Ray task or another process arrives whole.
     """
 
     def __init__(self, message: str, code: int, diagnostics: Optional[List[Dict[str, Any]]] = None):
         super().__init__(message)
         self.code = code
-        self.diagnostics: List[Dict[str, Any]] = diagnostics or []
+        self.diagnostics: List[Dict[str, Any]] = list(diagnostics or [])
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int, List[Dict[str, Any]]]]:
+        # Exception pickles only ``args`` (the message) by default, which
+        # ``__init__`` cannot be called with.
+        return (type(self), (str(self), self.code, self.diagnostics))
 
 
 def _run(printed: Tuple[int, str, str]) -> Any:
@@ -59,10 +74,11 @@ def _run(printed: Tuple[int, str, str]) -> Any:
                 diagnostics = found
         except ValueError:
             pass
-    message = stderr.strip()
-    if not message and diagnostics:
-        message = "\n".join(_describe(d) for d in diagnostics)
-    raise GrimoireError(message or f"grimoire failed (exit code {code})", code, diagnostics)
+    # Where and what, one line per diagnostic, then what the command said.
+    lines = [_describe(d) for d in diagnostics]
+    if stderr.strip():
+        lines.append(stderr.strip())
+    raise GrimoireError("\n".join(lines) or f"grimoire failed (exit code {code})", code, diagnostics)
 
 
 def _describe(d: Mapping[str, Any]) -> str:
@@ -85,13 +101,18 @@ def check(paths: Union[PathLike, Iterable[PathLike]], rules: Optional[str] = Non
     Errors in the files are returned, not raised: an empty list means clean.
     ``rules`` names the rule set cards are checked against (a bundled name
     such as ``"arcomage"``, or a rule-set file).
+
+    A path that cannot be read (missing, unreadable) is not a verdict on the
+    files, so, as the CLI exits 2 for it, it raises GrimoireError with
+    ``code`` 2 and ``diagnostics`` the whole list the CLI prints: one
+    ``{"path": …, "severity": "error", "kind": "io", "message": …}`` (no
+    line) per such path, after the diagnostics of the files that could be
+    read. A rule set that cannot be loaded raises too.
     """
     code, stdout, stderr = _grimoire.check(_paths(paths), rules)
-    if code in (0, 1) and stdout.strip():
-        return json.loads(stdout)
-    if code == 0:
-        return []
-    raise GrimoireError(stderr.strip() or f"grimoire check failed (exit code {code})", code)
+    if code in (0, 1):
+        return json.loads(stdout) if stdout.strip() else []
+    return _run((code, stdout, stderr))  # raises: exit code 2
 
 
 def eval(
@@ -139,10 +160,11 @@ class Simulation(dict):
             rows.append(row)
         return rows
 
-    def to_pandas(self) -> "pandas.DataFrame":  # noqa: F821
-        """The per-card table as a pandas DataFrame indexed by card (needs pandas)."""
+    def to_pandas(self) -> "pandas.DataFrame":
+        """The per-card table as a pandas DataFrame indexed by card (needs
+        pandas: ``pip install "./python[pandas]"``)."""
         try:
-            import pandas
+            import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError("to_pandas() needs pandas: pip install pandas") from e
         return pandas.DataFrame(self.card_rows()).set_index("card")
@@ -195,8 +217,14 @@ def merge(shards: Iterable[Union[str, Mapping[str, Any]]]) -> Simulation:
     return Simulation(_run(_grimoire.merge(texts)))
 
 
-def env(rules: str, seed: Optional[int] = None, cards: Union[PathLike, Iterable[PathLike], None] = None, **kwargs: Any):
-    """A PettingZoo AEC environment playing ``rules`` (see :mod:`grimoire.aec`)."""
+def env(
+    rules: str,
+    seed: Optional[int] = None,
+    cards: Union[PathLike, Iterable[PathLike], None] = None,
+    **kwargs: Any,
+) -> "GrimoireEnv":
+    """A PettingZoo AEC environment playing ``rules`` (see :mod:`grimoire.aec`;
+    needs ``pip install "./python[env]"``)."""
     from .aec import GrimoireEnv
 
     return GrimoireEnv(rules, seed=seed, cards=cards, **kwargs)

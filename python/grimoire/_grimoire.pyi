@@ -6,7 +6,14 @@ from typing import List, Optional, Tuple
 
 Printed = Tuple[int, str, str]
 
-def check(paths: List[str], rules: Optional[str] = None) -> Printed: ...
+def check(paths: List[str], rules: Optional[str] = None) -> Printed:
+    """``grimoire check PATHS --format json``: exit code 0 (clean) or 1 with
+    the list of diagnostics on standard output; 2 when a path cannot be read,
+    the list then ending with one ``{"path", "severity", "kind": "io",
+    "message"}`` per such path (``grimoire.check`` raises GrimoireError with
+    that list), or when the rule set cannot be loaded (the reason on
+    standard error)."""
+    ...
 def eval(
     rules: str,
     effects: str,
@@ -25,7 +32,12 @@ def simulate(
     shard: Optional[Tuple[int, int]] = None,
     sort: Optional[str] = None,
     changes: List[Tuple[str, str, str]] = ...,
-) -> Printed: ...
+) -> Printed:
+    """``grimoire simulate … --format json``: exit code 0 and the figures; 1
+    and the deck's located diagnostics as a JSON list (a change the card may
+    not have, say), with the verdict on standard error; 2, a usage error on
+    standard error."""
+    ...
 def merge(shards: List[str]) -> Printed: ...
 
 class Match:

@@ -14,21 +14,32 @@ rule set's turn machine says.
   of the deck are in the agent's own hand, and which seat it is (one 1);
   the mask marks the legal moves.
 - **Rewards** come at the end: +1 to the winner, −1 to every other seat, 0 to
-  all on a tie or at the turn limit. A seat left with no legal move ends the
-  game for all (truncation).
-- ``reset(seed=…)`` deals the same game for the same seed; ``reset()``
-  without one starts the seed the environment was made with again.
+  all on a tie or at the turn limit. A game the rules end (a win, a tie, no
+  seat left) sets every agent's ``terminations``; a game cut off, at the rule
+  set's turn limit or with the seat to move left with no legal move, sets
+  their ``truncations`` instead (``infos[agent]["outcome"]`` says which:
+  ``"turn-limit"`` or ``"stuck"``).
+- **Seeds**, as in Gymnasium and PettingZoo: ``reset(seed=s)`` deals game
+  ``s`` (the same game for the same seed) and restarts the environment's own
+  generator from ``s``; ``reset()`` without a seed deals that generator's
+  next game. So successive resets give different games, and the whole
+  sequence is fixed by the last seed given. ``grimoire.env(rules, seed=s)``
+  gives that seed to the first ``reset()``: it deals game ``s`` as
+  ``reset(seed=s)`` would, and the resets after it the same games as after
+  ``reset(seed=s)``. Made without a seed, an environment starts from 0.
 
 The built-in policies play a seat with ``env.policy_action("greedy")``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Optional, Union
+import os
+import random
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from ._grimoire import Match
 
@@ -39,13 +50,13 @@ _HIGH = np.iinfo(np.int64).max
 class GrimoireEnv(AECEnv):
     """An AEC environment playing one grimoire rule set (see the module's doc)."""
 
-    metadata = {"name": "grimoire_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: Dict[str, Any] = {"name": "grimoire_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(
         self,
         rules: str,
         seed: Optional[int] = None,
-        cards: Union[str, Iterable[str], None] = None,
+        cards: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]], None] = None,
         render_mode: Optional[str] = None,
     ):
         super().__init__()
@@ -53,9 +64,15 @@ class GrimoireEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
         self.rules = rules
         self.render_mode = render_mode
-        self._cards = [cards] if isinstance(cards, str) else list(cards or [])
-        self._seed = 0 if seed is None else int(seed)
-        self._match = Match(rules, self._seed, self._cards)
+        if cards is None:
+            self._cards: List[str] = []
+        elif isinstance(cards, (str, os.PathLike)):
+            self._cards = [os.fspath(cards)]
+        else:
+            self._cards = [os.fspath(c) for c in cards]
+        first = 0 if seed is None else int(seed)
+        self._match = Match(rules, first, self._cards)
+        self._restart(first)
         self.possible_agents = list(self._match.seats)
         n = self._match.action_count
         size = self._match.observation_size
@@ -76,16 +93,29 @@ class GrimoireEnv(AECEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_spaces[agent]
 
+    def _restart(self, seed: int) -> None:
+        """The next reset deals game ``seed``; the ones after it, games drawn
+        from a generator seeded ``seed``."""
+        self._generator = random.Random(seed)
+        self._pending: Optional[int] = seed
+
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        """Deals a new game: game ``seed`` when one is given (and the
+        environment's generator starts again from it), else the generator's
+        next game (see the module's doc)."""
         if seed is not None:
-            self._seed = int(seed)
-        self._match.reset(self._seed)
+            self._restart(int(seed))
+        if self._pending is not None:
+            game, self._pending = self._pending, None
+        else:
+            game = self._generator.getrandbits(64)
+        self._match.reset(game)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._match.current]
         self._settle()
 
@@ -104,6 +134,8 @@ class GrimoireEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is still playing: step() needs a move (None is for an agent whose game is over)")
         self._cumulative_rewards[agent] = 0
         self._match.step(int(action))
         self._settle()
@@ -132,8 +164,10 @@ class GrimoireEnv(AECEnv):
         outcome = self._match.outcome()
         if outcome is not None:
             kind, winner = outcome
+            # The turn limit cuts the game short: the rules did not end it.
+            ended = self.truncations if kind == "turn-limit" else self.terminations
             for i, a in enumerate(self.possible_agents):
-                self.terminations[a] = True
+                ended[a] = True
                 if kind == "win":
                     self.rewards[a] = 1 if i == winner else -1
             self.infos = {a: {"outcome": kind, "turn": self._match.turn} for a in self.agents}

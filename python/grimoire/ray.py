@@ -66,7 +66,19 @@ def simulate(
     """``grimoire.simulate(rules, games, seed, …)`` run as ``shards`` Ray
     tasks (default: the cluster's CPUs) and merged: the same figures."""
     shards = _ready(shards)
-    return grimoire.merge(ray.get(_shards(rules, games, seed, shards, ai, cards, sort, [])))
+    return grimoire.merge(_gather(_shards(rules, games, seed, shards, ai, cards, sort, [])))
+
+
+def _gather(tasks: List["ray.ObjectRef[Any]"]) -> List[Any]:
+    """The tasks' results; a GrimoireError raised in a task (a change the card
+    may not have, say) is raised here as it was, with its code and located
+    diagnostics, rather than wrapped in Ray's task error."""
+    try:
+        return list(ray.get(tasks))
+    except ray.exceptions.RayTaskError as e:
+        if isinstance(e.cause, grimoire.GrimoireError):
+            raise e.cause from None
+        raise
 
 
 def _ready(shards: Optional[int]) -> int:
@@ -106,7 +118,9 @@ def sweep(
     --change``). Every run's tasks are submitted before any result is
     awaited, so the cluster works on all of them at once. Returns
     ``[(change, figures), …]`` in the order given; each equals
-    ``grimoire.simulate(rules, games, seed, changes=[change], …)``.
+    ``grimoire.simulate(rules, games, seed, changes=[change], …)``. A change
+    the card may not have raises GrimoireError with the located diagnostic,
+    as ``grimoire.simulate`` does.
 
     A sweep of Dragon's cost from 22 to 28::
 
@@ -117,4 +131,4 @@ def sweep(
         (tuple(change), _shards(rules, games, seed, shards, ai, cards, sort, [tuple(change)]))
         for change in changes
     ]
-    return [(change, grimoire.merge(ray.get(tasks))) for change, tasks in runs]
+    return [(change, grimoire.merge(_gather(tasks))) for change, tasks in runs]

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pickle
 import subprocess
 from pathlib import Path
 
@@ -121,3 +122,52 @@ def test_check_returns_the_cli_diagnostics(tmp_path):
     assert done.returncode == 1
     assert ours == json.loads(done.stdout)
     assert len(ours) == 1 and ours[0]["line"] == 2
+
+
+def test_a_bad_change_raises_with_the_located_diagnostic():
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.simulate("arcomage", games=10, seed=1, changes=[("Dragon", "cost", ":lots")])
+    assert e.value.code == 1
+    (d,) = e.value.diagnostics
+    assert d["path"].endswith("beasts.edn>") and (d["line"], d["column"]) == (150, 37)
+    assert "0 or more" in d["message"]
+    # The message says where, then the verdict.
+    assert str(e.value).splitlines() == [
+        f"{d['path']}:150:37: error: {d['message']}",
+        "error: the deck does not check (1 error); not starting",
+    ]
+
+
+def test_grimoire_error_pickles_whole():
+    error = grimoire.GrimoireError("bad", 1, [{"path": "a.edn", "line": 2, "column": 3}])
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is grimoire.GrimoireError
+    assert (str(again), again.code, again.diagnostics) == ("bad", 1, [{"path": "a.edn", "line": 2, "column": 3}])
+    # One raised by grimoire, too.
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.eval("arcomage", "[{:effected :you :resource :quary :amount 1}]")
+    again = pickle.loads(pickle.dumps(e.value))
+    assert (str(again), again.code, again.diagnostics) == (str(e.value), 1, e.value.diagnostics)
+
+
+def test_a_path_that_cannot_be_read_raises_with_the_clis_io_diagnostics(tmp_path):
+    missing = tmp_path / "nonexistent-dir"
+    done = cli("check", str(missing), "--format", "json")
+    assert done.returncode == 2
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.check(missing)
+    assert e.value.code == 2
+    assert e.value.diagnostics == json.loads(done.stdout)
+    (d,) = e.value.diagnostics
+    assert d["kind"] == "io" and d["path"] == str(missing) and "No such file" in d["message"]
+    assert str(missing) in str(e.value) and "No such file" in str(e.value)
+    # Beside readable files, their diagnostics come in the same list.
+    bad = tmp_path / "arcomage"
+    bad.mkdir()
+    (bad / "bad.edn").write_text('{:card "Miners" :type :bricks :cost 3\n :effects [{:effected :you :resource :quary :amount 1}]}\n')
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.check([bad, missing], rules="arcomage")
+    done = cli("check", "--rules", "arcomage", str(bad), str(missing), "--format", "json")
+    assert done.returncode == 2
+    assert e.value.diagnostics == json.loads(done.stdout)
+    assert [d.get("kind") for d in e.value.diagnostics][-1] == "io" and len(e.value.diagnostics) == 2

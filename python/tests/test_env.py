@@ -1,6 +1,8 @@
 """The PettingZoo environments: PettingZoo's own API test on every rule set,
 seeded determinism, and many random games."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from pettingzoo.test import api_test  # noqa: E402
 import grimoire  # noqa: E402
 
 RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -96,3 +99,79 @@ def test_an_illegal_move_is_refused():
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         env.step(illegal)
+
+
+def deal(env, seed=None):
+    """What every agent sees after ``env.reset(seed=seed)``."""
+    env.reset(seed=seed)
+    return tuple(tuple(env.observe(a)["observation"].tolist()) for a in env.possible_agents)
+
+
+def test_resets_without_a_seed_continue_the_environments_generator():
+    a, b = grimoire.env("arcomage", seed=1), grimoire.env("arcomage", seed=1)
+    games = [deal(a) for _ in range(5)]
+    # The same seed made with, the same sequence of games; each reset a new one.
+    assert [deal(b) for _ in range(5)] == games
+    assert len(set(games)) == 5
+    assert deal(grimoire.env("arcomage", seed=2)) not in games
+    # The first reset deals game 1, as reset(seed=1) does, and the rest follow
+    # from it as they follow from reset(seed=1).
+    c = grimoire.env("arcomage")
+    assert [deal(c, seed=1)] + [deal(c) for _ in range(4)] == games
+    # A seed given starts the sequence again from it: reset() after
+    # reset(seed=7) deals a new game, not game 7 again.
+    after = [deal(a, seed=7), deal(a), deal(a)]
+    assert len(set(after)) == 3
+    assert after == [deal(b, seed=7), deal(b), deal(b)]
+    d = grimoire.env("arcomage", seed=7)
+    assert [deal(d) for _ in range(3)] == after
+
+
+def test_whole_games_without_a_seed_replay_from_the_first_seed():
+    def games(env):
+        # The same picks each game: only the deal can make them differ.
+        return [play(env, None, random_pick(np.random.default_rng(5))) for _ in range(4)]
+
+    first = games(grimoire.env("arcomage", seed=3))
+    assert games(grimoire.env("arcomage", seed=3)) == first
+    assert len({tuple(moves) for moves, _, _ in first}) == 4
+
+
+def endings(env, pick):
+    """Plays the game ``env`` was reset to; per agent, how it ended:
+    (termination, truncation, outcome, reward)."""
+    seen = {}
+    for agent in env.agent_iter(max_iter=100_000):
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            seen[agent] = (termination, truncation, info["outcome"], reward)
+            env.step(None)
+            continue
+        env.step(pick(env, observation["action_mask"]))
+    return seen
+
+
+def test_the_turn_limit_truncates_and_a_win_terminates(tmp_path):
+    rules = tmp_path / "arcomage.edn"
+    text = (ROOT / "rules" / "arcomage.edn").read_text(encoding="utf-8")
+    assert ":turns {:limit 1000}" in text
+    rules.write_text(text.replace(":turns {:limit 1000}", ":turns {:limit 4}"), encoding="utf-8")
+    env = grimoire.env(str(rules), seed=1, cards=ROOT / "cards" / "arcomage")
+    env.reset()
+    # Cut off at the limit: no one's game ended by the rules.
+    assert endings(env, random_pick(np.random.default_rng(1))) == {
+        a: (False, True, "turn-limit", 0) for a in env.possible_agents
+    }
+    api_test(env, num_cycles=50, verbose_progress=False)
+    # A game the rules end, by a win, terminates.
+    env = grimoire.env("arcomage", seed=3)
+    env.reset()
+    ends = endings(env, random_pick(np.random.default_rng(2)))
+    assert sorted(ends.values()) == [(True, False, "win", -1), (True, False, "win", 1)]
+
+
+def test_a_move_is_needed_while_the_game_goes_on():
+    env = grimoire.env("arcomage", seed=1)
+    env.reset()
+    with pytest.raises(ValueError, match="needs a move"):
+        env.step(None)

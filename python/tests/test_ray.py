@@ -35,3 +35,14 @@ def test_a_sweep_equals_each_changed_run():
         assert figures == grimoire.simulate("arcomage", games=400, seed=3, changes=[change])
     costs = [figures["cards"] for _, figures in results]
     assert costs[0] != costs[2], "the cost changed nothing?"
+
+
+def test_a_bad_change_raises_grimoire_error_with_the_located_diagnostic():
+    with pytest.raises(grimoire.GrimoireError) as e:
+        grimoire.ray.sweep("arcomage", changes=[("Dragon", "cost", ":lots")], games=30, seed=2, shards=2)
+    # The error the task raised, whole: not Ray's wrapper nor an unserializable one.
+    assert type(e.value) is grimoire.GrimoireError
+    assert e.value.code == 1
+    (d,) = e.value.diagnostics
+    assert d["path"].endswith("beasts.edn>") and (d["line"], d["column"]) == (150, 37)
+    assert "beasts.edn>:150:37" in str(e.value)

@@ -155,7 +155,7 @@ pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color:
         ));
     }
     let cards: Vec<PathBuf> = run.cards.iter().map(PathBuf::from).collect();
-    let (rules, deck) = match load_changed_deck(&run.rules, &cards, &run.changes, color) {
+    let (rules, deck) = match load_changed_deck(&run.rules, &cards, &run.changes, format, color) {
         Ok(d) => d,
         Err(out) => return out,
     };

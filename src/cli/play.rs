@@ -37,17 +37,20 @@ pub(crate) fn load_deck(
     cards: &[PathBuf],
     color: bool,
 ) -> Result<(RuleSet, Deck), Output> {
-    load_changed_deck(rules, cards, &[], color)
+    load_changed_deck(rules, cards, &[], Format::Human, color)
 }
 
-/// [`load_deck`] with `changes` made to its cards (`simulate --change`).
+/// [`load_deck`] with `changes` made to its cards (`simulate --change`); in
+/// `format` JSON the deck's located errors are the JSON list `check` prints
+/// (on standard output), so that a machine reads where a change went wrong.
 pub(crate) fn load_changed_deck(
     rules: &str,
     cards: &[PathBuf],
     changes: &[files::CardChange],
+    format: Format,
     color: bool,
 ) -> Result<(RuleSet, Deck), Output> {
-    let mut rules = load_rules(rules, Format::Human, color)?;
+    let mut rules = load_rules(rules, format, color)?;
     match files::load_deck_changed(&mut rules, cards, changes) {
         Ok(deck) => Ok((rules, deck)),
         Err(DeckError::Invalid(checked)) => {
@@ -57,7 +60,7 @@ pub(crate) fn load_changed_deck(
                 .filter(|(_, d)| d.severity == Severity::Error)
                 .map(|(i, d)| (&checked.sources[*i], d))
                 .collect();
-            let mut out = Output::diagnostics(&errors, Format::Human, color);
+            let mut out = Output::diagnostics(&errors, format, color);
             let _ = writeln!(
                 out.stderr,
                 "error: the deck does not check ({} error{}); not starting",

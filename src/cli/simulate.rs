@@ -375,8 +375,13 @@ pub fn simulate(args: &SimArgs) -> Output {
             return Output::usage(format!("{}: {e}", path.display()));
         }
     }
-    let (rules, deck) = match load_changed_deck(&args.rules, &args.cards, &args.changes, args.color)
-    {
+    let (rules, deck) = match load_changed_deck(
+        &args.rules,
+        &args.cards,
+        &args.changes,
+        args.format,
+        args.color,
+    ) {
         Ok(d) => d,
         Err(out) => return out,
     };
