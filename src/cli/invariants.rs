@@ -172,7 +172,7 @@ pub fn simulate_checked(args: &SimArgs, replay_every: u64) -> Output {
 }
 
 /// A failure as people read it: the game as `--record-game` numbers it (from 1).
-fn failure_message(f: &Failure, deck: &str) -> String {
+pub fn failure_message(f: &Failure, deck: &str) -> String {
     format!(
         "game {}{deck} (seed {}; `--record-game {} FILE` records it), {}",
         f.game + 1,

@@ -17,7 +17,9 @@ mod roll;
 mod simulate;
 mod test;
 
-pub use invariants::{CheckedRun, Failure, REPLAY_EVERY, check_range, simulate_checked};
+pub use invariants::{
+    CheckedRun, Failure, REPLAY_EVERY, check_range, failure_message, simulate_checked,
+};
 pub use merge::{MergeArgs, merge, merge_texts};
 pub use play::{PlayArgs, play};
 pub use replay::{Recording, replay};

@@ -565,3 +565,23 @@ pub fn replay_matches(
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two seats taking turns, with nothing else.
+    const RULES: &str = r#"{:rules :queue :roles {:you "" :other ""} :seats [:p1 :p2] :attributes {:hp {:default 3}}}"#;
+
+    #[test]
+    fn queue_limit_fires_on_a_queue_past_its_limit() {
+        let rules = RuleSet::parse(RULES).expect("rule set");
+        let mut game = Game::new(&rules, &[], 1, false).expect("game");
+        assert_eq!(Checker::new().check(&game), Ok(()));
+        let turn = game.base[0];
+        game.queue.extend(std::iter::repeat_n(turn, MAX_QUEUE + 10));
+        let v = Checker::new().check(&game).expect_err("too long");
+        assert_eq!(v.invariant, Invariant::QueueLimit, "{v}");
+        assert!(v.detail.contains("more than 10000"), "{v}");
+    }
+}
