@@ -251,7 +251,7 @@ enum Command {
     /// A rate out of no games is left empty in the CSV.
     #[command(
         verbatim_doc_comment,
-        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck"
+        after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck\n  grimoire simulate tactics --games 10000 --check-invariants"
     )]
     Simulate {
         /// Rule set: a bundled name (arcomage) or a rule-set file.
@@ -296,6 +296,14 @@ enum Command {
         /// the card may not have is a located error (with `--format json`, the list `check` prints).
         #[arg(long = "change", value_name = "CARD:KEY=VALUE")]
         changes: Vec<String>,
+        /// Play the games again checking the game invariants after every action (values within
+        /// bounds, statuses, hands, cards, queue, turn limit, the game's end) and replaying some
+        /// from their seeds to compare logs; a violation is an error naming the game (exit 1).
+        #[arg(long = "check-invariants")]
+        check_invariants: bool,
+        /// With --check-invariants: replay every Nth game (the first included) from its seed; 1 replays all.
+        #[arg(long = "replay-every", value_name = "N", default_value_t = cli::REPLAY_EVERY, requires = "check_invariants")]
+        replay_every: u64,
     },
     /// Merge the JSON of a run's shards (`simulate --shard K/N --format json`) into the
     /// figures one process would have printed for the whole run.
@@ -317,6 +325,15 @@ enum SimFormatArg {
     Human,
     Json,
     Csv,
+}
+
+/// `simulate`, with the game invariants checked when asked.
+fn simulate(check_invariants: bool, replay_every: u64, args: &SimArgs) -> Output {
+    if check_invariants {
+        cli::simulate_checked(args, replay_every)
+    } else {
+        cli::simulate(args)
+    }
 }
 
 fn main() -> ExitCode {
@@ -439,52 +456,58 @@ fn main() -> ExitCode {
             record_game,
             shard,
             changes,
-        } => cli::simulate(&SimArgs {
-            rules,
-            cards,
-            games,
-            seed,
-            ai: ai.into_iter().map(Policy::from).collect(),
-            threads,
-            format: match format {
-                SimFormatArg::Json => Format::Json,
-                _ => Format::Human,
-            },
-            csv: matches!(format, SimFormatArg::Csv),
-            sort,
-            versus: versus_cards,
-            report,
-            record_game: match record_game.as_slice() {
-                [n, file] => match n.parse() {
-                    Ok(n) => Some((n, PathBuf::from(file))),
-                    Err(_) => {
-                        eprintln!("error: --record-game {n}: N is a game number, 1 to --games");
+            check_invariants,
+            replay_every,
+        } => simulate(
+            check_invariants,
+            replay_every,
+            &SimArgs {
+                rules,
+                cards,
+                games,
+                seed,
+                ai: ai.into_iter().map(Policy::from).collect(),
+                threads,
+                format: match format {
+                    SimFormatArg::Json => Format::Json,
+                    _ => Format::Human,
+                },
+                csv: matches!(format, SimFormatArg::Csv),
+                sort,
+                versus: versus_cards,
+                report,
+                record_game: match record_game.as_slice() {
+                    [n, file] => match n.parse() {
+                        Ok(n) => Some((n, PathBuf::from(file))),
+                        Err(_) => {
+                            eprintln!("error: --record-game {n}: N is a game number, 1 to --games");
+                            return ExitCode::from(2);
+                        }
+                    },
+                    _ => None,
+                },
+                shard: match shard.as_deref().map(cli::Shard::parse).transpose() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("error: {e}");
                         return ExitCode::from(2);
                     }
                 },
-                _ => None,
+                changes: match changes
+                    .iter()
+                    .map(|c| grimoire::files::CardChange::parse(c))
+                    .collect::<Result<Vec<_>, _>>()
+                {
+                    Ok(c) => c,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                progress: std::io::stderr().is_terminal(),
+                color,
             },
-            shard: match shard.as_deref().map(cli::Shard::parse).transpose() {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            },
-            changes: match changes
-                .iter()
-                .map(|c| grimoire::files::CardChange::parse(c))
-                .collect::<Result<Vec<_>, _>>()
-            {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            },
-            progress: std::io::stderr().is_terminal(),
-            color,
-        }),
+        ),
         Command::Merge { files, format } => cli::merge(&cli::MergeArgs {
             files,
             format: match format {

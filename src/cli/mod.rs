@@ -7,6 +7,7 @@ mod cardstats;
 mod compare;
 pub mod explain;
 pub mod fmt;
+mod invariants;
 pub mod lsp;
 mod merge;
 mod play;
@@ -16,6 +17,9 @@ mod roll;
 mod simulate;
 mod test;
 
+pub use invariants::{
+    CheckedRun, Failure, REPLAY_EVERY, check_range, failure_message, simulate_checked,
+};
 pub use merge::{MergeArgs, merge, merge_texts};
 pub use play::{PlayArgs, play};
 pub use replay::{Recording, replay};

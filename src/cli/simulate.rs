@@ -60,7 +60,7 @@ pub struct SimArgs {
 }
 
 /// Games run by one task: fixed, so the split never depends on the thread count.
-const CHUNK: u64 = 256;
+pub(super) const CHUNK: u64 = 256;
 
 /// One process's share of a run (`--shard K/N`): the `index`th of `of`
 /// blocks of consecutive games, numbered as in the whole run, so each game

@@ -147,6 +147,16 @@ impl Zones {
         }
     }
 
+    /// How many draw piles there are (and discard piles): one, or one per seat.
+    pub(super) fn piles(&self) -> usize {
+        self.draw_piles.len()
+    }
+
+    /// Draw pile `pile` and its discard pile, for the invariant checks.
+    pub(super) fn pile_contents(&self, pile: usize) -> (&[CardId], &[CardId]) {
+        (&self.draw_piles[pile], &self.discard_piles[pile])
+    }
+
     /// Puts a card `seat` held on the discard pile.
     pub fn discard(&mut self, seat: usize, card: CardId) {
         let p = self.pile(seat);

@@ -12,6 +12,7 @@
 
 pub mod ai;
 pub mod cards;
+pub mod invariants;
 pub mod log;
 
 use crate::ast::StatusId;

@@ -40,6 +40,27 @@ pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
 
+/// Every section's closed key sets, by name: for tools that list the
+/// language's words (the fuzzers' dictionary).
+pub mod keys {
+    pub use super::Section;
+    pub use super::actions::{ActionKey, RefusalKey};
+    pub use super::ai::AiKey;
+    pub use super::attributes::AttrKey;
+    pub use super::cards::{CardsKey, DeckKind, ValueKey};
+    pub use super::choices::ChoiceKey;
+    pub use super::formulas::FormulaKey;
+    pub use super::kinds::KindKey;
+    pub use super::lookups::LookupKey;
+    pub use super::operations::OpKey;
+    pub use super::setup::SetupKey;
+    pub use super::tables::{ColumnKey, ShapeKey};
+    pub use super::timings::TimingKey;
+    pub use super::turn_kinds::TurnKindKey;
+    pub use super::turns::TurnsKey;
+    pub use super::victory::VictoryKey;
+}
+
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};

@@ -262,6 +262,9 @@ pub fn read<'a>(arena: &'a Arena, src: &'a str) -> Read<'a> {
     let mut forms = Vec::new();
     reader.top_level(&mut forms);
     reader.errors.sort_by_key(|e| e.span().start);
+    // Recovery reads some text twice, and an error that points back (an
+    // unclosed string names an earlier quote) is found each time: said once.
+    reader.errors.dedup();
     Read {
         forms,
         errors: reader.errors,
@@ -522,7 +525,11 @@ impl<'a> Reader<'a> {
             // Broken where it stands (a closer that does not
             // match): said, and read on at the next section.
             Err(e) => {
-                let Some(at) = next_section(self.src, e.span().end as usize) else {
+                // Past the entry's start whatever the error points at (an
+                // unclosed string names an earlier quote): reading on from
+                // before it would read the same entry again, for ever.
+                let from = (e.span().end as usize).max(start + 1);
+                let Some(at) = next_section(self.src, from) else {
                     return Err(e);
                 };
                 self.errors.push(e);
