@@ -181,8 +181,10 @@ fn quoted(
             return Err(Box::new((unclosed(), next_line(bytes, start))));
         }
         Some(_) => {
+            // The whole character, so the span ends on a character boundary.
+            let width = text[end..].chars().next().map_or(1, char::len_utf8);
             let d = Diagnostic::error(
-                Span::new(end, end + 1),
+                Span::new(end, end + width),
                 "unexpected text after a quoted cell",
             )
             .with_help("a quoted cell ends at its closing quote; put a comma after it");

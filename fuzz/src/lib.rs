@@ -451,7 +451,8 @@ pub struct GameInput {
     pub rules: u8,
     /// The game's seed.
     pub seed: u64,
-    /// Each seat's player: random, greedy, or (rarely, it is slow) search.
+    /// Each seat's player (random for a seat not given): random, greedy, or
+    /// (rarely: it is slow) search.
     pub players: Vec<u8>,
     /// Which bundled cards are left out, one bit each.
     pub leave_out: u64,
@@ -531,10 +532,17 @@ pub fn game_target(input: GameInput) {
     let bundled = pick(input.rules);
     let rules = &bundled.rules;
     let cards = deck(&input, &bundled.deck, rules);
-    let mut players: Vec<Policy> = input.players.iter().take(4).map(|&b| player(b)).collect();
-    // One slow player at most.
-    if players.iter().filter(|&&p| p == Policy::Search).count() > 1 {
-        players.retain(|&p| p != Policy::Search);
+    // A player for every seat, so that one given does not stand for the rest.
+    let mut players: Vec<Policy> = (0..rules.seats.len())
+        .map(|s| input.players.get(s).map_or(Policy::Random, |&b| player(b)))
+        .collect();
+    // The search player is slow (a game of it takes seconds where actions
+    // are many, too slow to fuzz): one seat at most, and only in card games.
+    let mut searching = rules.cards.is_some() && rules.actions.is_empty();
+    for p in &mut players {
+        if *p == Policy::Search && !std::mem::replace(&mut searching, false) {
+            *p = Policy::Greedy;
+        }
     }
     let Ok(mut game) = Game::new(rules, &cards, input.seed, true) else {
         return;

@@ -264,10 +264,17 @@ pub fn read<'a>(arena: &'a Arena, src: &'a str) -> Read<'a> {
     reader.errors.sort_by_key(|e| e.span().start);
     // Recovery reads some text twice, and an error that points back (an
     // unclosed string names an earlier quote) is found each time: said once.
-    reader.errors.dedup();
+    let mut errors: Vec<ReadError> = Vec::with_capacity(reader.errors.len());
+    for e in reader.errors {
+        let start = e.span().start;
+        let mut same_place = errors.iter().rev().take_while(|k| k.span().start == start);
+        if !same_place.any(|k| *k == e) {
+            errors.push(e);
+        }
+    }
     Read {
         forms,
-        errors: reader.errors,
+        errors,
         damaged: reader.damaged,
     }
 }
