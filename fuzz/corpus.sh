@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets' seed corpora in fuzz/corpus/TARGET/ from the
 # repository's own data files (rule sets, cards, effects, test fixtures and
-# scenarios), so no corpus is committed. Run from anywhere:
+# scenarios) and the inputs that found defects (tests/data/fuzz/TARGET/), so
+# no corpus is committed. What earlier runs added to a corpus is kept
+# (entries are named by their content's hash); `rm -rf fuzz/corpus` starts
+# afresh. Run from anywhere:
 #   fuzz/corpus.sh            # every target
 #   fuzz/corpus.sh read fmt   # some
 # Inputs that pick a bundled rule set start with its index in
@@ -41,11 +44,14 @@ byte() { printf "\\x$(printf %02x "$1")"; }
 u64() { byte "$1"; printf '\0\0\0\0\0\0\0'; }
 
 for t in "${targets[@]}"; do
-  rm -rf "${out:?}/$t"
   mkdir -p "$out/$t"
+  # The inputs that found defects, as they were given.
+  for f in $(git -C "$root" ls-files -- "tests/data/fuzz/$t"); do
+    put "$t" < "$f"
+  done
   case "$t" in
     read | fmt)
-      for f in $(files edn rules cards effects tests/data tests/scenarios); do
+      for f in $(files edn rules cards effects tests/data tests/scenarios | grep -v '^tests/data/fuzz/'); do
         put "$t" < "$f"
       done
       ;;
@@ -64,7 +70,7 @@ for t in "${targets[@]}"; do
       done
       ;;
     csv | md)
-      for f in $(files "$t" cards effects tests/data); do
+      for f in $(files "$t" cards effects tests/data | grep -v '^tests/data/fuzz/'); do
         for i in "${!names[@]}"; do
           { byte "$i"; cat "$f"; } | put "$t"
         done

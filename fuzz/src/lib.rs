@@ -537,8 +537,12 @@ pub fn game_target(input: GameInput) {
         .map(|s| input.players.get(s).map_or(Policy::Random, |&b| player(b)))
         .collect();
     // The search player is slow (a game of it takes seconds where actions
-    // are many, too slow to fuzz): one seat at most, and only in card games.
-    let mut searching = rules.cards.is_some() && rules.actions.is_empty();
+    // are many, or where `:draw` cards swell the hands: too slow to fuzz):
+    // one seat at most, only in card games, only with the cards as written.
+    let mut searching = rules.cards.is_some()
+        && rules.actions.is_empty()
+        && input.tweaks.is_empty()
+        && input.extra.is_empty();
     for p in &mut players {
         if *p == Policy::Search && !std::mem::replace(&mut searching, false) {
             *p = Policy::Greedy;
