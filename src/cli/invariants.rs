@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::Output;
 use super::play::{load_changed_deck, load_deck};
-use super::simulate::{CHUNK, SimArgs, game_seed, simulate};
+use super::simulate::{SimArgs, chunks, game_seed, simulate};
 use crate::defs::Card;
 use crate::engine::Game;
 use crate::engine::ai::{Ai, Policy};
@@ -63,14 +63,8 @@ pub fn check_range(
     policies: &[Policy],
     replay_every: u64,
 ) -> Result<CheckedRun, Box<Failure>> {
-    let chunks = range.end.saturating_sub(range.start).div_ceil(CHUNK);
-    (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let start = range.start.saturating_add(c.saturating_mul(CHUNK));
-            let end = start.saturating_add(CHUNK).min(range.end);
-            check_games(rules, deck, seed, start..end, policies, replay_every)
-        })
+    chunks(range)
+        .map(|games| check_games(rules, deck, seed, games, policies, replay_every))
         .reduce(
             || Ok(CheckedRun::default()),
             |a, b| match (a, b) {

@@ -60,7 +60,19 @@ pub struct SimArgs {
 }
 
 /// Games run by one task: fixed, so the split never depends on the thread count.
-pub(super) const CHUNK: u64 = 256;
+const CHUNK: u64 = 256;
+
+/// The games numbered `games`, in tasks of [`CHUNK`] for the rayon pool: the
+/// same split wherever games are played in parallel.
+pub(super) fn chunks(
+    games: std::ops::Range<u64>,
+) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
+    let count = games.end.saturating_sub(games.start).div_ceil(CHUNK);
+    (0..count).into_par_iter().map(move |c| {
+        let start = games.start.saturating_add(c.saturating_mul(CHUNK));
+        start..start.saturating_add(CHUNK).min(games.end)
+    })
+}
 
 /// One process's share of a run (`--shard K/N`): the `index`th of `of`
 /// blocks of consecutive games, numbered as in the whole run, so each game
@@ -296,14 +308,8 @@ pub fn run_range(
     ai: &[Policy],
     done: &AtomicU64,
 ) -> Tally {
-    let chunks = (games.end.saturating_sub(games.start)).div_ceil(CHUNK);
-    (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let start = games.start.saturating_add(c.saturating_mul(CHUNK));
-            let range = start..start.saturating_add(CHUNK).min(games.end);
-            run_games(rules, deck, seed, range, ai, done)
-        })
+    chunks(games)
+        .map(|range| run_games(rules, deck, seed, range, ai, done))
         .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
 }
 
