@@ -96,15 +96,20 @@ pub fn format_source(src: &str) -> Result<String, FmtError> {
     if !before.errors.is_empty() {
         return Err(FmtError::Syntax(before.errors));
     }
-    let (bom, body) = match src.strip_prefix('\u{feff}') {
-        Some(rest) => ("\u{feff}", rest),
-        None => ("", src),
-    };
+    let (bom, body) = split_bom(src);
     let mut out = String::with_capacity(src.len() + 16);
     out.push_str(bom);
     layout(body, &mut out);
     verify(src, &before.forms, &out)?;
     Ok(out)
+}
+
+/// A leading byte-order mark (or nothing) and the text after it.
+fn split_bom(text: &str) -> (&str, &str) {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    }
 }
 
 /// The line break the text uses, judged by its first one outside a string
@@ -382,13 +387,9 @@ fn layout(text: &str, out: &mut String) {
 /// Checks that `formatted` holds the same tokens and comments as `src` and
 /// reads back to the same `forms`.
 fn verify(src: &str, forms: &[Form<'_>], formatted: &str) -> Result<(), FmtError> {
-    // Both keep a leading byte-order mark; compared as text, it would join
+    // Compared after the byte-order mark both keep: as text, it would join
     // the first atom in one and not in the other (`\u{feff} a`).
-    let bom = |t: &str| {
-        t.strip_prefix('\u{feff}')
-            .map_or(0, |_| '\u{feff}'.len_utf8())
-    };
-    let (src_body, out_body) = (&src[bom(src)..], &formatted[bom(formatted)..]);
+    let ((bom, src_body), (_, out_body)) = (split_bom(src), split_bom(formatted));
     let (a, b) = (solid(src_body), solid(out_body));
     let differs = |i: usize| a.get(i).map(|t| t.1) != b.get(i).map(|t| t.1);
     if let Some(i) = (0..a.len().max(b.len())).find(|&i| differs(i)) {
@@ -399,7 +400,7 @@ fn verify(src: &str, forms: &[Form<'_>], formatted: &str) -> Result<(), FmtError
                     Tok::Open(w) | Tok::Close(w) | Tok::Comment(w) | Tok::Text(w) => w.len(),
                     Tok::Newline | Tok::Space(_) => 0,
                 };
-                let at = at + bom(src);
+                let at = at + bom.len();
                 Span::new(at, at + len)
             });
         return Err(FmtError::NotSame { at });

@@ -301,7 +301,7 @@ enum Command {
         /// from their seeds to compare logs; a violation is an error naming the game (exit 1).
         #[arg(long = "check-invariants")]
         check_invariants: bool,
-        /// With --check-invariants: replay every Nth game (the first included) from its seed; 1 replays all.
+        /// With --check-invariants: replay every Nth game (the first included) from its seed; 1 replays all, 0 none.
         #[arg(long = "replay-every", value_name = "N", default_value_t = cli::REPLAY_EVERY, requires = "check_invariants")]
         replay_every: u64,
     },
