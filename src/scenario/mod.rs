@@ -1,0 +1,212 @@
+//! Scenarios: tests written as data. Given a state, play these cards, expect these values.
+//!
+//! ```clojure
+//! {:scenario "Foundations on no wall"
+//!  :given {:you {:wall 0 :bricks 10}}
+//!  :play ["Foundations"]
+//!  :expect {:you {:wall 6 :bricks 7} :next :other}}
+//! ```
+//!
+//! The acting player is the first seat; `:you` and `:other` keep naming the
+//! same seats for the whole scenario. Before each step the named card is put
+//! into the hand of the player whose turn it is, then played (or discarded,
+//! `[:discard "Name"]`; `[:refused "Name"]` or `[:refused [:discard "Name"]]`
+//! when the engine must refuse it) through the engine: costs, effects, "play again",
+//! "draw", "discard" and victory all apply. Neither a round's end nor the next
+//! turn's start runs after the last step, so the state is what the plays left.
+//!
+//! Rule sets with `:actions` and `:setup` entities name entities by their
+//! setup names too (`:hero`), give them statuses before the first step
+//! (`:statuses {:hero [:power]}`), and act: `[:act :hero :move :cell-2-1]`,
+//! `[:refused [:act …] "reason"]`, `[:status :hero :power]` (acquired now),
+//! `:next-turn` (the next turn begins, with
+//! any round end and start on the way). `:expect` may then name statuses and
+//! turns left (`:statuses {:hero {:power 2}}`), entities out of play
+//! (`:gone [:minion]`) and any condition (`:holds [[= 1 [count :tile]]]`,
+//! setup names bound as roles).
+
+mod read;
+mod run;
+
+use crate::ast::{AttrId, Bool, EntityId, RoleId, StatusId};
+use crate::check::keys::keys;
+use crate::engine::CardId;
+use crate::rules::ActionId;
+use crate::syntax::Span;
+
+pub use read::load;
+pub use run::run;
+
+/// One checked scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Its name.
+    pub name: String,
+    /// The seed of the game it runs in (shuffles, chance).
+    pub seed: u64,
+    /// Values set before the game's start (`:start`), if any: then the
+    /// game's start is kept, not reset to the defaults, and logged.
+    pub start: Option<Vec<(Who, AttrId, i64)>>,
+    /// Values set before the first step: entity, attribute, value.
+    pub given: Vec<(Who, AttrId, i64)>,
+    /// Statuses acquired before the first step, in order, each with its magnitude.
+    pub statuses: Vec<(Who, StatusId, i64)>,
+    /// What is done, in order.
+    pub steps: Vec<Step>,
+    /// What must hold afterwards.
+    pub expect: Vec<Expect>,
+    /// The exact log expected, if given.
+    pub log: Option<String>,
+    /// The scenario's map.
+    pub span: Span,
+}
+
+impl Scenario {
+    /// Whether it names a seat by its name (`:p1`) anywhere, rather than by role.
+    fn names_a_seat(&self, seats: usize) -> bool {
+        let seat = |w: &Who| matches!(*w, Who::Entity(e) if (e as usize) < seats);
+        let values = self.start.iter().flatten().chain(&self.given);
+        values.clone().any(|(w, _, _)| seat(w))
+            || self.statuses.iter().any(|(w, _, _)| seat(w))
+            || self.steps.iter().any(|step| match step {
+                Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
+                    seat(a) || t.iter().any(seat)
+                }
+                Step::Status(w, _, _) => seat(w),
+                Step::Expect(list) => list.iter().any(|e| e.names(&seat)),
+                _ => false,
+            })
+            || self.expect.iter().any(|e| e.names(&seat))
+    }
+}
+
+impl Expect {
+    /// Whether it names an entity `pick` picks.
+    fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
+        match self {
+            Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
+            Expect::Next(w) | Expect::Winner(Some(w)) => pick(w),
+            Expect::Queue(list) => list.iter().any(|q| match q {
+                QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
+                _ => false,
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// Whom a scenario names: a role (`:you`) or a setup entity (`:hero`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// The entity a role means on the first seat's turn.
+    Role(RoleId),
+    /// An entity by number: a seat or a `:setup` entity.
+    Entity(EntityId),
+}
+
+/// One step of a scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Play this card.
+    Play(CardId),
+    /// Discard this card.
+    Discard(CardId),
+    /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
+    Refused(CardId, bool),
+    /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`, with the
+    /// option chosen (its [`Action::choice`]) for an action with `:choose`:
+    /// `[:act :dio :stand-punch :pain :head]`.
+    Act(Who, ActionId, Option<Who>, u16),
+    /// The action must be refused, with this reason if given.
+    RefusedAct(Who, ActionId, Option<Who>, u16, Option<String>),
+    /// The next turn begins (`:next-turn`): a round's end and start on the way run.
+    NextTurn,
+    /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
+    Status(Who, StatusId, i64),
+    /// Expectations checked here, mid-play: `[:expect {:queue […]}]`.
+    Expect(Vec<Expect>),
+}
+
+/// One entry of an expected turn queue: `[:turn :c1]` (`[:turn :c1 :fast-magic]`
+/// with its turn kind), `:reorder`, `[:timed :bomb :c1]` (`[:timed :bomb]`, for anyone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueWant {
+    /// A turn of this entity, of this turn kind if given.
+    Turn(Who, Option<u8>),
+    /// A reorder.
+    Reorder,
+    /// A timed entry running this timing, for this entity if given.
+    Timed(u16, Option<Who>),
+}
+
+/// One expectation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// An attribute's value.
+    Value(Who, AttrId, i64),
+    /// The statuses an entity holds, each with its turns left, in acquisition order.
+    Statuses(Who, Vec<(StatusId, i64)>),
+    /// The entity is out of play.
+    Gone(Who),
+    /// A condition holds (the text, for the message).
+    Holds(Bool, String),
+    /// Whose turn it is next: a role, or a seat by name.
+    Next(Who),
+    /// Who won: `Some(role or seat)`, or `None` for a game still going.
+    Winner(Option<Who>),
+    /// Both players won at once (`:winner :tie`).
+    Tie,
+    /// Cards the acting player must still discard.
+    MustDiscard(u8),
+    /// Cards in the hand of the player whose turn it is.
+    Hand(usize),
+    /// The turn queue, as [`Game::queue_listing`] lists it.
+    Queue(Vec<QueueWant>),
+}
+
+keys! {
+    /// The keys of a scenario.
+    pub enum ScenarioKey {
+        /// `:scenario "Name"`.
+        Scenario = "scenario",
+        /// `:rules :name`: the rule set it is written for.
+        Rules = "rules",
+        /// `:seed N`: the game's seed.
+        Seed = "seed",
+        /// `:start {:p1 {:speed 3}}`: values set before the game's start, whose
+        /// timings then run and are kept.
+        Start = "start",
+        /// `:given {:you {:wall 0}}`: values set before the first step.
+        Given = "given",
+        /// `:statuses {:hero [:power]}`: statuses acquired before the first step.
+        Statuses = "statuses",
+        /// `:play ["Card" …]`: the steps.
+        Play = "play",
+        /// `:expect {…}`: what must hold afterwards.
+        Expect = "expect",
+        /// `:log "…"`: the exact log expected.
+        Log = "log",
+    }
+}
+
+keys! {
+    /// The keys of `:expect` besides role names.
+    pub enum ExpectKey {
+        /// `:next :other`: whose turn it is next.
+        Next = "next",
+        /// `:winner :you` (or `:tie`, or `nil` for a game still going).
+        Winner = "winner",
+        /// `:must-discard N`: cards the actor must still discard.
+        MustDiscard = "must-discard",
+        /// `:hand N`: cards in the actor's hand.
+        Hand = "hand",
+        /// `:statuses {:hero {:power 2}}`: the statuses held, with turns left.
+        Statuses = "statuses",
+        /// `:gone [:minion]`: entities out of play.
+        Gone = "gone",
+        /// `:holds [condition …]`: conditions that hold.
+        Holds = "holds",
+        /// `:queue [[:turn :c1] :reorder [:timed :bomb :c1]]`: the turn queue.
+        Queue = "queue",
+    }
+}

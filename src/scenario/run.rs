@@ -1,0 +1,475 @@
+//! Running a checked scenario: a game started from its given state, its steps
+//! done through the engine, and its expectations checked against the game.
+
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+
+use super::{Expect, QueueWant, Scenario, Step, Who};
+use crate::ast::{AttrId, EntityId, StatusId};
+use crate::defs::Card;
+use crate::engine::{Action, CardId, Game, Illegal, Outcome, Phase, Queued};
+use crate::eval::State;
+use crate::rules::{ActionId, RuleSet};
+
+/// Runs a scenario: the log it produced, or what failed.
+pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {
+    let (game, roles) = start(s, rules, deck)?;
+    let names = names(s, rules, &roles);
+    let mut running = Running {
+        game,
+        rules,
+        deck,
+        names,
+        roles,
+        failures: Vec::new(),
+    };
+    for (n, step) in s.steps.iter().enumerate() {
+        // An expectation looks at the game as the last step left it.
+        if !matches!(step, Step::Expect(_)) {
+            running.game.resume();
+        }
+        if running.step(n, step).is_break() {
+            break;
+        }
+    }
+    let Running {
+        mut game,
+        names,
+        roles,
+        mut failures,
+        ..
+    } = running;
+    // A trailing `:next-turn` starts that turn, so what it runs is seen.
+    if s.steps.last() == Some(&Step::NextTurn) {
+        game.resume();
+    }
+    let log =
+        crate::engine::log::render_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
+    check_expectations(&s.expect, &game, rules, &names, &roles, &mut failures);
+    if let Some(want) = &s.log
+        && want.trim() != log.trim()
+    {
+        failures.push(format!("the log differs; it was:\n{log}"));
+    }
+    if failures.is_empty() {
+        Ok(log)
+    } else {
+        Err(failures)
+    }
+}
+
+/// The entity `w` names for the steps: the first seat's roles, role `r` being
+/// the `r`-th seat after it.
+fn entity(rules: &RuleSet, w: Who) -> EntityId {
+    let seats = rules.seats.len().max(1);
+    match w {
+        Who::Role(r) => (r as usize % seats) as EntityId,
+        Who::Entity(e) => e,
+    }
+}
+
+/// The game a scenario starts from, paused between turns, with its given
+/// values and statuses, and the entities the first seat's roles name.
+fn start<'r>(
+    s: &Scenario,
+    rules: &'r RuleSet,
+    deck: &'r [Card],
+) -> Result<(Game<'r>, Vec<EntityId>), Vec<String>> {
+    let start: Vec<(EntityId, AttrId, i64)> = s
+        .start
+        .iter()
+        .flatten()
+        .map(|&(who, attr, value)| (entity(rules, who), attr, value))
+        .collect();
+    let mut game =
+        Game::starting_from(rules, deck, s.seed, true, &start).map_err(|e| vec![e.to_string()])?;
+    game.pause_between_turns(true);
+    let roles: Vec<EntityId> = game.roles(0).to_vec();
+    if s.start.is_none() {
+        // What the game's start and the first turn's start did is undone: the
+        // first step sees the defaults and `:given`, exactly.
+        let defaults = State::new(rules, rules.seats.len(), s.seed);
+        for seat in 0..rules.seats.len() as EntityId {
+            for attr in 0..rules.attributes.len() {
+                game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
+            }
+        }
+        // A seat's own `:setup` values are part of its defaults.
+        for e in rules.setup.iter().filter(|e| e.seat.is_some()) {
+            for &(attr, value) in &e.values {
+                game.set(e.seat.unwrap_or(0) as EntityId, attr, value);
+            }
+        }
+    }
+    for &(who, attr, value) in &s.given {
+        game.set(entity(rules, who), attr, value);
+    }
+    if s.start.is_none()
+        && let Some(log) = &mut game.log
+    {
+        log.clear();
+    }
+    // Given statuses are acquired through the normal path, and logged.
+    for &(who, status, magnitude) in &s.statuses {
+        game.give_status(entity(rules, who), status, magnitude);
+    }
+    // The given state may already be won (a tower at 0): judge it before any step.
+    game.recheck();
+    Ok((game, roles))
+}
+
+/// The names of the game's entities in messages and the log: seats by their
+/// roles (`you`), unless the scenario names a seat itself.
+fn names(s: &Scenario, rules: &RuleSet, roles: &[EntityId]) -> Vec<String> {
+    let mut names: Vec<String> = rules.game_entity_names();
+    let roles_name_seats = !s.names_a_seat(rules.seats.len());
+    for (seat, name) in names
+        .iter_mut()
+        .enumerate()
+        .take(rules.seats.len())
+        .filter(|_| roles_name_seats)
+    {
+        if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
+            *name = rules.roles[role].clone();
+        }
+    }
+    names
+}
+
+/// A scenario's game while its steps are done, and what has failed so far.
+struct Running<'r> {
+    game: Game<'r>,
+    rules: &'r RuleSet,
+    deck: &'r [Card],
+    /// Entity names, as [`names`] gives them.
+    names: Vec<String>,
+    /// The entities the first seat's roles name.
+    roles: Vec<EntityId>,
+    failures: Vec<String>,
+}
+
+impl Running<'_> {
+    /// Does step `n` (counted from 0); `Break` when the scenario stops there.
+    fn step(&mut self, n: usize, step: &Step) -> ControlFlow<()> {
+        let (card, play, refused) = match *step {
+            Step::Play(c) => (c, true, false),
+            Step::Discard(c) => (c, false, false),
+            Step::Refused(c, discard) => (c, !discard, true),
+            Step::NextTurn => return ControlFlow::Continue(()),
+            Step::Expect(ref expect) => {
+                let before = self.failures.len();
+                check_expectations(
+                    expect,
+                    &self.game,
+                    self.rules,
+                    &self.names,
+                    &self.roles,
+                    &mut self.failures,
+                );
+                for f in &mut self.failures[before..] {
+                    *f = format!("step {}: {f}", n + 1);
+                }
+                return ControlFlow::Continue(());
+            }
+            Step::Status(holder, id, magnitude) => {
+                self.game
+                    .give_status(entity(self.rules, holder), id, magnitude);
+                return ControlFlow::Continue(());
+            }
+            Step::Act(actor, id, target, choice) => {
+                let mut action = self.action(actor, id, target);
+                action.choice = choice;
+                if let Err(e) = self.game.act(action) {
+                    let name = self.action_name(id);
+                    self.failures.push(format!("step {}: {name}: {e}", n + 1));
+                    return ControlFlow::Break(());
+                }
+                return ControlFlow::Continue(());
+            }
+            Step::RefusedAct(actor, id, target, choice, ref reason) => {
+                let mut action = self.action(actor, id, target);
+                action.choice = choice;
+                return self.refused_act(n, id, action, reason.as_deref());
+            }
+        };
+        self.card(n, card, play, refused)
+    }
+
+    fn action_name(&self, id: ActionId) -> &str {
+        self.rules.actions[usize::from(id)].name.as_str()
+    }
+
+    /// Action `id` used by `actor` on `target`, without a choice yet.
+    fn action(&self, actor: Who, id: ActionId, target: Option<Who>) -> Action {
+        let target = target.map(|t| entity(self.rules, t));
+        self.game.use_action(id, entity(self.rules, actor), target)
+    }
+
+    /// Step `n` expects `action` refused, with `reason` if given.
+    fn refused_act(
+        &mut self,
+        n: usize,
+        id: ActionId,
+        action: Action,
+        reason: Option<&str>,
+    ) -> ControlFlow<()> {
+        let name = self.action_name(id).to_string();
+        match (self.game.check(action), reason) {
+            (Ok(()), _) => {
+                self.failures.push(format!(
+                    "step {}: expected {name} to be refused, but it was allowed",
+                    n + 1
+                ));
+                return ControlFlow::Break(());
+            }
+            (Err(Illegal::Refused(got)), Some(want)) if got != want => {
+                self.failures.push(format!(
+                    "step {}: {name} was refused with \"{got}\", expected \"{want}\"",
+                    n + 1
+                ));
+            }
+            (Err(e), Some(want)) if !matches!(e, Illegal::Refused(_)) => {
+                self.failures.push(format!(
+                    "step {}: {name} was not allowed ({e}), not refused with \"{want}\"",
+                    n + 1
+                ));
+            }
+            (Err(_), _) => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Step `n`: `card` put into the hand of the player whose turn it is, then
+    /// played (or discarded), or expected refused.
+    fn card(&mut self, n: usize, card: CardId, play: bool, refused: bool) -> ControlFlow<()> {
+        let (game, deck) = (&mut self.game, self.deck);
+        game.give(card);
+        let Some(at) = game.hand().len().checked_sub(1) else {
+            self.failures.push(format!(
+                "step {}: rule set `{}` has no card zones, so no card can be played",
+                n + 1,
+                self.rules.name
+            ));
+            return ControlFlow::Break(());
+        };
+        let action = if play {
+            game.play(at)
+        } else {
+            game.discard(at)
+        };
+        if refused {
+            match game.act(action) {
+                Ok(()) => {
+                    self.failures.push(format!(
+                        "step {}: expected {} {} to be refused, but it was allowed",
+                        n + 1,
+                        if play { "playing" } else { "discarding" },
+                        deck[card as usize].name
+                    ));
+                    return ControlFlow::Break(());
+                }
+                Err(_) => {
+                    // Take back the card the step gave, so the hand is as before.
+                    game.take_back(at);
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
+        if let Err(e) = game.act(action) {
+            self.failures.push(format!(
+                "step {}: {} {}: {e}",
+                n + 1,
+                if play { "play" } else { "discard" },
+                deck[card as usize].name
+            ));
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Describes the game's standing for a message: who won, or who is to act.
+fn describe(game: &Game<'_>, names: &[String]) -> String {
+    let mut out = String::new();
+    let _ = match game.outcome() {
+        Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat as usize]),
+        Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
+        Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
+        Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
+        None => write!(out, "{} is to act", names[game.next_actor() as usize]),
+    };
+    out
+}
+
+/// Checks `expect` against the game as it stands, adding what does not hold to `failures`.
+fn check_expectations(
+    expect: &[Expect],
+    game: &Game<'_>,
+    rules: &RuleSet,
+    names: &[String],
+    roles: &[EntityId],
+    failures: &mut Vec<String>,
+) {
+    let seen = Seen {
+        game,
+        rules,
+        names,
+        roles,
+    };
+    failures.extend(expect.iter().filter_map(|e| seen.failure(e)));
+}
+
+/// The game as expectations see it: roles are the first seat's, and entities
+/// are called by their names in the log.
+struct Seen<'a, 'r> {
+    game: &'a Game<'r>,
+    rules: &'a RuleSet,
+    names: &'a [String],
+    roles: &'a [EntityId],
+}
+
+impl Seen<'_, '_> {
+    fn entity(&self, w: Who) -> EntityId {
+        match w {
+            Who::Role(r) => self.roles[r as usize],
+            Who::Entity(e) => e,
+        }
+    }
+
+    fn who_name(&self, w: Who) -> String {
+        match w {
+            Who::Role(r) => self.rules.roles[r as usize].clone(),
+            Who::Entity(e) => self
+                .names
+                .get(e as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{e}")),
+        }
+    }
+
+    /// What is wrong with `e`, if it does not hold.
+    fn failure(&self, e: &Expect) -> Option<String> {
+        let (game, rules) = (self.game, self.rules);
+        match *e {
+            Expect::Value(who, attr, want) => {
+                let got = game.state().get(self.entity(who), attr);
+                (got != want).then(|| {
+                    format!(
+                        "{}.{} is {got}, expected {want}",
+                        self.who_name(who),
+                        rules.attributes[attr as usize]
+                    )
+                })
+            }
+            Expect::Statuses(who, ref want) => self.statuses(who, want),
+            Expect::Gone(who) => game
+                .state()
+                .is_live(self.entity(who))
+                .then(|| format!("expected {} out of play; it is in play", self.who_name(who))),
+            Expect::Holds(ref cond, ref text) => {
+                let mut bound = self.roles.to_vec();
+                bound.extend(0..rules.game_entity_names().len() as EntityId);
+                let mut state = game.state().clone();
+                (!crate::eval::holds(cond, &mut state, &bound))
+                    .then(|| format!("expected {text} to hold; it does not"))
+            }
+            Expect::Next(who) => {
+                (game.outcome().is_some() || game.next_actor() != self.entity(who)).then(|| {
+                    format!(
+                        "expected {} to act next; {}",
+                        self.who_name(who),
+                        describe(game, self.names)
+                    )
+                })
+            }
+            Expect::Winner(who) => {
+                let got = match game.outcome() {
+                    Some(Outcome::Win { seat, .. }) => Some(Some(seat)),
+                    None => Some(None),
+                    Some(_) => None,
+                };
+                (got != Some(who.map(|w| self.entity(w)))).then(|| {
+                    let want = who.map_or("nobody yet".to_string(), |w| self.who_name(w));
+                    format!("expected winner: {want}; {}", describe(game, self.names))
+                })
+            }
+            // A draw where every seat left play at once is a tie too, as `simulate` counts it.
+            Expect::Tie => (!matches!(game.outcome(), Some(Outcome::Tie | Outcome::NobodyLeft)))
+                .then(|| format!("expected a tie; {}", describe(game, self.names))),
+            Expect::MustDiscard(n) => {
+                let got = match game.phase {
+                    Phase::MustDiscard(k) => k,
+                    _ => 0,
+                };
+                (got != n).then(|| format!("expected {n} card(s) still to discard, found {got}"))
+            }
+            Expect::Hand(n) => (game.hand().len() != n)
+                .then(|| format!("expected {n} cards in hand, found {}", game.hand().len())),
+            Expect::Queue(ref want) => self.queue(want),
+        }
+    }
+
+    /// `:statuses {who {…}}`: the statuses `who` holds, each with its turns left.
+    fn statuses(&self, who: Who, want: &[(StatusId, i64)]) -> Option<String> {
+        let rules = self.rules;
+        let got: Vec<(StatusId, i64)> = self
+            .game
+            .state()
+            .statuses_of(self.entity(who))
+            .map(|i| (i.status, i.turns_left().map_or(-1, i64::from)))
+            .collect();
+        if got == *want {
+            return None;
+        }
+        let show = |list: &[(StatusId, i64)]| {
+            let items: Vec<String> = list
+                .iter()
+                .map(|&(id, left)| format!(":{} {left}", rules.statuses[id as usize]))
+                .collect();
+            format!("{{{}}}", items.join(" "))
+        };
+        Some(format!(
+            "{} holds {}, expected {}",
+            self.who_name(who),
+            show(&got),
+            show(want)
+        ))
+    }
+
+    /// `:queue […]`: the turn queue, entry by entry.
+    fn queue(&self, want: &[QueueWant]) -> Option<String> {
+        let (rules, names) = (self.rules, self.names);
+        let got = self.game.queue_listing();
+        let matches = got.len() == want.len()
+            && got.iter().zip(want).all(|(g, w)| match (*g, *w) {
+                (Queued::Turn(e, k), QueueWant::Turn(who, kind)) => {
+                    e == self.entity(who) && kind.is_none_or(|kind| kind == k)
+                }
+                (Queued::Reorder, QueueWant::Reorder) => true,
+                (Queued::Timed(t, e), QueueWant::Timed(timing, who)) => {
+                    t == timing && who.is_none_or(|w| self.entity(w) == e)
+                }
+                _ => false,
+            });
+        if matches {
+            return None;
+        }
+        let show = |q: &Queued| match *q {
+            Queued::Turn(e, k) => format!(
+                "[:turn :{} :{}]",
+                names.get(e as usize).map_or("?", String::as_str),
+                rules.turn_kinds[usize::from(k)].name
+            ),
+            Queued::Reorder => ":reorder".to_string(),
+            Queued::Timed(t, e) => format!(
+                "[:timed :{} :{}]",
+                rules.timings[usize::from(t)].name,
+                names.get(e as usize).map_or("?", String::as_str)
+            ),
+        };
+        Some(format!(
+            "the queue is [{}]",
+            got.iter().map(show).collect::<Vec<_>>().join(" ")
+        ))
+    }
+}
