@@ -114,7 +114,7 @@ pub enum Step {
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
     Refused(CardId, bool),
     /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`, with the
-    /// option chosen (its [`Action::choice`]) for an action with `:choose`:
+    /// option chosen (its [`Action::choice`](crate::engine::Action::choice)) for an action with `:choose`:
     /// `[:act :dio :stand-punch :pain :head]`.
     Act(Who, ActionId, Option<Who>, u16),
     /// The action must be refused, with this reason if given.
@@ -160,7 +160,7 @@ pub enum Expect {
     MustDiscard(u8),
     /// Cards in the hand of the player whose turn it is.
     Hand(usize),
-    /// The turn queue, as [`Game::queue_listing`] lists it.
+    /// The turn queue, as [`Game::queue_listing`](crate::engine::Game::queue_listing) lists it.
     Queue(Vec<QueueWant>),
 }
 
