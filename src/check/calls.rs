@@ -72,6 +72,7 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
+    /// The error for a call with the wrong number of operands; `wants` says the right one.
     pub(super) fn arity(&mut self, call: &Call<'_, 'a>, wants: &str) {
         self.error(
             Diagnostic::error(

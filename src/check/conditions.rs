@@ -10,6 +10,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind};
 
 impl<'a> Checker<'_, '_> {
+    /// A condition: `true`, a comparison, `and`, `or`, `not`, `chance`, `has`, or a choice of two.
     pub(super) fn boolean(&mut self, form: &Form<'a>) -> Option<Bool> {
         match &form.kind {
             Kind::Bool(b) => Some(Bool::Lit(*b)),
@@ -70,6 +71,7 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
+    /// The condition of a two-operand comparison, `and` or `or`.
     pub(super) fn predicate(
         &mut self,
         call: &Call<'_, 'a>,

@@ -113,11 +113,13 @@ struct Checker<'s, 'r> {
 }
 
 impl<'a> Checker<'_, '_> {
+    /// Records `d`, an error found.
     fn error(&mut self, d: Diagnostic) -> Option<std::convert::Infallible> {
         self.diags.push(d);
         None
     }
 
+    /// The error for a form of the wrong kind: "expected {expected}, found {found}".
     fn wrong_kind(&mut self, form: &Form<'a>, expected: &str, found: &str) {
         self.error(
             Diagnostic::error(form.span, format!("expected {expected}, found {found}"))

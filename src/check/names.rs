@@ -7,6 +7,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::{Form, Kind, Span};
 
 impl<'a> Checker<'_, '_> {
+    /// A role (`:you`), a name bound here (`:self`, `:target`), or a choice of two.
     pub(super) fn entity(&mut self, form: &Form<'a>) -> Option<Entity> {
         match &form.kind {
             Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
@@ -70,6 +71,7 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
+    /// An attribute or an operation (`:wall`, `:damage`), or a choice of two.
     pub(super) fn resource(&mut self, form: &Form<'a>) -> Option<Resource> {
         match &form.kind {
             Kind::Keyword(k) => {
@@ -136,10 +138,12 @@ impl<'a> Checker<'_, '_> {
         .map(|k| k as u16)
     }
 
+    /// The attributes, for a message: "`:a`, `:b` and `:c`".
     pub(super) fn attribute_list(&self) -> String {
         list_and(self.scope.attributes.iter().map(|a| format!("`:{a}`")))
     }
 
+    /// The error for an attribute the rule set does not declare, with the nearest.
     pub(super) fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
         Diagnostic::error(span, format!("unknown attribute `:{name}`"))
             .with_label("not an attribute of this rule set")

@@ -15,6 +15,7 @@ pub(super) enum Num {
 }
 
 impl Num {
+    /// The number as a decimal: an integer is widened.
     pub(super) fn into_dec(self) -> Dec {
         match self {
             Num::Int(Int::Lit(n)) => Dec::Lit(n as f64),
@@ -25,6 +26,7 @@ impl Num {
 }
 
 impl<'a> Checker<'_, '_> {
+    /// A number, integer or decimal, whichever it is written as.
     pub(super) fn num(&mut self, form: &Form<'a>) -> Option<Num> {
         match &form.kind {
             Kind::Int(n) => Some(Num::Int(Int::Lit(*n))),
@@ -141,6 +143,7 @@ impl<'a> Checker<'_, '_> {
         self.error(d);
     }
 
+    /// An operator call where a number is expected: arithmetic, rounding, `random`, and the rest.
     fn arith(&mut self, call: &Call<'_, 'a>) -> Option<Num> {
         match call.op.kind {
             OpKind::Arith(op) => {
@@ -303,6 +306,7 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
+    /// A number that must be an integer.
     pub(super) fn int(&mut self, form: &Form<'a>) -> Option<Int> {
         match self.num(form)? {
             Num::Int(i) => Some(i),
@@ -317,6 +321,7 @@ impl<'a> Checker<'_, '_> {
         }
     }
 
+    /// `[:you :wall]`: an attribute's value for an entity.
     fn smart_value(&mut self, form: &Form<'a>, items: &[Form<'a>]) -> Option<Int> {
         let [who, what] = items else {
             self.error(
