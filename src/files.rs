@@ -1,29 +1,22 @@
-//! Files: finding data files, reading them safely, checking each against its
-//! rule set, and loading a game's deck.
+//! Files: finding data files, reading them safely, checking them together
+//! ([`crate::project`] does the checking; this layer reads the texts and
+//! loads the bundled rule sets and decks it asks for), and loading a game's deck.
 //!
 //! A file is either a rule set (one map with `:rules`) or a definitions file
 //! ([`crate::defs`]). A definitions file is checked against the rule set named
 //! by `--rules`, or else against the rule set whose name is one of the file's
 //! folders (`cards/arcomage/miners.edn` is an Arcomage file).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::defs::{DefKind, Definition, definition, name_span};
+use crate::defs::{DefKind, Definition};
 use crate::diag::{Diagnostic, Severity, Source};
+pub use crate::project::rules_folder;
 use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Arena, Form, Span, read};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv", "md"];
-
-fn is_csv(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".csv")
-}
-
-fn is_md(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".md")
-}
 
 /// A path that could not be read: a missing file, a folder without permission.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -278,322 +271,33 @@ pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
 
 /// Checks the sources in `out` (files already read, with any read problems noted).
 fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
-    let unreadable: Vec<usize> = out.diagnostics.iter().map(|(i, _)| *i).collect();
-    // First the rule sets, so definitions can be checked against rule sets given
-    // beside them. Each file is read once; its forms serve every pass below.
-    let sources = &out.sources;
-    let arena = Arena::new();
-    let mut parsed: Vec<Option<Parsed<'_>>> = Vec::with_capacity(sources.len());
-    for (i, source) in sources.iter().enumerate() {
-        if unreadable.contains(&i) {
-            parsed.push(None);
-            continue;
-        }
-        if is_csv(&source.path) {
-            parsed.push(Some(Parsed::Csv));
-            continue;
-        }
-        if is_md(&source.path) {
-            let mut diags = Vec::new();
-            let tables = crate::md::tables(&source.text, &mut diags);
-            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-            // A document without tables is prose; which of its tables are
-            // sources depends on its rule set's `:tables`, known below.
-            parsed.push((!tables.is_empty()).then_some(Parsed::Md(tables)));
-            continue;
-        }
-        let mut read = read(&arena, &source.text);
-        if !read.errors.is_empty() {
-            out.diagnostics
-                .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
-            // The forms an error is inside are not checked (their error
-            // stands for them, with no follow-on ones); the others are.
-            let errors = std::mem::take(&mut read.errors);
-            read.forms.retain(|f| {
-                // A rule set is checked around its broken sections (below).
-                f.has_key("rules")
-                    || !errors.iter().any(|e| {
-                        e.breaks_form()
-                            && e.span().start >= f.span.start
-                            && e.span().start < f.span.end
-                    })
-            });
-            read.errors = errors;
-            if read.forms.is_empty() {
-                parsed.push(None);
-                continue;
-            }
-        }
-        if read.forms.is_empty() {
-            out.diagnostics.push((
-                i,
-                Diagnostic::error(
-                    Span::new(0, 0),
-                    "this file holds no forms: expected a rule set or card and effect definitions",
-                ),
-            ));
-            parsed.push(None);
-            continue;
-        }
-        // A scenario file is checked as scenarios, against its rule set and deck.
-        // One form with `:scenario` makes it a scenario file: the others are
-        // checked as scenarios too, so a misspelt `:scenaro` gets its hint.
-        if read.forms.iter().any(|f| f.has_key("scenario")) {
-            let diags = check_scenarios(Path::new(&source.path), &read.forms, rules);
-            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-            parsed.push(None);
-            continue;
-        }
-        if let [form] = read.forms.as_slice()
-            && form.has_key("rules")
-        {
-            let mut diags = Vec::new();
-            let rs = RuleSet::from_form(form, &mut diags);
-            if read.errors.is_empty() {
-                if let Some(rs) = rs
-                    && diags.is_empty()
-                {
-                    out.rule_sets.push(rs);
-                }
-            } else {
-                // Read with errors: not a rule set to play or check against,
-                // but its other sections' errors are said. What touches a
-                // broken part (or holds one, as "no `:roles`" does) is left
-                // out: it would follow from the break.
-                let broken: Vec<Span> = read
-                    .damaged
-                    .iter()
-                    .copied()
-                    .chain(read.errors.iter().map(|e| e.span()))
-                    .collect();
-                diags.retain(|d| {
-                    !broken.iter().any(|b| {
-                        d.span.start < b.end.max(b.start + 1)
-                            && b.start < d.span.end.max(d.span.start + 1)
-                    })
-                });
-                // A dropped section's names are unknown to the rest: "unknown
-                // attribute `:hp`" would follow from the break, not be new.
-                if !read.damaged.is_empty() {
-                    diags.retain(|d| !d.message.starts_with("unknown "));
-                }
-            }
-            out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-            parsed.push(None);
-            continue;
-        }
-        parsed.push(Some(Parsed::Edn(read)));
-    }
-    // Which rule set each definitions file is written for.
-    let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
-    // Each rule set the definitions are checked against, once, extended with
-    // their statuses below; `chosen[i]` is the index of file i's.
-    let mut extended: Vec<RuleSet> = Vec::new();
-    let mut chosen: Vec<Option<usize>> = Vec::with_capacity(sources.len());
-    for (i, kind) in parsed.iter().enumerate() {
-        if kind.is_none() {
-            chosen.push(None);
-            continue;
-        }
-        let source = &sources[i];
-        let found = match rules {
-            Some(r) => Some(r),
-            None => rule_set_for(Path::new(&source.path), &out.rule_sets, &mut bundled),
-        };
-        let found = found.map(|rs| match extended.iter().position(|r| r.name == rs.name) {
-            Some(k) => k,
-            None => {
-                extended.push(rs.clone());
-                extended.len() - 1
-            }
-        });
-        // A document none of whose tables any known rule set reads is prose.
-        if found.is_none()
-            && let Some(Parsed::Md(tables)) = kind
-            && !read_by_any(tables, &out.rule_sets, &mut bundled)
-        {
-            chosen.push(None);
-            continue;
-        }
-        if found.is_none() {
-            let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
-            // The bundled rule-set files may be among those checked: each name once.
-            for r in &out.rule_sets {
-                if !names.contains(&r.name.as_str()) {
-                    names.push(&r.name);
-                }
-            }
-            out.diagnostics.push((
-                i,
-                Diagnostic::error(
-                    Span::new(0, 0),
-                    format!("cannot tell which rule set `{}` is written for", source.path),
-                )
-                .with_help(format!(
-                    "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
-                    names.join(", ")
-                )),
-            ));
-        }
-        chosen.push(found);
-    }
-    // The status and category rows of each document, by its rule set's table shapes.
-    let md_rows: Vec<Option<MdRows<'_>>> = (0..sources.len())
-        .map(|i| match (chosen[i], &parsed[i]) {
-            (Some(k), Some(Parsed::Md(tables))) => Some(crate::md::status_tables(
-                &sources[i].text,
-                tables,
-                &extended[k].tables,
-            )),
-            _ => None,
-        })
-        .collect();
-    // Every status of every file is declared before any definition is checked,
-    // so cards and statuses can name statuses defined in any file, in any order.
-    for ((k, p), md) in chosen.iter().zip(&parsed).zip(&md_rows) {
-        match (*k, p) {
-            (Some(k), Some(Parsed::Edn(read))) => {
-                let ids = read
-                    .forms
-                    .iter()
-                    .filter_map(|f| f.get("status").and_then(|v| v.as_keyword()));
-                extended[k].declare_statuses(ids);
-            }
-            // A table row with a description is a status, defined there or in an `.edn` file.
-            (Some(k), Some(Parsed::Md(_))) => extended[k].declare_statuses(
-                md.iter()
-                    .flat_map(|(rows, _)| rows)
-                    .filter(|r| r.description.is_some())
-                    .map(|r| r.name.text.as_ref()),
-            ),
-            _ => {}
-        }
-    }
-    let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
-    let mut statuses: Vec<(String, String, crate::ast::StatusDef)> = Vec::new();
-    for (i, k) in chosen.iter().enumerate() {
-        let Some(rs) = k.map(|k| &extended[k]) else {
-            continue;
-        };
-        let mut diags = Vec::new();
-        let cells;
-        let from_csv;
-        let forms: &[Form<'_>] = match &parsed[i] {
-            Some(Parsed::Edn(read)) => &read.forms,
-            // Table rows are joined to the definitions once all are checked, below.
-            Some(Parsed::Md(..)) => continue,
-            _ => {
-                cells = crate::csv::rows(&sources[i].text, &mut diags);
-                from_csv = crate::csv::cards(&arena, &cells, &mut diags);
-                &from_csv
-            }
-        };
-        for form in forms {
-            if let Some(def) = definition(form, rs, i, &mut diags) {
-                let key = (rs.name.clone(), def.name.clone());
-                if let Some((file, first)) = seen.get(&key) {
-                    let mut d = Diagnostic::error(
-                        name_span(form).unwrap_or(form.span),
-                        format!("`{}` is defined twice in rule set `{}`", def.name, rs.name),
-                    )
-                    .with_label("defined again");
-                    if *file == i {
-                        d = d.with_related(*first, "first defined here");
-                    } else {
-                        let other = &sources[*file];
-                        let (line, column) = other.line_column(first.start);
-                        d = d.with_elsewhere(crate::diag::Elsewhere {
-                            path: other.path.clone(),
-                            line,
-                            column,
-                            note: "first defined".into(),
-                        });
-                    }
-                    diags.push(d);
-                } else {
-                    seen.insert(key, (i, name_span(form).unwrap_or(form.span)));
-                    if let Some(status) = &def.status {
-                        statuses.push((rs.name.clone(), def.name.clone(), status.clone()));
-                    }
-                    out.definitions.push(def);
-                }
-            }
-        }
-        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-    }
-    // Markdown rows: each joined to the `.edn` status of its id and checked
-    // against it, or a status of its own.
-    let mut rows_seen: HashMap<(String, usize, String), Span> = HashMap::new();
-    for (i, k) in chosen.iter().enumerate() {
-        let (Some(k), Some((rows, categories))) = (*k, &md_rows[i]) else {
-            continue;
-        };
-        let rs = &extended[k];
-        let mut diags = Vec::new();
-        crate::md::check_categories(categories, rs, &mut diags);
-        for row in rows {
-            let id = crate::md::status_id(&row.name.text, rs);
-            // The same status in two tables of different shapes is checked twice;
-            // twice in tables of one shape, it is defined twice.
-            let key = (rs.name.clone(), row.shape, id.to_string());
-            // A row naming nothing is reported by `check_row`, not as a second nothing.
-            if let (false, Some(first)) = (id.is_empty(), rows_seen.get(&key)) {
-                diags.push(
-                    Diagnostic::error(
-                        row.name.span,
-                        format!("`{}` is defined twice in these tables", row.name.text),
-                    )
-                    .with_label("defined again")
-                    .with_related(*first, "first defined here")
-                    .with_help("give each row its own name"),
-                );
-                continue;
-            }
-            rows_seen.insert(key, row.name.span);
-            // The `.edn` status of its id: among the files checked, or the rule set's own.
-            let in_files = out.definitions.iter().find(|d| {
-                d.kind == crate::defs::DefKind::Status && d.rules == rs.name && d.name == id
-            });
-            let joined = match in_files {
-                Some(d) => d
-                    .status
-                    .as_ref()
-                    .map(|s| (s, sources[d.source].path.as_str())),
-                None => rs
-                    .status(id)
-                    .filter(|&s| rs.status_installed.get(usize::from(s)) == Some(&true))
-                    .map(|s| {
-                        (
-                            &rs.status_defs[usize::from(s)],
-                            "the rule set's bundled data",
-                        )
-                    }),
-            };
-            if let Some(def) = crate::md::check_row(row, rs, joined, i, &mut diags) {
-                statuses.push((
-                    rs.name.clone(),
-                    def.name.clone(),
-                    def.status.clone().unwrap_or_default(),
-                ));
-                out.definitions.push(def);
-            }
-        }
-        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
-    }
-    for rs in &mut extended {
-        let name = rs.name.clone();
-        rs.install_statuses(
-            statuses
-                .iter()
-                .filter(|(r, _, _)| *r == name)
-                .map(|(_, id, def)| (id.as_str(), def.clone())),
-        );
-    }
-    out.extended = extended;
-    // Each file's diagnostics in reading order, whichever pass found them.
-    out.diagnostics
-        .sort_by_key(|(i, d)| (*i, d.span.start, d.span.end));
+    let read_problems = std::mem::take(&mut out.diagnostics);
+    let project = crate::project::check(&out.sources, read_problems, rules, &FileLayer);
+    out.diagnostics = project.diagnostics;
+    out.rule_sets = project.rule_sets;
+    out.definitions = project.definitions;
+    out.extended = project.extended;
     out
+}
+
+/// What checking a project needs from this layer: the bundled rule sets with
+/// their bundled statuses, and scenario files checked against their rule set
+/// and deck.
+struct FileLayer;
+
+impl crate::project::Host for FileLayer {
+    fn bundled(&self, name: &str) -> Option<RuleSet> {
+        load_rules(name).ok()
+    }
+
+    fn scenarios(
+        &self,
+        path: &str,
+        forms: &[Form<'_>],
+        rules: Option<&RuleSet>,
+    ) -> Vec<Diagnostic> {
+        check_scenarios(Path::new(path), forms, rules)
+    }
 }
 
 /// Checks the scenarios of the file at `path` against the rule set they name
@@ -647,67 +351,6 @@ pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<
         crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
     })
     .map(str::to_string)
-}
-
-/// A file read for checking: a spreadsheet (read row by row when checked), or
-/// the forms of a definitions file.
-enum Parsed<'a> {
-    Csv,
-    Edn(crate::syntax::Read<'a>),
-    /// A markdown document's tables.
-    Md(Vec<crate::md::Table<'a>>),
-}
-
-/// A markdown document's status rows and category rows.
-type MdRows<'a> = (
-    Vec<crate::md::StatusRow<'a>>,
-    Vec<crate::md::CategoryRow<'a>>,
-);
-
-/// Whether a rule set given or bundled reads some table of `tables`: a
-/// document whose rule set cannot be told is then a source gone astray, not prose.
-fn read_by_any(
-    tables: &[crate::md::Table<'_>],
-    given: &[RuleSet],
-    bundled: &mut HashMap<String, Option<RuleSet>>,
-) -> bool {
-    given.iter().any(|r| crate::md::any_of(tables, &r.tables))
-        || BUNDLED.iter().any(|(name, _)| {
-            bundled
-                .entry(name.to_string())
-                .or_insert_with(|| load_rules(name).ok())
-                .as_ref()
-                .is_some_and(|r| crate::md::any_of(tables, &r.tables))
-        })
-}
-
-/// The rule set a file belongs to: the nearest folder named after a known rule set.
-fn rule_set_for<'r>(
-    path: &Path,
-    found: &'r [RuleSet],
-    bundled: &'r mut HashMap<String, Option<RuleSet>>,
-) -> Option<&'r RuleSet> {
-    let is_bundled = |dir: &str| BUNDLED.iter().any(|(n, _)| *n == dir);
-    let dir = rules_folder(path, |dir| {
-        found.iter().any(|r| r.name == dir) || is_bundled(dir)
-    })?;
-    if let Some(rs) = found.iter().find(|r| r.name == dir) {
-        return Some(rs);
-    }
-    bundled
-        .entry(dir.to_string())
-        // With its bundled statuses, as `--rules` loads it.
-        .or_insert_with(|| load_rules(dir).ok())
-        .as_ref()
-}
-
-/// The nearest folder above `path` whose name `is_rule_set` accepts: the rule
-/// set a file is written for (`cards/arcomage/bricks.edn` → `arcomage`).
-pub fn rules_folder(path: &Path, is_rule_set: impl Fn(&str) -> bool) -> Option<&str> {
-    path.ancestors()
-        .skip(1)
-        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
-        .find(|dir| is_rule_set(dir))
 }
 
 /// Loads a rule set by bundled name or from a file path; diagnostics come with their source.

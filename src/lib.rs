@@ -36,6 +36,7 @@ pub mod files;
 pub mod fmt;
 pub mod lint;
 pub mod md;
+pub mod project;
 pub mod rules;
 pub mod scenario;
 pub mod status;

@@ -21,6 +21,7 @@ const MODULES: &[(&str, &str)] = &[
     ("defs", "check"),
     ("csv", "check"),
     ("md", "check"),
+    ("project", "check"),
     ("eval", "eval"),
     ("engine", "engine"),
     ("scenario", "engine"),

@@ -1,0 +1,161 @@
+//! Names resolved against the scope: roles (`:you`, `:target`), resources
+//! (attributes and operations), attributes, and kinds.
+
+use super::{Checker, Declared, TARGET, list, list_and};
+use crate::ast::{Entity, Resource};
+use crate::diag::Diagnostic;
+use crate::syntax::{Form, Kind, Span};
+
+impl<'a> Checker<'_, '_> {
+    /// A role (`:you`), a name bound here (`:self`, `:target`), or a choice of two.
+    pub(super) fn entity(&mut self, form: &Form<'a>) -> Option<Entity> {
+        match &form.kind {
+            Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
+            Kind::Keyword(k) if *k == TARGET && !self.scope.bound.contains(&TARGET) => {
+                self.error(
+                    Diagnostic::error(
+                        form.span,
+                        "`:target` is only bound inside an operation's `:effects`",
+                    )
+                    .with_label("not bound here")
+                    .with_help(format!(
+                        "outside an operation, name a role: {}",
+                        list(self.scope.roles.iter().map(|e| format!("`:{e}`")))
+                    )),
+                );
+                None
+            }
+            // The innermost binding of a bound name wins (`:self` of a nested `:each`).
+            Kind::Keyword(k) => match self
+                .scope
+                .bound
+                .iter()
+                .rposition(|e| e == k)
+                .map(|i| self.scope.roles.len() + i)
+                .or_else(|| self.scope.roles.iter().position(|e| e == k))
+            {
+                Some(i) => Some(Entity::Role(i as u8)),
+                None => {
+                    let mut candidates: Vec<&str> = self
+                        .scope
+                        .roles
+                        .iter()
+                        .map(String::as_str)
+                        .chain(self.scope.bound.iter().copied())
+                        .collect();
+                    if self.scope.in_operation {
+                        candidates.push(TARGET);
+                    }
+                    let names = list_and(candidates.iter().map(|e| format!("`:{e}`")));
+                    self.error(
+                        Diagnostic::error(form.span, format!("unknown role `:{k}`"))
+                            .with_label("not a role of this rule set")
+                            .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
+                            .with_help_if_none(format!("the roles are {names}")),
+                    );
+                    None
+                }
+            },
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => self
+                .choice(
+                    form,
+                    items,
+                    "a role such as `:you`",
+                    Self::entity,
+                    Entity::If,
+                ),
+            _ => {
+                self.wrong_kind(form, "a role such as `:you`", &form.describe());
+                None
+            }
+        }
+    }
+
+    /// An attribute or an operation (`:wall`, `:damage`), or a choice of two.
+    pub(super) fn resource(&mut self, form: &Form<'a>) -> Option<Resource> {
+        match &form.kind {
+            Kind::Keyword(k) => {
+                if let Some(i) = self.scope.attributes.iter().position(|a| a == k) {
+                    Some(Resource::Attr(i as u16))
+                } else if let Some(i) = self.scope.operations.iter().position(|o| o == k) {
+                    Some(Resource::Op(i as u16))
+                } else {
+                    let names = self
+                        .scope
+                        .attributes
+                        .iter()
+                        .chain(self.scope.operations)
+                        .map(String::as_str);
+                    let d = Diagnostic::error(form.span, format!("unknown resource `:{k}`"))
+                        .with_label("not a resource of this rule set")
+                        .suggest(k, names, |s| format!(":{s}"))
+                        .with_help_if_none(format!(
+                            "the resources are {}",
+                            list_and(
+                                self.scope
+                                    .attributes
+                                    .iter()
+                                    .chain(self.scope.operations)
+                                    .map(|a| format!("`:{a}`"))
+                            )
+                        ));
+                    self.error(d);
+                    None
+                }
+            }
+            Kind::Vector(items) if !items.is_empty() && items[0].as_symbol().is_some() => self
+                .choice(
+                    form,
+                    items,
+                    "a resource such as `:wall`",
+                    Self::resource,
+                    Resource::If,
+                ),
+            _ => {
+                self.wrong_kind(form, "a resource such as `:wall`", &form.describe());
+                None
+            }
+        }
+    }
+
+    /// A kind the rule set declares, named by `value` under `key`.
+    pub(super) fn kind_named(&mut self, value: &Form<'a>, key: &str) -> Option<u16> {
+        let message = format!(
+            "{key} names one of the rule set's kinds, found {}",
+            value.describe()
+        );
+        Declared::new(
+            self.scope.kinds.iter().map(String::as_str),
+            "a kind",
+            "kinds",
+        )
+        .find(
+            value.as_keyword().unwrap_or(""),
+            value.span,
+            message,
+            self.diags,
+        )
+        .map(|k| k as u16)
+    }
+
+    /// The attributes, for a message: "`:a`, `:b` and `:c`".
+    pub(super) fn attribute_list(&self) -> String {
+        list_and(self.scope.attributes.iter().map(|a| format!("`:{a}`")))
+    }
+
+    /// The error for an attribute the rule set does not declare, with the nearest.
+    pub(super) fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
+        Diagnostic::error(span, format!("unknown attribute `:{name}`"))
+            .with_label("not an attribute of this rule set")
+            .suggest(
+                name,
+                self.scope.attributes.iter().map(String::as_str),
+                |s| format!(":{s}"),
+            )
+            .with_help_if_none(if self.scope.attributes.is_empty() {
+                "this rule set declares no attributes".to_string()
+            } else {
+                format!("the attributes are {}", self.attribute_list())
+            })
+    }
+}

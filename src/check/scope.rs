@@ -1,0 +1,117 @@
+//! What is in scope where an effect is checked: the names the rule set
+//! declares, the roles the engine binds (`:self`, `:holder`, `:target`), and
+//! where `[choice :field]` may be read.
+
+use super::Checker;
+
+/// The names an effect may use: what the rule set declares, plus what is in scope.
+#[derive(Clone, Copy, Debug)]
+pub struct Scope<'r> {
+    /// Role names (`you`, `other`), without colons.
+    pub roles: &'r [String],
+    /// Attribute names (`wall`, `tower`).
+    pub attributes: &'r [String],
+    /// Operation names (`damage`).
+    pub operations: &'r [String],
+    /// Named constants (`tower-goal`), replaced by their values when checked.
+    pub params: &'r [(String, i64)],
+    /// Lookup tables (`damage`), copied into the expressions that read them.
+    pub lookups: &'r [(String, crate::ast::Lookup)],
+    /// Named formulas (`stamina`), copied into the expressions that apply them.
+    pub formulas: &'r [(String, crate::ast::FormulaDef)],
+    /// The arguments of the formula whose body is being checked (`:index`).
+    pub args: &'r [String],
+    /// Status names (`weakness`), by id: those of the definitions checked with the rule set.
+    pub statuses: &'r [String],
+    /// Category names, by id.
+    pub categories: &'r [String],
+    /// Flag names, by id.
+    pub flags: &'r [String],
+    /// Kind names, by id: what `{:each :kind …}` may name.
+    pub kinds: &'r [String],
+    /// The declared timings: what `{:run :timing}` may name.
+    pub timings: &'r [TimingShape],
+    /// Turn kind names: what `{:queue :turns :kind …}` may name.
+    pub turn_kinds: &'r [String],
+    /// For each field of the rule set's `:choices`, its number for every option.
+    pub choice_columns: &'r [(String, Box<[i64]>)],
+    /// Which fields `[choice :field]` may read here.
+    pub choosable: Choosable<'r>,
+    /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
+    pub card_values: &'r [(String, crate::ast::CardValue)],
+    /// True inside an operation's body, where `:target` and `:amount` are bound.
+    pub in_operation: bool,
+    /// True in a status's effects, where `:magnitude` is bound.
+    pub in_status: bool,
+    /// Roles the engine binds in this scope beyond the declared ones (`:self` in
+    /// a hook run for each entity of a kind); role `roles.len() + i` is `bound[i]`.
+    pub bound: &'r [&'r str],
+}
+
+/// Where `[choice :field]` may be read, and which fields.
+#[derive(Clone, Copy, Debug)]
+pub enum Choosable<'r> {
+    /// Nowhere: nothing is chosen here (cards, hooks, statuses, actions without `:choose`).
+    Nothing,
+    /// The fields of the set an action `:choose`s, named for errors.
+    Set(&'r str, &'r [String]),
+    /// Any field: an operation's body, which an action with `:choose` may apply.
+    Any,
+}
+
+/// The role bound to the entity a hook runs for, in hooks of timings with `:each`.
+pub const SELF: &str = "self";
+/// The role bound to the entity that uses an action, in the action's conditions and effects.
+pub const ACTOR: &str = "actor";
+/// The role bound to the entity a status is on, in the status's effects.
+pub const HOLDER: &str = "holder";
+/// The role bound to the entity that applied a status, in the status's effects.
+pub const SOURCE: &str = "source";
+
+/// The magnitude a status was acquired with, in the status's effects.
+pub const MAGNITUDE: &str = "magnitude";
+/// The filter keyword that matches every status.
+pub const ANY: &str = "any";
+
+/// Names only an operation body can use.
+pub const TARGET: &str = "target";
+/// The amount an operation was applied with.
+pub const AMOUNT: &str = "amount";
+
+/// The moment of timings that only `{:run …}` effects run.
+pub const RUN: &str = "run";
+
+/// What the checker sees of a declared timing: enough to check `{:run …}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimingShape {
+    /// Its name.
+    pub name: String,
+    /// The name of the moment it is attached to (`turn-start`, [`RUN`]).
+    pub at: &'static str,
+    /// The kind it runs for each entity of, if any.
+    pub each: Option<u16>,
+}
+
+/// Names the engine binds, which a rule set cannot declare.
+pub const RESERVED: &[&str] = &[TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAGNITUDE];
+
+impl Checker<'_, '_> {
+    /// How many roles are bound here: a `:self` bound inside comes next.
+    pub(super) fn outer(&mut self) -> Option<u8> {
+        let outer = self.scope.roles.len() + self.scope.bound.len();
+        u8::try_from(outer).ok().filter(|&o| o < u8::MAX)
+    }
+
+    /// Runs `f` in this scope with `:self` bound after every role around it.
+    pub(super) fn with_self<R>(&mut self, f: impl FnOnce(&mut Checker<'_, '_>) -> R) -> R {
+        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([SELF]).collect();
+        let inner = Scope {
+            bound: &bound,
+            ..*self.scope
+        };
+        f(&mut Checker {
+            scope: &inner,
+            diags: self.diags,
+        })
+    }
+}

@@ -1,0 +1,549 @@
+//! A project: the texts of one check (rule sets, definitions, card
+//! spreadsheets, markdown tables, scenarios) checked together, in passes:
+//! each text classified and read once, each given the rule set it is written
+//! for, every status declared before any definition is checked, the
+//! definitions checked (a name defined twice, in one file or two, said once),
+//! the markdown rows joined to them, and the statuses installed. Nothing here
+//! reads a file: the file layer hands over the texts, and a [`Host`] gives
+//! what only the layers above can (bundled rule sets, scenario checks).
+//!
+//! A definitions file is checked against the rule set given, or else against
+//! the rule set whose name is one of the file's folders
+//! (`cards/arcomage/miners.edn` is an Arcomage file).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::ast::StatusDef;
+use crate::defs::{DefKind, Definition, definition, name_span};
+use crate::diag::{Diagnostic, Source};
+use crate::md::{CategoryRow, StatusRow, Table};
+use crate::rules::{BUNDLED, RuleSet};
+use crate::syntax::{Arena, Form, Read, Span, read};
+
+/// What checking a project needs from the layers above the checker.
+pub trait Host {
+    /// The bundled rule set `name` with the statuses its bundled definitions
+    /// define, as `--rules NAME` loads it; `None` if it does not load.
+    fn bundled(&self, name: &str) -> Option<RuleSet>;
+
+    /// The diagnostics of a scenario file's `forms`, checked against the rule
+    /// set they name (else `rules`) and its deck.
+    fn scenarios(&self, path: &str, forms: &[Form<'_>], rules: Option<&RuleSet>)
+    -> Vec<Diagnostic>;
+}
+
+/// What checking a project found.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// Diagnostics, each with the index of its text, in reading order within each text.
+    pub diagnostics: Vec<(usize, Diagnostic)>,
+    /// Rule sets found among the texts, checked.
+    pub rule_sets: Vec<RuleSet>,
+    /// Cards and effects that checked clean.
+    pub definitions: Vec<Definition>,
+    /// Each rule set the definitions were checked against, with the statuses
+    /// they define declared and installed: what a game of it plays with.
+    pub extended: Vec<RuleSet>,
+}
+
+/// Checks `sources` together; with `rules`, every definitions file is checked
+/// against it. `read_problems` are the diagnostics of texts that could not be
+/// read as text, by index: those texts are not checked further.
+pub fn check(
+    sources: &[Source],
+    read_problems: Vec<(usize, Diagnostic)>,
+    rules: Option<&RuleSet>,
+    host: &dyn Host,
+) -> Checked {
+    let mut out = Checked {
+        diagnostics: read_problems,
+        ..Checked::default()
+    };
+    let unreadable: Vec<usize> = out.diagnostics.iter().map(|(i, _)| *i).collect();
+    // First the rule sets, so definitions can be checked against rule sets given
+    // beside them. Each file is read once; its forms serve every pass below.
+    let arena = Arena::new();
+    let mut parsed: Vec<Option<Parsed<'_>>> = Vec::with_capacity(sources.len());
+    for (i, source) in sources.iter().enumerate() {
+        parsed.push(if unreadable.contains(&i) {
+            None
+        } else {
+            classify(i, source, rules, host, &arena, &mut out)
+        });
+    }
+    let (chosen, mut extended) = assign_rule_sets(sources, &parsed, rules, host, &mut out);
+    let md_rows = status_rows(sources, &parsed, &chosen, &extended);
+    declare_statuses(&chosen, &parsed, &md_rows, &mut extended);
+    let mut statuses: Defined = Vec::new();
+    check_definitions(
+        sources,
+        &parsed,
+        &chosen,
+        &extended,
+        &arena,
+        &mut statuses,
+        &mut out,
+    );
+    check_status_rows(
+        sources,
+        &chosen,
+        &md_rows,
+        &extended,
+        &mut statuses,
+        &mut out,
+    );
+    install_statuses(&mut extended, &statuses);
+    out.extended = extended;
+    // Each file's diagnostics in reading order, whichever pass found them.
+    out.diagnostics
+        .sort_by_key(|(i, d)| (*i, d.span.start, d.span.end));
+    out
+}
+
+/// A file read for checking: a spreadsheet (read row by row when checked), or
+/// the forms of a definitions file.
+enum Parsed<'a> {
+    Csv,
+    Edn(Read<'a>),
+    /// A markdown document's tables.
+    Md(Vec<Table<'a>>),
+}
+
+/// A markdown document's status rows and category rows.
+type MdRows<'a> = (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>);
+
+/// The statuses the files define: each with its rule set's name and its id.
+type Defined = Vec<(String, String, StatusDef)>;
+
+fn is_csv(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".csv")
+}
+
+fn is_md(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".md")
+}
+
+/// The first pass, for file `i`: what it is, read once. A rule set is checked
+/// here, and a scenario file, whole; what is left for the later passes is
+/// returned.
+fn classify<'a>(
+    i: usize,
+    source: &'a Source,
+    rules: Option<&RuleSet>,
+    host: &dyn Host,
+    arena: &'a Arena,
+    out: &mut Checked,
+) -> Option<Parsed<'a>> {
+    if is_csv(&source.path) {
+        return Some(Parsed::Csv);
+    }
+    if is_md(&source.path) {
+        let mut diags = Vec::new();
+        let tables = crate::md::tables(&source.text, &mut diags);
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+        // A document without tables is prose; which of its tables are
+        // sources depends on its rule set's `:tables`, known below.
+        return (!tables.is_empty()).then_some(Parsed::Md(tables));
+    }
+    let mut read = read(arena, &source.text);
+    if !read.errors.is_empty() {
+        out.diagnostics
+            .extend(read.errors.iter().map(|e| (i, Diagnostic::from(e))));
+        // The forms an error is inside are not checked (their error
+        // stands for them, with no follow-on ones); the others are.
+        let errors = std::mem::take(&mut read.errors);
+        read.forms.retain(|f| {
+            // A rule set is checked around its broken sections (below).
+            f.has_key("rules")
+                || !errors.iter().any(|e| {
+                    e.breaks_form() && e.span().start >= f.span.start && e.span().start < f.span.end
+                })
+        });
+        read.errors = errors;
+        if read.forms.is_empty() {
+            return None;
+        }
+    }
+    if read.forms.is_empty() {
+        out.diagnostics.push((
+            i,
+            Diagnostic::error(
+                Span::new(0, 0),
+                "this file holds no forms: expected a rule set or card and effect definitions",
+            ),
+        ));
+        return None;
+    }
+    // A scenario file is checked as scenarios, against its rule set and deck.
+    // One form with `:scenario` makes it a scenario file: the others are
+    // checked as scenarios too, so a misspelt `:scenaro` gets its hint.
+    if read.forms.iter().any(|f| f.has_key("scenario")) {
+        let diags = host.scenarios(&source.path, &read.forms, rules);
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+        return None;
+    }
+    if let [form] = read.forms.as_slice()
+        && form.has_key("rules")
+    {
+        check_rule_set(i, form, &read, out);
+        return None;
+    }
+    Some(Parsed::Edn(read))
+}
+
+/// A rule set's file, `form` read as `read`: a rule set that checks clean
+/// joins those found; a file read with errors gives only the errors that do
+/// not follow from them.
+fn check_rule_set(i: usize, form: &Form<'_>, read: &Read<'_>, out: &mut Checked) {
+    let mut diags = Vec::new();
+    let rs = RuleSet::from_form(form, &mut diags);
+    if read.errors.is_empty() {
+        if let Some(rs) = rs
+            && diags.is_empty()
+        {
+            out.rule_sets.push(rs);
+        }
+    } else {
+        // Read with errors: not a rule set to play or check against,
+        // but its other sections' errors are said. What touches a
+        // broken part (or holds one, as "no `:roles`" does) is left
+        // out: it would follow from the break.
+        let broken: Vec<Span> = read
+            .damaged
+            .iter()
+            .copied()
+            .chain(read.errors.iter().map(|e| e.span()))
+            .collect();
+        diags.retain(|d| {
+            !broken.iter().any(|b| {
+                d.span.start < b.end.max(b.start + 1) && b.start < d.span.end.max(d.span.start + 1)
+            })
+        });
+        // A dropped section's names are unknown to the rest: "unknown
+        // attribute `:hp`" would follow from the break, not be new.
+        if !read.damaged.is_empty() {
+            diags.retain(|d| !d.message.starts_with("unknown "));
+        }
+    }
+    out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+}
+
+/// Which rule set each definitions file is written for: `chosen[i]` is the
+/// index of file i's among the rule sets returned, each once, to be extended
+/// with the files' statuses. A file whose rule set cannot be told is an
+/// error, unless it is a document no rule set reads (prose).
+fn assign_rule_sets(
+    sources: &[Source],
+    parsed: &[Option<Parsed<'_>>],
+    rules: Option<&RuleSet>,
+    host: &dyn Host,
+    out: &mut Checked,
+) -> (Vec<Option<usize>>, Vec<RuleSet>) {
+    let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
+    let mut extended: Vec<RuleSet> = Vec::new();
+    let mut chosen: Vec<Option<usize>> = Vec::with_capacity(sources.len());
+    for (i, kind) in parsed.iter().enumerate() {
+        if kind.is_none() {
+            chosen.push(None);
+            continue;
+        }
+        let source = &sources[i];
+        let found = match rules {
+            Some(r) => Some(r),
+            None => rule_set_for(Path::new(&source.path), &out.rule_sets, host, &mut bundled),
+        };
+        let found = found.map(|rs| match extended.iter().position(|r| r.name == rs.name) {
+            Some(k) => k,
+            None => {
+                extended.push(rs.clone());
+                extended.len() - 1
+            }
+        });
+        // A document none of whose tables any known rule set reads is prose.
+        if found.is_none()
+            && let Some(Parsed::Md(tables)) = kind
+            && !read_by_any(tables, &out.rule_sets, host, &mut bundled)
+        {
+            chosen.push(None);
+            continue;
+        }
+        if found.is_none() {
+            let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+            // The bundled rule-set files may be among those checked: each name once.
+            for r in &out.rule_sets {
+                if !names.contains(&r.name.as_str()) {
+                    names.push(&r.name);
+                }
+            }
+            let d = Diagnostic::error(
+                Span::new(0, 0),
+                format!("cannot tell which rule set `{}` is written for", source.path),
+            )
+            .with_help(format!(
+                "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
+                names.join(", ")
+            ));
+            out.diagnostics.push((i, d));
+        }
+        chosen.push(found);
+    }
+    (chosen, extended)
+}
+
+/// The status and category rows of each document, by its rule set's table shapes.
+fn status_rows<'a>(
+    sources: &'a [Source],
+    parsed: &[Option<Parsed<'a>>],
+    chosen: &[Option<usize>],
+    extended: &[RuleSet],
+) -> Vec<Option<MdRows<'a>>> {
+    (0..sources.len())
+        .map(|i| match (chosen[i], &parsed[i]) {
+            (Some(k), Some(Parsed::Md(tables))) => Some(crate::md::status_tables(
+                &sources[i].text,
+                tables,
+                &extended[k].tables,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every status of every file declared before any definition is checked, so
+/// cards and statuses can name statuses defined in any file, in any order.
+fn declare_statuses(
+    chosen: &[Option<usize>],
+    parsed: &[Option<Parsed<'_>>],
+    md_rows: &[Option<MdRows<'_>>],
+    extended: &mut [RuleSet],
+) {
+    for ((k, p), md) in chosen.iter().zip(parsed).zip(md_rows) {
+        match (*k, p) {
+            (Some(k), Some(Parsed::Edn(read))) => {
+                let ids = read
+                    .forms
+                    .iter()
+                    .filter_map(|f| f.get("status").and_then(|v| v.as_keyword()));
+                extended[k].declare_statuses(ids);
+            }
+            // A table row with a description is a status, defined there or in an `.edn` file.
+            (Some(k), Some(Parsed::Md(_))) => extended[k].declare_statuses(
+                md.iter()
+                    .flat_map(|(rows, _)| rows)
+                    .filter(|r| r.description.is_some())
+                    .map(|r| r.name.text.as_ref()),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// The definitions of the `.edn` and `.csv` files, each checked against its
+/// rule set: those that check clean, and the statuses among them, are kept;
+/// a name a rule set's files define twice is an error at the second.
+fn check_definitions(
+    sources: &[Source],
+    parsed: &[Option<Parsed<'_>>],
+    chosen: &[Option<usize>],
+    extended: &[RuleSet],
+    arena: &Arena,
+    statuses: &mut Defined,
+    out: &mut Checked,
+) {
+    let mut seen: HashMap<(String, String), (usize, Span)> = HashMap::new();
+    for (i, k) in chosen.iter().enumerate() {
+        let Some(rs) = k.map(|k| &extended[k]) else {
+            continue;
+        };
+        let mut diags = Vec::new();
+        let cells;
+        let from_csv;
+        let forms: &[Form<'_>] = match &parsed[i] {
+            Some(Parsed::Edn(read)) => &read.forms,
+            // Table rows are joined to the definitions once all are checked, below.
+            Some(Parsed::Md(..)) => continue,
+            _ => {
+                cells = crate::csv::rows(&sources[i].text, &mut diags);
+                from_csv = crate::csv::cards(arena, &cells, &mut diags);
+                &from_csv
+            }
+        };
+        for form in forms {
+            if let Some(def) = definition(form, rs, i, &mut diags) {
+                let key = (rs.name.clone(), def.name.clone());
+                if let Some((file, first)) = seen.get(&key) {
+                    diags.push(defined_twice(form, &def, rs, i, (*file, *first), sources));
+                } else {
+                    seen.insert(key, (i, name_span(form).unwrap_or(form.span)));
+                    if let Some(status) = &def.status {
+                        statuses.push((rs.name.clone(), def.name.clone(), status.clone()));
+                    }
+                    out.definitions.push(def);
+                }
+            }
+        }
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    }
+}
+
+/// The error at `form`, defining `def` again in file `i`, pointing to where
+/// it was `first` defined: in the same file, or in another.
+fn defined_twice(
+    form: &Form<'_>,
+    def: &Definition,
+    rs: &RuleSet,
+    i: usize,
+    first: (usize, Span),
+    sources: &[Source],
+) -> Diagnostic {
+    let (file, first) = first;
+    let d = Diagnostic::error(
+        name_span(form).unwrap_or(form.span),
+        format!("`{}` is defined twice in rule set `{}`", def.name, rs.name),
+    )
+    .with_label("defined again");
+    if file == i {
+        d.with_related(first, "first defined here")
+    } else {
+        let other = &sources[file];
+        let (line, column) = other.line_column(first.start);
+        d.with_elsewhere(crate::diag::Elsewhere {
+            path: other.path.clone(),
+            line,
+            column,
+            note: "first defined".into(),
+        })
+    }
+}
+
+/// Markdown rows: each joined to the `.edn` status of its id and checked
+/// against it, or a status of its own.
+fn check_status_rows(
+    sources: &[Source],
+    chosen: &[Option<usize>],
+    md_rows: &[Option<MdRows<'_>>],
+    extended: &[RuleSet],
+    statuses: &mut Defined,
+    out: &mut Checked,
+) {
+    let mut rows_seen: HashMap<(String, usize, String), Span> = HashMap::new();
+    for (i, k) in chosen.iter().enumerate() {
+        let (Some(k), Some((rows, categories))) = (*k, &md_rows[i]) else {
+            continue;
+        };
+        let rs = &extended[k];
+        let mut diags = Vec::new();
+        crate::md::check_categories(categories, rs, &mut diags);
+        for row in rows {
+            let id = crate::md::status_id(&row.name.text, rs);
+            // The same status in two tables of different shapes is checked twice;
+            // twice in tables of one shape, it is defined twice.
+            let key = (rs.name.clone(), row.shape, id.to_string());
+            // A row naming nothing is reported by `check_row`, not as a second nothing.
+            if let (false, Some(first)) = (id.is_empty(), rows_seen.get(&key)) {
+                diags.push(
+                    Diagnostic::error(
+                        row.name.span,
+                        format!("`{}` is defined twice in these tables", row.name.text),
+                    )
+                    .with_label("defined again")
+                    .with_related(*first, "first defined here")
+                    .with_help("give each row its own name"),
+                );
+                continue;
+            }
+            rows_seen.insert(key, row.name.span);
+            // The `.edn` status of its id: among the files checked, or the rule set's own.
+            let in_files = out
+                .definitions
+                .iter()
+                .find(|d| d.kind == DefKind::Status && d.rules == rs.name && d.name == id);
+            let joined = match in_files {
+                Some(d) => d
+                    .status
+                    .as_ref()
+                    .map(|s| (s, sources[d.source].path.as_str())),
+                None => rs
+                    .status(id)
+                    .filter(|&s| rs.status_installed.get(usize::from(s)) == Some(&true))
+                    .map(|s| {
+                        (
+                            &rs.status_defs[usize::from(s)],
+                            "the rule set's bundled data",
+                        )
+                    }),
+            };
+            if let Some(def) = crate::md::check_row(row, rs, joined, i, &mut diags) {
+                statuses.push((
+                    rs.name.clone(),
+                    def.name.clone(),
+                    def.status.clone().unwrap_or_default(),
+                ));
+                out.definitions.push(def);
+            }
+        }
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    }
+}
+
+/// Each rule set extended with the statuses its files define.
+fn install_statuses(extended: &mut [RuleSet], statuses: &Defined) {
+    for rs in extended {
+        let name = rs.name.clone();
+        rs.install_statuses(
+            statuses
+                .iter()
+                .filter(|(r, _, _)| *r == name)
+                .map(|(_, id, def)| (id.as_str(), def.clone())),
+        );
+    }
+}
+
+/// Whether a rule set given or bundled reads some table of `tables`: a
+/// document whose rule set cannot be told is then a source gone astray, not prose.
+fn read_by_any(
+    tables: &[Table<'_>],
+    given: &[RuleSet],
+    host: &dyn Host,
+    bundled: &mut HashMap<String, Option<RuleSet>>,
+) -> bool {
+    given.iter().any(|r| crate::md::any_of(tables, &r.tables))
+        || BUNDLED.iter().any(|(name, _)| {
+            bundled
+                .entry(name.to_string())
+                .or_insert_with(|| host.bundled(name))
+                .as_ref()
+                .is_some_and(|r| crate::md::any_of(tables, &r.tables))
+        })
+}
+
+/// The rule set a file belongs to: the nearest folder named after a known rule set.
+fn rule_set_for<'r>(
+    path: &Path,
+    found: &'r [RuleSet],
+    host: &dyn Host,
+    bundled: &'r mut HashMap<String, Option<RuleSet>>,
+) -> Option<&'r RuleSet> {
+    let is_bundled = |dir: &str| BUNDLED.iter().any(|(n, _)| *n == dir);
+    let dir = rules_folder(path, |dir| {
+        found.iter().any(|r| r.name == dir) || is_bundled(dir)
+    })?;
+    if let Some(rs) = found.iter().find(|r| r.name == dir) {
+        return Some(rs);
+    }
+    bundled
+        .entry(dir.to_string())
+        // With its bundled statuses, as `--rules` loads it.
+        .or_insert_with(|| host.bundled(dir))
+        .as_ref()
+}
+
+/// The nearest folder above `path` whose name `is_rule_set` accepts: the rule
+/// set a file is written for (`cards/arcomage/bricks.edn` → `arcomage`).
+pub fn rules_folder(path: &Path, is_rule_set: impl Fn(&str) -> bool) -> Option<&str> {
+    path.ancestors()
+        .skip(1)
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
+        .find(|dir| is_rule_set(dir))
+}
