@@ -58,7 +58,7 @@ fn human(rel: &Path) -> String {
 #[test]
 fn err_files_report_diagnostics() {
     let rules = arcomage();
-    insta::glob!("data/err/*.edn", |path| {
+    insta::glob!("..", "data/err/*.edn", |path| {
         let rel = relative(path);
         let first_line = std::fs::read(path).unwrap_or_default();
         let first_line = String::from_utf8_lossy(&first_line);
@@ -128,6 +128,7 @@ fn err_files_report_diagnostics() {
 fn err_files_as_json() {
     // A few kinds, one of each layer: reading, checking, files.
     insta::glob!(
+        "..",
         "data/err/{unknown-resource-quary,unclosed-vector,duplicate-key,symbol-key-effected,set-on-operation,binary,empty-file,duplicate-card}.edn",
         |path| {
             let rel = relative(path);
@@ -160,7 +161,7 @@ fn err_files_as_json() {
 fn ok_files_check_clean() {
     let rules = arcomage();
     let mut seen = 0;
-    insta::glob!("data/ok/*.edn", |path| {
+    insta::glob!("..", "data/ok/*.edn", |path| {
         seen += 1;
         let rel = relative(path);
         let checked = files::check_paths(std::slice::from_ref(&rel), Some(&rules));

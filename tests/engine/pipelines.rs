@@ -11,7 +11,7 @@ use grimoire::files::check_sources;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
-mod common;
+use crate::common;
 
 /// Two seats with a wall and a counter, and `extra` spliced into the map.
 fn rules_text(extra: &str) -> String {

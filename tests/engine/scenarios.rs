@@ -24,28 +24,28 @@ fn every_scenario_passes() {
 
 #[test]
 fn scenario_logs() {
-    insta::glob!("scenarios/arcomage/*.edn", |path| {
+    insta::glob!("..", "scenarios/arcomage/*.edn", |path| {
         insta::assert_snapshot!(logs_of(path))
     });
 }
 
 #[test]
 fn tactics_scenario_logs() {
-    insta::glob!("scenarios/tactics/*.edn", |path| {
+    insta::glob!("..", "scenarios/tactics/*.edn", |path| {
         insta::assert_snapshot!(logs_of(path))
     });
 }
 
 #[test]
 fn duel_scenario_logs() {
-    insta::glob!("scenarios/duel/*.edn", |path| {
+    insta::glob!("..", "scenarios/duel/*.edn", |path| {
         insta::assert_snapshot!(logs_of(path))
     });
 }
 
 #[test]
 fn tbwg_scenario_logs() {
-    insta::glob!("scenarios/tbwg/*.edn", |path| {
+    insta::glob!("..", "scenarios/tbwg/*.edn", |path| {
         insta::assert_snapshot!(logs_of(path))
     });
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{grimoire, value};
 
 /// Runs `grimoire eval --rules skills --format json ARGS…` and parses the output.

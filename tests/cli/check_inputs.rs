@@ -1,7 +1,7 @@
 //! `grimoire check` on what designers actually hand it: standard input, whole
 //! project folders, scenario files, spreadsheet exports, cards split over files.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

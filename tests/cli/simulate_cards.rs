@@ -1,7 +1,7 @@
 //! `grimoire simulate`'s per-card figures: what they count, that every format
 //! holds the same rows, that threads change nothing, and the inputs refused.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

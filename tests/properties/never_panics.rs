@@ -591,8 +591,13 @@ fn on_small_stack(test: &str, kib: usize, work: fn()) {
         return;
     }
     let exe = std::env::current_exe().expect("the test binary");
+    // Its exact name in the binary: this module's path, less the crate's name.
+    let exact = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{test}"),
+        None => test.to_string(),
+    };
     let out = Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .args([&exact, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")
         .output()
         .expect("run the test binary again");

@@ -1,7 +1,7 @@
 //! Seed 003's duel (`rules/duel.edn`) from the outside: a seeded game's log,
 //! simulations that always end, and "first to 3 hits" as a param.
 
-mod common;
+use crate::common;
 
 use common::{grimoire, seat_wins};
 use serde_json::Value;
@@ -31,7 +31,7 @@ fn every_simulated_duel_ends_with_a_winner() {
 
 #[test]
 fn hits_to_win_is_a_param_and_0_fights_to_a_collapse() {
-    let rules = include_str!("../rules/duel.edn");
+    let rules = include_str!("../../rules/duel.edn");
     assert!(rules.contains(":hits-to-win 3"));
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("duel-collapse");
     std::fs::create_dir_all(&dir).expect("dir");

@@ -1,7 +1,7 @@
 //! `play --record` and `replay`: a recorded game plays again byte for byte,
 //! a person's included, and a changed deck or rule set is said, not replayed.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -6,7 +6,7 @@
 use grimoire::engine::{Game, Illegal};
 use grimoire::rules::RuleSet;
 
-mod common;
+use crate::common;
 
 const KINDS: &str = ":kinds {:player \"a seat\" :unit {:doc \"a piece\" :removed-when [<= [:self :hp] 0]} :cell \"a square\"}";
 

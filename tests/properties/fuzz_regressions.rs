@@ -5,7 +5,7 @@
 //! `tests/data/fuzz/README.md` says what each one found.
 
 #[allow(dead_code)]
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod fuzz;
 
 use std::path::Path;

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{grimoire, value};
 
 /// Runs `grimoire eval --rules tactics --format json ARGS…` and parses the output.

@@ -261,7 +261,7 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
 /// The language reference's turn-queue example: two turn kinds, a rock that
 /// takes an entity turn, extra turns and a timed bomb.
 fn queues_rules() -> RuleSet {
-    let doc = include_str!("../docs/LANGUAGE.md");
+    let doc = include_str!("../../docs/LANGUAGE.md");
     let start = doc.find("{:rules :queues").expect("the example");
     let end = start + doc[start..].find("\n```").expect("its end");
     rules(&doc[start..end])

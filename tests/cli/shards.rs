@@ -1,7 +1,7 @@
 //! `simulate --shard K/N` and `grimoire merge`: a run played in shares and
 //! merged prints exactly what one process prints for the whole run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

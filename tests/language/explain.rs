@@ -1,7 +1,7 @@
 //! Effects in plain words: `grimoire explain` and `grimoire cards`, and the
 //! explanation of every bundled card and effect list.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -1,7 +1,7 @@
 //! Seed 002's battle (`rules/tbwg.edn`) from the outside: a seeded game's log,
 //! and simulations that end, with either policy.
 
-mod common;
+use crate::common;
 
 use common::{grimoire, seat_wins};
 use serde_json::Value;

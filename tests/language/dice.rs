@@ -1,7 +1,7 @@
 //! Dice as values: their distributions over many seeded rolls, the faces in
 //! logs, `grimoire roll`, and what a misspelt die gets told.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! Game invariants: every bundled rule set keeps them over many seeded games,
 //! and each invariant fires on a state built to break it.
 
-mod common;
+use crate::common;
 
 use grimoire::cli::{self, check_range};
 use grimoire::defs::Card;
