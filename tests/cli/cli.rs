@@ -1,24 +1,22 @@
 //! The built `grimoire` binary: exit codes, formats, colour.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::common::{self, text};
+
+/// `grimoire ARGS…` with `NO_COLOR` unset, so colour is the terminal's call
+/// (these tests hold it off when not on one); whatever it exits with.
 fn grimoire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
+    common::command(args)
         .env_remove("NO_COLOR")
         .output()
         .expect("run grimoire")
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A scratch folder for one test, emptied first.
+/// A scratch folder for one test, emptied first, with an `arcomage/` in it.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch_dir(name);
     std::fs::create_dir_all(dir.join("arcomage")).expect("create scratch dir");
     dir
 }
@@ -224,8 +222,7 @@ fn a_file_with_hundreds_of_errors_shows_the_first_two_hundred_and_counts_the_res
 fn outside_a_checkout_play_uses_the_bundled_deck_and_deals_the_same_game() {
     let elsewhere = scratch("elsewhere");
     let here = grimoire(&["play", "arcomage", "--seed", "7"]);
-    let there = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(["play", "arcomage", "--seed", "7"])
+    let there = common::command(&["play", "arcomage", "--seed", "7"])
         .current_dir(&elsewhere)
         .output()
         .expect("run grimoire");
@@ -246,8 +243,7 @@ fn the_working_directory_does_not_change_the_deck_and_the_deck_is_named() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_grimoire"))
-            .args(args)
+        common::command(args)
             .current_dir(&dir)
             .output()
             .expect("run grimoire")

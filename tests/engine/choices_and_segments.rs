@@ -8,7 +8,7 @@ use grimoire::syntax::{read, read_one};
 
 /// `text` parsed, with the statuses `defs` defines installed.
 fn rules_with(text: &str, defs: &str) -> RuleSet {
-    let mut rules = RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let mut rules = crate::common::rules(text);
     let arena = grimoire::syntax::Arena::new();
     let forms = read(&arena, defs);
     assert!(forms.errors.is_empty(), "{:?}", forms.errors);

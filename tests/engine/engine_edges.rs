@@ -11,7 +11,7 @@ use grimoire::syntax::read;
 
 /// A small game: two seats, gold and hp, with the given hand size, turn limit and victory.
 fn rules(hand: usize, limit: u32, victory: &str) -> RuleSet {
-    RuleSet::parse(&rules_text(hand, limit, victory)).unwrap_or_else(|d| panic!("{d:?}"))
+    crate::common::rules(&rules_text(hand, limit, victory))
 }
 
 fn rules_text(hand: usize, limit: u32, victory: &str) -> String {

@@ -13,7 +13,7 @@ use grimoire::files;
 use grimoire::rules::RuleSet;
 
 fn load(name: &str) -> (RuleSet, Vec<Card>) {
-    let mut rules = files::load_rules(name).expect("bundled rule set");
+    let mut rules = common::bundled(name);
     let deck = files::load_deck(&mut rules, &[]).expect("bundled deck");
     (rules, deck.cards)
 }

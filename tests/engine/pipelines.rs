@@ -4,10 +4,8 @@
 //! decks, `:once` cards, `:played` and card `:values`.
 
 use grimoire::defs::Card;
-use grimoire::diag::Source;
 use grimoire::engine::Game;
 use grimoire::eval::{State, apply};
-use grimoire::files::check_sources;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
@@ -26,7 +24,7 @@ fn rules_text(extra: &str) -> String {
 }
 
 fn rules(extra: &str) -> RuleSet {
-    RuleSet::parse(&rules_text(extra)).unwrap_or_else(|d| panic!("{d:?}"))
+    common::rules(&rules_text(extra))
 }
 
 fn errors(extra: &str) -> String {
@@ -153,9 +151,7 @@ const STATUSES: &str = "
 
 /// `rules` with `STATUSES` installed.
 fn with_statuses(rules: &RuleSet) -> RuleSet {
-    let mut checked = check_sources(vec![Source::new("s.edn", STATUSES)], Some(rules));
-    assert_eq!(checked.error_count(), 0);
-    checked.extended.pop().expect("extended")
+    common::rules_with_statuses(rules, "s.edn", STATUSES)
 }
 
 #[test]

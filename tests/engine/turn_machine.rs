@@ -4,6 +4,8 @@
 use grimoire::engine::{Game, Outcome, log};
 use grimoire::rules::RuleSet;
 
+use crate::common::rules;
+
 /// Two seats, no cards; each moment's hook counts on the seat it runs for.
 const COUNTING: &str = "
 {:rules :clock
@@ -18,10 +20,6 @@ const COUNTING: &str = "
          :go [{:effected :you :resource :starts :amount 1}]
          :stop [{:effected :you :resource :ends :amount 1}]
          :dusk [{:effected :you :resource :closes :amount 1}]}}";
-
-fn rules(text: &str) -> RuleSet {
-    RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"))
-}
 
 #[test]
 fn every_moment_runs_its_timings_hooks_in_order() {

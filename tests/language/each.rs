@@ -3,9 +3,7 @@
 //! wins), and in an operation applied from a status's effects, whose frame
 //! carries more roles than the operation's body was checked with.
 
-use grimoire::diag::Source;
 use grimoire::eval::{State, acquire, apply};
-use grimoire::files::check_sources;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
@@ -32,10 +30,7 @@ const STATUSES: &str = r#"
 "#;
 
 fn rules() -> RuleSet {
-    let rules = RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"));
-    let mut checked = check_sources(vec![Source::new("s.edn", STATUSES)], Some(&rules));
-    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
-    checked.extended.pop().unwrap()
+    crate::common::rules_with_statuses(&crate::common::rules(RULES), "s.edn", STATUSES)
 }
 
 /// Entities: p1 0, p2 1, a 2, b 3, c 4.

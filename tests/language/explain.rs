@@ -11,7 +11,7 @@ use grimoire::check::{ACTOR, HOLDER, SELF, SOURCE, TARGET};
 use grimoire::cli::explain::explain_card;
 use grimoire::explain::{explain, explain_with};
 use grimoire::files;
-use grimoire::rules::{BUNDLED, Moment, RuleSet};
+use grimoire::rules::{BUNDLED, Moment};
 
 fn grimoire(args: &[&str]) -> Output {
     common::run_in(args, "", None)
@@ -31,16 +31,12 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
     path
 }
 
-fn rules(name: &str) -> RuleSet {
-    files::load_rules(name).expect("a bundled rule set loads")
-}
-
 /// Every bundled Arcomage card: its name, its own text and the explanation,
 /// one block each. Read by eye: each explanation must say what the card's
 /// text says, in the explanation's own words.
 #[test]
 fn every_arcomage_card_explained() {
-    let mut rules = rules("arcomage");
+    let mut rules = common::bundled("arcomage");
     let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
     assert_eq!(deck.cards.len(), 102);
     let mut out = String::new();
@@ -62,7 +58,7 @@ fn every_arcomage_card_explained() {
 fn every_bundled_effect_list_explains() {
     let mut seen = 0;
     for (name, _) in BUNDLED {
-        let mut rules = rules(name);
+        let mut rules = common::bundled(name);
         let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
         let mut lists: Vec<(String, Vec<grimoire::ast::Effect>, Vec<&str>)> = Vec::new();
         for (t, hook) in rules.hooks.iter().enumerate() {
@@ -360,7 +356,7 @@ fn cards_of_an_unknown_rule_set_is_a_usage_error() {
 
 #[test]
 fn status_changes_are_said() {
-    let rules = rules("skills");
+    let rules = common::bundled("skills");
     let say = |text: &str| {
         let arena = grimoire::syntax::Arena::new();
         let form = grimoire::syntax::read_one(&arena, text).expect("reads");

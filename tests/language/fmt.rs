@@ -4,20 +4,12 @@
 //! the same definitions.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use grimoire::syntax::read;
+use crate::common::{self, same_forms, text};
 
 fn grimoire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run grimoire")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::run_in(args, "", None)
 }
 
 fn path(p: &Path) -> &str {
@@ -26,12 +18,7 @@ fn path(p: &Path) -> &str {
 
 /// A scratch folder for one test, emptied first.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("fmt")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::scratch_dir(&format!("fmt/{name}"))
 }
 
 /// The files of `dir`, by name.
@@ -42,16 +29,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// True when both texts read to the same forms.
-fn same_forms(a: &str, b: &str) -> bool {
-    let arena = grimoire::syntax::Arena::new();
-    let (a, b) = (read(&arena, a), read(&arena, b));
-    a.errors.is_empty()
-        && b.errors.is_empty()
-        && a.forms.len() == b.forms.len()
-        && a.forms.iter().zip(&b.forms).all(|(x, y)| x.same_value(y))
 }
 
 const MESSY: &str = "{:card \"Miners\"   :type :bricks :cost 3   \n\t\t:text \"+1 Quarry\"\n\n\n\n      :effects [ {:effected :you :resource :quarry :amount 1} ]}";

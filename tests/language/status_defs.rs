@@ -16,7 +16,7 @@ const RULES: &str = "
  :timings {:bleed {:at :round-end} :durations {:at :round-end}}}";
 
 fn rules() -> RuleSet {
-    RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"))
+    crate::common::rules(RULES)
 }
 
 fn check(text: &str) -> (Option<defs::Definition>, Vec<String>) {

@@ -6,12 +6,11 @@ use grimoire::ast::{
     Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource,
     Rounding, StatusId,
 };
-use grimoire::diag::Source;
 use grimoire::eval::{
     CompiledBool, CompiledEffects, CompiledInt, Program, State, acquire, apply, holds, run_timing,
     value,
 };
-use grimoire::files::{check_sources, load_deck, load_rules};
+use grimoire::files::load_deck;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::Span;
 use proptest::prelude::*;
@@ -136,7 +135,7 @@ proptest! {
         roles in prop::sample::subsequence(vec![0u32, 1, 2], 3).prop_shuffle(),
         seed in any::<u64>(),
     ) {
-        let rules = RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+        let rules = crate::common::rules(RULES);
         let (mut walked, mut compiled) = (state(&rules, &values, seed), state(&rules, &values, seed));
         let n = value(&int, &mut walked, &roles);
         prop_assert_eq!(CompiledInt::new(&int).value(&mut compiled, &roles), n);
@@ -166,17 +165,12 @@ const EFFECT_RULES: &str = r#"
 /// The effects' rule set; `modified`: with a status that modifies `:c`, so
 /// every state keeps base values and changes to `:c` go through them.
 fn effect_rules(modified: bool) -> RuleSet {
-    let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+    let rules = crate::common::rules(EFFECT_RULES);
     if !modified {
         return rules;
     }
     let status = "{:status :bolster :polarity :buff :modifiers {:c {:add 3 :mul 1.5}}}";
-    let mut checked = check_sources(vec![Source::new("bolster.edn", status)], Some(&rules));
-    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
-    let rules = checked
-        .extended
-        .pop()
-        .expect("the rule set, with its status");
+    let rules = crate::common::rules_with_statuses(&rules, "bolster.edn", status);
     assert!(rules.modified[2]);
     rules
 }
@@ -319,7 +313,7 @@ fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
 fn timings_run_compiled_as_the_evaluator_runs_them() {
     let mut hooks_run = 0;
     for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
-        let mut rules = load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let mut rules = crate::common::bundled(name);
         load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);
         for seed in 0..10u64 {
@@ -376,7 +370,7 @@ fn timings_run_compiled_as_the_evaluator_runs_them() {
 #[test]
 fn bundled_effects_compile_to_the_same_changes() {
     for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
-        let mut rules = load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let mut rules = crate::common::bundled(name);
         let deck = load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);
         let lists: Vec<&[Effect]> = deck
@@ -445,7 +439,7 @@ fn bundled_effects_compile_to_the_same_changes() {
 /// Chance alone rarely builds these, so each shape is written out.
 #[test]
 fn dice_in_an_effects_entity_are_logged_where_the_evaluator_logs_them() {
-    let rules = RuleSet::parse(EFFECT_RULES).unwrap_or_else(|d| panic!("{d:#?}"));
+    let rules = crate::common::rules(EFFECT_RULES);
     let rolled = || {
         Entity::If(
             Box::new(Bool::CmpInt(

@@ -11,15 +11,7 @@ use grimoire::fmt::format_source;
 use grimoire::syntax::read;
 use proptest::prelude::*;
 
-/// True when both texts read without errors to the same forms.
-fn same_forms(a: &str, b: &str) -> bool {
-    let arena = grimoire::syntax::Arena::new();
-    let (a, b) = (read(&arena, a), read(&arena, b));
-    a.errors.is_empty()
-        && b.errors.is_empty()
-        && a.forms.len() == b.forms.len()
-        && a.forms.iter().zip(&b.forms).all(|(x, y)| x.same_value(y))
-}
+use crate::common::same_forms;
 
 fn edn_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)

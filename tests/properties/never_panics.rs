@@ -34,8 +34,7 @@ static RULES: LazyLock<RuleSet> = LazyLock::new(|| {
 });
 
 /// A rule set with statuses, flags and kinds that leave play: `tactics`, as a game loads it.
-static TACTICS: LazyLock<RuleSet> =
-    LazyLock::new(|| grimoire::files::load_rules("tactics").expect("tactics is bundled"));
+static TACTICS: LazyLock<RuleSet> = LazyLock::new(|| crate::common::bundled("tactics"));
 
 /// Proptest settings: enough cases to find things, few enough for a few seconds on 2 cores.
 /// `PROPTEST_CASES=100000` runs more, to hunt.

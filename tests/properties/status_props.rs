@@ -4,9 +4,7 @@
 //! what the published formula gives for the statuses held.
 
 use grimoire::ast::EntityId;
-use grimoire::diag::Source;
 use grimoire::eval::{State, acquire, apply};
-use grimoire::files::check_sources;
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 use proptest::prelude::*;
@@ -42,13 +40,7 @@ const STATUSES: &str = r#"
 "#;
 
 fn rules() -> RuleSet {
-    let rules = RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"));
-    let mut checked = check_sources(vec![Source::new("statuses.edn", STATUSES)], Some(&rules));
-    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
-    checked
-        .extended
-        .pop()
-        .expect("the rule set, with its statuses")
+    crate::common::rules_with_statuses(&crate::common::rules(RULES), "statuses.edn", STATUSES)
 }
 
 #[derive(Clone, Debug)]
