@@ -2,7 +2,7 @@
 //! system packages): it loads with no console error, draws its charts, and
 //! renders to a screenshot. Needs Chromium, so it is ignored by a plain
 //! `cargo test`; `.ci/run` runs it where `chromium` is installed:
-//! `cargo test --test report_browser -- --ignored`.
+//! `cargo test --test cli report_browser -- --ignored`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -19,7 +19,7 @@ fn chromium() -> Option<&'static str> {
 }
 
 #[test]
-#[ignore = "needs Chromium: cargo test --test report_browser -- --ignored"]
+#[ignore = "needs Chromium: cargo test --test cli report_browser -- --ignored"]
 fn the_report_loads_in_a_headless_browser_without_console_errors() {
     let Some(browser) = chromium() else {
         panic!("no chromium on PATH (apt-get install chromium)");

@@ -4,10 +4,10 @@
 //!   whose first line (a `;` comment) says what is wrong. Checking it against
 //!   the bundled `arcomage` rule set must exit 1 with at least one diagnostic
 //!   (0 when all are warnings: a card's text that disagrees with its data);
-//!   the human rendering is snapshotted in `tests/snapshots/`.
+//!   the human rendering is snapshotted in `tests/language/snapshots/`.
 //! - `tests/data/ok/*.edn`: valid files that must check clean.
 //!
-//! Write new snapshots with `INSTA_UPDATE=always cargo test --test diagnostics`
+//! Write new snapshots with `INSTA_UPDATE=always cargo test --test language diagnostics`
 //! (or `cargo insta test`), then read every new `.snap` by eye: the message, the
 //! caret's place and the help must all be right. A snapshot of a wrong answer is
 //! a wrong test.

@@ -14,7 +14,7 @@
 //! linear growth: the checked form of nested conditions, and the rendered output
 //! of many errors on one line.
 //!
-//! `PROPTEST_CASES=100000 cargo test --release --test never_panics` hunts longer.
+//! `PROPTEST_CASES=100000 cargo test --release --test properties never_panics` hunts longer.
 
 use std::process::Command;
 use std::sync::LazyLock;
