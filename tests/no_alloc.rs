@@ -1,4 +1,9 @@
 //! Applying a checked effect allocates nothing once the event buffer has room.
+//!
+//! A test binary of its own, not a module of a grouped one: its
+//! `#[global_allocator]` is the allocator of the whole binary it is in (a
+//! binary has one), so beside other tests it would put all of them behind
+//! its counting.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 

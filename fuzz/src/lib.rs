@@ -2,9 +2,9 @@
 //! decks, loaded once; the one call into the reader; the checks every
 //! diagnostic and every form must pass (spans inside the text, on character
 //! boundaries). Each target in `fuzz_targets/` calls one function here; the
-//! main crate's `tests/fuzz_regressions.rs` includes this file as a module and
-//! runs every fixture in `tests/data/fuzz/TARGET/` through the same function,
-//! so a defect a fuzzer found stays found without libFuzzer.
+//! main crate's `tests/properties/fuzz_regressions.rs` includes this file as a
+//! module and runs every fixture in `tests/data/fuzz/TARGET/` through the
+//! same function, so a defect a fuzzer found stays found without libFuzzer.
 //!
 //! Nothing here may use libFuzzer: only grimoire, `arbitrary` and std.
 
@@ -141,8 +141,9 @@ pub fn render_checked(checked: &files::Checked) {
 /// A target's body: what it does with one input.
 pub type Body = fn(&[u8]);
 
-/// The targets, by name, each with its body: what `tests/fuzz_regressions.rs`
-/// runs a fixture of `tests/data/fuzz/TARGET/` through.
+/// The targets, by name, each with its body: what
+/// `tests/properties/fuzz_regressions.rs` runs a fixture of
+/// `tests/data/fuzz/TARGET/` through.
 pub const TARGETS: &[(&str, Body)] = &[
     ("read", read_target),
     ("check", check_target),

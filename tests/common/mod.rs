@@ -1,19 +1,28 @@
 //! Helpers shared by the integration tests that drive the binary or check
-//! small rule sets. Each test file uses some of them.
+//! small rule sets: the one helper module of every test binary, each of
+//! which uses some of them.
 #![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use grimoire::diag::Source;
+use grimoire::files::check_sources;
+use grimoire::rules::RuleSet;
+use grimoire::syntax::{Arena, read};
 use serde_json::Value;
+
+/// `grimoire ARGS…` as a command, not yet run: the built binary, as it is.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grimoire"));
+    command.args(args);
+    command
+}
 
 /// Runs `grimoire ARGS…`, asserts it exits 0, and returns its standard output.
 pub fn grimoire(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-        .args(args)
-        .output()
-        .expect("run grimoire");
+    let out = command(args).output().expect("run grimoire");
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -59,9 +68,8 @@ pub fn seat_wins(v: &Value) -> i64 {
 /// Runs `grimoire ARGS…` with `stdin` on its standard input, in `cwd` if
 /// given, without colour; whatever it exits with.
 pub fn run_in(args: &[&str], stdin: &str, cwd: Option<&Path>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grimoire"));
+    let mut command = command(args);
     command
-        .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -90,4 +98,35 @@ pub fn scratch_dir(path: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
     dir
+}
+
+/// A rule set from its text, which must check clean.
+pub fn rules(text: &str) -> RuleSet {
+    RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"))
+}
+
+/// `rules` with the statuses of `statuses` (checked as the file `name`),
+/// which must check clean.
+pub fn rules_with_statuses(rules: &RuleSet, name: &str, statuses: &str) -> RuleSet {
+    let mut checked = check_sources(vec![Source::new(name, statuses)], Some(rules));
+    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
+    checked
+        .extended
+        .pop()
+        .expect("the rule set, with its statuses")
+}
+
+/// A bundled rule set with its bundled statuses, as the commands load it.
+pub fn bundled(name: &str) -> RuleSet {
+    grimoire::files::load_rules(name).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// True when both texts read without errors to the same forms.
+pub fn same_forms(a: &str, b: &str) -> bool {
+    let arena = Arena::new();
+    let (a, b) = (read(&arena, a), read(&arena, b));
+    a.errors.is_empty()
+        && b.errors.is_empty()
+        && a.forms.len() == b.forms.len()
+        && a.forms.iter().zip(&b.forms).all(|(x, y)| x.same_value(y))
 }

@@ -1,0 +1,285 @@
+//! The built `grimoire` binary: exit codes, formats, colour.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use crate::common::{self, text};
+
+/// `grimoire ARGS…` with `NO_COLOR` unset, so colour is the terminal's call
+/// (these tests hold it off when not on one); whatever it exits with.
+fn grimoire(args: &[&str]) -> Output {
+    common::command(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run grimoire")
+}
+
+/// A scratch folder for one test, emptied first, with an `arcomage/` in it.
+fn scratch(name: &str) -> PathBuf {
+    let dir = common::scratch_dir(name);
+    std::fs::create_dir_all(dir.join("arcomage")).expect("create scratch dir");
+    dir
+}
+
+#[test]
+fn bundled_data_checks_clean() {
+    let out = grimoire(&["check", "rules", "cards", "effects"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("0 errors"));
+}
+
+#[test]
+fn misspelled_resource_in_a_file_exits_1_with_location_caret_and_suggestion() {
+    let dir = scratch("quary");
+    let file = dir.join("arcomage/bad.edn");
+    std::fs::write(
+        &file,
+        "; a card with a typo\n{:card \"Miners\" :type :bricks :cost 3\n :effects [{:effected :you :resource :quary :amount 1}]}\n",
+    )
+    .unwrap();
+    let out = grimoire(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("{}:3:38", file.display())), "{err}");
+    assert!(
+        err.contains(" :effects [{:effected :you :resource :quary :amount 1}]"),
+        "{err}"
+    );
+    assert!(err.contains("^^^^^^"), "{err}");
+    assert!(err.contains("did you mean `:quarry`?"), "{err}");
+    // No colour when not on a terminal.
+    assert!(!err.contains('\x1b'));
+
+    let out = grimoire(&["check", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let d = &json[0];
+    assert_eq!(d["path"], file.display().to_string());
+    assert_eq!(d["line"], 3);
+    assert_eq!(d["column"], 38);
+    assert_eq!(d["message"], "unknown resource `:quary`");
+    assert_eq!(d["help"], "did you mean `:quarry`?");
+}
+
+#[test]
+fn every_error_of_every_file_is_reported() {
+    let dir = scratch("many");
+    std::fs::write(dir.join("arcomage/a.edn"), "{:card \"A\" :type :bricks :cost 1 :effects [{:effected :yuo :resource :wall :amount 1}]}\n{:card \"B\" :type :bricks :cost 1 :effects [{:effected :you :resource :wal :amount 1}]}").unwrap();
+    std::fs::write(
+        dir.join("arcomage/b.edn"),
+        "{:card \"C\" :type :bricks :cost 1 :effects [{:effected :you :resource :wall :amount [< 1]}]}",
+    )
+    .unwrap();
+    let out = grimoire(&["check", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json.as_array().map(Vec::len), Some(3), "{json:#}");
+}
+
+#[test]
+fn missing_path_is_an_io_error_exit_2() {
+    let out = grimoire(&["check", "no/such/folder"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no/such/folder"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(grimoire(&["check"]).status.code(), Some(2));
+    assert_eq!(grimoire(&["frobnicate"]).status.code(), Some(2));
+    let out = grimoire(&["eval", "--rules", "arcomag", "[]"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("did you mean `arcomage`?"));
+    let out = grimoire(&["eval", "--rules", "arcomage", "--set", "you.wal=3", "[]"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("did you mean `wall`?"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = grimoire(&["eval", "--rules", "arcomage", "--set", "you.wall", "[]"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_lists_examples() {
+    let out = grimoire(&["check", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("Examples:"));
+    let out = grimoire(&["eval", "--help"]);
+    assert!(text(&out.stdout).contains("Examples:"));
+}
+
+#[test]
+fn eval_json_has_state_per_entity_and_events() {
+    let out = grimoire(&[
+        "eval",
+        "--rules",
+        "arcomage",
+        "--set",
+        "you.wall=0",
+        "--set",
+        "other.quarry=5",
+        "--format",
+        "json",
+        "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["state"]["you"]["wall"], 6);
+    assert_eq!(json["state"]["other"]["quarry"], 5);
+    assert_eq!(json["state"]["other"]["tower"], 20);
+    assert_eq!(json["events"][0]["entity"], "you");
+    assert_eq!(json["events"][0]["attribute"], "wall");
+    assert_eq!(json["events"][0]["before"], 0);
+    assert_eq!(json["events"][0]["after"], 6);
+}
+
+#[test]
+fn eval_reads_a_ron_state_and_the_seed_repeats_chance() {
+    let dir = scratch("state");
+    let state = dir.join("state.ron");
+    std::fs::write(
+        &state,
+        "(seed: 11, entities: {\"you\": {\"wall\": 0}, \"other\": {\"tower\": 30}})",
+    )
+    .unwrap();
+    let effects = "[{:effected :other :resource :tower :amount [- [random 1 20]]} {:effected :you :resource :wall :amount [if [chance 0.5] 1 2]}]";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--rules",
+            "arcomage",
+            "--state",
+            state.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        args.push(effects);
+        let out = grimoire(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let a = run(&[]);
+    assert_eq!(a, run(&[]), "same seed, same output");
+    assert_eq!(a, run(&["--seed", "11"]));
+    let json: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let tower = json["state"]["other"]["tower"].as_i64().unwrap();
+    assert!((10..=29).contains(&tower), "{tower}");
+    // Some other seed gives some other draw.
+    let differs = (0..20).any(|s| run(&["--seed", &s.to_string()]) != a);
+    assert!(differs);
+
+    std::fs::write(&state, "(entities: {\"you\": {\"wall\": }})").unwrap();
+    let out = grimoire(&[
+        "eval",
+        "--rules",
+        "arcomage",
+        "--state",
+        state.to_str().unwrap(),
+        "[]",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("state.ron:1:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn binary_and_empty_files_are_diagnostics_not_panics() {
+    let dir = scratch("binary");
+    std::fs::write(dir.join("arcomage/bin.edn"), [0x00, 0xff, 0xfe, 0x41]).unwrap();
+    std::fs::write(dir.join("arcomage/empty.edn"), "").unwrap();
+    let out = grimoire(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(err.contains("holds no forms"), "{err}");
+}
+
+#[test]
+fn a_file_with_hundreds_of_errors_shows_the_first_two_hundred_and_counts_the_rest() {
+    let dir = scratch("hundreds");
+    let cards: String = (0..500)
+        .map(|i| format!("{{:card \"C{i}\" :type :bricks :cost 1 :effects [{{:effected :you :resource :wal :amount 1}}]}}\n"))
+        .collect();
+    std::fs::write(dir.join("arcomage/many.edn"), cards).unwrap();
+    let out = grimoire(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("error: unknown resource `:wal`").count(), 200);
+    assert!(
+        err.contains("300 more diagnostics in this file are not shown"),
+        "{err}"
+    );
+    assert!(err.contains("500 errors"), "{err}");
+}
+
+#[test]
+fn outside_a_checkout_play_uses_the_bundled_deck_and_deals_the_same_game() {
+    let elsewhere = scratch("elsewhere");
+    let here = grimoire(&["play", "arcomage", "--seed", "7"]);
+    let there = common::command(&["play", "arcomage", "--seed", "7"])
+        .current_dir(&elsewhere)
+        .output()
+        .expect("run grimoire");
+    assert_eq!(there.status.code(), Some(0), "{}", text(&there.stderr));
+    assert_eq!(text(&here.stdout), text(&there.stdout));
+}
+
+#[test]
+fn the_working_directory_does_not_change_the_deck_and_the_deck_is_named() {
+    // A folder with its own `cards/arcomage`: one free card nobody else has.
+    let dir = scratch("cwd-deck");
+    let cards = dir.join("cards/arcomage");
+    std::fs::create_dir_all(&cards).unwrap();
+    std::fs::write(
+        cards.join("only.edn"),
+        "{:card \"Only Card\" :type :bricks :cost 0 :copies 20 :text \"+1 Wall\" \
+         :effects [{:effected :you :resource :wall :amount 1}]}",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        common::command(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run grimoire")
+    };
+    let out = run(&["play", "arcomage", "--seed", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(
+        log.lines()
+            .nth(1)
+            .is_some_and(|l| l == "deck: the bundled arcomage deck, 102 cards"),
+        "{log}"
+    );
+    assert!(!log.contains("Only Card"), "{log}");
+
+    let out = run(&[
+        "play",
+        "arcomage",
+        "--seed",
+        "3",
+        "--cards",
+        "cards/arcomage",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    assert!(log.contains("deck: cards/arcomage, 20 cards\n"), "{log}");
+    assert!(log.contains("plays Only Card"), "{log}");
+
+    let out = run(&["simulate", "arcomage", "--games", "10", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["deck"]["source"], "the bundled arcomage deck");
+    assert_eq!(json["deck"]["cards"], 102);
+    let out = run(&["simulate", "arcomage", "--games", "10"]);
+    assert!(
+        text(&out.stdout).contains("deck: the bundled arcomage deck, 102 cards"),
+        "{}",
+        text(&out.stdout)
+    );
+}

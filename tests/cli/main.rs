@@ -1,0 +1,19 @@
+//! The built `grimoire` binary driven as a user drives it: exit codes,
+//! formats and colour, `check` on real inputs, `play --record` and `replay`,
+//! `simulate` (its per-card figures, shards and `merge`), the language
+//! server, and the HTML report in a headless browser.
+//!
+//! One test binary for all of them (linking is most of a fresh `cargo test`):
+//! `cargo test --test cli shards` runs one module;
+//! `cargo test --test cli report_browser -- --ignored` runs the browser test.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod check_inputs;
+mod cli;
+mod lsp;
+mod replay;
+mod report_browser;
+mod shards;
+mod simulate_cards;

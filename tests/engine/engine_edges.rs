@@ -1,0 +1,490 @@
+//! The engine at its edges: setups it must refuse, games that must end, victories it must see.
+
+use std::path::PathBuf;
+
+use grimoire::cli::{self, Format, PlayArgs};
+use grimoire::defs::Card;
+use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::{Game, Outcome, SetupError};
+use grimoire::rules::RuleSet;
+use grimoire::syntax::read;
+
+/// A small game: two seats, gold and hp, with the given hand size, turn limit and victory.
+fn rules(hand: usize, limit: u32, victory: &str) -> RuleSet {
+    crate::common::rules(&rules_text(hand, limit, victory))
+}
+
+fn rules_text(hand: usize, limit: u32, victory: &str) -> String {
+    format!(
+        "{{:rules :mini :roles {{:you \"me\" :other \"them\"}}
+          :attributes {{:gold {{:default 5 :min 1}} :hp {{:default 3 :min 0}}}}
+          :seats [:p1 :p2]
+          :turns {{:limit {limit}}}
+          :cards {{:pay-with [:gold] :hand-size {hand}}}
+          :victory [{victory}]}}"
+    )
+}
+
+fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
+    let arena = grimoire::syntax::Arena::new();
+    let read = read(&arena, text);
+    let mut diags = Vec::new();
+    let def = grimoire::defs::definition(&read.forms[0], rules, 0, &mut diags)
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    Card {
+        name: name.into(),
+        text: String::new(),
+        effects: def.effects,
+        play: def.play,
+    }
+}
+
+fn play_out(game: &mut Game<'_>, policy: Policy) {
+    let mut ai = Ai::new();
+    while game.outcome().is_none() {
+        let Some(action) = ai.choose(game, policy) else {
+            break;
+        };
+        game.act(action).unwrap();
+    }
+}
+
+#[test]
+fn a_condition_that_reads_no_value_is_checked_from_the_start() {
+    let rules = rules(3, 50, "{:when true :winner :you}");
+    let deck = [card(
+        "Nothing",
+        "{:card \"Nothing\" :type :gold :cost 0 :effects []}",
+        &rules,
+    )];
+    let game = Game::new(&rules, &deck, 1, false).unwrap();
+    // `true` holds for both seats, so both win at once.
+    assert_eq!(game.outcome(), Some(Outcome::Tie));
+}
+
+#[test]
+fn an_endless_play_again_chain_still_reaches_the_turn_limit() {
+    let rules = rules(3, 40, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Again",
+        "{:card \"Again\" :type :gold :cost 0 :play-again true :effects []}",
+        &rules,
+    )];
+    let mut game = Game::new(&rules, &deck, 1, false).unwrap();
+    play_out(&mut game, Policy::Random);
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    assert_eq!(game.turn, 40);
+}
+
+#[test]
+fn turns_where_nobody_can_act_loop_without_exhausting_the_stack() {
+    // One card nobody can afford and nobody may discard: every turn is a pass.
+    let rules = rules(3, 200000, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Anchor",
+        "{:card \"Anchor\" :type :gold :cost 99 :discardable false :copies 3 :effects []}",
+        &rules,
+    )];
+    // Run on a small stack: a recursive pass would overflow it long before 200 000 turns.
+    let outcome = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let deck = deck;
+            let game = Game::new(&rules, &deck, 1, false).unwrap();
+            (game.outcome(), game.turn)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(outcome, (Some(Outcome::TurnLimit), 200_000));
+}
+
+#[test]
+fn paying_a_cost_respects_the_attributes_bounds() {
+    let rules = rules(3, 10, "{:when [= [:you :hp] 0] :winner :other}");
+    // Gold is at least 1; a card costing all of it leaves 1, not 0.
+    let deck = [card(
+        "Spend",
+        "{:card \"Spend\" :type :gold :cost 5 :copies 6 :effects []}",
+        &rules,
+    )];
+    let mut game = Game::new(&rules, &deck, 1, false).unwrap();
+    let gold = rules.attribute("gold").unwrap();
+    game.act(game.play(0)).unwrap();
+    assert_eq!(game.state().get(0, gold), 1);
+}
+
+#[test]
+fn setups_the_engine_cannot_play_are_refused() {
+    // A hand of no cards is refused when the rule set is checked, at its place.
+    let text = rules_text(0, 10, "");
+    let diags = RuleSet::parse(&text).unwrap_err();
+    let d = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("`:hand-size` is a whole number from 1 to 64")
+        })
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(&text[d.span.start as usize..d.span.end as usize], "0");
+    let rules = rules(3, 10, "");
+    let none = [card(
+        "Y",
+        "{:card \"Y\" :type :gold :cost 0 :copies 0 :effects []}",
+        &rules,
+    )];
+    assert!(matches!(
+        Game::new(&rules, &none, 1, false),
+        Err(SetupError::NoCards(_))
+    ));
+}
+
+#[test]
+fn rule_sets_beyond_the_engines_limits_are_diagnosed() {
+    let seats: String = (0..300).map(|i| format!(":s{i} ")).collect();
+    let text =
+        format!("{{:rules :big :roles {{:you \"me\"}} :attributes {{:hp {{}}}} :seats [{seats}]}}");
+    let diags = RuleSet::parse(&text).unwrap_err();
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("at most 255 seats")),
+        "{diags:?}"
+    );
+
+    let ops: String = (0..40)
+        .map(|i| {
+            format!(
+                ":op{i} {{:effects [{{:effected :target :resource :op{} :amount :amount}}]}} ",
+                i + 1
+            )
+        })
+        .collect();
+    let text = format!(
+        "{{:rules :deep :roles {{:you \"me\"}} :attributes {{:hp {{}}}}
+          :operations {{{ops} :op40 {{:effects [{{:effected :target :resource :hp :amount :amount}}]}}}}}}"
+    );
+    let diags = RuleSet::parse(&text).unwrap_err();
+    assert!(
+        diags.iter().any(|d| d.message.contains("operations deep")),
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn a_spreadsheet_saved_with_a_byte_order_mark_reads_like_one_without() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bom/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("Cards.csv");
+    std::fs::write(
+        &file,
+        "\u{feff}name,description,discardable,play-again,type,cost,effects\nMiners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount 1}]\n",
+    )
+    .unwrap();
+    let out = cli::check(&[file], None, Format::Json, false);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "[]\n");
+}
+
+#[test]
+fn a_deck_of_only_play_again_cards_still_ends() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("again-deck");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("again.edn"),
+        "{:card \"Again\" :type :bricks :cost 0 :text \"Play again\" :play-again true :effects []}",
+    )
+    .unwrap();
+    let mut input: &[u8] = b"";
+    let out = cli::play(
+        &PlayArgs {
+            rules: "arcomage".into(),
+            cards: vec![dir],
+            seed: 1,
+            ai: vec![Policy::Random],
+            human: false,
+            record: None,
+            color: false,
+        },
+        &mut input,
+        &mut Vec::new(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Production alone wins it in the end: "gathered enough resources".
+    assert!(
+        out.stdout.contains(" wins: gathered enough resources"),
+        "{}",
+        out.stdout.lines().last().unwrap_or("")
+    );
+}
+
+#[test]
+fn simulate_counts_each_ending_apart() {
+    use grimoire::cli::{Stop, Tally};
+    let rules = rules(3, 5, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Nothing",
+        "{:card \"Nothing\" :type :gold :cost 0 :copies 6 :effects []}",
+        &rules,
+    )];
+    let mut tally = Tally::new(2, deck.len());
+    // Stopped mid-game: neither a win nor the turn limit.
+    let game = Game::new(&rules, &deck, 1, false).unwrap();
+    assert_eq!(game.outcome(), None);
+    tally.count(&game, Some(Stop::NoAction));
+    tally.count(&game, Some(Stop::Refused));
+    tally.count(&game, Some(Stop::Refused));
+    // Played to the end: five turns of nothing reach the limit.
+    let mut ended = Game::new(&rules, &deck, 1, false).unwrap();
+    play_out(&mut ended, Policy::Random);
+    assert_eq!(ended.outcome(), Some(Outcome::TurnLimit));
+    tally.count(&ended, None);
+    assert_eq!(
+        (
+            tally.no_action,
+            tally.refused,
+            tally.turn_limits,
+            tally.ties
+        ),
+        (1, 2, 1, 0)
+    );
+    assert_eq!(tally.wins, [0, 0]);
+}
+
+#[test]
+fn the_greedy_ai_does_not_see_the_dice() {
+    // Two free cards: 10 damage on a coin flip (worth 5 on average) or a sure 4.
+    let rules = RuleSet::parse(
+        "{:rules :coin :roles {:you \"me\" :other \"them\"}
+          :attributes {:hp {:default 100 :min 0}}
+          :seats [:p1 :p2]
+          :cards {:hand-size 6}
+          :victory [{:when [= [:you :hp] 0] :winner :other}]
+          :ai {:score [- 0 [:other :hp]]}}",
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    let deck = [
+        card(
+            "Gamble",
+            "{:card \"Gamble\" :copies 3 :effects [{:effected :other :resource :hp :amount [if [chance 0.5] -10 0]}]}",
+            &rules,
+        ),
+        card(
+            "Sure",
+            "{:card \"Sure\" :copies 3 :effects [{:effected :other :resource :hp :amount -4}]}",
+            &rules,
+        ),
+    ];
+    let hp = rules.attribute("hp").unwrap();
+    let (mut chosen, mut hit) = (0, 0);
+    let mut ai = Ai::new();
+    for seed in 0..400 {
+        let mut game = Game::new(&rules, &deck, seed, false).unwrap();
+        let action = ai.choose(&mut game, Policy::Greedy).unwrap();
+        let name = &deck[game.hand()[action.hand_position()] as usize].name;
+        game.act(action).unwrap();
+        if name == "Gamble" {
+            chosen += 1;
+            hit += usize::from(game.state().get(1, hp) == 90);
+        }
+    }
+    // An AI that sees the dice chooses the gamble exactly when it hits (every time);
+    // one that does not is right about half the time.
+    assert!(
+        chosen > 100,
+        "the gamble was chosen only {chosen} times in 400"
+    );
+    let rate = hit as f64 / chosen as f64;
+    assert!(
+        (0.35..0.65).contains(&rate),
+        "the gamble hit {hit} of {chosen} times"
+    );
+}
+
+#[test]
+fn each_change_in_the_log_names_its_real_cause() {
+    use grimoire::engine::{By, GameEvent};
+    let rules = rules(3, 10, "{:when [= [:you :hp] 0] :winner :other}");
+    let deck = [card(
+        "Pricey",
+        "{:card \"Pricey\" :type :gold :cost 2 :copies 6 :effects [{:effected :you :resource :hp :amount 0} {:effected :other :resource :hp :amount -1}]}",
+        &rules,
+    )];
+    let mut game = Game::new(&rules, &deck, 1, true).unwrap();
+    game.act(game.play(0)).unwrap();
+    let changes: Vec<By> = game
+        .log
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Changed { by, .. } => Some(*by),
+            _ => None,
+        })
+        .collect();
+    // The cost names the card, not an effect; the damage names the card's second effect.
+    assert!(matches!(changes[0], By::Cost(0)), "{changes:?}");
+    assert!(
+        matches!(changes[1], By::Card(0, cause) if cause.effect == 1 && cause.via().is_none()),
+        "{changes:?}"
+    );
+    assert_eq!(changes.len(), 2);
+}
+
+#[test]
+fn a_hook_that_expands_too_far_is_reported_at_the_hook() {
+    let hundred = |what: &str| -> String {
+        (0..100)
+            .map(|_| format!("{{:effected :target :resource {what} :amount 1}}"))
+            .collect()
+    };
+    let hook: String = (0..11)
+        .map(|_| "{:effected :you :resource :b :amount 1}")
+        .collect();
+    let text = format!(
+        "{{:rules :wide :roles {{:you \"me\"}} :attributes {{:hp {{}}}}
+          :operations {{:a {{:effects [{}]}} :b {{:effects [{}]}}}}
+          :timings {{:tick {{:at :turn-start}}}}
+          :hooks {{:tick [{hook}]}}}}",
+        hundred(":hp"),
+        hundred(":a"),
+    );
+    let diags = RuleSet::parse(&text).unwrap_err();
+    let d = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("the `:tick` hook expands to 110000 changes")
+        })
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(&text[d.span.start as usize..d.span.end as usize], ":tick");
+    assert!(text[..d.span.start as usize].contains(":hooks"));
+}
+
+/// A game where taking gold now loses to a stab next turn: hp 5, a stab
+/// takes 5, a guard gives 10. Most of the deck is stabs.
+fn stab_game() -> (RuleSet, Vec<Card>) {
+    let rules = RuleSet::parse(
+        "{:rules :stab :roles {:you \"me\" :other \"them\"}
+          :attributes {:hp {:default 5 :min 0} :gold {:default 0}}
+          :seats [:p1 :p2]
+          :cards {:hand-size 2}
+          :victory [{:when [= [:other :hp] 0] :winner :you}]
+          :ai {:score [- [:you :gold] [:other :gold]]}}",
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    let deck = vec![
+        card(
+            "Loot",
+            "{:card \"Loot\" :copies 4 :effects [{:effected :you :resource :gold :amount 5}]}",
+            &rules,
+        ),
+        card(
+            "Guard",
+            "{:card \"Guard\" :copies 4 :effects [{:effected :you :resource :hp :amount 10}]}",
+            &rules,
+        ),
+        card(
+            "Stab",
+            "{:card \"Stab\" :copies 12 :effects [{:effected :other :resource :hp :amount -5}]}",
+            &rules,
+        ),
+    ];
+    (rules, deck)
+}
+
+#[test]
+fn the_search_policy_sees_the_reply_and_not_the_hand() {
+    let (rules, deck) = stab_game();
+    let names = |game: &Game<'_>, seat: u32| -> Vec<String> {
+        let mut names: Vec<String> = game
+            .hand_of(seat)
+            .iter()
+            .map(|&c| deck[c as usize].name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    let (mut armed, mut unarmed) = (0, 0);
+    let mut ai = Ai::new();
+    for seed in 0..3000 {
+        let game = Game::new(&rules, &deck, seed, false).unwrap();
+        if names(&game, 0) != ["Guard", "Loot"] {
+            continue;
+        }
+        let stab = names(&game, 1).iter().any(|n| n == "Stab");
+        let mut chosen = |policy: Policy| {
+            let mut g = game.clone();
+            let action = ai.choose(&mut g, policy).unwrap();
+            deck[g.hand()[action.hand_position()] as usize].name.clone()
+        };
+        // Greedy looks one move ahead: the gold.
+        assert_eq!(chosen(Policy::Greedy), "Loot", "seed {seed}");
+        // Search sees that most hands the opponent could hold stab back, and
+        // guards whether or not this opponent's hand really holds a stab: it
+        // never looks at the hand.
+        assert_eq!(chosen(Policy::Search), "Guard", "seed {seed}, stab {stab}");
+        if stab {
+            armed += 1;
+            // Greedy's gold loses at once to the opponent's stab.
+            let mut g = game.clone();
+            let action = ai.choose(&mut g, Policy::Greedy).unwrap();
+            g.act(action).unwrap();
+            let reply = ai.choose(&mut g, Policy::Greedy).unwrap();
+            g.act(reply).unwrap();
+            assert_eq!(
+                g.outcome(),
+                Some(Outcome::Win { seat: 1, reason: 0 }),
+                "seed {seed}"
+            );
+        } else {
+            unarmed += 1;
+        }
+    }
+    assert!(
+        armed > 10 && unarmed > 3,
+        "{armed} armed, {unarmed} unarmed deals"
+    );
+}
+
+#[test]
+fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards() {
+    use grimoire::engine::cards::Zones;
+    use rand::SeedableRng;
+    for (deck_kind, per_seat) in [(":shared", false), (":per-seat", true)] {
+        let rules = RuleSet::parse(&format!(
+            "{{:rules :redeal :roles {{:you \"me\" :other \"them\"}}
+              :attributes {{:hp {{:default 5}}}}
+              :seats [:p1 :p2]
+              :cards {{:hand-size 3 :deck {deck_kind}}}
+              :victory [{{:when [= [:other :hp] 0] :winner :you}}]}}"
+        ))
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        let deck: Vec<Card> = (0..20)
+            .map(|i| {
+                let name = format!("C{i}");
+                let text = format!("{{:card \"{name}\" :effects []}}");
+                card(&name, &text, &rules)
+            })
+            .collect();
+        let mut rng = grimoire::eval::Rng::seed_from_u64(5);
+        let mut zones = Zones::new(&rules, rules.cards.as_ref(), &deck, 2);
+        zones.deal(&deck, &mut rng);
+        let mine = zones.hand(0).to_vec();
+        let (theirs, pile) = (zones.hand(1).to_vec(), zones.draw_pile_len(1));
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            zones.redeal_hidden(0, &mut rng);
+            assert_eq!(zones.hand(0), mine, "{deck_kind}: the player's own hand");
+            assert_eq!(zones.hand(1).len(), 3, "{deck_kind}");
+            assert_eq!(zones.draw_pile_len(1), pile, "{deck_kind}");
+            seen.extend(zones.hand(1).iter().copied());
+        }
+        // Every card the player cannot see reaches the other hand at some deal
+        // (with a shared pile, never one the player holds).
+        let unseen = if per_seat { 20 } else { 17 };
+        assert_eq!(seen.len(), unseen, "{deck_kind}: {seen:?}");
+        assert!(per_seat || mine.iter().all(|c| !seen.contains(c)));
+        assert!(theirs.iter().all(|c| seen.contains(c)));
+    }
+}

@@ -1,0 +1,23 @@
+//! The engine: whole games and the turn machine, the engine's edges and
+//! invariants, the bundled rule sets (Arcomage, duel, skills, tactics, tbwg)
+//! played from outside, their scenarios, and the rule-set sections games
+//! need (actions, choices and segments, pipelines).
+//!
+//! One test binary for all of them (linking is most of a fresh `cargo test`):
+//! `cargo test --test engine tactics` runs one module.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod actions;
+mod choices_and_segments;
+mod duel;
+mod engine_edges;
+mod game;
+mod invariants;
+mod pipelines;
+mod scenarios;
+mod skills;
+mod tactics;
+mod tbwg;
+mod turn_machine;

@@ -1,0 +1,174 @@
+//! Runs every scenario under tests/scenarios, as `grimoire test` does, and keeps their logs as snapshots.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use grimoire::cli;
+
+#[test]
+fn every_scenario_passes() {
+    let outcomes = cli::run_scenarios(&[PathBuf::from("tests/scenarios")], &[], false)
+        .unwrap_or_else(|out| panic!("{}", out.stderr));
+    assert!(outcomes.len() >= 190, "only {} scenarios", outcomes.len());
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| {
+            o.result
+                .as_ref()
+                .err()
+                .map(|why| format!("{}\n  {}", o.name, why.join("\n  ")))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn scenario_logs() {
+    insta::glob!("..", "scenarios/arcomage/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
+#[test]
+fn tactics_scenario_logs() {
+    insta::glob!("..", "scenarios/tactics/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
+#[test]
+fn duel_scenario_logs() {
+    insta::glob!("..", "scenarios/duel/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
+#[test]
+fn tbwg_scenario_logs() {
+    insta::glob!("..", "scenarios/tbwg/*.edn", |path| {
+        insta::assert_snapshot!(logs_of(path))
+    });
+}
+
+/// The logs of the scenarios of one file, each under its name.
+fn logs_of(path: &std::path::Path) -> String {
+    let rel = std::path::Path::new("tests").join(
+        path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(path)
+            .strip_prefix("tests")
+            .unwrap_or(path),
+    );
+    let outcomes =
+        cli::run_scenarios(&[rel], &[], false).unwrap_or_else(|out| panic!("{}", out.stderr));
+    let mut text = String::new();
+    for o in &outcomes {
+        let _ = writeln!(
+            text,
+            "== {}",
+            o.name.split(": ").skip(1).collect::<Vec<_>>().join(": ")
+        );
+        match &o.result {
+            Ok(log) => text.push_str(log),
+            Err(why) => text.push_str(&format!("FAILED: {}\n", why.join("; "))),
+        }
+    }
+    text
+}
+
+#[test]
+fn a_wrong_expectation_fails_with_the_difference() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios/arcomage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wrong.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"Miners gives two\" :given {:you {:bricks 5}} :play [\"Miners\"] :expect {:you {:quarry 4}}}\n\
+         {:scenario \"Lodestone discarded\" :play [[:discard \"Lodestone\"]] :expect {:next :other}}\n\
+         {:scenario \"Miners refused\" :given {:you {:bricks 5}} :play [[:refused \"Miners\"]] :expect {:next :other}}",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("you.quarry is 3, expected 4"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("Lodestone cannot be discarded"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("expected playing Miners to be refused"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("0 passed, 3 failed\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn an_empty_scenario_file_says_it_holds_none() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-empty/tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("empty.edn");
+    std::fs::write(&file, "").unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("error: no scenarios in "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_misspelt_action_or_status_in_a_scenario_is_named_with_the_nearest() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-typos/tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("typos.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"typos\" :play [[:act :hero :mvoe :cell-2-1] [:status :hero :powr]] :expect {:hero {:y 1}}}\n",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    for want in [
+        "unknown action `:mvoe`",
+        "did you mean `:move`?",
+        "unknown status `:powr`",
+        "did you mean `:power`?",
+        "typos.edn:1:39",
+    ] {
+        assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn an_action_step_without_its_option_or_with_a_misspelt_one_is_located() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-options/tbwg");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("options.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"options\" :start {}\n :play [[:act :dio :stand-punch :pain] [:act :dio :stand-punch :pain :haed] [:act :pain :rest :body]]\n :expect {:pain {:hp 1}}}\n",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    for want in [
+        "`:stand-punch` is used with one `:body-part`",
+        "end the step with one of `:head`, `:body`, `:arms` or `:legs`",
+        "options.edn:2:9",
+        "`:body-part` has no option `:haed`",
+        "did you mean `:head`?",
+        "an action step is `[:act ACTOR ACTION TARGET OPTION]`",
+    ] {
+        assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
+    }
+}
