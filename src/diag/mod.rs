@@ -1,11 +1,17 @@
 //! Diagnostics: one type for every layer's errors, rendered for people
 //! (`path:line:col`, the source line, a caret) or for machines (JSON).
+//! Each kind has a stable code ([`codes`]), explained in [`catalogue`].
+
+pub mod catalogue;
+pub mod codes;
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::syntax::{LineIndex, ReadError, Span};
+
+pub use codes::Code;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -22,6 +28,11 @@ pub enum Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// The kind of problem. `None` only for a diagnostic made by the
+    /// transitional [`Diagnostic::error`] or [`Diagnostic::warning`], whose
+    /// call sites are given codes as they move to [`Diagnostic::new`]; then
+    /// this becomes a plain `Code`. Not rendered yet.
+    pub code: Option<Code>,
     /// Where the problem is.
     pub span: Span,
     /// What is wrong, in one sentence.
@@ -57,10 +68,26 @@ impl Diagnostic {
         self
     }
 
-    /// An error at `span`.
+    /// A diagnostic of kind `code` at `span`: an error for an `E` code, a
+    /// warning for a `W` code.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: if code.is_warning() {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
+            code: Some(code),
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// An error at `span`, with no code yet. Transitional: every call site
+    /// moves to [`Diagnostic::new`] with its code (see the catalogue).
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            code: None,
             span,
             message: message.into(),
             label: None,
@@ -70,7 +97,7 @@ impl Diagnostic {
         }
     }
 
-    /// A warning at `span`.
+    /// A warning at `span`, with no code yet. Transitional, as [`Diagnostic::error`].
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -152,7 +179,7 @@ impl Diagnostic {
 
 impl From<&ReadError> for Diagnostic {
     fn from(e: &ReadError) -> Diagnostic {
-        let mut d = Diagnostic::error(e.span(), e.to_string());
+        let mut d = Diagnostic::new(Code::from(e), e.span(), e.to_string());
         if let Some((span, note)) = e.related() {
             d = d.with_related(span, note);
         }
