@@ -1714,7 +1714,10 @@ mod tests {
             if e.input == Input::None {
                 assert!(e.failing.is_empty() && e.fixed.is_empty(), "{code}");
             } else {
-                assert_ne!(e.failing, e.fixed, "{code}");
+                // A Latin-1 example differs from its fix in bytes, not in text.
+                if !matches!(e.input, Input::Latin1(_)) {
+                    assert_ne!(e.failing, e.fixed, "{code}");
+                }
                 assert!(!e.fixed.is_empty(), "{code}");
             }
             let text = render(code);

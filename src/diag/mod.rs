@@ -458,6 +458,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_code_sets_the_severity_and_read_errors_have_theirs() {
+        let w = Diagnostic::new(Code::TextDisagrees, Span::new(0, 1), "w");
+        assert_eq!(
+            (w.severity, w.code),
+            (Severity::Warning, Some(Code::TextDisagrees))
+        );
+        let arena = crate::syntax::Arena::new();
+        let read = crate::syntax::read(&arena, "[1 2");
+        let d = Diagnostic::from(&read.errors[0]);
+        assert_eq!(
+            (d.severity, d.code),
+            (Severity::Error, Some(Code::Unclosed))
+        );
+        assert_eq!(Diagnostic::error(Span::new(0, 1), "e").code, None);
+    }
+
+    #[test]
     fn nearest_finds_typos_and_ignores_strangers() {
         let names = ["quarry", "magic", "zoo", "wall", "tower"];
         assert_eq!(nearest("quary", names), Some("quarry"));
@@ -469,10 +486,15 @@ mod tests {
     #[test]
     fn render_points_a_caret_under_the_span() {
         let src = Source::new("x.edn", "[:a\n :quary]");
-        let d = Diagnostic::error(Span::new(5, 11), "unknown resource `:quary`")
-            .with_label("not a resource")
-            .with_help("did you mean `:quarry`?");
+        let d = Diagnostic::new(
+            Code::UnknownResource,
+            Span::new(5, 11),
+            "unknown resource `:quary`",
+        )
+        .with_label("not a resource")
+        .with_help("did you mean `:quarry`?");
         let text = src.render(&d, false);
+        assert_eq!(d.severity, Severity::Error);
         assert_eq!(
             text,
             "error: unknown resource `:quary`\n  --> x.edn:2:2\n  |\n2 |  :quary]\n  |  ^^^^^^ not a resource\n  = help: did you mean `:quarry`?\n"
