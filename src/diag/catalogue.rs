@@ -1,6 +1,8 @@
 //! What each diagnostic code means, why it happens, and a minimal failing
-//! example with its fix: the text `grimoire check --explain CODE` prints, and
-//! the examples a test runs to see each produce its code.
+//! example with its fix: the text `grimoire check --explain CODE` prints
+//! ([`render`]), and the examples a test runs to see each produce its code
+//! and its fix produce none (checked so far against the released binary; the
+//! fixtures in `tests/data/codes.tsv` are the failing examples).
 
 use super::Code;
 
@@ -40,28 +42,37 @@ impl Input {
     pub fn describe(self) -> String {
         match self {
             Input::Definitions(rules) => {
-                format!("a definitions file: `grimoire check --rules {rules} FILE.edn`")
+                format!(
+                    "a definitions file, checked with `grimoire check --rules {rules} FILE.edn`"
+                )
             }
-            Input::RuleSet => "a rule-set file: `grimoire check FILE.edn`".to_string(),
+            Input::RuleSet => "a rule-set file, checked with `grimoire check FILE.edn`".to_string(),
             Input::Scenario => {
-                "a scenario file: `grimoire check --rules arcomage FILE.edn`".to_string()
+                "a scenario file, checked with `grimoire check --rules arcomage FILE.edn`"
+                    .to_string()
             }
             Input::Csv(rules) => {
-                format!("a card spreadsheet: `grimoire check --rules {rules} FILE.csv`")
+                format!(
+                    "a card spreadsheet, checked with `grimoire check --rules {rules} FILE.csv`"
+                )
             }
             Input::Markdown(rules) => {
-                format!("a markdown document: `grimoire check --rules {rules} FILE.md`")
+                format!(
+                    "a markdown document, checked with `grimoire check --rules {rules} FILE.md`"
+                )
             }
             Input::Unruled => {
-                "a file outside any rule set's folder: `grimoire check FILE.edn`".to_string()
+                "a file outside any rule set's folder, checked with `grimoire check FILE.edn`"
+                    .to_string()
             }
             Input::Latin1(rules) => format!(
-                "a definitions file, the failing one saved in Latin-1: `grimoire check --rules {rules} FILE.edn`"
+                "a definitions file (the failing one saved in Latin-1), checked with `grimoire check --rules {rules} FILE.edn`"
             ),
             Input::StateFile => {
-                "a state file: `grimoire eval --rules arcomage --state FILE.ron '[]'`".to_string()
+                "a state file, read by `grimoire eval --rules arcomage --state FILE.ron '[]'`"
+                    .to_string()
             }
-            Input::Command => "a command: `grimoire …`".to_string(),
+            Input::Command => "the arguments of a command, `grimoire ARGUMENTS`".to_string(),
             Input::None => "no small input produces it".to_string(),
         }
     }
@@ -95,6 +106,9 @@ pub fn render(code: Code) -> String {
         "error"
     };
     let indent = |text: &str| {
+        if text.is_empty() {
+            return "    (an empty file)".to_string();
+        }
         text.lines()
             .map(|l| {
                 if l.is_empty() {
