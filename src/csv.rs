@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// The columns a card spreadsheet has, and the card key each becomes.
@@ -142,7 +142,8 @@ fn quoted(
     // A quote left open runs on into the rows below; said at the quote, and
     // reading resumes on the line after it.
     let unclosed = || {
-        Diagnostic::error(
+        Diagnostic::new(
+            Code::CsvUnclosedQuote,
             Span::new(start, start + 1),
             "this quoted cell is never closed",
         )
@@ -183,7 +184,8 @@ fn quoted(
         Some(_) => {
             // The whole character, so the span ends on a character boundary.
             let width = text[end..].chars().next().map_or(1, char::len_utf8);
-            let d = Diagnostic::error(
+            let d = Diagnostic::new(
+                Code::CsvTextAfterQuote,
                 Span::new(end, end + width),
                 "unexpected text after a quoted cell",
             )
@@ -216,7 +218,8 @@ pub fn cards<'c>(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Form<'c>> {
     let Some((header, body)) = cells.split_first() else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::CsvNoHeader,
             Span::new(0, 0),
             "this spreadsheet is empty: expected a header row",
         ));
@@ -229,16 +232,20 @@ pub fn cards<'c>(
             Some((_, key)) => columns.push(Some(key)),
             None => {
                 diags.push(
-                    Diagnostic::error(cell.span, format!("unknown column `{name}`"))
-                        .suggest(name, COLUMNS.iter().map(|(c, _)| *c), str::to_string)
-                        .with_help_if_none(format!(
-                            "the columns are {}",
-                            COLUMNS
-                                .iter()
-                                .map(|(c, _)| *c)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
+                    Diagnostic::new(
+                        Code::CsvUnknownColumn,
+                        cell.span,
+                        format!("unknown column `{name}`"),
+                    )
+                    .suggest(name, COLUMNS.iter().map(|(c, _)| *c), str::to_string)
+                    .with_help_if_none(format!(
+                        "the columns are {}",
+                        COLUMNS
+                            .iter()
+                            .map(|(c, _)| *c)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 );
                 columns.push(None);
             }
@@ -249,7 +256,8 @@ pub fn cards<'c>(
             let span = header.first().map_or(Span::default(), |c| {
                 c.span.to(header[header.len() - 1].span)
             });
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::CsvMissingColumn,
                 span,
                 format!("the header has no `{column}` column"),
             ));
@@ -262,7 +270,8 @@ pub fn cards<'c>(
             .map_or(Span::default(), |c| c.span.to(row[row.len() - 1].span));
         if row.len() != header.len() {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::RowLength,
                     row_span,
                     format!(
                         "this row has {} cells; the header has {}",
@@ -332,11 +341,16 @@ fn value_of<'c>(
     match forms.len() {
         1 => Some(remap(arena, forms.pop()?, cell)),
         0 => {
-            diags.push(Diagnostic::error(cell.span, "this cell is empty"));
+            diags.push(Diagnostic::new(
+                Code::CsvEmptyCell,
+                cell.span,
+                "this cell is empty",
+            ));
             None
         }
         _ => {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::CsvTwoValues,
                 cell.file_span(forms[1].span),
                 "a cell holds one value; this is a second",
             ));

@@ -9,7 +9,7 @@ use crate::ast::StatusDef;
 use crate::ast::{AttrId, Effect};
 use crate::check::keys::Keys;
 use crate::check::{self, EffectKey};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::rules::RuleSet;
 use crate::status::{self, StatusKey};
 use crate::syntax::{Form, Kind, Span};
@@ -158,7 +158,8 @@ pub fn definition(
     } else if form.has_key(StatusKey::Status.name()) {
         return status_definition(form, rules, source, diags);
     } else {
-        let mut d = Diagnostic::error(
+        let mut d = Diagnostic::new(
+            Code::NotADefinition,
             form.span,
             format!(
                 "expected a definition, `{{:card \"Name\" …}}`, `{{:effect \"Name\" …}}` or `{{:status :id …}}`, found {}",
@@ -227,7 +228,8 @@ pub fn definition(
                             .collect()
                     };
                     diags.push(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::UnknownCardType,
                             value.span,
                             format!(
                                 "`:type` names what the card is paid in, found {}",
@@ -257,11 +259,12 @@ pub fn definition(
             DefKey::Card | DefKey::Effect => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 Kind::Str(_) => diags.push(
-                    Diagnostic::error(value.span, "a name cannot be empty")
+                    Diagnostic::new(Code::EmptyName, value.span, "a name cannot be empty")
                         .with_label("expected a name such as \"Miners\""),
                 ),
                 _ => diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::WrongType,
                         value.span,
                         format!("a name is a string, found {}", value.describe()),
                     )
@@ -270,7 +273,8 @@ pub fn definition(
             },
             DefKey::Text => match &value.kind {
                 Kind::Str(s) => text = Some(s.to_string()),
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::WrongType,
                     value.span,
                     format!("`:text` is a string, found {}", value.describe()),
                 )),
@@ -282,7 +286,8 @@ pub fn definition(
         for key in [DefKey::Type.name(), DefKey::Cost.name()] {
             if !form.has_key(key) {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::MissingKey,
                         form.span,
                         format!("a card of rule set `{}` needs `:{key}`", rules.name),
                     )
@@ -305,15 +310,20 @@ pub fn definition(
     }
     if !form.has_key(DefKey::Effects.name()) {
         diags.push(
-            Diagnostic::error(form.span, format!("{what} needs `:effects`"))
-                .with_label("missing `:effects`")
-                .with_help("write `:effects []` for one that does nothing"),
+            Diagnostic::new(
+                Code::MissingKey,
+                form.span,
+                format!("{what} needs `:effects`"),
+            )
+            .with_label("missing `:effects`")
+            .with_help("write `:effects []` for one that does nothing"),
         );
     }
     if let Some(list) = &effects
         && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
     {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::ExpandsTooFar,
             value_span(form, DefKey::Effects.name()).unwrap_or(form.span),
             format!(
                 "these effects expand to {} changes through operations; at most {}",
@@ -324,7 +334,8 @@ pub fn definition(
     }
     if play.pay_with.is_none() && play.cost > 0 && !form.has_key(DefKey::Type.name()) {
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::CostWithoutType,
                 value_span(form, DefKey::Cost.name()).unwrap_or(form.span),
                 "this card has a `:cost` but no `:type` to pay it in, so it is free",
             )
@@ -353,9 +364,11 @@ pub fn definition(
         && let Some(text) = &def.text
     {
         let at = value_span(form, "text").unwrap_or(form.span);
-        for message in crate::lint::text_vs_card(rules, text, &def.effects, def.play.play_again) {
+        for (code, message) in
+            crate::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
+        {
             diags.push(
-                Diagnostic::warning(at, message)
+                Diagnostic::new(code, at, message)
                     .with_label("the card's text")
                     .with_help("make the text and the data agree"),
             );
@@ -377,7 +390,8 @@ fn status_definition(
         Some(id) => Some(id.to_string()),
         None => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     v.span,
                     format!("a status's id is a keyword, found {}", v.describe()),
                 )
@@ -389,7 +403,8 @@ fn status_definition(
     let text = field(StatusKey::Text).and_then(|v| match &v.kind {
         Kind::Str(s) => Some(s.to_string()),
         _ => {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::WrongType,
                 v.span,
                 format!("`:text` is a string, found {}", v.describe()),
             ));
@@ -436,7 +451,8 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
                 "expected a whole number"
             };
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::OutOfRange,
                     value.span,
                     format!(
                         "`:{key}` is a whole number {range}, found {}",
@@ -464,7 +480,8 @@ fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool
         Kind::Bool(b) => Some(b),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     value.span,
                     format!("`:{key}` is `true` or `false`, found {}", value.describe()),
                 )

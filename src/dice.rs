@@ -92,10 +92,21 @@ impl fmt::Display for Dice {
     }
 }
 
+/// Which way a dice token is wrong: the two kinds a diagnostic code tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiceFault {
+    /// Not in the shape `[COUNT]dSIDES[khN|klN][+M|-M]`: `3d`, `3d6x`.
+    Shape,
+    /// In shape, but a number is out of range: `0d6`, `1d0`, `2d6kh2`, `1d6+9999999`.
+    Range,
+}
+
 /// What is wrong with a dice token: a message, where in the token (a byte
 /// range of it), and how to write it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceError {
+    /// Which way it is wrong.
+    pub fault: DiceFault,
     /// What is wrong.
     pub message: String,
     /// The bytes of the token it is about.
@@ -119,13 +130,19 @@ pub fn looks_like(token: &str) -> bool {
 /// Reads a dice token: `[COUNT]dSIDES[khN|klN][+M|-M]`.
 pub fn parse(token: &str) -> Result<Dice, DiceError> {
     let err =
-        |message: String, at: std::ops::Range<usize>, help: String| DiceError { message, at, help };
+        |fault: DiceFault, message: String, at: std::ops::Range<usize>, help: String| DiceError {
+            fault,
+            message,
+            at,
+            help,
+        };
     let count_len = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let count = match &token[..count_len] {
         "" => 1,
         digits => match digits.parse::<u32>() {
             Ok(0) => {
                 return Err(err(
+                    DiceFault::Range,
                     format!("`{token}` throws no dice"),
                     0..count_len,
                     format!(
@@ -137,6 +154,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
             Ok(n) if n <= u32::from(MAX_DICE) => n as u16,
             _ => {
                 return Err(err(
+                    DiceFault::Range,
                     format!("`{token}` throws more than {MAX_DICE} dice"),
                     0..count_len,
                     format!("a roll throws 1 to {MAX_DICE} dice"),
@@ -147,6 +165,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
     let after_d = count_len + 1;
     if !token[count_len..].starts_with(['d', 'D']) {
         return Err(err(
+            DiceFault::Shape,
             format!("`{token}` is not dice"),
             0..token.len(),
             "write dice as `1d20`, `3d6+2` or `2d20kh1`".into(),
@@ -173,6 +192,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
             0..token.len()
         };
         return Err(err(
+            DiceFault::Shape,
             format!("`{token}` does not say how many faces its dice have"),
             at,
             help,
@@ -181,6 +201,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
     let sides = match rest[..sides_len].parse::<u32>() {
         Ok(0) => {
             return Err(err(
+                DiceFault::Range,
                 format!("`{token}` rolls dice with no faces"),
                 after_d..after_d + sides_len,
                 format!("a die has at least 1 face: `{shown_count}d6`"),
@@ -189,6 +210,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
         Ok(n) if n <= u32::from(MAX_SIDES) => n as u16,
         _ => {
             return Err(err(
+                DiceFault::Range,
                 format!("`{token}` rolls dice of more than {MAX_SIDES} faces"),
                 after_d..after_d + sides_len,
                 format!("a die has 1 to {MAX_SIDES} faces"),
@@ -205,6 +227,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
         let n = tail[..n_len].parse::<u16>().unwrap_or(0);
         if n == 0 || n >= count {
             return Err(err(
+                DiceFault::Range,
                 format!(
                     "`{token}` keeps {} of its {count} dice",
                     if n_len == 0 {
@@ -249,6 +272,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
                 }
                 _ => {
                     return Err(err(
+                        DiceFault::Range,
                         format!("`{token}` adds more than {MAX_MODIFIER}"),
                         at..token.len(),
                         "add large numbers with `[+ 1d20 N]`".into(),
@@ -258,6 +282,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
         }
         _ => {
             return Err(err(
+                DiceFault::Shape,
                 format!("`{token}` has `{}` after its dice", &token[at..]),
                 at..token.len(),
                 format!(
@@ -325,6 +350,24 @@ mod tests {
                 e.at.end <= text.len() && e.at.start < e.at.end,
                 "{text}: {:?}",
                 e.at
+            );
+        }
+    }
+
+    #[test]
+    fn dice_out_of_shape_and_out_of_range_are_told_apart() {
+        for text in ["3d", "d-4", "3d6+", "3d6x2"] {
+            assert_eq!(
+                parse(text).map_err(|e| e.fault),
+                Err(DiceFault::Shape),
+                "{text}"
+            );
+        }
+        for text in ["0d6", "1d0", "1d20kh1", "101d6", "1d20000", "1d6+9999999"] {
+            assert_eq!(
+                parse(text).map_err(|e| e.fault),
+                Err(DiceFault::Range),
+                "{text}"
             );
         }
     }

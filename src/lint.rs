@@ -14,6 +14,7 @@
 //! "+3 Wall" builds your wall, "5 Damage" hits the enemy.
 
 use crate::ast::{Effect, Entity, Int, Leaf, Resource};
+use crate::diag::Code;
 use crate::rules::RuleSet;
 
 /// Which way a claim says a number goes.
@@ -308,13 +309,13 @@ fn touches(e: &Effect, resource: &Resource, landing: Option<&Resource>) -> bool 
     }
 }
 
-/// Where a card's text and its data disagree, one message each.
+/// Where a card's text and its data disagree, one message each, with its code.
 pub fn text_vs_card(
     rules: &RuleSet,
     text: &str,
     effects: &[Effect],
     play_again: bool,
-) -> Vec<String> {
+) -> Vec<(Code, String)> {
     let mut out = Vec::new();
     let mut made = Vec::new();
     changes(effects, &mut made);
@@ -383,13 +384,22 @@ pub fn text_vs_card(
                 crate::explain::explain(rules, &relevant)
             )
         };
-        out.push(format!("the text says \"{}\", but {does}", claim.text));
+        out.push((
+            Code::TextDisagrees,
+            format!("the text says \"{}\", but {does}", claim.text),
+        ));
     }
     let says_again = text.to_lowercase().contains("play again");
     if says_again && !play_again {
-        out.push("the text says \"play again\", but the card is not `:play-again true`".into());
+        out.push((
+            Code::PlayAgainDisagrees,
+            "the text says \"play again\", but the card is not `:play-again true`".into(),
+        ));
     } else if play_again && !says_again {
-        out.push("the card is `:play-again true`, but its text does not say \"play again\"".into());
+        out.push((
+            Code::PlayAgainDisagrees,
+            "the card is `:play-again true`, but its text does not say \"play again\"".into(),
+        ));
     }
     out
 }
@@ -513,6 +523,33 @@ mod tests {
             .check_effects(&form)
             .unwrap_or_else(|d| panic!("{d:?}"));
         text_vs_card(&rules, text, &effects, false)
+            .into_iter()
+            .map(|(_, message)| message)
+            .collect()
+    }
+
+    #[test]
+    fn claims_and_play_again_have_their_codes() {
+        let rules = arcomage();
+        let arena = crate::syntax::Arena::new();
+        let form = crate::syntax::read_one(&arena, "[{:effected :you :resource :wall :amount -5}]")
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let effects = rules
+            .check_effects(&form)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let codes = |text: &str, again: bool| -> Vec<Code> {
+            text_vs_card(&rules, text, &effects, again)
+                .into_iter()
+                .map(|(code, _)| code)
+                .collect()
+        };
+        assert_eq!(codes("+5 Wall", false), [Code::TextDisagrees]);
+        assert_eq!(
+            codes("-5 Wall. Play again", false),
+            [Code::PlayAgainDisagrees]
+        );
+        assert_eq!(codes("-5 Wall", true), [Code::PlayAgainDisagrees]);
+        assert_eq!(codes("-5 Wall", false), []);
     }
 
     #[test]

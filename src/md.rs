@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use crate::ast::{CategoryId, StatusDef};
 use crate::check::keys::Keys;
 use crate::defs::{DefKind, Definition};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::syntax::Span;
 
@@ -166,7 +166,8 @@ pub fn tables<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Vec<Table<'a>> 
         if delimiter.len() != header.len() {
             // Not a table to markdown either: the delimiter must match the header.
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::RowLength,
                     Span::new(all[n + 1].0, all[n + 1].0 + all[n + 1].1.len()),
                     format!(
                         "this table's delimiter row has {} cells; its header has {}",
@@ -199,7 +200,8 @@ pub fn tables<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Vec<Table<'a>> 
                 table.rows.push(Row { cells: row, span });
             } else {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::RowLength,
                         span,
                         format!(
                             "this row has {} cells; its table's header has {}",
@@ -363,7 +365,8 @@ pub fn check_categories(rows: &[CategoryRow<'_>], rules: &RuleSet, diags: &mut V
             && let Some(near) = crate::diag::nearest(name, declared)
         {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::TableUnknownCategory,
                     row.category.span,
                     format!("`{name}` is not a category of rule set `{}`", rules.name),
                 )
@@ -423,9 +426,13 @@ pub fn check_row(
             .and_then(|t| t.columns.iter().find(|(_, c)| *c == Column::Status))
             .map_or("status", |(h, _)| h.as_str());
         diags.push(
-            Diagnostic::error(row.name.span, "this row names no status")
-                .with_label("empty")
-                .with_help(format!("write the status's name in the `{column}` column")),
+            Diagnostic::new(
+                Code::TableRowUnnamed,
+                row.name.span,
+                "this row names no status",
+            )
+            .with_label("empty")
+            .with_help(format!("write the status's name in the `{column}` column")),
         );
         return None;
     }
@@ -436,7 +443,8 @@ pub fn check_row(
             Some(c) => Some(c as CategoryId),
             None => {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::TableUnknownCategory,
                         cell.span,
                         format!("`{name}` is not a category of rule set `{}`", rules.name),
                     )
@@ -469,7 +477,8 @@ pub fn check_row(
         if !describes {
             let lower = shown.to_ascii_lowercase();
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::TableUnknownStatus,
                     row.name.span,
                     format!("`{shown}` names no status of rule set `{}`", rules.name),
                 )
@@ -485,7 +494,8 @@ pub fn check_row(
         }
         if row.description.is_none() {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(
+                    Code::RowUndefined,
                     row.name.span,
                     format!("`{shown}` has no description and no definition: it is undefined"),
                 )
@@ -498,14 +508,15 @@ pub fn check_row(
         }
         let Some(polarity) = row.polarity else {
             diags.push(
-                Diagnostic::error(row.name.span, format!("cannot tell whether `{shown}` is a buff or a debuff"))
+                Diagnostic::new(Code::TablePolarity, row.name.span, format!("cannot tell whether `{shown}` is a buff or a debuff"))
                     .with_label("no polarity")
                     .with_help("put the table under a heading that says Buffs or Debuffs, or define it in an `.edn` file"),
             );
             return None;
         };
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::RowDoesNothing,
                 row.name.span,
                 format!(
                     "`{shown}` does nothing: a table row names a status but cannot say what it does"
@@ -540,7 +551,8 @@ pub fn check_row(
         && category != status.category
     {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::TableDisagrees,
                 cell.span,
                 format!(
                     "the table says `{shown}` is of category {}; its definition in {path} says {}",
@@ -555,7 +567,8 @@ pub fn check_row(
         && p != status.polarity
     {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::TableDisagrees,
                 row.name.span,
                 format!(
                     "the table lists `{shown}` as a {}; its definition in {path} is a {}",
@@ -577,7 +590,8 @@ pub fn check_row(
             .map(|t| format!("`{}`", t.name))
             .collect();
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::TriggerDisagrees,
                 cell.span,
                 format!(
                     "the table says `{shown}` acts at `{}`; its definition in {path} acts at {}",
@@ -614,7 +628,7 @@ pub fn check_row(
                 .get(usize::from(attr))
                 .map_or("?", String::as_str);
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(Code::TableDisagrees,
                     cell.span,
                     format!(
                         "the table says `{shown}` changes {attr} by {} {what}; its definition in {path} changes it by {}",
@@ -657,7 +671,8 @@ fn figure(cell: &Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
         Ok(n) if !rest[digits..].starts_with(['.', ',']) => Some(if negative { -n } else { n }),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::TableFigure,
                     cell.span,
                     format!(
                         "expected a whole number such as `+3`, or `—` for none, found `{text}`"

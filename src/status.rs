@@ -20,7 +20,7 @@ use crate::ast::{
 };
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::rules::{RuleSet, TimingId};
 use crate::syntax::{Form, Kind};
 
@@ -169,7 +169,7 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                     c.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
                     if draws {
                         diags.push(
-                            Diagnostic::error(v.span, "`:removed-when` cannot draw chance")
+                            Diagnostic::new(Code::ChanceNotAllowed, v.span, "`:removed-when` cannot draw chance")
                                 .with_label("draws from the generator")
                                 .with_help("it is checked after every change; roll in an effect and keep the result in an attribute"),
                         );
@@ -190,7 +190,7 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
     }
     if !form.has_key(StatusKey::Polarity.name()) {
         diags.push(
-            Diagnostic::error(form.span, "a status needs `:polarity`")
+            Diagnostic::new(Code::MissingKey, form.span, "a status needs `:polarity`")
                 .with_label("missing `:polarity`")
                 .with_help("write `:polarity :buff` or `:polarity :debuff`"),
         );
@@ -205,7 +205,8 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
 fn segments(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Vec<Vec<Effect>> {
     let Kind::Vector(items) = &v.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::WrongType,
                 v.span,
                 format!(
                     "`:segments` is a vector of effect lists, one per segment, found {}",
@@ -238,7 +239,7 @@ fn segments_fit(
         // A `:lasts` written but wrong has its own error.
         None if form_has_lasts => {}
         None => diags.push(
-            Diagnostic::error(v.span, "`:segments` needs `:lasts`")
+            Diagnostic::new(Code::Segments, v.span, "`:segments` needs `:lasts`")
                 .with_label("segments with no timing to run at")
                 .with_help(
                     "segment i runs the i-th time the timing of `:lasts` passes: write `:lasts [3 :round-end]`",
@@ -247,7 +248,7 @@ fn segments_fit(
         Some((n, timing)) if items.len() > n as usize => {
             let timing = rules.timings.get(usize::from(timing)).map_or("?", |t| t.name.as_str());
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(Code::Segments,
                     items[n as usize].span,
                     format!(
                         "{} segments, but the status lasts {n} `:{timing}`: segment {} never runs",
@@ -300,7 +301,8 @@ fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Optio
 /// `[2 :round-end]`: a count and the declared timing that counts it down.
 fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(u32, TimingId)> {
     let shape = || {
-        Diagnostic::error(
+        Diagnostic::new(
+            Code::WrongType,
             v.span,
             format!(
                 "`:lasts` is a count and a timing, such as `[2 :round-end]`; found {}",
@@ -321,7 +323,8 @@ fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(
         Kind::Int(n) if (1..=MAX_LASTS).contains(&n) => Some(n as u32),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::OutOfRange,
                     count.span,
                     format!(
                         "a status lasts a whole number of times from 1 to {MAX_LASTS}, found {}",
@@ -352,7 +355,8 @@ fn stacking(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Stacking> {
             Kind::Int(k) if (1..=MAX_STACKS).contains(&k) => Some(Stacking::Stack(k as u8)),
             _ => {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::OutOfRange,
                         n.span,
                         format!(
                             "a status stacks from 1 to {MAX_STACKS} times, found {}",
@@ -371,8 +375,12 @@ fn stacking(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Stacking> {
         StackingName::Independent => Some(Stacking::Independent),
         StackingName::Stack => {
             diags.push(
-                Diagnostic::error(v.span, "`:stack` says how many: `[:stack 3]`")
-                    .with_label("how many?"),
+                Diagnostic::new(
+                    Code::WrongType,
+                    v.span,
+                    "`:stack` says how many: `[:stack 3]`",
+                )
+                .with_label("how many?"),
             );
             None
         }
@@ -388,7 +396,7 @@ fn modifiers(
 ) -> Vec<Modifier> {
     let Kind::Map(pairs) = &v.kind else {
         diags.push(
-            Diagnostic::error(v.span, format!("`:modifiers` is a map from attributes, such as `{{:attack {{:add 3}}}}`; found {}", v.describe()))
+            Diagnostic::new(Code::NotAMap, v.span, format!("`:modifiers` is a map from attributes, such as `{{:attack {{:add 3}}}}`; found {}", v.describe()))
                 .with_label("expected a map"),
         );
         return Vec::new();
@@ -426,8 +434,12 @@ fn modifiers(
             && !body.has_key(ModKey::Mul.name())
         {
             diags.push(
-                Diagnostic::error(body.span, "this modifier changes nothing")
-                    .with_help("write `{:add N}`, `{:mul X}` or both"),
+                Diagnostic::new(
+                    Code::EmptyModifier,
+                    body.span,
+                    "this modifier changes nothing",
+                )
+                .with_help("write `{:add N}`, `{:mul X}` or both"),
             );
         }
         out.push(m);
@@ -438,7 +450,8 @@ fn modifiers(
 /// `[:power :no-move-attack]`: flags the rule set declares.
 fn flags(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<FlagId> {
     let Kind::Vector(items) = &v.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::WrongType,
             v.span,
             format!("`:flags` is a vector of keywords, found {}", v.describe()),
         ));
@@ -478,7 +491,8 @@ fn blocks(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Optio
                     block.charges = Some(n as u16)
                 }
                 _ => diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::OutOfRange,
                         value.span,
                         format!(
                             "`:charges` is a whole number from 1 to {}, found {}",
@@ -491,7 +505,8 @@ fn blocks(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Optio
             },
             BlockKey::Reflect => match value.kind {
                 Kind::Bool(b) => block.reflect = b,
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::WrongType,
                     value.span,
                     format!(
                         "`:reflect` is `true` or `false`, found {}",
@@ -512,7 +527,8 @@ fn hooks(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(TimingId, Vec<Effect>)> {
     let Kind::Map(pairs) = &v.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
             v.span,
             format!(
                 "`:hooks` is a map from timings to effects, found {}",

@@ -22,7 +22,7 @@ use super::{RuleSet, keyword_map, kind_named, string};
 use crate::ast::{Bool, Effect, Leaf};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, ACTOR, Choosable, Scope, TARGET};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 use super::KindId;
@@ -100,7 +100,8 @@ pub struct ActionDef {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:actions`", diags) {
         if rules.actions.iter().any(|a| a.name == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("action `:{name}` is declared twice"),
             ));
@@ -118,9 +119,13 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         let target = kind(ActionKey::Target, diags);
         if !body.has_key(ActionKey::Actor.name()) {
             diags.push(
-                Diagnostic::error(body.span, format!("action `:{name}` has no `:actor`"))
-                    .with_label("missing `:actor`")
-                    .with_help("say which kind of entity uses it: `:actor :unit`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    body.span,
+                    format!("action `:{name}` has no `:actor`"),
+                )
+                .with_label("missing `:actor`")
+                .with_help("say which kind of entity uses it: `:actor :unit`"),
             );
         }
         let bound: &[&str] = if body.has_key(ActionKey::Target.name()) {
@@ -187,7 +192,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
     }
     if rules.actions.len() > usize::from(ActionId::MAX) {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             "a rule set may declare at most 65535 actions",
         ));
@@ -201,11 +207,15 @@ fn steady(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Op
     cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
     if draws {
         diags.push(
-            Diagnostic::error(form.span, "an action's conditions cannot draw chance")
-                .with_label("draws from the generator")
-                .with_help(
-                    "whether an action is allowed must not depend on dice; roll in its `:effects`",
-                ),
+            Diagnostic::new(
+                Code::ChanceNotAllowed,
+                form.span,
+                "an action's conditions cannot draw chance",
+            )
+            .with_label("draws from the generator")
+            .with_help(
+                "whether an action is allowed must not depend on dice; roll in its `:effects`",
+            ),
         );
         return None;
     }
@@ -220,7 +230,8 @@ fn refusals(
 ) -> Vec<(Bool, String)> {
     let Kind::Vector(items) = &form.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::WrongType,
                 form.span,
                 format!(
                     "`:refused-when` is a vector of `{{:when … :reason \"…\"}}` maps, found {}",
@@ -246,8 +257,12 @@ fn refusals(
         for key in RefusalKey::ALL {
             if !item.has_key(key.name()) {
                 diags.push(
-                    Diagnostic::error(item.span, format!("this refusal has no `:{}`", key.name()))
-                        .with_label(format!("missing `:{}`", key.name())),
+                    Diagnostic::new(
+                        Code::MissingKey,
+                        item.span,
+                        format!("this refusal has no `:{}`", key.name()),
+                    )
+                    .with_label(format!("missing `:{}`", key.name())),
                 );
             }
         }

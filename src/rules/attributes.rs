@@ -3,7 +3,7 @@
 use super::{Reading, RuleSet, keyword_map, string};
 use crate::check;
 use crate::check::keys::{Keys, keys};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -52,7 +52,8 @@ pub(super) fn read(
         rules.attribute_defs.push(def);
     }
     if rules.attributes.len() > usize::from(u16::MAX) {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             "a rule set may declare at most 65535 attributes",
         ));
@@ -84,7 +85,8 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
                 match value.kind {
                     Kind::Bool(b) => def.scratch = b,
                     _ => diags.push(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::WrongType,
                             value.span,
                             format!(
                                 "`:scratch` is `true` or `false`, found {}",
@@ -102,7 +104,8 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         };
         match int {
             Some(n) => *slot = n,
-            None => diags.push(Diagnostic::error(
+            None => diags.push(Diagnostic::new(
+                Code::NotANumber,
                 value.span,
                 format!(
                     "`:{}` is an integer, found {}",
@@ -113,12 +116,14 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         }
     }
     if def.min > def.max {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::AttributeBounds,
             form.span,
             format!("`:min` {} is above `:max` {}", def.min, def.max),
         ));
     } else if def.default < def.min || def.default > def.max {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::AttributeBounds,
             form.span,
             format!("`:default` {} is outside `:min`..`:max`", def.default),
         ));

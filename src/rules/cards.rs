@@ -6,7 +6,7 @@ use super::{RuleSet, whole};
 use crate::ast::{AttrId, CardValue};
 use crate::check;
 use crate::check::keys::{Keys, keys};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -114,7 +114,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     }
     if !value.has_key(CardsKey::HandSize.name()) {
         diags.push(
-            Diagnostic::error(value.span, "`:cards` needs `:hand-size`")
+            Diagnostic::new(Code::MissingKey, value.span, "`:cards` needs `:hand-size`")
                 .with_label("missing `:hand-size`")
                 .with_help("say how many cards a hand holds: `:hand-size 6`"),
         );
@@ -136,7 +136,7 @@ fn values(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Val
             || check::RESERVED.contains(&name);
         if taken || out.iter().any(|d| d.name == name) {
             diags.push(
-                Diagnostic::error(span, format!("`:{name}` is already a name here"))
+                Diagnostic::new(Code::Duplicate, span, format!("`:{name}` is already a name here"))
                     .with_label("taken")
                     .with_help("a card value is a card key and a name in the card's effects: choose a name nothing else has"),
             );
@@ -171,8 +171,12 @@ pub fn number(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<CardValue> {
         Kind::Dec(d) if d.is_finite() => Some(CardValue::Dec(d)),
         _ => {
             diags.push(
-                Diagnostic::error(v.span, format!("expected a number, found {}", v.describe()))
-                    .with_label("expected a number such as `1.5`"),
+                Diagnostic::new(
+                    Code::NotANumber,
+                    v.span,
+                    format!("expected a number, found {}", v.describe()),
+                )
+                .with_label("expected a number such as `1.5`"),
             );
             None
         }
@@ -201,7 +205,8 @@ pub(super) fn attribute(
 
 fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Vec<Diagnostic>) {
     let Kind::Vector(items) = &v.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::WrongType,
             v.span,
             "`:pay-with` is a vector of attributes",
         ));
@@ -211,7 +216,8 @@ fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Ve
         match item.as_keyword().and_then(|a| rules.attribute(a)) {
             Some(a) => zones.pay_with.push(a),
             None => diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::UnknownAttribute,
                     item.span,
                     format!("expected an attribute, found {}", item.describe()),
                 )

@@ -8,7 +8,7 @@
 //! name them, and a misspelt one is caught.
 
 use super::{keyword_map, string};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::Form;
 
 /// Reads a section of names with docs (`:categories`, `:flags`) into `names`;
@@ -23,7 +23,8 @@ pub(super) fn read(
 ) {
     for (name, (span, doc)) in keyword_map(value, section, diags) {
         if names.iter().any(|c| c == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("{noun} `:{name}` is declared twice"),
             ));
@@ -34,7 +35,8 @@ pub(super) fn read(
         names.push(name.to_string());
     }
     if names.len() > max {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             format!("a rule set may declare at most {max} {section}"),
         ));

@@ -10,7 +10,7 @@
 use super::{RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 /// Index of a set in [`RuleSet::choices`].
@@ -48,7 +48,8 @@ pub struct ChoiceSet {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:choices`", diags) {
         if rules.choices.iter().any(|c| c.name == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("choice `:{name}` is declared twice"),
             ));
@@ -94,7 +95,7 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
     }
     let Some(options) = options else {
         diags.push(
-            Diagnostic::error(span, format!("choice `:{name}` has no `:options`"))
+            Diagnostic::new(Code::MissingKey, span, format!("choice `:{name}` has no `:options`"))
                 .with_label("missing `:options`")
                 .with_help("write its options, each with its numbers: `:options {:head {:dodge 4} :body {:dodge 0}}`"),
         );
@@ -104,8 +105,12 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
     // Not a map at all is `keyword_map`'s error alone.
     if entries.is_empty() && matches!(options.kind, Kind::Map(_)) {
         diags.push(
-            Diagnostic::error(options.span, format!("choice `:{name}` has no options"))
-                .with_label("nothing to choose from"),
+            Diagnostic::new(
+                Code::EmptyDeclaration,
+                options.span,
+                format!("choice `:{name}` has no options"),
+            )
+            .with_label("nothing to choose from"),
         );
         return;
     }
@@ -113,7 +118,8 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         return;
     }
     if rules.options.len() + entries.len() > MAX_OPTIONS {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             options.span,
             format!("a rule set may declare at most {MAX_OPTIONS} options over all its choices"),
         ));
@@ -124,7 +130,8 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
     let mut rows: Vec<Vec<i64>> = Vec::new();
     for (i, (option, (at, numbers))) in entries.iter().enumerate() {
         if names.iter().any(|n| n == option) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 *at,
                 format!("option `:{option}` is declared twice"),
             ));
@@ -160,7 +167,7 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         for field in fields.iter().filter(|_| !misspelt) {
             if !written.iter().any(|(f, _)| f == field) {
                 diags.push(
-                    Diagnostic::error(*at, format!("option `:{option}` gives no `:{field}`"))
+                    Diagnostic::new(Code::OptionFields, *at, format!("option `:{option}` gives no `:{field}`"))
                         .with_label(format!("missing `:{field}`"))
                         .with_help(format!(
                             "every option of `:{name}` gives the same numbers; write `:{field} 0` if it adds nothing"
@@ -198,7 +205,8 @@ fn number(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
         .map(|i| rules.params[i].1),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::NotANumber,
                     v.span,
                     format!(
                         "an option's number is a whole number or a param, found {}",

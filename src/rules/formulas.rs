@@ -9,7 +9,7 @@
 use super::{RuleSet, keyword_map, string};
 use crate::ast::FormulaDef;
 use crate::check::{self, keys::Keys, keys::keys};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 /// The most arguments a formula may take.
@@ -30,7 +30,8 @@ keys! {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:formulas`", diags) {
         if rules.formulas.iter().any(|(n, _)| n == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("formula `:{name}` is declared twice"),
             ));
@@ -48,7 +49,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 }
                 FormulaKey::Args => {
                     let Kind::Vector(items) = &v.kind else {
-                        diags.push(Diagnostic::error(
+                        diags.push(Diagnostic::new(
+                            Code::WrongType,
                             v.span,
                             format!("`:args` is a vector of keywords, found {}", v.describe()),
                         ));
@@ -56,14 +58,14 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                     };
                     for item in items.iter() {
                         match item.as_keyword() {
-                            Some(a) if args.iter().any(|x| x == a) => {
-                                diags.push(Diagnostic::error(
-                                    item.span,
-                                    format!("argument `:{a}` is named twice"),
-                                ))
-                            }
+                            Some(a) if args.iter().any(|x| x == a) => diags.push(Diagnostic::new(
+                                Code::Duplicate,
+                                item.span,
+                                format!("argument `:{a}` is named twice"),
+                            )),
                             Some(a) => args.push(a.to_string()),
-                            None => diags.push(Diagnostic::error(
+                            None => diags.push(Diagnostic::new(
+                                Code::WrongType,
                                 item.span,
                                 format!(
                                     "an argument is named by a keyword, found {}",
@@ -73,7 +75,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                         }
                     }
                     if args.len() > MAX_ARGS {
-                        diags.push(Diagnostic::error(
+                        diags.push(Diagnostic::new(
+                            Code::TooMany,
                             v.span,
                             format!("a formula takes at most {MAX_ARGS} arguments"),
                         ));
@@ -84,8 +87,12 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
         let Some(v) = value else {
             diags.push(
-                Diagnostic::error(span, format!("formula `:{name}` has no `:value`"))
-                    .with_help("write what it computes: `:value [* 10 :index :index]`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    span,
+                    format!("formula `:{name}` has no `:value`"),
+                )
+                .with_help("write what it computes: `:value [* 10 :index :index]`"),
             );
             continue;
         };

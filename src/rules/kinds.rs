@@ -11,7 +11,7 @@ use super::{Reading, RuleSet, keyword_map, string};
 use crate::ast::Bool;
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, SELF, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 /// Index of a kind in [`RuleSet::kinds`].
@@ -43,7 +43,8 @@ pub(super) fn read<'f, 'a>(
     let mut turns: Vec<Vec<TurnKindId>> = Vec::new();
     for (name, (span, body)) in keyword_map(value, "`:kinds`", diags) {
         if kinds.iter().any(|k| k == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("kind `:{name}` is declared twice"),
             ));
@@ -81,11 +82,16 @@ pub(super) fn read<'f, 'a>(
     }
     if kinds.is_empty() {
         diags.push(
-            Diagnostic::error(value.span, "`:kinds` declares no kind")
-                .with_help("seats are of the first kind: `:kinds {:player \"a seat's player\"}`"),
+            Diagnostic::new(
+                Code::EmptyDeclaration,
+                value.span,
+                "`:kinds` declares no kind",
+            )
+            .with_help("seats are of the first kind: `:kinds {:player \"a seat's player\"}`"),
         );
     } else if kinds.len() >= usize::from(KindId::MAX) {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             "a rule set may declare at most 65534 kinds",
         ));

@@ -12,7 +12,7 @@
 use super::{RuleSet, keyword_map, string};
 use crate::ast::Lookup;
 use crate::check::{self, keys::Keys, keys::keys};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 keys! {
@@ -32,7 +32,8 @@ keys! {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:lookups`", diags) {
         if rules.lookups.iter().any(|(n, _)| n == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("lookup table `:{name}` is declared twice"),
             ));
@@ -65,7 +66,8 @@ fn table(
             LookupKey::Ranges | LookupKey::Values => {
                 let ranges = key == LookupKey::Ranges;
                 let Kind::Vector(items) = &v.kind else {
-                    diags.push(Diagnostic::error(
+                    diags.push(Diagnostic::new(
+                        Code::WrongType,
                         v.span,
                         format!(
                             "`:{}` is a vector of {}, found {}",
@@ -90,9 +92,12 @@ fn table(
     }
     if written.is_empty() && diags.len() == before {
         diags.push(
-            Diagnostic::error(span, format!("lookup table `:{name}` has no ranges")).with_help(
-                "write `:ranges [[1 3 3] [4 9 5] [10 nil 10]]` or `:values [[1 0] [2 1]]`",
-            ),
+            Diagnostic::new(
+                Code::EmptyDeclaration,
+                span,
+                format!("lookup table `:{name}` has no ranges"),
+            )
+            .with_help("write `:ranges [[1 3 3] [4 9 5] [10 nil 10]]` or `:values [[1 0] [2 1]]`"),
         );
     }
     if diags.len() != before {
@@ -103,7 +108,8 @@ fn table(
         let ((_, hi, _, first), (lo, _, _, span)) = (pair[0], pair[1]);
         if lo <= hi {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::LookupRanges,
                     span,
                     format!("this range overlaps another of `:{name}`: {lo} is in both"),
                 )
@@ -113,7 +119,8 @@ fn table(
             );
         } else if lo > hi.saturating_add(1) {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::LookupRanges,
                     span,
                     format!(
                         "`:{name}` has a gap before this range: {} has no value",
@@ -154,7 +161,8 @@ fn entry(
         Kind::Vector(parts) if parts.len() == if ranges { 3 } else { 2 } => parts,
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     item.span,
                     format!("expected {shape}, found {}", item.describe()),
                 )
@@ -174,7 +182,8 @@ fn entry(
         let (lo, hi, value) = (lo?, hi?, value?);
         if lo > hi {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::LookupRanges,
                     item.span,
                     format!("this range runs backwards: {lo} is above {hi}"),
                 )
@@ -199,18 +208,25 @@ fn number(f: &Form<'_>, rules: &RuleSet, what: &str, diags: &mut Vec<Diagnostic>
             let found = rules.params.iter().find(|(p, _)| p == k).map(|(_, v)| *v);
             if found.is_none() {
                 diags.push(
-                    Diagnostic::error(f.span, format!("no param `:{k}` is declared"))
-                        .with_label(format!("{what} is a number or a param"))
-                        .suggest(k, rules.params.iter().map(|(p, _)| p.as_str()), |s| {
-                            format!(":{s}")
-                        }),
+                    Diagnostic::new(
+                        Code::KeywordNotNumber,
+                        f.span,
+                        format!("no param `:{k}` is declared"),
+                    )
+                    .with_label(format!("{what} is a number or a param"))
+                    .suggest(
+                        k,
+                        rules.params.iter().map(|(p, _)| p.as_str()),
+                        |s| format!(":{s}"),
+                    ),
                 );
             }
             found
         }
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::NotANumber,
                     f.span,
                     format!("{what} is a number or a param, found {}", f.describe()),
                 )

@@ -64,7 +64,7 @@ pub mod keys {
 use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// Rule sets shipped inside the binary, by name.
@@ -291,12 +291,17 @@ impl Names {
     fn declare(&mut self, name: &str, span: Span, diags: &mut Vec<Diagnostic>) {
         if crate::check::RESERVED.contains(&name) {
             diags.push(
-                Diagnostic::error(span, format!("`:{name}` is reserved: the engine binds it"))
-                    .with_label("reserved name"),
+                Diagnostic::new(
+                    Code::Reserved,
+                    span,
+                    format!("`:{name}` is reserved: the engine binds it"),
+                )
+                .with_label("reserved name"),
             );
         } else if let Some((_, first)) = self.0.iter().find(|(n, _)| n == name) {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::Duplicate,
                     span,
                     format!("`:{name}` is already declared in this rule set"),
                 )
@@ -342,14 +347,16 @@ impl RuleSet {
         let form = match read.forms.as_slice() {
             [form] => form,
             [] => {
-                return Err(vec![Diagnostic::error(
+                return Err(vec![Diagnostic::new(
+                    Code::EmptyFile,
                     Span::new(0, 0),
                     "this rule-set file is empty: expected a map `{:rules :name …}`",
                 )]);
             }
             [_, second, ..] => {
                 return Err(vec![
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::OneForm,
                         second.span,
                         "a rule-set file holds one map; this is a second form",
                     )
@@ -449,7 +456,8 @@ impl RuleSet {
                 (Section::Rules, Some(value)) => match value.as_keyword() {
                     Some(name) => rules.name = name.to_string(),
                     None => diags.push(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::WrongType,
                             value.span,
                             format!(
                                 "`:rules` names the rule set with a keyword, found {}",
@@ -507,16 +515,23 @@ impl RuleSet {
         }
         if !form.has_key(Section::Rules.name()) {
             diags.push(
-                Diagnostic::error(form.span, "this rule set has no `:rules` name")
-                    .with_label("missing `:rules`")
-                    .with_help("start it with `{:rules :my-game …}`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    "this rule set has no `:rules` name",
+                )
+                .with_label("missing `:rules`")
+                .with_help("start it with `{:rules :my-game …}`"),
             );
         }
         if rules.roles.is_empty() {
             diags.push(
-                Diagnostic::error(form.span, "this rule set declares no `:roles`").with_help(
-                    "effects need someone to affect: `:roles {:you \"the acting player\"}`",
-                ),
+                Diagnostic::new(
+                    Code::EmptyDeclaration,
+                    form.span,
+                    "this rule set declares no `:roles`",
+                )
+                .with_help("effects need someone to affect: `:roles {:you \"the acting player\"}`"),
             );
         }
         seats::check_roles(form, &rules, diags);
@@ -738,7 +753,8 @@ fn string(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
     match &form.kind {
         Kind::Str(s) => Some(s.to_string()),
         _ => {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::WrongType,
                 form.span,
                 format!("expected a string, found {}", form.describe()),
             ));
@@ -754,7 +770,8 @@ fn keyword_map<'f, 'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(&'a str, (Span, &'f Form<'a>))> {
     let Kind::Map(pairs) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
             form.span,
             format!("{what} is a map from keywords, found {}", form.describe()),
         ));
@@ -765,7 +782,8 @@ fn keyword_map<'f, 'a>(
         match k.as_keyword() {
             Some(name) => out.push((name, (k.span, v))),
             None => diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::KeyNotKeyword,
                     k.span,
                     format!("names in {what} are keywords, found {}", k.describe()),
                 )
@@ -805,7 +823,8 @@ fn whole(
         Kind::Int(n) if (min..=max).contains(&n) => Some(n),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::OutOfRange,
                     form.span,
                     format!(
                         "{what} is a whole number from {min} to {max}, found {}",

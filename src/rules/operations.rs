@@ -7,7 +7,7 @@ use super::{Reading, RuleSet, keyword_map, string};
 use crate::ast::{Effect, Leaf, OpId, Resource};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::Form;
 
 keys! {
@@ -60,7 +60,8 @@ pub(super) fn bodies(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<()> {
     if rules.operations.len() > MAX_OPERATIONS {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             reading.op_forms[MAX_OPERATIONS].0,
             format!("a rule set may define at most {MAX_OPERATIONS} operations"),
         ));
@@ -88,8 +89,12 @@ pub(super) fn bodies(
         }
         if !body.has_key(OpKey::Effects.name()) {
             diags.push(
-                Diagnostic::error(body.span, "this operation has no `:effects`")
-                    .with_label("missing `:effects`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    body.span,
+                    "this operation has no `:effects`",
+                )
+                .with_label("missing `:effects`"),
             );
         }
         defs.push(effects.map(|effects| OpDef { doc, effects }));
@@ -101,7 +106,8 @@ pub(super) fn bodies(
             .map(|&o| format!("`:{}`", rules.operations[o as usize]))
             .collect();
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::OperationLoop,
                 reading.op_forms[cycle[0] as usize].0,
                 format!("operations call each other in a loop: {}", path.join(" → ")),
             )
@@ -124,7 +130,7 @@ pub(super) fn bodies(
             continue;
         };
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(Code::ExpandsTooFar,
                 reading.op_forms[op].0,
                 format!("`:{}` {problem}", rules.operations[op]),
             )

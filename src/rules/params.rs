@@ -1,7 +1,7 @@
 //! `:params {:tower-goal 50}`: named integer constants, usable wherever a number is.
 
 use super::{Reading, RuleSet, keyword_map};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 pub(super) fn read(
@@ -15,7 +15,8 @@ pub(super) fn read(
         match v.kind {
             Kind::Int(n) => rules.params.push((name.to_string(), n)),
             _ => diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::NotANumber,
                     v.span,
                     format!("a param is an integer, found {}", v.describe()),
                 )

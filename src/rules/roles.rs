@@ -2,7 +2,7 @@
 //! effects use for entities, bound each time effects run.
 
 use super::{Names, Reading, RuleSet, keyword_map, string};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::Form;
 
 pub(super) fn read(
@@ -21,7 +21,8 @@ fn declare(value: &Form<'_>, rules: &mut RuleSet, names: &mut Names, diags: &mut
         rules.role_docs.push(string(doc, diags).unwrap_or_default());
     }
     if rules.roles.len() > usize::from(u8::MAX) {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             "a rule set may declare at most 255 roles",
         ));

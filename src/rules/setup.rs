@@ -11,7 +11,7 @@ use super::{RuleSet, keyword_map, kind_named};
 use crate::ast::AttrId;
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 use super::KindId;
@@ -51,8 +51,12 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             rules.roles.iter().any(|n| n == name) || rules.setup.iter().any(|s| s.name == name);
         if taken {
             diags.push(
-                Diagnostic::error(span, format!("`:{name}` already names a role or entity"))
-                    .with_label("named again"),
+                Diagnostic::new(
+                    Code::Duplicate,
+                    span,
+                    format!("`:{name}` already names a role or entity"),
+                )
+                .with_label("named again"),
             );
             continue;
         }
@@ -66,7 +70,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         for (key, v) in check::fields(body, "an entity", SetupKey::ALL, diags).unwrap_or_default() {
             match key {
                 SetupKey::Kind if seat.is_some() => diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::SeatSetup,
                         v.span,
                         format!("`:{name}` is a seat: its kind is the first"),
                     )
@@ -86,8 +91,12 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                     }
                 }
                 SetupKey::For if seat.is_some() => diags.push(
-                    Diagnostic::error(v.span, format!("`:{name}` is a seat: it is one entity"))
-                        .with_label("not for a seat"),
+                    Diagnostic::new(
+                        Code::SeatSetup,
+                        v.span,
+                        format!("`:{name}` is a seat: it is one entity"),
+                    )
+                    .with_label("not for a seat"),
                 ),
                 SetupKey::For => {
                     for (a, n) in values(v, rules, diags) {
@@ -101,7 +110,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                         .unwrap_or(usize::MAX);
                     if count > MAX_FOR {
                         diags.push(
-                            Diagnostic::error(
+                            Diagnostic::new(
+                                Code::TooMany,
                                 v.span,
                                 format!("`:for` makes {count} entities; at most {MAX_FOR}"),
                             )
@@ -183,7 +193,8 @@ fn whole(rules: &RuleSet, a: AttrId, n: &Form<'_>, diags: &mut Vec<Diagnostic>) 
 
 fn out_of_bounds(rules: &RuleSet, a: AttrId, span: Span, found: &str, diags: &mut Vec<Diagnostic>) {
     let (min, max) = rules.bounds[a as usize];
-    diags.push(Diagnostic::error(
+    diags.push(Diagnostic::new(
+        Code::OutOfBounds,
         span,
         format!(
             "`:{}` is a whole number from {min} to {max}, found {found}",
@@ -201,7 +212,8 @@ fn range(
 ) -> Option<Vec<i64>> {
     let Kind::Vector(items) = &n.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::WrongType,
                 n.span,
                 format!(
                     "`:for` gives each attribute a range `[lo hi]`, found {}",
@@ -214,7 +226,7 @@ fn range(
     };
     let [lo, hi] = &items[..] else {
         diags.push(
-            Diagnostic::error(n.span, "a range is two numbers, `[lo hi]`")
+            Diagnostic::new(Code::WrongType, n.span, "a range is two numbers, `[lo hi]`")
                 .with_label("expected `[lo hi]`"),
         );
         return None;
@@ -222,7 +234,8 @@ fn range(
     let (lo, hi) = (whole(rules, a, lo, diags)?, whole(rules, a, hi, diags)?);
     if lo > hi || hi.saturating_sub(lo) >= MAX_FOR as i64 {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::ForRange,
                 n.span,
                 format!("the range `[{lo} {hi}]` is empty or too long"),
             )

@@ -14,7 +14,7 @@
 use super::{RuleSet, TimingId, keyword_map, string};
 use crate::ast::AttrId;
 use crate::check::{self, keys::Keys, keys::keys};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -115,7 +115,8 @@ impl TableShape {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, body)) in keyword_map(value, "`:tables`", diags) {
         if rules.tables.iter().any(|t| t.name == name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("table `:{name}` is declared twice"),
             ));
@@ -156,8 +157,12 @@ fn shape(
     }
     if !has_columns {
         diags.push(
-            Diagnostic::error(body.span, format!("table `:{name}` has no `:columns`"))
-                .with_help("write `:columns {\"Name\" :status \"Category\" :category}`"),
+            Diagnostic::new(
+                Code::MissingKey,
+                body.span,
+                format!("table `:{name}` has no `:columns`"),
+            )
+            .with_help("write `:columns {\"Name\" :status \"Category\" :category}`"),
         );
         return None;
     }
@@ -169,7 +174,8 @@ fn shape(
         (Column::Text, ":text"),
     ] {
         if count(role) > 1 {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::TableColumns,
                 body.span,
                 format!(
                     "table `:{name}` has {} `{what}` columns; a row has one",
@@ -182,7 +188,7 @@ fn shape(
     if diags.len() == before && count(Column::Status) == 0 {
         if count(Column::Category) == 0 {
             diags.push(
-                Diagnostic::error(span, format!("table `:{name}` names no status and no category column"))
+                Diagnostic::new(Code::TableColumns, span, format!("table `:{name}` names no status and no category column"))
                     .with_label("nothing to join its rows by")
                     .with_help("a status table has a `:status` column; a category table has a `:category` column"),
             );
@@ -193,7 +199,8 @@ fn shape(
             || shape.polarity != TablePolarity::Unsaid
         {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::TableColumns,
                     span,
                     format!("table `:{name}` has no `:status` column, so its rows are categories"),
                 )
@@ -212,7 +219,8 @@ fn polarity(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<TablePolarity> 
         Some("debuff") => Some(TablePolarity::Fixed(crate::ast::Polarity::Debuff)),
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::NotOneOf,
                     v.span,
                     format!(
                         "`:polarity` is `:heading`, `:buff` or `:debuff`, found {}",
@@ -236,7 +244,8 @@ fn columns(
 ) {
     let Kind::Map(pairs) = &v.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::NotAMap,
                 v.span,
                 format!(
                     "`:columns` is a map from headers to meanings, found {}",
@@ -250,7 +259,8 @@ fn columns(
     for (header, meaning) in pairs.iter() {
         let Kind::Str(text) = &header.kind else {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     header.span,
                     format!(
                         "a column is named by its header as a string, found {}",
@@ -263,14 +273,16 @@ fn columns(
         };
         let text = text.trim();
         if text.is_empty() {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::EmptyName,
                 header.span,
                 "a column's header is not empty",
             ));
             continue;
         }
         if out.iter().any(|(h, _)| h.eq_ignore_ascii_case(text)) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 header.span,
                 format!("column \"{text}\" is named twice (headers are compared without case)"),
             ));
@@ -312,8 +324,12 @@ fn column(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
             _ => format!("`[:{} TIMING ATTRIBUTE]`", key.name()),
         };
         diags.push(
-            Diagnostic::error(v.span, format!("write this column as {shown}"))
-                .with_label("wrong shape"),
+            Diagnostic::new(
+                Code::ColumnShape,
+                v.span,
+                format!("write this column as {shown}"),
+            )
+            .with_label("wrong shape"),
         );
         return None;
     }

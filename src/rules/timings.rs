@@ -6,7 +6,7 @@
 use super::{KindId, MAX_LIST_EXPANSION, RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared, SELF, Scope, list_and};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Span};
 
 /// Index of a timing in [`RuleSet::timings`].
@@ -64,7 +64,8 @@ pub struct Timing {
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     for (name, (span, def)) in keyword_map(value, "`:timings`", diags) {
         if rules.timing(name).is_some() {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 span,
                 format!("timing `:{name}` is declared twice"),
             ));
@@ -83,9 +84,13 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
         if !def.has_key(TimingKey::At.name()) {
             diags.push(
-                Diagnostic::error(def.span, format!("timing `:{name}` has no `:at`"))
-                    .with_label("missing `:at`")
-                    .with_help(format!("attach it to a moment: {}", moments())),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    def.span,
+                    format!("timing `:{name}` has no `:at`"),
+                )
+                .with_label("missing `:at`")
+                .with_help(format!("attach it to a moment: {}", moments())),
             );
         }
         // A timing whose `:at` is wrong is still declared (its error said,
@@ -106,7 +111,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
     }
     if rules.timings.len() > usize::from(u16::MAX) {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             "a rule set may declare at most 65535 timings",
         ));
@@ -191,7 +197,8 @@ pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagn
         let n = rules.expansion_of(&effects);
         if n > MAX_LIST_EXPANSION {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::ExpandsTooFar,
                     span,
                     format!(
                         "the `:{name}` hook expands to {n} changes; at most {MAX_LIST_EXPANSION}"

@@ -7,7 +7,7 @@
 use super::{RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 /// Index of a turn kind in [`RuleSet::turn_kinds`].
@@ -71,7 +71,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     let mut allows_forms = Vec::new();
     for (name, (span, body)) in &entries {
         if kinds.iter().any(|k| k.name == *name) {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
                 *span,
                 format!("turn kind `:{name}` is declared twice"),
             ));
@@ -97,14 +98,15 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     }
     if kinds.is_empty() {
         diags.push(
-            Diagnostic::error(value.span, "`:turn-kinds` declares no turn kind").with_help(
+            Diagnostic::new(Code::EmptyDeclaration, value.span, "`:turn-kinds` declares no turn kind").with_help(
                 "for example `:turn-kinds {:classic \"any action\" :fast-magic {:allows [:fast-magic]}}`",
             ),
         );
         return;
     }
     if kinds.len() > MAX_TURN_KINDS {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             format!("a rule set may declare at most {MAX_TURN_KINDS} turn kinds"),
         ));
@@ -114,7 +116,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     for (i, form) in allows_forms {
         let Kind::Vector(items) = &form.kind else {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     form.span,
                     format!(
                         "`:allows` is a vector of turn kinds, found {}",
@@ -165,7 +168,8 @@ pub fn turn_list(
 ) -> Option<Vec<TurnKindId>> {
     let Kind::Vector(items) = &value.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::WrongType,
                 value.span,
                 format!(
                     "`:turns` is a vector of turn kinds, found {}",
@@ -177,7 +181,8 @@ pub fn turn_list(
         return None;
     };
     if items.len() > MAX_TURNS_PER_ROUND {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::TooMany,
             value.span,
             format!("an entity may have at most {MAX_TURNS_PER_ROUND} turns a round"),
         ));

@@ -6,7 +6,7 @@ use super::{RuleSet, whole};
 use crate::ast::{Int, Leaf};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, SELF, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 /// The longest game a rule set may ask for: a game where nobody can act plays
@@ -49,7 +49,8 @@ fn order(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<
         Kind::Vector(items) if !items.is_empty() && items.len() <= MAX_ORDER_KEYS => items,
         _ => {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::WrongType,
                     value.span,
                     format!(
                         "`:order` is a vector of 1 to {MAX_ORDER_KEYS} sort keys, found {}",
@@ -76,7 +77,7 @@ fn order(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<
         key.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
         if draws {
             diags.push(
-                Diagnostic::error(item.span, "a turn-order key cannot draw chance")
+                Diagnostic::new(Code::ChanceNotAllowed, item.span, "a turn-order key cannot draw chance")
                     .with_label("draws from the generator")
                     .with_help(
                         "roll it into an attribute in a `:game-start` hook and sort by that: `[:self :initiative]`",

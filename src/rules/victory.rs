@@ -5,7 +5,7 @@ use super::{RuleSet, string};
 use crate::ast::{AttrId, Bool, Leaf, RoleId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, list_and};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -50,7 +50,8 @@ pub fn reads(b: &Bool) -> Option<Vec<(RoleId, AttrId)>> {
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     let Kind::Vector(items) = &value.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::WrongType,
             value.span,
             format!(
                 "`:victory` is a vector of `{{:when … :winner …}}` maps, found {}",
@@ -70,7 +71,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 VictoryKey::Winner => match v.as_keyword().and_then(|w| rules.role(w)) {
                     Some(r) => winner = Some(r),
                     None => diags.push(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::UnknownRole,
                             v.span,
                             format!("`:winner` is a role, found {}", v.describe()),
                         )
@@ -88,7 +90,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             (VictoryKey::Winner, winner.is_none()),
         ] {
             if missing && !item.has_key(k.name()) {
-                diags.push(Diagnostic::error(
+                diags.push(Diagnostic::new(
+                    Code::MissingKey,
                     item.span,
                     format!("this victory condition has no `:{}`", k.name()),
                 ));

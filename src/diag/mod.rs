@@ -1,11 +1,17 @@
 //! Diagnostics: one type for every layer's errors, rendered for people
 //! (`path:line:col`, the source line, a caret) or for machines (JSON).
+//! Each kind has a stable code ([`codes`]), explained in [`catalogue`].
+
+pub mod catalogue;
+pub mod codes;
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::syntax::{LineIndex, ReadError, Span};
+
+pub use codes::Code;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -22,6 +28,11 @@ pub enum Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// The kind of problem. `None` only for a diagnostic made by the
+    /// transitional [`Diagnostic::error`] or [`Diagnostic::warning`], whose
+    /// call sites are given codes as they move to [`Diagnostic::new`]; then
+    /// this becomes a plain `Code`. Not rendered yet.
+    pub code: Option<Code>,
     /// Where the problem is.
     pub span: Span,
     /// What is wrong, in one sentence.
@@ -57,10 +68,26 @@ impl Diagnostic {
         self
     }
 
-    /// An error at `span`.
+    /// A diagnostic of kind `code` at `span`: an error for an `E` code, a
+    /// warning for a `W` code.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: if code.is_warning() {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
+            code: Some(code),
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// An error at `span`, with no code yet. Transitional: every call site
+    /// moves to [`Diagnostic::new`] with its code (see the catalogue).
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            code: None,
             span,
             message: message.into(),
             label: None,
@@ -70,7 +97,7 @@ impl Diagnostic {
         }
     }
 
-    /// A warning at `span`.
+    /// A warning at `span`, with no code yet. Transitional, as [`Diagnostic::error`].
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -152,7 +179,7 @@ impl Diagnostic {
 
 impl From<&ReadError> for Diagnostic {
     fn from(e: &ReadError) -> Diagnostic {
-        let mut d = Diagnostic::error(e.span(), e.to_string());
+        let mut d = Diagnostic::new(Code::from(e), e.span(), e.to_string());
         if let Some((span, note)) = e.related() {
             d = d.with_related(span, note);
         }
@@ -431,6 +458,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_code_sets_the_severity_and_read_errors_have_theirs() {
+        let w = Diagnostic::new(Code::TextDisagrees, Span::new(0, 1), "w");
+        assert_eq!(
+            (w.severity, w.code),
+            (Severity::Warning, Some(Code::TextDisagrees))
+        );
+        let arena = crate::syntax::Arena::new();
+        let read = crate::syntax::read(&arena, "[1 2");
+        let d = Diagnostic::from(&read.errors[0]);
+        assert_eq!(
+            (d.severity, d.code),
+            (Severity::Error, Some(Code::Unclosed))
+        );
+        assert_eq!(Diagnostic::error(Span::new(0, 1), "e").code, None);
+    }
+
+    #[test]
     fn nearest_finds_typos_and_ignores_strangers() {
         let names = ["quarry", "magic", "zoo", "wall", "tower"];
         assert_eq!(nearest("quary", names), Some("quarry"));
@@ -442,10 +486,15 @@ mod tests {
     #[test]
     fn render_points_a_caret_under_the_span() {
         let src = Source::new("x.edn", "[:a\n :quary]");
-        let d = Diagnostic::error(Span::new(5, 11), "unknown resource `:quary`")
-            .with_label("not a resource")
-            .with_help("did you mean `:quarry`?");
+        let d = Diagnostic::new(
+            Code::UnknownResource,
+            Span::new(5, 11),
+            "unknown resource `:quary`",
+        )
+        .with_label("not a resource")
+        .with_help("did you mean `:quarry`?");
         let text = src.render(&d, false);
+        assert_eq!(d.severity, Severity::Error);
         assert_eq!(
             text,
             "error: unknown resource `:quary`\n  --> x.edn:2:2\n  |\n2 |  :quary]\n  |  ^^^^^^ not a resource\n  = help: did you mean `:quarry`?\n"
