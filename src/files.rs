@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::defs::{DefKind, Definition};
-use crate::diag::{Diagnostic, Severity, Source};
+use crate::diag::{Code, Diagnostic, Severity, Source};
 pub use crate::project::rules_folder;
 use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Arena, Form, Span, read};
@@ -130,7 +130,8 @@ pub fn source_of(shown: String, bytes: Vec<u8>) -> Result<Source, (Source, Diagn
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let d = Diagnostic::error(
+            let d = Diagnostic::new(
+                Code::NotUtf8,
                 Span::new(at, at + 1),
                 format!("this file is not UTF-8 text (invalid byte at offset {at})"),
             )
@@ -318,13 +319,19 @@ fn check_scenarios(
     let mut loaded = match scenario_rules(path, forms) {
         Some(name) => match load_rules(&name) {
             Ok(r) => r,
-            Err(e) => return vec![Diagnostic::error(named, e.to_string())],
+            Err(e) => {
+                return vec![Diagnostic::new(
+                    Code::RuleSetUnavailable,
+                    named,
+                    e.to_string(),
+                )];
+            }
         },
         None => match rules {
             Some(r) => r.clone(),
             None => {
                 return vec![
-                    Diagnostic::error(whole, "cannot tell which rule set these scenarios use")
+                    Diagnostic::new(Code::WhichRuleSet, whole, "cannot tell which rule set these scenarios use")
                         .with_help("put the file in a folder named after the rule set, add `:rules :NAME`, or give `--rules`"),
                 ];
             }
@@ -332,7 +339,7 @@ fn check_scenarios(
     };
     let deck = match load_deck(&mut loaded, &[]) {
         Ok(deck) => deck.cards,
-        Err(e) => return vec![Diagnostic::error(whole, e.to_string())],
+        Err(e) => return vec![Diagnostic::new(Code::DeckUnavailable, whole, e.to_string())],
     };
     let mut diags = Vec::new();
     crate::scenario::load(forms, &loaded, &deck, &mut diags);
@@ -376,7 +383,11 @@ pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
                     name_or_path,
                     String::from_utf8_lossy(e.as_bytes()).into_owned(),
                 );
-                let d = Diagnostic::error(Span::new(at, at + 1), "this file is not UTF-8 text");
+                let d = Diagnostic::new(
+                    Code::NotUtf8,
+                    Span::new(at, at + 1),
+                    "this file is not UTF-8 text",
+                );
                 return Err(LoadError::Invalid(source, vec![d]));
             }
         },

@@ -25,7 +25,7 @@
 //! the same forms with the same comments and tokens, or [`format_source`]
 //! refuses it.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Arena, Form, ReadError, Span, read};
 
 /// Why [`format_source`] returned no text.
@@ -48,7 +48,8 @@ impl FmtError {
         match self {
             FmtError::Syntax(errors) => errors.iter().map(Diagnostic::from).collect(),
             FmtError::NotSame { at } => vec![
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::FormatterUnsafe,
                     *at,
                     "internal error: the formatted text would not read back the same here; the file is left as it was",
                 )

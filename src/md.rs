@@ -628,7 +628,8 @@ pub fn check_row(
                 .get(usize::from(attr))
                 .map_or("?", String::as_str);
             diags.push(
-                Diagnostic::new(Code::TableDisagrees,
+                Diagnostic::new(
+                    Code::TableDisagrees,
                     cell.span,
                     format!(
                         "the table says `{shown}` changes {attr} by {} {what}; its definition in {path} changes it by {}",

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use crate::ast::StatusDef;
 use crate::defs::{DefKind, Definition, definition, name_span};
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::md::{CategoryRow, StatusRow, Table};
 use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Arena, Form, Read, Span, read};
@@ -168,7 +168,8 @@ fn classify<'a>(
     if read.forms.is_empty() {
         out.diagnostics.push((
             i,
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::EmptyFile,
                 Span::new(0, 0),
                 "this file holds no forms: expected a rule set or card and effect definitions",
             ),
@@ -276,7 +277,8 @@ fn assign_rule_sets(
                     names.push(&r.name);
                 }
             }
-            let d = Diagnostic::error(
+            let d = Diagnostic::new(
+                Code::WhichRuleSet,
                 Span::new(0, 0),
                 format!("cannot tell which rule set `{}` is written for", source.path),
             )
@@ -398,7 +400,8 @@ fn defined_twice(
     sources: &[Source],
 ) -> Diagnostic {
     let (file, first) = first;
-    let d = Diagnostic::error(
+    let d = Diagnostic::new(
+        Code::DefinedTwice,
         name_span(form).unwrap_or(form.span),
         format!("`{}` is defined twice in rule set `{}`", def.name, rs.name),
     )
@@ -443,7 +446,8 @@ fn check_status_rows(
             // A row naming nothing is reported by `check_row`, not as a second nothing.
             if let (false, Some(first)) = (id.is_empty(), rows_seen.get(&key)) {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::TableRowTwice,
                         row.name.span,
                         format!("`{}` is defined twice in these tables", row.name.text),
                     )

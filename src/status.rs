@@ -248,7 +248,8 @@ fn segments_fit(
         Some((n, timing)) if items.len() > n as usize => {
             let timing = rules.timings.get(usize::from(timing)).map_or("?", |t| t.name.as_str());
             diags.push(
-                Diagnostic::new(Code::Segments,
+                Diagnostic::new(
+                    Code::Segments,
                     items[n as usize].span,
                     format!(
                         "{} segments, but the status lasts {n} `:{timing}`: segment {} never runs",
@@ -282,6 +283,7 @@ fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Optio
         rules.categories.iter().map(String::as_str),
         "a category",
         "categories",
+        Code::UnknownCategory,
     )
     .when_empty(format!(
         "declare it in the rule set: `:categories {{:{name} \"…\"}}`"
@@ -405,6 +407,7 @@ fn modifiers(
         rules.attributes.iter().map(String::as_str),
         "an attribute",
         "attributes",
+        Code::UnknownAttribute,
     );
     let mut out = Vec::new();
     for (k, body) in pairs.iter() {
@@ -457,8 +460,13 @@ fn flags(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Flag
         ));
         return Vec::new();
     };
-    let declared = Declared::new(rules.flags.iter().map(String::as_str), "a flag", "flags")
-        .when_empty("declare it in the rule set: `:flags {:my-flag \"…\"}`".to_string());
+    let declared = Declared::new(
+        rules.flags.iter().map(String::as_str),
+        "a flag",
+        "flags",
+        Code::UnknownFlag,
+    )
+    .when_empty("declare it in the rule set: `:flags {:my-flag \"…\"}`".to_string());
     items
         .iter()
         .filter_map(|item| {

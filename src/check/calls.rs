@@ -5,7 +5,7 @@ use super::Checker;
 use super::list;
 use super::ops::{self, OpKind, Operator};
 use crate::ast::Bool;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Span};
 
 /// The operator a vector starts with, and its operands.
@@ -35,15 +35,19 @@ impl<'a> Checker<'_, '_> {
             None => {
                 let alias = ops::alias(name).map(|a| format!("did you mean `{a}`?"));
                 self.error(
-                    Diagnostic::error(head.span, format!("unknown operator `{name}`"))
-                        .with_label("not an operator")
-                        .with_help(alias.unwrap_or_default())
-                        .drop_empty_help()
-                        .suggest_if_none(name, ops::names(), str::to_string)
-                        .with_help_if_none(format!(
-                            "the operators are {}",
-                            ops::names().collect::<Vec<_>>().join(" ")
-                        )),
+                    Diagnostic::new(
+                        Code::UnknownOperator,
+                        head.span,
+                        format!("unknown operator `{name}`"),
+                    )
+                    .with_label("not an operator")
+                    .with_help(alias.unwrap_or_default())
+                    .drop_empty_help()
+                    .suggest_if_none(name, ops::names(), str::to_string)
+                    .with_help_if_none(format!(
+                        "the operators are {}",
+                        ops::names().collect::<Vec<_>>().join(" ")
+                    )),
                 );
                 None
             }
@@ -75,7 +79,8 @@ impl<'a> Checker<'_, '_> {
     /// The error for a call with the wrong number of operands; `wants` says the right one.
     pub(super) fn arity(&mut self, call: &Call<'_, 'a>, wants: &str) {
         self.error(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::Arity,
                 call.span,
                 format!(
                     "`{}` takes {wants}; found {} operand{}",
@@ -106,7 +111,12 @@ impl<'a> Checker<'_, '_> {
                 Some(make(Box::new(cond), Box::new(t?), Box::new(e?)))
             }
             None => {
-                self.wrong_kind(form, what, &format!("a `{}` expression", call.op.name));
+                self.wrong_kind(
+                    Code::WrongType,
+                    form,
+                    what,
+                    &format!("a `{}` expression", call.op.name),
+                );
                 None
             }
         }

@@ -6,7 +6,7 @@ use super::numbers::Num;
 use super::ops::OpKind;
 use super::{Checker, TARGET};
 use crate::ast::{Bool, Entity, Int};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 impl<'a> Checker<'_, '_> {
@@ -50,7 +50,8 @@ impl<'a> Checker<'_, '_> {
                     }
                     _ => {
                         self.error(
-                            Diagnostic::error(
+                            Diagnostic::new(
+                                Code::NumberNotCondition,
                                 call.head.span,
                                 format!(
                                     "`{}` gives a number, but a condition is expected here",
@@ -65,7 +66,12 @@ impl<'a> Checker<'_, '_> {
                 }
             }
             _ => {
-                self.wrong_kind(form, "a condition such as `[< a b]`", &form.describe());
+                self.wrong_kind(
+                    Code::NumberNotCondition,
+                    form,
+                    "a condition such as `[< a b]`",
+                    &form.describe(),
+                );
                 None
             }
         }

@@ -7,7 +7,7 @@ use super::{
     list,
 };
 use crate::ast::{Effect, Entity, Int, MAX_AT_ONCE, Pick, Resource, StatusOp};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 /// The most effects one list may hold.
@@ -91,7 +91,8 @@ impl<'a> Checker<'_, '_> {
         match &form.kind {
             Kind::Vector(items) if items.len() > MAX_EFFECTS => {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::TooMany,
                         form.span,
                         format!(
                             "an effect list holds at most {MAX_EFFECTS} effects; this has {}",
@@ -120,7 +121,8 @@ impl<'a> Checker<'_, '_> {
             Kind::Map(_) => self.effect(form).map(|e| vec![e]),
             _ => {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::EffectsNotVector,
                         form.span,
                         format!(
                             "expected a vector of effect maps, found {}",
@@ -140,18 +142,28 @@ impl<'a> Checker<'_, '_> {
             && pairs.len() > 1
         {
             self.error(
-                Diagnostic::error(form.span, "an `:at-once` map holds only `:at-once`")
-                    .with_help("put the effects inside: `{:at-once [{…} {…}]}`"),
+                Diagnostic::new(
+                    Code::AtOnce,
+                    form.span,
+                    "an `:at-once` map holds only `:at-once`",
+                )
+                .with_help("put the effects inside: `{:at-once [{…} {…}]}`"),
             );
             return false;
         }
         let Kind::Vector(items) = &group.kind else {
-            self.wrong_kind(group, "a vector of effect maps", &group.describe());
+            self.wrong_kind(
+                Code::EffectsNotVector,
+                group,
+                "a vector of effect maps",
+                &group.describe(),
+            );
             return false;
         };
         if items.is_empty() || items.len() > MAX_AT_ONCE {
             self.error(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::AtOnce,
                     group.span,
                     format!(
                         "`:at-once` groups 1 to {MAX_AT_ONCE} effects; this has {}",
@@ -166,7 +178,8 @@ impl<'a> Checker<'_, '_> {
         let mut ok = true;
         for item in items.iter() {
             if at_once_group(item).is_some() {
-                self.error(Diagnostic::error(
+                self.error(Diagnostic::new(
+                    Code::AtOnce,
                     item.span,
                     "`:at-once` groups cannot nest",
                 ));
@@ -237,7 +250,8 @@ impl<'a> Checker<'_, '_> {
             ] {
                 if present {
                     self.error(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::KeyNotHere,
                             form.span,
                             format!(
                                 "`:{}` belongs to an effect on statuses (`:acquire`, `:dispel`)",
@@ -263,8 +277,12 @@ impl<'a> Checker<'_, '_> {
             && let Some(sf) = set_form
         {
             self.error(
-                Diagnostic::error(sf.span, "a change to statuses cannot be `:set`")
-                    .with_label("not here"),
+                Diagnostic::new(
+                    Code::StatusChangeSet,
+                    sf.span,
+                    "a change to statuses cannot be `:set`",
+                )
+                .with_label("not here"),
             );
             return None;
         }
@@ -273,7 +291,8 @@ impl<'a> Checker<'_, '_> {
             && let Some(op) = first_op(t)
         {
             let name = &self.scope.operations[op as usize];
-            let mut d = Diagnostic::error(
+            let mut d = Diagnostic::new(
+                Code::OperationSet,
                 tf.span,
                 format!("`:{name}` is an operation: it can be applied, not set"),
             )
@@ -316,7 +335,8 @@ impl<'a> Checker<'_, '_> {
                 | EffectKey::Extend => {
                     if let Some((first, first_form)) = what {
                         self.error(
-                            Diagnostic::error(
+                            Diagnostic::new(
+                                Code::TwoChanges,
                                 value.span,
                                 format!(
                                     "an effect changes one thing: it has `:{}` already",
@@ -353,7 +373,8 @@ impl<'a> Checker<'_, '_> {
                         Kind::Nil => Some(false),
                         _ => {
                             self.error(
-                                Diagnostic::error(
+                                Diagnostic::new(
+                                    Code::WrongType,
                                     value.span,
                                     format!(
                                         "`:set` is `true` or `false`, found {}",
@@ -397,8 +418,12 @@ impl<'a> Checker<'_, '_> {
             ),
         ] {
             if missing {
-                let mut d = Diagnostic::error(form.span, format!("this effect has no `:{key}`"))
-                    .with_label(format!("missing `:{key}`"));
+                let mut d = Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    format!("this effect has no `:{key}`"),
+                )
+                .with_label(format!("missing `:{key}`"));
                 if key == "resource" {
                     d = d.with_help(
                         "say what it changes: `:resource`, or `:acquire`, `:dispel` or `:extend` for statuses",
@@ -420,14 +445,18 @@ impl<'a> Checker<'_, '_> {
     ) -> Option<Resource> {
         if key != EffectKey::Dispel && form.has_key("pick") {
             self.error(
-                Diagnostic::error(form.span, "`:pick` belongs to `:dispel`")
+                Diagnostic::new(Code::KeyNotHere, form.span, "`:pick` belongs to `:dispel`")
                     .with_label("not used here"),
             );
         }
         if key != EffectKey::Acquire && form.has_key("lasts") {
             self.error(
-                Diagnostic::error(form.span, "`:lasts` belongs to `:acquire`")
-                    .with_label("not used here"),
+                Diagnostic::new(
+                    Code::KeyNotHere,
+                    form.span,
+                    "`:lasts` belongs to `:acquire`",
+                )
+                .with_label("not used here"),
             );
         }
         let op = match key {
@@ -456,7 +485,7 @@ impl<'a> Checker<'_, '_> {
     /// A status named by a keyword.
     fn status_name(&mut self, value: &Form<'a>) -> Option<u16> {
         let statuses = self.scope.statuses;
-        Declared::new(statuses.iter().map(String::as_str), "a status", "statuses")
+        Declared::new(statuses.iter().map(String::as_str), "a status", "statuses", Code::UnknownStatus)
             .when_empty(
                 "no statuses are defined for this rule set: write `{:status :id …}` in its definitions files"
                     .to_string(),

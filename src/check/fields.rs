@@ -2,7 +2,7 @@
 //! errors that say what was meant: the helpers `rules/` and the checker share.
 
 use super::keys::Keys;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 /// Reads a map whose keys must be keywords of `K` (only those in `allowed`);
@@ -31,7 +31,8 @@ pub fn fields_with<'f, 'a, K: Keys>(
 ) -> Option<(Vec<(K, &'f Form<'a>)>, Vec<(&'a str, &'f Form<'a>)>)> {
     let Kind::Map(pairs) = &form.kind else {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::NotAMap,
                 form.span,
                 format!("expected {what} (a map), found {}", form.describe()),
             )
@@ -55,8 +56,12 @@ pub fn fields_with<'f, 'a, K: Keys>(
             }
             Kind::Keyword(name) if extra.contains(name) => more.push((*name, v)),
             Kind::Keyword(name) => {
-                let d = Diagnostic::error(k.span, format!("unknown key `:{name}` in {what}"))
-                    .with_label("unknown key");
+                let d = Diagnostic::new(
+                    Code::UnknownKey,
+                    k.span,
+                    format!("unknown key `:{name}` in {what}"),
+                )
+                .with_label("unknown key");
                 diags.push(match K::RENAMED.iter().find(|(old, _)| old == name) {
                     // A key under its former name: say the new one.
                     Some((_, help)) => d.with_help(*help),
@@ -70,7 +75,8 @@ pub fn fields_with<'f, 'a, K: Keys>(
             }
             Kind::Symbol(name) if known(name).is_some() => {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::SymbolKey,
                         k.span,
                         format!("`{name}` is a symbol, but keys are keywords"),
                     )
@@ -80,7 +86,8 @@ pub fn fields_with<'f, 'a, K: Keys>(
             }
             _ => {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::KeyNotKeyword,
                         k.span,
                         format!("keys of {what} are keywords, found {}", k.describe()),
                     )
@@ -106,7 +113,7 @@ pub fn keyword_in<K: Keys>(
     let name = v.as_keyword().unwrap_or("");
     let found = K::find(name);
     if found.is_none() {
-        let d = Diagnostic::error(v.span, message)
+        let d = Diagnostic::new(Code::NotOneOf, v.span, message)
             .with_label(label.to_string())
             .suggest(name, K::ALL.iter().map(|k| k.name()), |s| format!(":{s}"));
         diags.push(match help {
@@ -129,14 +136,18 @@ pub struct Declared<'n> {
     when_empty: Option<String>,
     /// The error's label, if not the usual.
     label: Option<String>,
+    /// The kind of the error when a name is not declared.
+    code: Code,
 }
 
 impl<'n> Declared<'n> {
-    /// `names`, each one `noun`, together `plural`.
+    /// `names`, each one `noun`, together `plural`; a name not among them
+    /// is an error of kind `code`.
     pub fn new(
         names: impl IntoIterator<Item = &'n str>,
         noun: &'static str,
         plural: &'static str,
+        code: Code,
     ) -> Declared<'n> {
         Declared {
             names: names.into_iter().collect(),
@@ -144,6 +155,7 @@ impl<'n> Declared<'n> {
             plural,
             when_empty: None,
             label: None,
+            code,
         }
     }
 
@@ -176,7 +188,7 @@ impl<'n> Declared<'n> {
             .label
             .clone()
             .unwrap_or_else(|| format!("not {} of this rule set", self.noun));
-        let d = Diagnostic::error(span, message).with_label(label);
+        let d = Diagnostic::new(self.code, span, message).with_label(label);
         // A form that is not a keyword (`name` empty) is near nothing: list them.
         let candidates = self.names.iter().copied().filter(|_| !name.is_empty());
         diags.push(match &self.when_empty {
@@ -199,12 +211,14 @@ impl<'n> Declared<'n> {
 /// The entry of a rule set's named list (`:lookups`, `:formulas`) that
 /// `form`, an operator's first operand, names; otherwise an error with the
 /// nearest name, or with how to `declare` one when there are none. `what` is
-/// one of them ("a formula"), several ("formulas"), and the operator.
+/// one of them ("a formula"), several ("formulas"), and the operator; `code`
+/// the error's kind.
 pub(super) fn named_entry<'s, T>(
     list: &'s [(String, T)],
     form: &Form<'_>,
     what: (&'static str, &'static str, &str),
     declare: &str,
+    code: Code,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<&'s T> {
     let (noun, plural, op) = what;
@@ -212,7 +226,7 @@ pub(super) fn named_entry<'s, T>(
         Some(k) => format!("no {} `:{k}` is declared", noun.trim_start_matches("a ")),
         None => format!("`{op}` names {noun}, found {}", form.describe()),
     };
-    Declared::new(list.iter().map(|(n, _)| n.as_str()), noun, plural)
+    Declared::new(list.iter().map(|(n, _)| n.as_str()), noun, plural, code)
         .when_empty(format!("declare it in the rule set: {declare}"))
         .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
         .and_then(|i| list.get(i))

@@ -5,7 +5,7 @@ use super::calls::Call;
 use super::keys::Keys;
 use super::{ANY, Checker, Declared};
 use crate::ast::{Entity, Filter, Polarity};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 impl<'a> Checker<'_, '_> {
@@ -18,7 +18,8 @@ impl<'a> Checker<'_, '_> {
                 // `#{:heal :block-healing}`: any one of these categories.
                 if f.categories != 0 {
                     self.error(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::FilterShape,
                             item.span,
                             "a filter names one category, or one set of them, at most",
                         )
@@ -29,6 +30,7 @@ impl<'a> Checker<'_, '_> {
                     self.scope.categories.iter().map(String::as_str),
                     "a category",
                     "categories",
+                    Code::UnknownCategory,
                 )
                 .when_empty("declare categories first: `:categories {:fire \"…\"}`".to_string());
                 for member in members.iter() {
@@ -44,8 +46,12 @@ impl<'a> Checker<'_, '_> {
                 }
                 if members.is_empty() {
                     self.error(
-                        Diagnostic::error(item.span, "an empty set of categories matches nothing")
-                            .with_label("empty"),
+                        Diagnostic::new(
+                            Code::FilterShape,
+                            item.span,
+                            "an empty set of categories matches nothing",
+                        )
+                        .with_label("empty"),
                     );
                     ok = false;
                 }
@@ -53,6 +59,7 @@ impl<'a> Checker<'_, '_> {
             }
             let Some(name) = item.as_keyword() else {
                 self.wrong_kind(
+                    Code::WrongType,
                     item,
                     "a status, category, flag, `:buff` or `:debuff`",
                     &item.describe(),
@@ -64,7 +71,8 @@ impl<'a> Checker<'_, '_> {
             let twice = |slot: bool, cx: &mut Self| {
                 if slot {
                     cx.error(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::FilterShape,
                             item.span,
                             "a filter names one status, one category, one flag and one polarity at most",
                         )
@@ -96,7 +104,8 @@ impl<'a> Checker<'_, '_> {
                     .map(String::as_str)
                     .chain(["buff", "debuff", ANY]);
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::FilterNoMatch,
                         item.span,
                         format!("`:{name}` is not a status, category, flag or polarity"),
                     )
@@ -111,8 +120,12 @@ impl<'a> Checker<'_, '_> {
         }
         if items.is_empty() {
             self.error(
-                Diagnostic::error(span, "an empty filter: write `:any` to match every status")
-                    .with_label("empty"),
+                Diagnostic::new(
+                    Code::FilterShape,
+                    span,
+                    "an empty filter: write `:any` to match every status",
+                )
+                .with_label("empty"),
             );
             ok = false;
         }

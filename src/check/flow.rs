@@ -4,7 +4,7 @@
 use super::keys::{Keys, keys};
 use super::{Checker, Declared, RUN, fields};
 use crate::ast::{Effect, Entity, Int, Resource};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -79,7 +79,12 @@ impl<'a> Checker<'_, '_> {
                 SpawnKey::Spawn => kind = self.kind_named(value, "`:spawn`"),
                 SpawnKey::Values => {
                     let Kind::Map(entries) = &value.kind else {
-                        self.wrong_kind(value, "a map of attributes to numbers", &value.describe());
+                        self.wrong_kind(
+                            Code::NotAMap,
+                            value,
+                            "a map of attributes to numbers",
+                            &value.describe(),
+                        );
                         continue;
                     };
                     for (k, v) in entries.iter() {
@@ -127,8 +132,12 @@ impl<'a> Checker<'_, '_> {
         }
         if !form.has_key(EachKey::Effects.name()) {
             self.error(
-                Diagnostic::error(form.span, "this `:each` has no `:effects`")
-                    .with_label("missing `:effects`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    "this `:each` has no `:effects`",
+                )
+                .with_label("missing `:effects`"),
             );
         }
         if outer >= usize::from(u8::MAX) || self.diags.len() > before {
@@ -180,7 +189,8 @@ impl<'a> Checker<'_, '_> {
             ),
             _ => {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::NotOneOf,
                         what.span,
                         format!("`:queue` is `:turns` or `:timed`, found {}", what.describe()),
                     )
@@ -192,7 +202,8 @@ impl<'a> Checker<'_, '_> {
         for (key, v) in &pairs {
             if !allowed.contains(key) {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::KeyNotHere,
                         v.span,
                         format!("`:queue {what}` takes no `:{}`", key.name()),
                     )
@@ -203,7 +214,8 @@ impl<'a> Checker<'_, '_> {
         for key in missing {
             if find(*key).is_none() {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::MissingKey,
                         form.span,
                         format!("this `:queue {what}` has no `:{}`", key.name()),
                     )
@@ -256,6 +268,7 @@ impl<'a> Checker<'_, '_> {
             self.scope.turn_kinds.iter().map(String::as_str),
             "a turn kind",
             "turn kinds",
+            Code::UnknownTurnKind,
         )
         .find(
             value.as_keyword().unwrap_or(""),
@@ -284,7 +297,8 @@ impl<'a> Checker<'_, '_> {
         {
             let each = self.scope.timings[t as usize].each.unwrap_or(0);
             self.error(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::KeyNotHere,
                     *span,
                     format!(
                         "`:{}` runs for each `:{}` in play, so it takes no `:effected`",
@@ -318,6 +332,7 @@ impl<'a> Checker<'_, '_> {
             self.scope.timings.iter().map(|t| t.name.as_str()),
             "a timing",
             "timings",
+            Code::UnknownTiming,
         )
         .find(
             value.as_keyword().unwrap_or(""),
@@ -328,7 +343,8 @@ impl<'a> Checker<'_, '_> {
         let timing = &self.scope.timings[t];
         if timing.at != RUN {
             self.error(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::NotRunTiming,
                     value.span,
                     format!(
                         "`:{}` runs at `:{}` by itself; an effect can run only timings at `:run`",
@@ -356,8 +372,12 @@ impl<'a> Checker<'_, '_> {
         }
         if !form.has_key(WhenKey::Effects.name()) {
             self.error(
-                Diagnostic::error(form.span, "this `:when` has no `:effects`")
-                    .with_label("missing `:effects`"),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    "this `:when` has no `:effects`",
+                )
+                .with_label("missing `:effects`"),
             );
         }
         if self.diags.len() > before {

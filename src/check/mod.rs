@@ -34,7 +34,7 @@ pub use scope::{
 };
 
 use crate::ast::{Bool, Dec, Effect, Expr, Filter, Int};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 use numbers::Num;
 use ops::OpKind;
@@ -119,11 +119,16 @@ impl<'a> Checker<'_, '_> {
         None
     }
 
-    /// The error for a form of the wrong kind: "expected {expected}, found {found}".
-    fn wrong_kind(&mut self, form: &Form<'a>, expected: &str, found: &str) {
+    /// The error of kind `code` for a form of the wrong kind: "expected
+    /// {expected}, found {found}".
+    fn wrong_kind(&mut self, code: Code, form: &Form<'a>, expected: &str, found: &str) {
         self.error(
-            Diagnostic::error(form.span, format!("expected {expected}, found {found}"))
-                .with_label(format!("expected {expected}")),
+            Diagnostic::new(
+                code,
+                form.span,
+                format!("expected {expected}, found {found}"),
+            )
+            .with_label(format!("expected {expected}")),
         );
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Checker, Declared, TARGET, list, list_and};
 use crate::ast::{Entity, Resource};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 impl<'a> Checker<'_, '_> {
@@ -13,7 +13,8 @@ impl<'a> Checker<'_, '_> {
             Kind::Keyword(k) if *k == TARGET && self.scope.in_operation => Some(Entity::Target),
             Kind::Keyword(k) if *k == TARGET && !self.scope.bound.contains(&TARGET) => {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::UnboundTarget,
                         form.span,
                         "`:target` is only bound inside an operation's `:effects`",
                     )
@@ -48,10 +49,14 @@ impl<'a> Checker<'_, '_> {
                     }
                     let names = list_and(candidates.iter().map(|e| format!("`:{e}`")));
                     self.error(
-                        Diagnostic::error(form.span, format!("unknown role `:{k}`"))
-                            .with_label("not a role of this rule set")
-                            .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
-                            .with_help_if_none(format!("the roles are {names}")),
+                        Diagnostic::new(
+                            Code::UnknownRole,
+                            form.span,
+                            format!("unknown role `:{k}`"),
+                        )
+                        .with_label("not a role of this rule set")
+                        .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
+                        .with_help_if_none(format!("the roles are {names}")),
                     );
                     None
                 }
@@ -65,7 +70,12 @@ impl<'a> Checker<'_, '_> {
                     Entity::If,
                 ),
             _ => {
-                self.wrong_kind(form, "a role such as `:you`", &form.describe());
+                self.wrong_kind(
+                    Code::WrongType,
+                    form,
+                    "a role such as `:you`",
+                    &form.describe(),
+                );
                 None
             }
         }
@@ -86,19 +96,23 @@ impl<'a> Checker<'_, '_> {
                         .iter()
                         .chain(self.scope.operations)
                         .map(String::as_str);
-                    let d = Diagnostic::error(form.span, format!("unknown resource `:{k}`"))
-                        .with_label("not a resource of this rule set")
-                        .suggest(k, names, |s| format!(":{s}"))
-                        .with_help_if_none(format!(
-                            "the resources are {}",
-                            list_and(
-                                self.scope
-                                    .attributes
-                                    .iter()
-                                    .chain(self.scope.operations)
-                                    .map(|a| format!("`:{a}`"))
-                            )
-                        ));
+                    let d = Diagnostic::new(
+                        Code::UnknownResource,
+                        form.span,
+                        format!("unknown resource `:{k}`"),
+                    )
+                    .with_label("not a resource of this rule set")
+                    .suggest(k, names, |s| format!(":{s}"))
+                    .with_help_if_none(format!(
+                        "the resources are {}",
+                        list_and(
+                            self.scope
+                                .attributes
+                                .iter()
+                                .chain(self.scope.operations)
+                                .map(|a| format!("`:{a}`"))
+                        )
+                    ));
                     self.error(d);
                     None
                 }
@@ -112,7 +126,12 @@ impl<'a> Checker<'_, '_> {
                     Resource::If,
                 ),
             _ => {
-                self.wrong_kind(form, "a resource such as `:wall`", &form.describe());
+                self.wrong_kind(
+                    Code::WrongType,
+                    form,
+                    "a resource such as `:wall`",
+                    &form.describe(),
+                );
                 None
             }
         }
@@ -128,6 +147,7 @@ impl<'a> Checker<'_, '_> {
             self.scope.kinds.iter().map(String::as_str),
             "a kind",
             "kinds",
+            Code::UnknownKind,
         )
         .find(
             value.as_keyword().unwrap_or(""),
@@ -145,17 +165,21 @@ impl<'a> Checker<'_, '_> {
 
     /// The error for an attribute the rule set does not declare, with the nearest.
     pub(super) fn unknown_attribute(&self, span: Span, name: &str) -> Diagnostic {
-        Diagnostic::error(span, format!("unknown attribute `:{name}`"))
-            .with_label("not an attribute of this rule set")
-            .suggest(
-                name,
-                self.scope.attributes.iter().map(String::as_str),
-                |s| format!(":{s}"),
-            )
-            .with_help_if_none(if self.scope.attributes.is_empty() {
-                "this rule set declares no attributes".to_string()
-            } else {
-                format!("the attributes are {}", self.attribute_list())
-            })
+        Diagnostic::new(
+            Code::UnknownAttribute,
+            span,
+            format!("unknown attribute `:{name}`"),
+        )
+        .with_label("not an attribute of this rule set")
+        .suggest(
+            name,
+            self.scope.attributes.iter().map(String::as_str),
+            |s| format!(":{s}"),
+        )
+        .with_help_if_none(if self.scope.attributes.is_empty() {
+            "this rule set declares no attributes".to_string()
+        } else {
+            format!("the attributes are {}", self.attribute_list())
+        })
     }
 }

@@ -5,7 +5,7 @@ use super::calls::Call;
 use super::ops::OpKind;
 use super::{AMOUNT, Checker, MAGNITUDE, list};
 use crate::ast::{Arith, Bool, Dec, Int};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
 /// A number of either type, before the context decides which it must be.
@@ -54,7 +54,8 @@ impl<'a> Checker<'_, '_> {
                 Some(Num::Int(Int::Magnitude))
             }
             Kind::Keyword(k) => {
-                let mut d = Diagnostic::error(
+                let mut d = Diagnostic::new(
+                    Code::KeywordNotNumber,
                     form.span,
                     format!("expected a number, found the keyword `:{k}`"),
                 )
@@ -132,7 +133,8 @@ impl<'a> Checker<'_, '_> {
             )),
             _ => None,
         };
-        let mut d = Diagnostic::error(
+        let mut d = Diagnostic::new(
+            Code::NotANumber,
             form.span,
             format!("expected a number, found {}", form.describe()),
         )
@@ -238,7 +240,8 @@ impl<'a> Checker<'_, '_> {
             OpKind::Compare(_) | OpKind::And | OpKind::Or => {
                 if call.args.len() == 2 {
                     self.error(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::ConditionNotNumber,
                             call.span,
                             format!(
                                 "`[{} a b]` is a condition, but a number is expected here",
@@ -272,7 +275,8 @@ impl<'a> Checker<'_, '_> {
             }
             OpKind::Not | OpKind::Chance | OpKind::Has => {
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::ConditionNotNumber,
                         call.span,
                         format!(
                             "`{}` gives a condition, but a number is expected here",
@@ -297,7 +301,7 @@ impl<'a> Checker<'_, '_> {
                 let start = form.span.start as usize;
                 let span = Span::new(start + e.at.start, start + e.at.end);
                 self.error(
-                    Diagnostic::error(span, e.message)
+                    Diagnostic::new(Code::from(e.fault), span, e.message)
                         .with_label("not dice")
                         .with_help(e.help),
                 );
@@ -312,9 +316,13 @@ impl<'a> Checker<'_, '_> {
             Num::Int(i) => Some(i),
             Num::Dec(_) => {
                 self.error(
-                    Diagnostic::error(form.span, "expected an integer, found a decimal")
-                        .with_label("a decimal")
-                        .with_help("make it whole with `[round …]`, `[floor …]` or `[ceil …]`"),
+                    Diagnostic::new(
+                        Code::DecimalNotInteger,
+                        form.span,
+                        "expected an integer, found a decimal",
+                    )
+                    .with_label("a decimal")
+                    .with_help("make it whole with `[round …]`, `[floor …]` or `[ceil …]`"),
                 );
                 None
             }
@@ -325,7 +333,8 @@ impl<'a> Checker<'_, '_> {
     fn smart_value(&mut self, form: &Form<'a>, items: &[Form<'a>]) -> Option<Int> {
         let [who, what] = items else {
             self.error(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::SmartValueShape,
                     form.span,
                     format!(
                         "a smart value has two parts, `[:you :wall]`; this has {}",
@@ -342,7 +351,8 @@ impl<'a> Checker<'_, '_> {
                 Some(i) => Some(i as u16),
                 None if self.scope.operations.iter().any(|o| o == k) => {
                     self.error(
-                        Diagnostic::error(
+                        Diagnostic::new(
+                            Code::OperationRead,
                             what.span,
                             format!("`:{k}` is an operation, not a stored value"),
                         )
@@ -361,6 +371,7 @@ impl<'a> Checker<'_, '_> {
             },
             _ => {
                 self.wrong_kind(
+                    Code::WrongType,
                     what,
                     "an attribute keyword such as `:wall`",
                     &what.describe(),

@@ -6,7 +6,7 @@ use super::fields::named_entry;
 use super::ops::OpKind;
 use super::{Checker, Choosable, Declared, list_and};
 use crate::ast::{Int, Over};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::Form;
 
 impl<'a> Checker<'_, '_> {
@@ -19,7 +19,7 @@ impl<'a> Checker<'_, '_> {
         let fields: Vec<&str> = match self.scope.choosable {
             Choosable::Nothing => {
                 self.diags.push(
-                    Diagnostic::error(field.span, "nothing is chosen here")
+                    Diagnostic::new(Code::NothingChosen, field.span, "nothing is chosen here")
                         .with_label("no option to read")
                         .with_help(
                             "`[choice :field]` reads the option chosen for an action: only an action with `:choose :set` (its conditions and effects) and the operations it applies can read it",
@@ -47,7 +47,7 @@ impl<'a> Checker<'_, '_> {
             Choosable::Set(set, _) => format!("not a field of `:{set}`"),
             _ => "not a field of any choice".to_string(),
         };
-        Declared::new(fields, "a field", "fields")
+        Declared::new(fields, "a field", "fields", Code::UnknownField)
             .labelled(label)
             .when_empty(String::from("declare options in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
             .find(name, field.span, message, self.diags)?;
@@ -73,6 +73,7 @@ impl<'a> Checker<'_, '_> {
                 name,
                 ("a formula", "formulas", call.op.name),
                 "`:formulas {:stamina {:args [:index] :value [* 10 :index :index]}}`",
+                Code::UnknownFormula,
                 self.diags,
             );
             let checked: Vec<Option<Int>> = args.iter().map(|a| self.int(a)).collect();
@@ -80,7 +81,8 @@ impl<'a> Checker<'_, '_> {
             if def.args.len() != args.len() {
                 let n = def.args.len();
                 self.error(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::Arity,
                         call.span,
                         format!(
                             "formula `{name}` takes {n} argument{} ({}); found {}",
@@ -109,6 +111,7 @@ impl<'a> Checker<'_, '_> {
                 table,
                 ("a lookup table", "lookup tables", call.op.name),
                 "`:lookups {:damage {:ranges [[1 3 3] [4 9 5] [10 nil 10]]}}`",
+                Code::UnknownLookup,
                 self.diags,
             );
             let x = self.int(x);

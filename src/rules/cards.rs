@@ -193,6 +193,7 @@ pub(super) fn attribute(
         rules.attributes.iter().map(String::as_str),
         "an attribute",
         "attributes",
+        Code::UnknownAttribute,
     )
     .find(
         v.as_keyword().unwrap_or(""),

@@ -144,7 +144,7 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
         let mut row = vec![0; fields.len()];
         let mut misspelt = false;
         for (field, (fat, v)) in &written {
-            let Some(f) = Declared::new(fields.iter().map(String::as_str), "a field", "fields")
+            let Some(f) = Declared::new(fields.iter().map(String::as_str), "a field", "fields", Code::OptionFields)
                 .labelled(format!("not a field of `:{name}`"))
                 .find(
                     field,
@@ -200,6 +200,7 @@ fn number(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
             rules.params.iter().map(|(n, _)| n.as_str()),
             "a param",
             "params",
+            Code::KeywordNotNumber,
         )
         .find(k, v.span, format!("no param `:{k}` is declared"), diags)
         .map(|i| rules.params[i].1),
@@ -234,7 +235,7 @@ pub(super) fn named(
             v.describe()
         ),
     };
-    Declared::new(rules.choices.iter().map(|c| c.name.as_str()), "a choice", "choices")
+    Declared::new(rules.choices.iter().map(|c| c.name.as_str()), "a choice", "choices", Code::UnknownChoice)
         .when_empty(String::from("declare it in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
         .find(name, v.span, message, diags)
         .map(|i| i as ChoiceSetId)

@@ -806,9 +806,14 @@ fn kind_named(
         "`:{key}` names one of the rule set's kinds, found {}",
         v.describe()
     );
-    check::Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
-        .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
-        .map(|k| k as KindId)
+    check::Declared::new(
+        rules.kinds.iter().map(String::as_str),
+        "a kind",
+        "kinds",
+        Code::UnknownKind,
+    )
+    .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
+    .map(|k| k as KindId)
 }
 
 /// A whole number from `min` to `max`, or a diagnostic naming `what`.

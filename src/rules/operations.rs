@@ -130,7 +130,8 @@ pub(super) fn bodies(
             continue;
         };
         diags.push(
-            Diagnostic::new(Code::ExpandsTooFar,
+            Diagnostic::new(
+                Code::ExpandsTooFar,
                 reading.op_forms[op].0,
                 format!("`:{}` {problem}", rules.operations[op]),
             )

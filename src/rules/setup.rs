@@ -170,6 +170,7 @@ fn values<'f, 'a>(
             rules.attributes.iter().map(String::as_str),
             "an attribute",
             "attributes",
+            Code::UnknownAttribute,
         )
         .find(attr, aspan, message, diags)
         {

@@ -121,14 +121,19 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
 }
 
 fn kind(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<KindId> {
-    Declared::new(rules.kinds.iter().map(String::as_str), "a kind", "kinds")
-        .find(
-            v.as_keyword().unwrap_or(""),
-            v.span,
-            format!("`:each` names a kind, found {}", v.describe()),
-            diags,
-        )
-        .map(|i| i as KindId)
+    Declared::new(
+        rules.kinds.iter().map(String::as_str),
+        "a kind",
+        "kinds",
+        Code::UnknownKind,
+    )
+    .find(
+        v.as_keyword().unwrap_or(""),
+        v.span,
+        format!("`:each` names a kind, found {}", v.describe()),
+        diags,
+    )
+    .map(|i| i as KindId)
 }
 
 impl RuleSet {
@@ -145,6 +150,7 @@ impl RuleSet {
             self.timings.iter().map(|t| t.name.as_str()),
             "a timing",
             "timings",
+            Code::UnknownTiming,
         )
         .when_empty(format!(
             "declare it first: `:timings {{:{name} {{:at :turn-start}}}}`; the moments are {}",

@@ -155,6 +155,7 @@ pub(super) fn named(
         kinds.iter().map(|k| k.name.as_str()),
         "a turn kind",
         "turn kinds",
+        Code::UnknownTurnKind,
     )
     .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
     .map(|k| k as TurnKindId)

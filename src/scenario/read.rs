@@ -6,7 +6,7 @@ use crate::ast::{AttrId, EntityId, StatusId};
 use crate::check;
 use crate::check::keys::Keys;
 use crate::defs::Card;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::engine::CardId;
 use crate::rules::{ActionId, RuleSet};
 use crate::syntax::{Form, Kind, Span};
@@ -51,14 +51,16 @@ fn scenario(
                     s.name = name.to_string();
                     named = true;
                 }
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::WrongType,
                     v.span,
                     "`:scenario` is the scenario's name, a string",
                 )),
             },
             ScenarioKey::Rules => {
                 if v.as_keyword() != Some(rules.name.as_str()) {
-                    diags.push(Diagnostic::error(
+                    diags.push(Diagnostic::new(
+                        Code::ScenarioRules,
                         v.span,
                         format!(
                             "this scenario names rule set {v}, but it is run with `:{}`",
@@ -69,7 +71,11 @@ fn scenario(
             }
             ScenarioKey::Seed => match v.kind {
                 Kind::Int(n) if n >= 0 => s.seed = n as u64,
-                _ => diags.push(Diagnostic::error(v.span, "`:seed` is a whole number")),
+                _ => diags.push(Diagnostic::new(
+                    Code::OutOfRange,
+                    v.span,
+                    "`:seed` is a whole number",
+                )),
             },
             ScenarioKey::Start => s.start = Some(values(v, rules, diags)),
             ScenarioKey::Given => s.given = values(v, rules, diags),
@@ -78,7 +84,8 @@ fn scenario(
             ScenarioKey::Expect => s.expect = expectations(v, rules, diags),
             ScenarioKey::Log => match &v.kind {
                 Kind::Str(text) => s.log = Some(text.to_string()),
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::WrongType,
                     v.span,
                     "`:log` is the expected log, a string",
                 )),
@@ -86,15 +93,20 @@ fn scenario(
         }
     }
     if !named {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::MissingKey,
             form.span,
             "a scenario needs a name: `:scenario \"…\"`",
         ));
     }
     if s.expect.is_empty() && s.log.is_none() {
         diags.push(
-            Diagnostic::error(form.span, "this scenario expects nothing")
-                .with_help("add `:expect {:you {:wall 6}}` or `:log \"…\"`"),
+            Diagnostic::new(
+                Code::ExpectsNothing,
+                form.span,
+                "this scenario expects nothing",
+            )
+            .with_help("add `:expect {:you {:wall 6}}` or `:log \"…\"`"),
         );
     }
     (diags.len() == before).then_some(s)
@@ -117,7 +129,8 @@ fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
         .map(String::as_str)
         .collect();
     diags.push(
-        Diagnostic::error(
+        Diagnostic::new(
+            Code::UnknownEntity,
             form.span,
             format!("expected a role or entity, found {}", form.describe()),
         )
@@ -136,11 +149,14 @@ fn status(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Opti
     let found = rules.status(name);
     if found.is_none() {
         diags.push(
-            Diagnostic::error(form.span, format!("unknown status `{form}`")).suggest(
-                name,
-                rules.statuses.iter().map(String::as_str),
-                |s| format!(":{s}"),
-            ),
+            Diagnostic::new(
+                Code::UnknownStatus,
+                form.span,
+                format!("unknown status `{form}`"),
+            )
+            .suggest(name, rules.statuses.iter().map(String::as_str), |s| {
+                format!(":{s}")
+            }),
         );
     }
     found
@@ -154,7 +170,8 @@ fn given_statuses(
 ) -> Vec<(Who, StatusId, i64)> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
             form.span,
             "`:statuses` is a map such as `{:hero [:power]}`",
         ));
@@ -191,7 +208,8 @@ fn status_with_magnitude(
             ] => status(id, rules, diags).map(|s| (s, *m)),
             _ => {
                 diags.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::StepShape,
                         form.span,
                         "a status with a magnitude is `[STATUS NUMBER]`, such as `[:heal4 23]`",
                     )
@@ -212,7 +230,8 @@ fn values(
 ) -> Vec<(Who, AttrId, i64)> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
             form.span,
             "expected a map such as `{:you {:wall 0}}`",
         ));
@@ -223,7 +242,8 @@ fn values(
             continue;
         };
         let Kind::Map(attrs) = &attrs.kind else {
-            diags.push(Diagnostic::error(
+            diags.push(Diagnostic::new(
+                Code::NotAMap,
                 attrs.span,
                 "expected a map of attributes such as `{:wall 0}`",
             ));
@@ -233,7 +253,12 @@ fn values(
             let name = k.as_keyword().unwrap_or("");
             let Some(attr) = rules.attribute(name) else {
                 diags.push(
-                    Diagnostic::error(k.span, format!("unknown attribute {k}")).suggest(
+                    Diagnostic::new(
+                        Code::UnknownAttribute,
+                        k.span,
+                        format!("unknown attribute {k}"),
+                    )
+                    .suggest(
                         name,
                         rules.attributes.iter().map(String::as_str),
                         |s| format!(":{s}"),
@@ -248,7 +273,8 @@ fn values(
                         out.push((role, attr, n));
                     } else {
                         diags.push(
-                            Diagnostic::error(
+                            Diagnostic::new(
+                                Code::OutOfBounds,
                                 v.span,
                                 format!("{n} is outside the bounds of `:{name}` ({min} to {max})"),
                             )
@@ -256,7 +282,8 @@ fn values(
                         );
                     }
                 }
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::NotANumber,
                     v.span,
                     format!("expected an integer, found {}", v.describe()),
                 )),
@@ -268,7 +295,8 @@ fn values(
 
 fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<CardId> {
     let Kind::Str(name) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::StepShape,
             form.span,
             format!("expected a card name, found {}", form.describe()),
         ));
@@ -277,11 +305,14 @@ fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<C
     let found = deck.iter().position(|c| c.name == **name);
     if found.is_none() {
         diags.push(
-            Diagnostic::error(form.span, format!("no card named \"{name}\"")).suggest(
-                name,
-                deck.iter().map(|c| c.name.as_str()),
-                |s| format!("\"{s}\""),
-            ),
+            Diagnostic::new(
+                Code::UnknownCard,
+                form.span,
+                format!("no card named \"{name}\""),
+            )
+            .suggest(name, deck.iter().map(|c| c.name.as_str()), |s| {
+                format!("\"{s}\"")
+            }),
         );
     }
     found.map(|i| i as CardId)
@@ -298,7 +329,7 @@ fn act(
 ) -> Option<(Who, ActionId, Option<Who>, u16)> {
     let shape = |diags: &mut Vec<Diagnostic>| {
         diags.push(
-            Diagnostic::error(at, "an action step is `[:act ACTOR ACTION TARGET OPTION]`")
+            Diagnostic::new(Code::StepShape, at, "an action step is `[:act ACTOR ACTION TARGET OPTION]`")
                 .with_help("for example `[:act :hero :move :cell-2-1]`; an action without a target leaves it out, and one without `:choose` the option"),
         );
     };
@@ -310,16 +341,20 @@ fn act(
     let name = action.as_keyword().unwrap_or("");
     let Some(id) = rules.actions.iter().position(|a| a.name == name) else {
         diags.push(
-            Diagnostic::error(action.span, format!("unknown action `{action}`"))
-                .suggest(name, rules.actions.iter().map(|a| a.name.as_str()), |s| {
-                    format!(":{s}")
-                })
-                .with_help_if_none(if rules.actions.is_empty() {
-                    format!("rule set `{}` declares no `:actions`", rules.name)
-                } else {
-                    String::new()
-                })
-                .drop_empty_help(),
+            Diagnostic::new(
+                Code::UnknownAction,
+                action.span,
+                format!("unknown action `{action}`"),
+            )
+            .suggest(name, rules.actions.iter().map(|a| a.name.as_str()), |s| {
+                format!(":{s}")
+            })
+            .with_help_if_none(if rules.actions.is_empty() {
+                format!("rule set `{}` declares no `:actions`", rules.name)
+            } else {
+                String::new()
+            })
+            .drop_empty_help(),
         );
         return None;
     };
@@ -339,7 +374,8 @@ fn act(
             }) =>
         {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::ActionOption,
                     o.span,
                     format!("`:{name}` needs a target before its option"),
                 )
@@ -353,12 +389,16 @@ fn act(
             let set = set?;
             let options = &rules.options[usize::from(set.first)..][..usize::from(set.len)];
             diags.push(
-                Diagnostic::error(at, format!("`:{name}` is used with one `:{}`", set.name))
-                    .with_label("no option chosen")
-                    .with_help(format!(
-                        "end the step with one of {}",
-                        crate::check::list(options.iter().map(|o| format!("`:{o}`")))
-                    )),
+                Diagnostic::new(
+                    Code::ActionOption,
+                    at,
+                    format!("`:{name}` is used with one `:{}`", set.name),
+                )
+                .with_label("no option chosen")
+                .with_help(format!(
+                    "end the step with one of {}",
+                    crate::check::list(options.iter().map(|o| format!("`:{o}`")))
+                )),
             );
             return None;
         }
@@ -389,6 +429,7 @@ fn act(
                 options.iter().map(String::as_str),
                 "an option",
                 "options",
+                Code::ActionOption,
             )
             .find(k, o.span, message, diags)?;
             set.first + found as u16 + 1
@@ -406,7 +447,8 @@ fn steps(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Step> {
     let Kind::Vector(items) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::StepShape,
             form.span,
             "`:play` is a vector of card names",
         ));
@@ -420,7 +462,8 @@ fn steps(
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("expect") => {
                 match &items[..] {
                     [_, map] => out.push(Step::Expect(expectations(map, rules, diags))),
-                    _ => diags.push(Diagnostic::error(
+                    _ => diags.push(Diagnostic::new(
+                        Code::StepShape,
                         item.span,
                         "an expect step is `[:expect {…}]`, such as `[:expect {:queue [[:turn :c1]]}]`",
                     )),
@@ -434,7 +477,7 @@ fn steps(
                             Some(Kind::Int(m)) => Some(*m),
                             Some(_) => {
                                 diags.push(
-                                    Diagnostic::error(items[3].span, "a magnitude is a whole number")
+                                    Diagnostic::new(Code::NotANumber, items[3].span, "a magnitude is a whole number")
                                         .with_label("expected a number such as `23`"),
                                 );
                                 None
@@ -445,7 +488,8 @@ fn steps(
                             out.push(Step::Status(h, id, m));
                         }
                     }
-                    _ => diags.push(Diagnostic::error(
+                    _ => diags.push(Diagnostic::new(
+                        Code::StepShape,
                         item.span,
                         "a status step is `[:status ENTITY STATUS]` or `[:status ENTITY STATUS MAGNITUDE]`, such as `[:status :hero :power]`",
                     )),
@@ -468,7 +512,8 @@ fn steps(
                 let reason = match pair.get(2).map(|r| &r.kind) {
                     Some(Kind::Str(r)) => Some(r.to_string()),
                     Some(_) => {
-                        diags.push(Diagnostic::error(
+                        diags.push(Diagnostic::new(
+                            Code::WrongType,
                             pair[2].span,
                             "the reason a refusal gives is a string",
                         ));
@@ -495,7 +540,8 @@ fn steps(
                 };
                 out.extend(card(what, deck, diags).map(|c| Step::Refused(c, discard)));
             }
-            _ => diags.push(Diagnostic::error(
+            _ => diags.push(Diagnostic::new(
+                Code::StepShape,
                 item.span,
                 format!(
                     "expected a card name, `[:discard \"Name\"]`, `[:act …]` or `:next-turn`, found {}",
@@ -511,7 +557,8 @@ fn steps(
 fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Expect> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
-        diags.push(Diagnostic::error(
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
             form.span,
             "`:expect` is a map such as `{:you {:wall 6}}`",
         ));
@@ -536,7 +583,8 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
             }
             (None, Some(ExpectKey::Statuses)) => {
                 let Kind::Map(pairs) = &v.kind else {
-                    diags.push(Diagnostic::error(
+                    diags.push(Diagnostic::new(
+                        Code::NotAMap,
                         v.span,
                         "`:statuses` is a map such as `{:hero {:power 2}}`",
                     ));
@@ -554,14 +602,16 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                                 match (id, &left.kind) {
                                     (Some(id), Kind::Int(n)) => list.push((id, *n)),
                                     (_, Kind::Int(_)) => {}
-                                    _ => diags.push(Diagnostic::error(
+                                    _ => diags.push(Diagnostic::new(
+                                        Code::NotANumber,
                                         left.span,
                                         "turns left are a whole number (-1 for a status that does not run out)",
                                     )),
                                 }
                             }
                         }
-                        _ => diags.push(Diagnostic::error(
+                        _ => diags.push(Diagnostic::new(
+                            Code::NotAMap,
                             held.span,
                             "expected a map of statuses to turns left, such as `{:power 2}` (`{}` for none)",
                         )),
@@ -615,7 +665,8 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                 } else {
                     Expect::MustDiscard(n as u8)
                 }),
-                _ => diags.push(Diagnostic::error(
+                _ => diags.push(Diagnostic::new(
+                    Code::OutOfRange,
                     v.span,
                     format!("`:{}` is a small whole number", key.name()),
                 )),
@@ -629,7 +680,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     .chain(keys())
                     .collect();
                 diags.push(
-                    Diagnostic::error(k.span, format!("unknown expectation {k}"))
+                    Diagnostic::new(Code::UnknownKey, k.span, format!("unknown expectation {k}"))
                         .suggest(name, known.iter().copied(), |s| format!(":{s}"))
                         .with_help_if_none(format!(
                             "expect role values or {}",
@@ -651,7 +702,12 @@ fn queue_wants(
     let help = "a queue is a vector of `[:turn :c1]` (or `[:turn :c1 :fast-magic]`), `:reorder` and `[:timed :bomb :c1]` (or `[:timed :bomb]`)";
     let Kind::Vector(items) = &form.kind else {
         diags.push(
-            Diagnostic::error(form.span, "`:queue` is a vector of queue entries").with_help(help),
+            Diagnostic::new(
+                Code::StepShape,
+                form.span,
+                "`:queue` is a vector of queue entries",
+            )
+            .with_help(help),
         );
         return None;
     };
@@ -675,7 +731,8 @@ fn queue_wants(
                             .and_then(|name| rules.turn_kinds.iter().position(|t| t.name == name));
                         if found.is_none() {
                             diags.push(
-                                Diagnostic::error(
+                                Diagnostic::new(
+                                    Code::UnknownTurnKind,
                                     k.span,
                                     format!("{k} is not a turn kind of this rule set"),
                                 )
@@ -698,7 +755,8 @@ fn queue_wants(
             (Some("timed"), [_, timing] | [_, timing, _]) => {
                 let t = timing.as_keyword().and_then(|name| rules.timing(name));
                 if t.is_none() {
-                    diags.push(Diagnostic::error(
+                    diags.push(Diagnostic::new(
+                        Code::UnknownTiming,
                         timing.span,
                         format!("{timing} is not a timing of this rule set"),
                     ));
@@ -712,7 +770,8 @@ fn queue_wants(
                 }
             }
             _ => diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::StepShape,
                     item.span,
                     format!("expected a queue entry, found {}", item.describe()),
                 )

@@ -51,7 +51,7 @@ fn a_cell_points_at_its_place_in_the_document() {
         .expect("the buff table");
     let heal1 = &buffs.rows[0].cells[0];
     let source = Source::new("seed", text.clone());
-    let d = grimoire::diag::Diagnostic::error(heal1.span, "here");
+    let d = grimoire::diag::Diagnostic::new(grimoire::diag::Code::TableFigure, heal1.span, "here");
     let shown = source.render(&d, false);
     assert!(shown.contains("seed:167:3"), "{shown}");
     assert_eq!(buffs.column("outputBase"), Some(3));
