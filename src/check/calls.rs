@@ -86,7 +86,7 @@ impl<'a> Checker<'_, '_> {
                     "`{}` takes {wants}; found {} operand{}",
                     call.op.name,
                     call.args.len(),
-                    if call.args.len() == 1 { "" } else { "s" }
+                    crate::diag::plural(call.args.len())
                 ),
             )
             .with_label(format!("wrong number of operands for `{}`", call.op.name))

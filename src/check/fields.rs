@@ -2,7 +2,7 @@
 //! errors that say what was meant: the helpers `rules/` and the checker share.
 
 use super::keys::Keys;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, list_and};
 use crate::syntax::{Form, Kind, Span};
 
 /// Reads a map whose keys must be keywords of `K` (only those in `allowed`);
@@ -231,24 +231,4 @@ pub(super) fn named_entry<'s, T>(
         .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
         .and_then(|i| list.get(i))
         .map(|(_, entry)| entry)
-}
-
-/// Joins names for a list of what exists: "`a`, `b` and `c`".
-pub fn list_and(items: impl IntoIterator<Item = String>) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
-/// Joins names for a message: "`a`, `b` or `c`".
-pub fn list(items: impl IntoIterator<Item = String>) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
-    }
 }

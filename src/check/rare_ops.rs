@@ -86,7 +86,7 @@ impl<'a> Checker<'_, '_> {
                         call.span,
                         format!(
                             "formula `{name}` takes {n} argument{} ({}); found {}",
-                            if n == 1 { "" } else { "s" },
+                            crate::diag::plural(n),
                             list_and(def.args.iter().map(|a| format!("`:{a}`"))),
                             args.len()
                         ),

@@ -4,6 +4,7 @@
 
 pub mod catalogue;
 pub mod codes;
+mod words;
 
 use std::fmt::Write as _;
 
@@ -12,6 +13,8 @@ use serde::Serialize;
 use crate::syntax::{LineIndex, ReadError, Span};
 
 pub use codes::Code;
+pub(crate) use words::plural;
+pub use words::{list, list_and};
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -195,11 +198,6 @@ fn transitional_code(message: &str) -> Code {
     }
 }
 
-/// The plural ending for `n` of something: "1 error", "2 errors".
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 /// The name in `candidates` nearest to `name`, if it is close enough to be a likely typo.
 pub fn nearest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let limit = (name.chars().count() / 3).max(1);
@@ -261,6 +259,8 @@ pub struct Located {
     pub end_column: usize,
     /// `"error"` or `"warning"`.
     pub severity: Severity,
+    /// The kind of problem: `"E0204"` (see `grimoire check --explain E0204`).
+    pub code: Code,
     /// What is wrong.
     pub message: String,
     /// How to fix it, if known.
@@ -324,6 +324,7 @@ impl Source {
             end_line: end.line,
             end_column: end.column,
             severity: d.severity,
+            code: d.code,
             message: d.message.clone(),
             help: d.help.clone(),
             label: d.label.clone(),
@@ -369,7 +370,9 @@ impl Source {
             Severity::Warning => ("warning", "1;33"),
         };
         let mut out = String::new();
-        let _ = writeln!(out, "{}: {}", paint(code, word), paint("1", &d.message));
+        // As rustc: `error[E0204]: unknown attribute …`.
+        let header = format!("{word}[{}]", d.code);
+        let _ = writeln!(out, "{}: {}", paint(code, &header), paint("1", &d.message));
         self.snippet(&mut out, d.span, d.label.as_deref(), &paint, code);
         for (span, note) in &d.related {
             let _ = writeln!(out, "{}: {note}", paint("1;36", "note"));
@@ -501,7 +504,7 @@ mod tests {
         assert_eq!(d.severity, Severity::Error);
         assert_eq!(
             text,
-            "error: unknown resource `:quary`\n  --> x.edn:2:2\n  |\n2 |  :quary]\n  |  ^^^^^^ not a resource\n  = help: did you mean `:quarry`?\n"
+            "error[E0205]: unknown resource `:quary`\n  --> x.edn:2:2\n  |\n2 |  :quary]\n  |  ^^^^^^ not a resource\n  = help: did you mean `:quarry`?\n"
         );
     }
 }

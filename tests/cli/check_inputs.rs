@@ -176,7 +176,7 @@ fn eval_of_one_card_goes_on_past_other_bad_rows_and_suggests_near_names() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("you.quarry           2 -> 3"));
     // The file's errors are shown, as warnings.
-    assert!(text(&out.stderr).contains("warning: this quoted cell is never closed"));
+    assert!(text(&out.stderr).contains("warning[E0501]: this quoted cell is never closed"));
     let out = eval("Minor");
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -210,7 +210,10 @@ fn a_file_with_hundreds_of_errors_shows_the_first_two_hundred_and_counts_the_res
     let out = grimoire(&["check", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert_eq!(err.matches("error: unknown resource `:wal`").count(), 200);
+    assert_eq!(
+        err.matches("error[E0205]: unknown resource `:wal`").count(),
+        200
+    );
     assert!(
         err.contains("300 more diagnostics in this file are not shown"),
         "{err}"

@@ -112,7 +112,7 @@ fn a_file_with_a_syntax_error_is_reported_with_its_location_and_left_byte_identi
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let stderr = text(&out.stderr);
         assert!(
-            stderr.contains("error: unexpected `}`: expected `]`"),
+            stderr.contains("error[E0102]: unexpected `}`: expected `]`"),
             "{stderr}"
         );
         assert!(stderr.contains("broken.edn:3:38"), "{stderr}");

@@ -797,7 +797,12 @@ fn output_for_errors_on_one_line(n: usize) -> (usize, usize) {
         false,
     );
     assert_eq!(out.code, grimoire::cli::EXIT_DIAGNOSTICS);
-    assert!(out.stderr.matches("error: a keyword needs a name").count() >= n.min(10));
+    assert!(
+        out.stderr
+            .matches("error[E0112]: a keyword needs a name")
+            .count()
+            >= n.min(10)
+    );
     (text.len(), out.stderr.len())
 }
 
