@@ -38,5 +38,6 @@ pub mod lint;
 pub mod md;
 pub mod rules;
 pub mod scenario;
+pub mod sim;
 pub mod status;
 pub mod syntax;

@@ -30,7 +30,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{Tally, game_seed, run_games};
+use grimoire::sim::{Tally, game_seed, run_games};
 use grimoire::diag::Source;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Game, Outcome};

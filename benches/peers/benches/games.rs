@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{run_all, run_games};
+use grimoire::sim::{run_all, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
 use grimoire::files;

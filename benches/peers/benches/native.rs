@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{game_seed, run_games};
+use grimoire::sim::{game_seed, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Game, Outcome};

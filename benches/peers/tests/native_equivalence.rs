@@ -9,7 +9,7 @@
 
 use std::sync::atomic::AtomicU64;
 
-use grimoire::cli::{game_seed, run_games};
+use grimoire::sim::{game_seed, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Game, GameEvent, Outcome};

@@ -13,9 +13,11 @@
 const Z: f64 = 1.959_963_984_540_054;
 
 /// A rate and its 95 % interval (Wilson score), from `wins` of `n`; all 0 when `n` is 0.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// In JSON: `{"rate", "low", "high", "n"}`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Rate {
     /// The rate itself.
+    #[serde(rename = "rate")]
     pub value: f64,
     /// Lower end of the interval.
     pub low: f64,
@@ -111,6 +113,19 @@ impl Difference {
     }
 }
 
+/// In JSON: `{"value", "low", "high", "significant"}`.
+impl serde::Serialize for Difference {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut s = serializer.serialize_struct("Difference", 4)?;
+        s.serialize_field("value", &self.value)?;
+        s.serialize_field("low", &self.low)?;
+        s.serialize_field("high", &self.high)?;
+        s.serialize_field("significant", &self.significant())?;
+        s.end()
+    }
+}
+
 /// What one card's games add up to, for one seat or all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
@@ -185,11 +200,6 @@ pub struct Figures {
     pub play_rate: Rate,
     /// The mean turn it was played on.
     pub mean_turn: f64,
-}
-
-/// The width of a table's card column: the longest name, at least "card".
-pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
-    names.map(|n| n.chars().count()).max().unwrap_or(4).max(4)
 }
 
 #[cfg(test)]
