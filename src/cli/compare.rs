@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use super::table::{csv_cell, name_width};
+use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
 use crate::rules::RuleSet;
 use crate::sim::Figures;
@@ -87,7 +87,7 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
             rules.seats[s],
             100.0 * c.a.value,
             100.0 * c.b.value,
-            c.change.points()
+            points(&c.change)
         );
     }
     let length = &comparison.length;
@@ -114,7 +114,7 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
     };
     for c in cards {
         let change = match (c.change, c.a, c.b) {
-            (Some(d), _, _) => d.points(),
+            (Some(d), _, _) => points(&d),
             (None, None, _) => "added in B".to_string(),
             (None, _, None) => "only in A".to_string(),
             _ => String::new(),

@@ -1,7 +1,9 @@
 //! The commands behind the `grimoire` binary, as functions that return their output.
 //!
-//! `main.rs` parses arguments with clap and prints what these return, so every
-//! command can be tested without spawning a process.
+//! `main.rs` parses arguments with clap into the argument structs here (each
+//! derives `clap::Args`) and prints what these return, so every command can be
+//! tested without spawning a process. The commands read files and render
+//! results; what they work out lives below them (simulations in [`crate::sim`]).
 
 mod compare;
 mod deck;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::compare::Heading;
 use super::deck::{changed_line, deck_line, load_changed_deck, load_deck};
-use super::table::{csv_cell, name_width};
+use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
 use crate::engine::Game;
@@ -576,7 +576,7 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
             pct(f.in_hand),
             pct(f.played),
             pct(f.not_seen),
-            f.improvement.points(),
+            points(&f.improvement),
             f.mean_turn,
         );
     }

@@ -100,17 +100,6 @@ impl Difference {
     pub fn significant(&self) -> bool {
         self.low > 0.0 || self.high < 0.0
     }
-
-    /// In percentage points with its interval, starred when significant: "+2.1 (+0.4,+3.8)*".
-    pub fn points(&self) -> String {
-        format!(
-            "{:+.1} ({:+.1},{:+.1}){}",
-            100.0 * self.value,
-            100.0 * self.low,
-            100.0 * self.high,
-            if self.significant() { "*" } else { "" }
-        )
-    }
 }
 
 /// In JSON: `{"value", "low", "high", "significant"}`.
