@@ -18,7 +18,7 @@ pub(crate) const FORMAT: &str = "grimoire replay 1";
 /// A recorded game.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Recording {
-    /// [`FORMAT`].
+    /// What the file says it is: "grimoire replay 1".
     pub format: String,
     /// The rule set as given: a bundled name or a path.
     pub rules: String,

@@ -128,6 +128,7 @@ pub fn run_games(
     let mut ai = Ai::new();
     let n = deck.len();
     let words = (seats * n).div_ceil(64);
+    // The card counts go to the observer, the endings stay with the tally, until the last game.
     let mut cards = std::mem::take(&mut tally.cards);
     let mut marks = Marks {
         n,
