@@ -39,5 +39,6 @@ pub mod md;
 pub mod project;
 pub mod rules;
 pub mod scenario;
+pub mod sim;
 pub mod status;
 pub mod syntax;

@@ -1,11 +1,18 @@
 //! The `grimoire` command: a thin clap front end over [`grimoire::cli`].
+//!
+//! The commands' argument structs ([`cli::PlayArgs`], [`cli::SimArgs`], …)
+//! derive `clap::Args` themselves; what is read here is only what the
+//! command line words differently from them (`simulate`'s `--format csv`,
+//! `--record-game N FILE`, `--shard K/N`, `--change`), and the colour and the
+//! progress bar, which come from the terminal.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use grimoire::cli::{self, EvalArgs, Format, Output, PlayArgs, SimArgs};
+use grimoire::cli::explain::{CardsArgs, ExplainArgs};
+use grimoire::cli::{self, EvalArgs, Format, MergeArgs, Output, PlayArgs, RollArgs, SimArgs};
 use grimoire::engine::ai::Policy;
 
 /// Data-driven card and effect engine: check, evaluate and play games written as data.
@@ -14,38 +21,6 @@ use grimoire::engine::ai::Policy;
 struct Args {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum FormatArg {
-    Human,
-    Json,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Human => Format::Human,
-            FormatArg::Json => Format::Json,
-        }
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum AiArg {
-    Random,
-    Greedy,
-    Search,
-}
-
-impl From<AiArg> for Policy {
-    fn from(a: AiArg) -> Policy {
-        match a {
-            AiArg::Random => Policy::Random,
-            AiArg::Greedy => Policy::Greedy,
-            AiArg::Search => Policy::Search,
-        }
-    }
 }
 
 #[derive(Subcommand)]
@@ -68,105 +43,28 @@ enum Command {
         rules: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: FormatArg,
+        format: Format,
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
         after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23"
     )]
-    Eval {
-        /// The effects: a vector of effect maps; `-` reads them from standard input.
-        #[arg(required_unless_present_any = ["card", "statuses", "then", "file"])]
-        effects: Option<String>,
-        /// Read the effects from this file.
-        #[arg(long, conflicts_with_all = ["effects", "card"])]
-        file: Option<PathBuf>,
-        /// Apply this card's effects instead (from the bundled deck, or --cards).
-        #[arg(long, conflicts_with = "effects")]
-        card: Option<String>,
-        /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
-        #[arg(long)]
-        cards: Vec<PathBuf>,
-        /// Rule set: a bundled name (arcomage) or a rule-set file.
-        #[arg(long)]
-        rules: String,
-        /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.
-        #[arg(long = "set", value_name = "ROLE.ATTRIBUTE=N")]
-        sets: Vec<String>,
-        /// Start from a RON state file: (seed: 7, entities: {"you": {"wall": 0}}).
-        #[arg(long)]
-        state: Option<PathBuf>,
-        /// Seed for chance (default: the state file's, else 0).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness; ID@N gives it magnitude N (you=heal4@23).
-        #[arg(long = "status", value_name = "ENTITY=ID")]
-        statuses: Vec<String>,
-        /// After the effects, run this timing, or every timing of this moment (repeatable, in order), such as round-end.
-        #[arg(long = "then", value_name = "TIMING")]
-        then: Vec<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "human")]
-        format: FormatArg,
-    },
+    Eval(EvalArgs),
     /// Say what a card or effects do, in plain words (card-text English).
     #[command(
         after_help = "Examples:\n  grimoire explain --rules arcomage --card Foundations\n  grimoire explain --rules arcomage '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire explain --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire explain --rules arcomage -\n  grimoire explain --rules skills --card Fireball"
     )]
-    Explain {
-        /// The effects: a vector of effect maps; `-` reads them from standard input.
-        #[arg(required_unless_present_any = ["card", "file"])]
-        effects: Option<String>,
-        /// Explain this card instead (from the bundled deck, or --cards).
-        #[arg(long, conflicts_with_all = ["effects", "file"])]
-        card: Option<String>,
-        /// Read the effects from this file.
-        #[arg(long, conflicts_with = "effects")]
-        file: Option<PathBuf>,
-        /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
-        #[arg(long)]
-        cards: Vec<PathBuf>,
-        /// Rule set: a bundled name (arcomage) or a rule-set file.
-        #[arg(long)]
-        rules: String,
-    },
+    Explain(ExplainArgs),
     /// List a deck's cards: name, type, cost and text, as a table or JSON.
     #[command(
         after_help = "Examples:\n  grimoire cards arcomage\n  grimoire cards arcomage --format json\n  grimoire cards arcomage --cards my-deck.csv"
     )]
-    Cards {
-        /// Rule set: a bundled name (arcomage) or a rule-set file.
-        rules: String,
-        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
-        #[arg(long)]
-        cards: Vec<PathBuf>,
-        /// Output format; JSON: [{"name","type","cost","text"}].
-        #[arg(long, value_enum, default_value = "human")]
-        format: FormatArg,
-    },
+    Cards(CardsArgs),
     /// Play a seeded game: AI against AI with a readable log, or you against an AI.
     #[command(
         after_help = "Examples:\n  grimoire play arcomage --seed 7\n  grimoire play arcomage --seed 7 --ai greedy --ai random\n  grimoire play arcomage --human --ai greedy"
     )]
-    Play {
-        /// Rule set: a bundled name (arcomage) or a rule-set file.
-        rules: String,
-        /// The game's seed: the same seed plays the same game.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// AI policy (default greedy); once for both seats, or once per seat in seat order.
-        #[arg(long, value_enum)]
-        ai: Vec<AiArg>,
-        /// Play the first seat yourself: N plays card N, d N discards it, q quits.
-        #[arg(long)]
-        human: bool,
-        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
-        #[arg(long)]
-        cards: Vec<PathBuf>,
-        /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-    },
+    Play(PlayArgs),
     /// Play a recorded game again: the same output byte for byte, or what changed since.
     #[command(
         after_help = "Examples:\n  grimoire play arcomage --seed 7 --record game.json\n  grimoire replay game.json"
@@ -218,19 +116,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  grimoire roll 1d20+2\n  grimoire roll 3d6+2 --count 100000 --seed 7\n  grimoire roll '[advantage 1d20]' --count 100000 --format json"
     )]
-    Roll {
-        /// The dice expression.
-        expr: String,
-        /// How many times to roll it (1 to 100000000).
-        #[arg(long, default_value_t = 1)]
-        count: u64,
-        /// The generator's seed: the same seed rolls the same faces.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Output format; JSON: {"expr","count","mean","min","max","counts":{VALUE:N},"seed"}.
-        #[arg(long, value_enum, default_value = "human")]
-        format: FormatArg,
-    },
+    Roll(RollArgs),
     /// Simulate many seeded AI games: win rates, game length, per-card figures.
     ///
     /// Per-card columns (each rate with its 95% interval, Wilson; a card's
@@ -253,73 +139,17 @@ enum Command {
         verbatim_doc_comment,
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck\n  grimoire simulate tactics --games 10000 --check-invariants"
     )]
-    Simulate {
-        /// Rule set: a bundled name (arcomage) or a rule-set file.
-        rules: String,
-        /// How many games.
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        /// The run's seed: the same seed gives the same figures.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// AI policy (default random): random, greedy (one move ahead by the rule set's :ai :score),
-        /// search (two moves ahead, the replies in 4 deals of the unseen cards; slow, strongest); once for both seats, or once per seat.
-        #[arg(long, value_enum)]
-        ai: Vec<AiArg>,
-        /// Worker threads (default: every core). The figures do not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
-        #[arg(long)]
-        cards: Vec<PathBuf>,
-        /// Output format: a table, JSON (with per-seat figures), or CSV (the table's rows and columns).
-        #[arg(long, value_enum, default_value = "human")]
-        format: SimFormatArg,
-        /// The per-card column to sort by, highest first (default improvement; `card` by name, `deck` in deck order); every format.
-        #[arg(long)]
-        sort: Option<String>,
-        /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
-        #[arg(long = "versus-cards")]
-        versus_cards: Vec<PathBuf>,
-        /// Also write the figures as one self-contained HTML page (charts inline as SVG, no network).
-        #[arg(long, value_name = "FILE.html")]
-        report: Option<PathBuf>,
-        /// Record game N (1 to --games) of the run to FILE, for `grimoire replay`.
-        #[arg(long = "record-game", num_args = 2, value_names = ["N", "FILE"])]
-        record_game: Vec<String>,
-        /// Play only the Kth of N equal shares of the run's games (each with its seed in the
-        /// whole run); `--format json` then carries the sums `grimoire merge` adds up.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
-        /// Change a card before the run: its KEY (without the colon) gets VALUE, written as in
-        /// its file (`--change Dragon:cost=24`); again for more changes. For cost sweeps. A value
-        /// the card may not have is a located error (with `--format json`, the list `check` prints).
-        #[arg(long = "change", value_name = "CARD:KEY=VALUE")]
-        changes: Vec<String>,
-        /// Play the games again checking the game invariants after every action (values within
-        /// bounds, statuses, hands, cards, queue, turn limit, the game's end) and replaying some
-        /// from their seeds to compare logs; a violation is an error naming the game (exit 1).
-        #[arg(long = "check-invariants")]
-        check_invariants: bool,
-        /// With --check-invariants: replay every Nth game (the first included) from its seed; 1 replays all, 0 none.
-        #[arg(long = "replay-every", value_name = "N", default_value_t = cli::REPLAY_EVERY, requires = "check_invariants")]
-        replay_every: u64,
-    },
+    Simulate(Simulate),
     /// Merge the JSON of a run's shards (`simulate --shard K/N --format json`) into the
     /// figures one process would have printed for the whole run.
     #[command(
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --shard 1/2 --format json > a.json\n  grimoire simulate arcomage --games 100000 --shard 2/2 --format json > b.json\n  grimoire merge a.json b.json --format json"
     )]
-    Merge {
-        /// The shards' JSON files, every share of one run, in any order.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Output format, as `simulate`'s.
-        #[arg(long, value_enum, default_value = "human")]
-        format: SimFormatArg,
-    },
+    Merge(Merge),
 }
 
+/// `simulate` and `merge`'s `--format`: `csv` is a format on the command
+/// line, a flag beside the format in [`SimArgs`] and [`MergeArgs`].
 #[derive(Clone, Copy, ValueEnum)]
 enum SimFormatArg {
     Human,
@@ -327,13 +157,88 @@ enum SimFormatArg {
     Csv,
 }
 
-/// `simulate`, with the game invariants checked when asked.
-fn simulate(check_invariants: bool, replay_every: u64, args: &SimArgs) -> Output {
-    if check_invariants {
-        cli::simulate_checked(args, replay_every)
-    } else {
-        cli::simulate(args)
+impl SimFormatArg {
+    /// The format, and whether CSV.
+    fn split(self) -> (Format, bool) {
+        match self {
+            SimFormatArg::Human => (Format::Human, false),
+            SimFormatArg::Json => (Format::Json, false),
+            SimFormatArg::Csv => (Format::Human, true),
+        }
     }
+}
+
+/// `simulate`: [`SimArgs`], and what the command line words otherwise.
+#[derive(clap::Args)]
+struct Simulate {
+    #[command(flatten)]
+    args: SimArgs,
+    /// Output format: a table, JSON (with per-seat figures), or CSV (the table's rows and columns).
+    // Shown between `SimArgs`' --cards and --sort: the same place as --cards, after it by name.
+    #[arg(long, value_enum, default_value = "human", display_order = 4)]
+    format: SimFormatArg,
+    /// Record game N (1 to --games) of the run to FILE, for `grimoire replay`.
+    #[arg(long = "record-game", num_args = 2, value_names = ["N", "FILE"])]
+    record_game: Vec<String>,
+    /// Play only the Kth of N equal shares of the run's games (each with its seed in the
+    /// whole run); `--format json` then carries the sums `grimoire merge` adds up.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Change a card before the run: its KEY (without the colon) gets VALUE, written as in
+    /// its file (`--change Dragon:cost=24`); again for more changes. For cost sweeps. A value
+    /// the card may not have is a located error (with `--format json`, the list `check` prints).
+    #[arg(long = "change", value_name = "CARD:KEY=VALUE")]
+    changes: Vec<String>,
+    /// Play the games again checking the game invariants after every action (values within
+    /// bounds, statuses, hands, cards, queue, turn limit, the game's end) and replaying some
+    /// from their seeds to compare logs; a violation is an error naming the game (exit 1).
+    #[arg(long = "check-invariants")]
+    check_invariants: bool,
+    /// With --check-invariants: replay every Nth game (the first included) from its seed; 1 replays all, 0 none.
+    #[arg(long = "replay-every", value_name = "N", default_value_t = cli::REPLAY_EVERY, requires = "check_invariants")]
+    replay_every: u64,
+}
+
+impl Simulate {
+    /// The arguments `cli::simulate` takes, or what is wrong with the words read here.
+    fn args(self, color: bool) -> Result<SimArgs, String> {
+        let mut args = self.args;
+        (args.format, args.csv) = self.format.split();
+        args.record_game = match self.record_game.as_slice() {
+            [n, file] => match n.parse() {
+                Ok(n) => Some((n, PathBuf::from(file))),
+                Err(_) => {
+                    return Err(format!(
+                        "--record-game {n}: N is a game number, 1 to --games"
+                    ));
+                }
+            },
+            _ => None,
+        };
+        args.shard = self
+            .shard
+            .as_deref()
+            .map(grimoire::sim::Shard::parse)
+            .transpose()?;
+        args.changes = self
+            .changes
+            .iter()
+            .map(|c| grimoire::files::CardChange::parse(c))
+            .collect::<Result<_, _>>()?;
+        args.progress = std::io::stderr().is_terminal();
+        args.color = color;
+        Ok(args)
+    }
+}
+
+/// `merge`: [`MergeArgs`], and its `--format`.
+#[derive(clap::Args)]
+struct Merge {
+    #[command(flatten)]
+    args: MergeArgs,
+    /// Output format, as `simulate`'s.
+    #[arg(long, value_enum, default_value = "human")]
+    format: SimFormatArg,
 }
 
 fn main() -> ExitCode {
@@ -345,178 +250,44 @@ fn main() -> ExitCode {
             paths,
             rules,
             format,
-        } => cli::check(&paths, rules.as_deref(), format.into(), color),
-        Command::Eval {
-            effects,
-            file,
-            card,
-            cards,
-            rules,
-            sets,
-            state,
-            seed,
-            statuses,
-            then,
-            format,
-        } => cli::eval(&EvalArgs {
-            rules,
-            effects: effects.unwrap_or_default(),
-            file,
-            card,
-            cards,
-            sets,
-            state,
-            seed,
-            statuses,
-            then,
-            format: format.into(),
-            color,
-        }),
-        Command::Play {
-            rules,
-            seed,
-            ai,
-            human,
-            cards,
-            record,
-        } => {
+        } => cli::check(&paths, rules.as_deref(), format, color),
+        Command::Eval(args) => cli::eval(&EvalArgs { color, ..args }),
+        Command::Play(mut args) => {
+            // A game to watch is more telling between two greedy players.
+            if args.ai.is_empty() {
+                args.ai = vec![Policy::Greedy];
+            }
+            args.color = color;
             let stdin = std::io::stdin();
-            let mut input = stdin.lock();
-            let mut output = std::io::stdout();
-            cli::play(
-                &PlayArgs {
-                    rules,
-                    cards,
-                    seed,
-                    // A game to watch is more telling between two greedy players.
-                    ai: if ai.is_empty() {
-                        vec![Policy::Greedy]
-                    } else {
-                        ai.into_iter().map(Policy::from).collect()
-                    },
-                    human,
-                    record,
-                    color,
-                },
-                &mut input,
-                &mut output,
-            )
+            cli::play(&args, &mut stdin.lock(), &mut std::io::stdout())
         }
         Command::Replay { file } => cli::replay(&file, color),
-        Command::Explain {
-            effects,
-            card,
-            file,
-            cards,
-            rules,
-        } => cli::explain::explain(&cli::explain::ExplainArgs {
-            rules,
-            card,
-            cards,
-            effects,
-            file,
-            color,
-        }),
-        Command::Cards {
-            rules,
-            cards,
-            format,
-        } => cli::explain::cards(&cli::explain::CardsArgs {
-            rules,
-            cards,
-            format: format.into(),
-            color,
-        }),
+        Command::Explain(args) => cli::explain::explain(&ExplainArgs { color, ..args }),
+        Command::Cards(args) => cli::explain::cards(&CardsArgs { color, ..args }),
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
         Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
         Command::Lsp => cli::lsp::lsp(),
-        Command::Roll {
-            expr,
-            count,
-            seed,
-            format,
-        } => cli::roll(&cli::RollArgs {
-            expr,
-            count,
-            seed,
-            format: format.into(),
-            color,
-        }),
-        Command::Simulate {
-            rules,
-            games,
-            seed,
-            ai,
-            threads,
-            cards,
-            format,
-            sort,
-            versus_cards,
-            report,
-            record_game,
-            shard,
-            changes,
-            check_invariants,
-            replay_every,
-        } => simulate(
-            check_invariants,
-            replay_every,
-            &SimArgs {
-                rules,
-                cards,
-                games,
-                seed,
-                ai: ai.into_iter().map(Policy::from).collect(),
-                threads,
-                format: match format {
-                    SimFormatArg::Json => Format::Json,
-                    _ => Format::Human,
-                },
-                csv: matches!(format, SimFormatArg::Csv),
-                sort,
-                versus: versus_cards,
-                report,
-                record_game: match record_game.as_slice() {
-                    [n, file] => match n.parse() {
-                        Ok(n) => Some((n, PathBuf::from(file))),
-                        Err(_) => {
-                            eprintln!("error: --record-game {n}: N is a game number, 1 to --games");
-                            return ExitCode::from(2);
-                        }
-                    },
-                    _ => None,
-                },
-                shard: match shard.as_deref().map(cli::Shard::parse).transpose() {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-                changes: match changes
-                    .iter()
-                    .map(|c| grimoire::files::CardChange::parse(c))
-                    .collect::<Result<Vec<_>, _>>()
-                {
-                    Ok(c) => c,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-                progress: std::io::stderr().is_terminal(),
+        Command::Roll(args) => cli::roll(&RollArgs { color, ..args }),
+        Command::Simulate(command) => {
+            let (check_invariants, replay_every) = (command.check_invariants, command.replay_every);
+            match command.args(color) {
+                Ok(args) if check_invariants => cli::simulate_checked(&args, replay_every),
+                Ok(args) => cli::simulate(&args),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        Command::Merge(Merge { args, format }) => {
+            let (format, csv) = format.split();
+            cli::merge(&MergeArgs {
+                format,
+                csv,
                 color,
-            },
-        ),
-        Command::Merge { files, format } => cli::merge(&cli::MergeArgs {
-            files,
-            format: match format {
-                SimFormatArg::Json => Format::Json,
-                _ => Format::Human,
-            },
-            csv: matches!(format, SimFormatArg::Csv),
-            color,
-        }),
+                ..args
+            })
+        }
     };
     // A closed pipe (`grimoire … | head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

@@ -2,8 +2,9 @@
 games, play them as PettingZoo environments, and spread simulations over Ray.
 
 Every function runs the engine's own implementation of the CLI command of
-the same name, so its results are exactly what ``grimoire … --format json``
-prints::
+the same name (``simulate`` and ``merge`` its simulation core, their figures
+built from the structs the CLI prints its JSON from), so its results are
+exactly what ``grimoire … --format json`` prints::
 
     import grimoire
     figures = grimoire.simulate("arcomage", games=1000, seed=1)
@@ -79,6 +80,14 @@ def _run(printed: Tuple[int, str, str]) -> Any:
     if stderr.strip():
         lines.append(stderr.strip())
     raise GrimoireError("\n".join(lines) or f"grimoire failed (exit code {code})", code, diagnostics)
+
+
+def _figures(result: Tuple[int, Optional[Dict[str, Any]], str, str]) -> Dict[str, Any]:
+    """The figures a run gave, or GrimoireError when it was refused."""
+    code, figures, stdout, stderr = result
+    if code == 0 and figures is not None:
+        return figures
+    return _run((code or 2, stdout, stderr))  # raises
 
 
 def _describe(d: Mapping[str, Any]) -> str:
@@ -196,7 +205,7 @@ def simulate(
     policies = [ai] if isinstance(ai, str) else list(ai)
     changed = [_change(c) for c in changes]
     return Simulation(
-        _run(_grimoire.simulate(rules, games, seed, policies, _paths(cards), threads, shard, sort, changed))
+        _figures(_grimoire.simulate(rules, games, seed, policies, _paths(cards), threads, shard, sort, changed))
     )
 
 
@@ -214,7 +223,7 @@ def merge(shards: Iterable[Union[str, Mapping[str, Any]]]) -> Simulation:
     shard=(k, n))``, or its JSON text) into the whole run's figures, exactly
     as ``grimoire merge --format json``."""
     texts = [s if isinstance(s, str) else json.dumps(s) for s in shards]
-    return Simulation(_run(_grimoire.merge(texts)))
+    return Simulation(_figures(_grimoire.merge(texts)))
 
 
 def env(

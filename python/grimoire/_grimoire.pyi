@@ -1,10 +1,14 @@
-"""The native half of the grimoire package (PyO3). Each command returns the
-exit code, standard output and standard error of the CLI command of the same
-name run with ``--format json``; ``grimoire/__init__.py`` reads them."""
+"""The native half of the grimoire package (PyO3). ``check`` and ``eval``
+return the exit code, standard output and standard error of the CLI command
+of the same name run with ``--format json``; ``simulate`` and ``merge`` return
+the exit code and the figures as dictionaries (what the CLI's JSON holds), or,
+refused, no figures and what the CLI prints; ``grimoire/__init__.py`` reads
+them."""
 
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 Printed = Tuple[int, str, str]
+Figures = Tuple[int, Optional[Dict[str, Any]], str, str]
 
 def check(paths: List[str], rules: Optional[str] = None) -> Printed:
     """``grimoire check PATHS --format json``: exit code 0 (clean) or 1 with
@@ -32,13 +36,16 @@ def simulate(
     shard: Optional[Tuple[int, int]] = None,
     sort: Optional[str] = None,
     changes: List[Tuple[str, str, str]] = ...,
-) -> Printed:
+) -> Figures:
     """``grimoire simulate … --format json``: exit code 0 and the figures; 1
-    and the deck's located diagnostics as a JSON list (a change the card may
-    not have, say), with the verdict on standard error; 2, a usage error on
-    standard error."""
+    and the deck's located diagnostics as a JSON list on standard output (a
+    change the card may not have, say), with the verdict on standard error;
+    2, a usage error on standard error."""
     ...
-def merge(shards: List[str]) -> Printed: ...
+def merge(shards: List[str]) -> Figures:
+    """``grimoire merge --format json`` of the shards' JSON texts: exit code 0
+    and the whole run's figures; 1 or 2 and the reason on standard error."""
+    ...
 
 class Match:
     """One game an agent plays move by move."""

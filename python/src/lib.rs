@@ -1,28 +1,81 @@
 //! `grimoire._grimoire`: the native half of the Python package.
 //!
-//! Each command runs the library's own implementation of the CLI command of
-//! the same name and hands back its exit code and output, so that what Python
-//! sees is, byte for byte, what `grimoire … --format json` prints; the Python
-//! half (`grimoire/__init__.py`) reads the JSON and raises on errors. A
-//! [`Match`] is one game an agent plays move by move (the PettingZoo
-//! environments).
+//! `check` and `eval` run the library's own implementation of the CLI
+//! command of the same name and hand back its exit code and output, so that
+//! what Python sees is, byte for byte, what `grimoire … --format json`
+//! prints. `simulate` and `merge` play and add up games with the library's
+//! simulation core (`grimoire::sim`) and hand back the figures as
+//! dictionaries, built from the same structs (`grimoire::cli::SimJson`) the
+//! CLI prints its JSON from; a failure comes back as the CLI would print it.
+//! The Python half (`grimoire/__init__.py`) raises on errors. A [`Match`] is
+//! one game an agent plays move by move (the PettingZoo environments).
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
 
-use grimoire::cli::{self, EvalArgs, Format, Output, Shard, SimArgs};
+use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Ability, Action, Game, Outcome};
 use grimoire::files::{CardChange, load_deck, load_rules};
 use grimoire::rules::RuleSet;
+use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
 /// What a command printed: exit code, standard output, standard error.
 type Printed = (i32, String, String);
 
 fn printed(out: Output) -> Printed {
     (out.code, out.stdout, out.stderr)
+}
+
+/// A run's figures: exit code 0 and the figures as dictionaries; or the exit
+/// code, standard output and standard error of the CLI's refusal (no figures).
+type Figures = (i32, Option<Py<PyAny>>, String, String);
+
+/// The figures as Python objects, or the refusal as printed.
+fn figures(py: Python<'_>, result: Result<SimJson, Output>) -> PyResult<Figures> {
+    match result {
+        Ok(json) => Ok((0, Some(to_python(py, &json.to_value())?), String::new(), String::new())),
+        Err(out) => Ok((out.code, None, out.stdout, out.stderr)),
+    }
+}
+
+/// A JSON value as the Python object `json.loads` reads from its text:
+/// dictionaries in the same key order, integers as `int`, others as `float`.
+fn to_python(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any().unbind(),
+            (None, None) => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(entries) => {
+            let dict = PyDict::new(py);
+            for (key, item) in entries {
+                dict.set_item(key, to_python(py, item)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
 }
 
 fn paths(list: Vec<String>) -> Vec<PathBuf> {
@@ -79,8 +132,8 @@ fn eval(
     }))
 }
 
-/// `grimoire simulate RULES --games GAMES --seed SEED --format json`, the
-/// interpreter released while the games run.
+/// The figures of `grimoire simulate RULES --games GAMES --seed SEED --format
+/// json`, the interpreter released while the games run.
 #[pyfunction]
 #[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
@@ -95,7 +148,7 @@ fn simulate(
     shard: Option<(u64, u64)>,
     sort: Option<String>,
     changes: Vec<(String, String, String)>,
-) -> PyResult<Printed> {
+) -> PyResult<Figures> {
     let ai = policies(&ai)?;
     let changes = changes
         .into_iter()
@@ -129,18 +182,35 @@ fn simulate(
         progress: false,
         color: false,
     };
-    Ok(py.detach(|| printed(cli::simulate(&args))))
+    let run = py.detach(|| {
+        // The CLI's checks and loading, so that a refusal is word for word its own.
+        let prepared = cli::prepare_simulation(&args)?;
+        let done = AtomicU64::new(0);
+        let tally = prepared.pool.install(|| {
+            sim::run_range(
+                &prepared.rules,
+                &prepared.deck,
+                args.seed,
+                args.games_played(),
+                &args.ai,
+                &done,
+            )
+        });
+        Ok(SimJson::of(&prepared, &args, &tally))
+    });
+    figures(py, run)
 }
 
-/// `grimoire merge --format json` of shards given as JSON text.
+/// The figures of `grimoire merge --format json` of shards given as JSON text.
 #[pyfunction]
-fn merge(py: Python<'_>, shards: Vec<String>) -> Printed {
+fn merge(py: Python<'_>, shards: Vec<String>) -> PyResult<Figures> {
     let named: Vec<(String, String)> = shards
         .into_iter()
         .enumerate()
         .map(|(i, text)| (format!("shard #{}", i + 1), text))
         .collect();
-    py.detach(|| printed(cli::merge_texts(&named, Format::Json, false, false)))
+    let merged = py.detach(|| cli::merge_figures(&named, false));
+    figures(py, merged)
 }
 
 /// A rule set and its deck, loaded once, which a match's game borrows.

@@ -15,19 +15,25 @@ use crate::rules::RuleSet;
 use crate::syntax::{Arena, Span, read};
 
 /// What `grimoire explain` needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct ExplainArgs {
-    /// Rule set name or path.
-    pub rules: String,
-    /// Explain this card (its effects, and "play again" and the like).
-    pub card: Option<String>,
-    /// Card files or folders for `card` (default: the bundled deck).
-    pub cards: Vec<PathBuf>,
-    /// The effects as text; `-` reads them from standard input.
+    /// The effects: a vector of effect maps; `-` reads them from standard input.
+    #[arg(required_unless_present_any = ["card", "file"])]
     pub effects: Option<String>,
+    /// Explain this card instead (from the bundled deck, or --cards).
+    #[arg(long, conflicts_with_all = ["effects", "file"])]
+    pub card: Option<String>,
     /// Read the effects from this file.
+    #[arg(long, conflicts_with = "effects")]
     pub file: Option<PathBuf>,
+    /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+    #[arg(long)]
+    pub cards: Vec<PathBuf>,
+    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    #[arg(long)]
+    pub rules: String,
     /// Colour diagnostics.
+    #[arg(skip)]
     pub color: bool,
 }
 
@@ -39,11 +45,11 @@ pub fn explain(args: &ExplainArgs) -> Output {
     };
     if let Some(name) = &args.card {
         let (deck, warnings) =
-            match super::play::lenient_deck(&args.rules, &rules, &args.cards, args.color) {
+            match super::deck::lenient_deck(&args.rules, &rules, &args.cards, args.color) {
                 Ok(found) => found,
                 Err(out) => return out,
             };
-        let mut out = match super::play::find_card(&deck, name, &rules.name) {
+        let mut out = match super::deck::find_card(&deck, name, &rules.name) {
             Ok(card) => Output {
                 stdout: format!("{}\n", explain_card(&rules, card)),
                 ..Output::default()
@@ -113,22 +119,25 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
 }
 
 /// What `grimoire cards` needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct CardsArgs {
-    /// Rule set name or path.
+    /// Rule set: a bundled name (arcomage) or a rule-set file.
     pub rules: String,
-    /// Card files or folders (default: the bundled deck).
+    /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+    #[arg(long)]
     pub cards: Vec<PathBuf>,
-    /// Output format.
+    /// Output format; JSON: [{"name","type","cost","text"}].
+    #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// Colour diagnostics.
+    #[arg(skip)]
     pub color: bool,
 }
 
 /// `grimoire cards`: a deck's cards, one row each: name, type, cost and text
 /// (what its effects do, said in plain words, where it has no text).
 pub fn cards(args: &CardsArgs) -> Output {
-    let (rules, deck) = match super::play::load_deck(&args.rules, &args.cards, args.color) {
+    let (rules, deck) = match super::deck::load_deck(&args.rules, &args.cards, args.color) {
         Ok(found) => found,
         Err(out) => return out,
     };

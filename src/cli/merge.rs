@@ -9,49 +9,27 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::play::{deck_line, load_changed_deck};
-use super::simulate::{Run, SimArgs, Tally, changed_line, figures, fingerprint};
+use super::deck::{changed_line, deck_line, load_changed_deck};
+use super::simulate::{Run, ShardOf, SimArgs, SimJson, print};
 use super::{Format, Output};
 use crate::engine::ai::Policy;
-use crate::files::CardChange;
+use crate::sim::{Tally, fingerprint};
 
 /// What `grimoire merge` needs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct MergeArgs {
-    /// The shards' JSON files.
+    /// The shards' JSON files, every share of one run, in any order.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Output format.
+    /// Output format (`main` reads `--format`, as `simulate`'s).
+    #[arg(skip)]
     pub format: Format,
     /// CSV instead of `format`.
+    #[arg(skip)]
     pub csv: bool,
     /// Colour diagnostics.
+    #[arg(skip)]
     pub color: bool,
-}
-
-/// What a shard's JSON says about the run it is a share of.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-struct ShardOf {
-    index: u64,
-    of: u64,
-    games: u64,
-    seed: u64,
-    rules: String,
-    cards: Vec<String>,
-    ai: Vec<String>,
-    sort: Option<String>,
-    #[serde(default)]
-    changes: Vec<CardChange>,
-    fingerprint: String,
-}
-
-impl ShardOf {
-    /// The same run as `other`, whichever share each is.
-    fn same_run(&self, other: &ShardOf) -> bool {
-        ShardOf {
-            index: other.index,
-            ..self.clone()
-        } == *other
-    }
 }
 
 #[derive(Deserialize)]
@@ -80,37 +58,69 @@ pub fn merge(args: &MergeArgs) -> Output {
 /// [`merge`] of shards given as text, each with the name errors call it by
 /// (for callers that hold the JSON, not files: the Python package's Ray tasks).
 pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color: bool) -> Output {
+    match merged(texts, format, csv, color) {
+        Ok(m) => Output {
+            stdout: print(&m.deck_shown, &m.args, &m.json),
+            ..Output::default()
+        },
+        Err(out) => out,
+    }
+}
+
+/// The figures of the whole run the shards given as text add up to, as
+/// `merge --format json` prints them (the Python package's `merge`); a
+/// failure is the command's output.
+pub fn merge_figures(texts: &[(String, String)], color: bool) -> Result<SimJson, Output> {
+    merged(texts, Format::Json, false, color).map(|m| m.json)
+}
+
+/// A merged run: its figures, and what they are shown with.
+struct Merged {
+    /// The deck's line in the table's head.
+    deck_shown: String,
+    /// The run's arguments, as the shards give them.
+    args: SimArgs,
+    json: SimJson,
+}
+
+/// The shards given as text, checked to be every share of one run and added up.
+fn merged(
+    texts: &[(String, String)],
+    format: Format,
+    csv: bool,
+    color: bool,
+) -> Result<Merged, Output> {
     let mut shards: Vec<(&str, ShardFile)> = Vec::with_capacity(texts.len());
     for (name, text) in texts {
         match serde_json::from_str::<ShardFile>(text) {
             Ok(shard) => shards.push((name, shard)),
             Err(e) => {
-                return Output::failure(format!(
+                return Err(Output::failure(format!(
                     "{name}:{}:{}: not a shard of a run ({e}); write one with `grimoire simulate … --shard K/N --format json`",
                     e.line(),
                     e.column()
-                ));
+                )));
             }
         }
     }
     let Some((first_path, first)) = shards.first() else {
-        return Output::usage("no shards to merge");
+        return Err(Output::usage("no shards to merge"));
     };
     let run = first.shard.clone();
     for (path, shard) in &shards[1..] {
         if !shard.shard.same_run(&run) {
-            return Output::failure(format!(
+            return Err(Output::failure(format!(
                 "{path}: a share of another run than {first_path} (rule set, cards, seed, games, AI, sort, shard count and deck must all agree)"
-            ));
+            )));
         }
     }
     // A run is split into at most a million shares (the list below holds one slot each).
     const MAX_SHARDS: u64 = 1 << 20;
     if run.of > MAX_SHARDS {
-        return Output::failure(format!(
+        return Err(Output::failure(format!(
             "{first_path}: {} shards; a run merges from at most {MAX_SHARDS}",
             run.of
-        ));
+        )));
     }
     let mut seen = vec![None::<&str>; run.of as usize];
     for (path, shard) in &shards {
@@ -120,14 +130,17 @@ pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color:
             .and_then(|i| seen.get_mut(usize::try_from(i).ok()?));
         match slot {
             Some(Some(other)) => {
-                return Output::failure(format!(
+                return Err(Output::failure(format!(
                     "{path}: shard {k}/{} again (also {other})",
                     run.of
-                ));
+                )));
             }
             Some(slot) => *slot = Some(*path),
             None => {
-                return Output::failure(format!("{path}: shard {k}/{}: no such share", run.of));
+                return Err(Output::failure(format!(
+                    "{path}: shard {k}/{}: no such share",
+                    run.of
+                )));
             }
         }
     }
@@ -137,38 +150,38 @@ pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color:
         .map(|(k, _)| format!("{k}/{}", run.of))
         .collect();
     if !missing.is_empty() {
-        return Output::failure(format!(
+        return Err(Output::failure(format!(
             "shard{} {} missing: a merge needs every share of the run",
             if missing.len() == 1 { "" } else { "s" },
             missing.join(", ")
-        ));
+        )));
     }
     let mut shards = shards.into_iter().map(|(_, s)| s.raw);
     let Some(first) = shards.next() else {
-        return Output::usage("no shards to merge");
+        return Err(Output::usage("no shards to merge"));
     };
     let tally = shards.fold(first, Tally::merge);
     if tally.games != run.games {
-        return Output::failure(format!(
+        return Err(Output::failure(format!(
             "the shards hold {} games, but the run had {}",
             tally.games, run.games
-        ));
+        )));
     }
     let cards: Vec<PathBuf> = run.cards.iter().map(PathBuf::from).collect();
-    let (rules, deck) = match load_changed_deck(&run.rules, &cards, &run.changes, format, color) {
-        Ok(d) => d,
-        Err(out) => return out,
-    };
+    let (rules, deck) = load_changed_deck(&run.rules, &cards, &run.changes, format, color)?;
     if fingerprint(&rules, &deck.cards) != run.fingerprint {
-        return Output::failure(format!(
+        return Err(Output::failure(format!(
             "the rule set or deck ({}) changed since the shards were played: play them again",
             run.rules
-        ));
+        )));
     }
     let policies: Vec<&str> = run.ai.iter().map(String::as_str).collect();
     let ai: Option<Vec<Policy>> = policies.iter().map(|p| Policy::from_name(p)).collect();
     let Some(ai) = ai else {
-        return Output::failure(format!("unknown AI among {}", run.ai.join(", ")));
+        return Err(Output::failure(format!(
+            "unknown AI among {}",
+            run.ai.join(", ")
+        )));
     };
     let source = deck.source.to_string();
     let deck_shown = changed_line(deck_line(&deck), &run.changes);
@@ -197,8 +210,10 @@ pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color:
         deck_shown: &deck_shown,
         policies: &policies,
     };
-    Output {
-        stdout: figures(&shown, &sim, &tally),
-        ..Output::default()
-    }
+    let json = SimJson::new(&shown, &sim, &tally);
+    Ok(Merged {
+        deck_shown,
+        args: sim,
+        json,
+    })
 }

@@ -1,32 +1,35 @@
 //! The commands behind the `grimoire` binary, as functions that return their output.
 //!
-//! `main.rs` parses arguments with clap and prints what these return, so every
-//! command can be tested without spawning a process.
+//! `main.rs` parses arguments with clap into the argument structs here (each
+//! derives `clap::Args`) and prints what these return, so every command can be
+//! tested without spawning a process. The commands read files and render
+//! results; what they work out lives below them (simulations in [`crate::sim`]).
 
-mod cardstats;
 mod compare;
+mod deck;
 pub mod explain;
 pub mod fmt;
 mod invariants;
 pub mod lsp;
 mod merge;
 mod play;
+mod recording;
 mod replay;
 mod report;
 mod roll;
 mod simulate;
+mod table;
 mod test;
 
-pub use invariants::{
-    CheckedRun, Failure, REPLAY_EVERY, check_range, failure_message, simulate_checked,
-};
-pub use merge::{MergeArgs, merge, merge_texts};
+/// The failure `failure_message` words (a game's violation of an invariant).
+pub use crate::sim::Failure;
+pub use invariants::{REPLAY_EVERY, failure_message, simulate_checked};
+pub use merge::{MergeArgs, merge, merge_figures, merge_texts};
 pub use play::{PlayArgs, play};
-pub use replay::{Recording, replay};
+pub use recording::Recording;
+pub use replay::replay;
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
-pub use simulate::{
-    Shard, SimArgs, Stop, Tally, game_seed, run_all, run_games, run_range, simulate,
-};
+pub use simulate::{Prepared, ShardOf, SimArgs, SimJson, prepare as prepare_simulation, simulate};
 pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;
@@ -38,6 +41,7 @@ use serde_json::{Value, json};
 
 use crate::ast::{Effect, EntityId};
 use crate::diag::{Diagnostic, Source, plural};
+use crate::engine::ai::Policy;
 use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
@@ -62,6 +66,28 @@ pub enum Format {
     Human,
     /// For machines.
     Json,
+}
+
+/// `--format human|json`: the values named alone, with no help of their own.
+impl clap::ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Format::Human, Format::Json]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(match self {
+            Format::Human => "human",
+            Format::Json => "json",
+        }))
+    }
+}
+
+/// Reads an `--ai` value: a policy by its name, the names offered in help
+/// and in errors as clap offers an enum's.
+pub fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Policy::ALL.map(Policy::name))
+        .map(|name: String| Policy::from_name(&name).unwrap_or(Policy::Random))
 }
 
 /// What a command printed and how it exits.
@@ -253,31 +279,49 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
 }
 
 /// What `grimoire eval` needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct EvalArgs {
-    /// Rule set name or path.
-    pub rules: String,
-    /// The effects, as text (ignored with `card`); `-` reads them from standard input.
+    /// The effects: a vector of effect maps; `-` reads them from standard input.
+    // Ignored with `card`; empty when not given (never shown as a default).
+    #[arg(
+        required = false,
+        required_unless_present_any = ["card", "statuses", "then", "file"],
+        default_value = "",
+        hide_default_value = true
+    )]
     pub effects: String,
-    /// Read the effects from this file instead.
+    /// Read the effects from this file.
+    #[arg(long, conflicts_with_all = ["effects", "card"])]
     pub file: Option<PathBuf>,
-    /// Apply this card's effects instead.
+    /// Apply this card's effects instead (from the bundled deck, or --cards).
+    #[arg(long, conflicts_with = "effects")]
     pub card: Option<String>,
-    /// Card files or folders for `card` (default: the bundled deck).
+    /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+    #[arg(long)]
     pub cards: Vec<PathBuf>,
-    /// `role.attribute=value` assignments.
+    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    #[arg(long)]
+    pub rules: String,
+    /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.
+    #[arg(long = "set", value_name = "ROLE.ATTRIBUTE=N")]
     pub sets: Vec<String>,
-    /// A RON state file.
+    /// Start from a RON state file: (seed: 7, entities: {"you": {"wall": 0}}).
+    #[arg(long)]
     pub state: Option<PathBuf>,
-    /// Seed for the generator (overrides the state file's).
+    /// Seed for chance (default: the state file's, else 0).
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// `ENTITY=ID` or `ENTITY=ID@MAGNITUDE`: statuses acquired before the effects run.
+    /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness; ID@N gives it magnitude N (you=heal4@23).
+    #[arg(long = "status", value_name = "ENTITY=ID")]
     pub statuses: Vec<String>,
-    /// Timings (or moments) run after the effects, in order.
+    /// After the effects, run this timing, or every timing of this moment (repeatable, in order), such as round-end.
+    #[arg(long = "then", value_name = "TIMING")]
     pub then: Vec<String>,
     /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// Colour diagnostics.
+    #[arg(skip)]
     pub color: bool,
 }
 
@@ -478,11 +522,11 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
 fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
     // A deck with a bad row still evaluates its good cards: the file's errors
     // are shown as warnings first, and only the named card must check.
-    let (deck, warnings) = match play::lenient_deck(&args.rules, rules, &args.cards, args.color) {
+    let (deck, warnings) = match deck::lenient_deck(&args.rules, rules, &args.cards, args.color) {
         Ok(d) => d,
         Err(out) => return out,
     };
-    let mut out = match play::find_card(&deck, name, &rules.name) {
+    let mut out = match deck::find_card(&deck, name, &rules.name) {
         Ok(card) => run_effects(args, rules, &card.effects, state),
         Err(out) => out,
     };

@@ -2,185 +2,42 @@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{Format, Output, load_rules, state_table};
+use super::deck::{deck_line, load_deck};
+use super::recording::{self, Tee};
+use super::{Output, state_table};
 use crate::defs::Card;
-use crate::diag::{Diagnostic, Severity};
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::{Action, Game, Phase};
-use crate::files::{self, Deck, DeckError, DeckSource};
+use crate::engine::playout::{Decider, Ending, Observer, play_out};
+use crate::engine::{Action, Game, Illegal, Phase};
 use crate::rules::RuleSet;
+use crate::sim::game_seed;
 
 /// What `grimoire play` needs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct PlayArgs {
-    /// Rule set name or path.
+    /// Rule set: a bundled name (arcomage) or a rule-set file.
     pub rules: String,
-    /// Card files or folders; empty means the deck bundled with the rule set.
-    pub cards: Vec<PathBuf>,
-    /// The game's seed.
+    /// The game's seed: the same seed plays the same game.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The AI of each seat (one value: both seats).
+    /// AI policy (default greedy); once for both seats, or once per seat in seat order.
+    // Empty, every seat plays random; the command line's default is filled in by `main`.
+    #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,
-    /// A person plays the first seat.
+    /// Play the first seat yourself: N plays card N, d N discards it, q quits.
+    #[arg(long)]
     pub human: bool,
-    /// Write what replays the game here (`--record`).
+    /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+    #[arg(long)]
+    pub cards: Vec<PathBuf>,
+    /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
+    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Colour diagnostics.
+    #[arg(skip)]
     pub color: bool,
-}
-
-/// Loads a rule set and its deck, refusing a deck that does not check.
-pub(crate) fn load_deck(
-    rules: &str,
-    cards: &[PathBuf],
-    color: bool,
-) -> Result<(RuleSet, Deck), Output> {
-    load_changed_deck(rules, cards, &[], Format::Human, color)
-}
-
-/// [`load_deck`] with `changes` made to its cards (`simulate --change`); in
-/// `format` JSON the deck's located errors are the JSON list `check` prints
-/// (on standard output), so that a machine reads where a change went wrong.
-pub(crate) fn load_changed_deck(
-    rules: &str,
-    cards: &[PathBuf],
-    changes: &[files::CardChange],
-    format: Format,
-    color: bool,
-) -> Result<(RuleSet, Deck), Output> {
-    let mut rules = load_rules(rules, format, color)?;
-    match files::load_deck_changed(&mut rules, cards, changes) {
-        Ok(deck) => Ok((rules, deck)),
-        Err(DeckError::Invalid(checked)) => {
-            let errors: Vec<_> = checked
-                .diagnostics
-                .iter()
-                .filter(|(_, d)| d.severity == Severity::Error)
-                .map(|(i, d)| (&checked.sources[*i], d))
-                .collect();
-            let mut out = Output::diagnostics(&errors, format, color);
-            let _ = writeln!(
-                out.stderr,
-                "error: the deck does not check ({} error{}); not starting",
-                errors.len(),
-                crate::diag::plural(errors.len())
-            );
-            Err(out)
-        }
-        Err(e @ DeckError::Io(_)) => {
-            let mut out = Output::usage(e.to_string());
-            out.stderr
-                .push_str("help: pass the card files or folders with --cards\n");
-            Err(out)
-        }
-        Err(e) => Err(Output::usage(e.to_string())),
-    }
-}
-
-/// The deck for `--card`: a deck with bad rows still gives its good cards,
-/// with the files' errors shown as warnings.
-pub(crate) fn lenient_deck(
-    name: &str,
-    rules: &RuleSet,
-    cards: &[PathBuf],
-    color: bool,
-) -> Result<(Vec<Card>, String), Output> {
-    match files::load_deck(&mut rules.clone(), cards) {
-        Ok(deck) => Ok((deck.cards, String::new())),
-        Err(files::DeckError::Invalid(checked)) => {
-            let shown: Vec<Diagnostic> = checked
-                .diagnostics
-                .iter()
-                .map(|(_, d)| Diagnostic {
-                    severity: Severity::Warning,
-                    ..d.clone()
-                })
-                .collect();
-            let located: Vec<_> = checked
-                .diagnostics
-                .iter()
-                .zip(&shown)
-                .map(|((i, _), d)| (&checked.sources[*i], d))
-                .collect();
-            let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
-            Ok((
-                Card::from_definitions(&checked.definitions, &rules.name),
-                warnings,
-            ))
-        }
-        Err(_) => {
-            super::play::load_deck(name, cards, color).map(|(_, deck)| (deck.cards, String::new()))
-        }
-    }
-}
-
-/// The card called `name`, or a usage error with the names it may have meant.
-pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
-    if let Some(card) = deck.iter().find(|c| c.name == name) {
-        return Ok(card);
-    }
-    let lower = name.to_lowercase();
-    let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
-    let mut near: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| n.to_lowercase().contains(&lower))
-        .collect();
-    if near.is_empty() {
-        near.extend(crate::diag::nearest(name, names.iter().copied()));
-    }
-    // Card names are half-remembered words ("Fundations"): two edits are near.
-    if near.is_empty() {
-        near.extend(
-            names
-                .iter()
-                .copied()
-                .filter(|n| crate::diag::edit_distance(&lower, &n.to_lowercase()) <= 2),
-        );
-    }
-    let hint = match near.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean \"{one}\"?"),
-        many => format!(
-            "; did you mean one of {}?",
-            many.iter()
-                .map(|n| format!("\"{n}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    Err(Output::usage(format!(
-        "no card named \"{name}\" in rule set `{rules}`{hint}"
-    )))
-}
-
-/// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".
-pub(crate) fn deck_line(deck: &Deck) -> String {
-    if deck.source == DeckSource::NoZones {
-        return format!("deck: {}", deck.source);
-    }
-    // Every copy counts: a deck of 20 copies of one card holds 20 cards.
-    let n = copies(deck);
-    format!(
-        "deck: {}, {n} card{}",
-        deck.source,
-        if n == 1 { "" } else { "s" }
-    )
-}
-
-/// How many cards a deck deals: every copy of every card.
-pub(crate) fn copies(deck: &Deck) -> u64 {
-    deck.cards.iter().map(|c| u64::from(c.play.copies)).sum()
-}
-
-/// The policy of `seat` from `--ai` values (one value serves every seat).
-pub(crate) fn policy(ai: &[Policy], seat: usize) -> Policy {
-    ai.get(seat)
-        .or(ai.last())
-        .copied()
-        .unwrap_or(Policy::Random)
 }
 
 /// `grimoire play`: plays one game and returns its log; with a person, talks
@@ -195,11 +52,11 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
     {
         return Output::usage(format!("{}: {e}", path.display()));
     }
-    let mut tee = super::replay::Tee::new(input);
+    let mut tee = Tee::new(input);
     let (mut out, game) = play_game(args, &mut tee, output);
     if let (Some(path), Some(game)) = (&args.record, game) {
         let typed = tee.into_text();
-        if let Err(e) = super::replay::write(path, args, &game, typed) {
+        if let Err(e) = write_recording(path, args, &game, typed) {
             out.stderr
                 .push_str(&format!("error: {}: {e}\n", path.display()));
             out.code = super::EXIT_USAGE;
@@ -212,8 +69,61 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, output: &mut dyn Write) ->
 /// and each decision, as its place in the legal actions of the moment.
 pub(crate) struct Played {
     pub(crate) rules: RuleSet,
-    pub(crate) deck: Vec<crate::defs::Card>,
+    pub(crate) deck: Vec<Card>,
     pub(crate) decisions: Vec<u32>,
+}
+
+/// Writes the recording of `game`, played with `args`; `input` is what the person typed.
+fn write_recording(
+    path: &Path,
+    args: &PlayArgs,
+    game: &Played,
+    input: String,
+) -> std::io::Result<()> {
+    let seats = game.rules.seats.len();
+    recording::write(
+        path,
+        recording::Game {
+            rules: &args.rules,
+            cards: &args.cards,
+            deck: &game.deck,
+            seed: args.seed,
+            ai: (0..seats)
+                .map(|s| Policy::for_seat(&args.ai, s).name().to_string())
+                .collect(),
+            human: args.human,
+            input,
+            decisions: game.decisions.clone(),
+        },
+    )
+}
+
+/// Records game `n` (from 1) of a simulation run seeded `seed` (`simulate --record-game`).
+pub(crate) fn record_simulated_game(
+    rules: &str,
+    cards: &[PathBuf],
+    seed: u64,
+    n: u64,
+    ai: &[Policy],
+    path: &Path,
+) -> Result<(), String> {
+    let args = PlayArgs {
+        rules: rules.to_string(),
+        cards: cards.to_vec(),
+        seed: game_seed(seed, n.saturating_sub(1)),
+        ai: ai.to_vec(),
+        human: false,
+        record: None,
+        color: false,
+    };
+    let mut input = std::io::Cursor::new(Vec::new());
+    let mut sink: Vec<u8> = Vec::new();
+    let (out, game) = play_game(&args, &mut input, &mut sink);
+    let Some(game) = game else {
+        return Err(out.stderr);
+    };
+    write_recording(path, &args, &game, String::new())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One game, as [`play`] describes; also what recording it needs (`None`
@@ -227,109 +137,157 @@ pub(crate) fn play_game(
         Ok(d) => d,
         Err(out) => return (out, None),
     };
-    let mut decisions: Vec<u32> = Vec::new();
-    let mut legal = Vec::new();
-    let out = run_game(args, &rules, &deck, input, output, &mut |game, action| {
-        game.legal(&mut legal);
-        let at = legal
-            .iter()
-            .position(|a| *a == action)
-            .unwrap_or(usize::MAX);
-        decisions.push(u32::try_from(at).unwrap_or(u32::MAX));
-    });
+    let mut decisions = Decisions::default();
+    let players = Players {
+        ai: Ai::new(),
+        policies: &args.ai,
+        human: args.human,
+        input,
+        output,
+        shown: 0,
+        human_turn: false,
+        abandoned: false,
+    };
+    let header_deck = deck_line(&deck);
+    let out = run_game(
+        args,
+        &rules,
+        &deck.cards,
+        &header_deck,
+        players,
+        &mut decisions,
+    );
     (
         out,
         Some(Played {
             rules,
             deck: deck.cards,
-            decisions,
+            decisions: decisions.decisions,
         }),
     )
 }
 
+/// Who decides in `grimoire play`: the person at the first seat (shown the
+/// log so far, then asked), the computer players at the others.
+struct Players<'a, 'io> {
+    ai: Ai,
+    policies: &'a [Policy],
+    human: bool,
+    input: &'io mut dyn BufRead,
+    output: &'io mut dyn Write,
+    /// How much of the log the person has been shown.
+    shown: usize,
+    /// Whether the last decision was the person's.
+    human_turn: bool,
+    /// The person quit.
+    abandoned: bool,
+}
+
+impl Decider for Players<'_, '_> {
+    fn decide(&mut self, game: &mut Game<'_>) -> Option<Action> {
+        self.human_turn = self.human && game.current == 0;
+        if !self.human_turn {
+            let policy = Policy::for_seat(self.policies, game.current as usize);
+            return self.ai.choose(game, policy);
+        }
+        let log = game.log.as_deref().unwrap_or(&[]);
+        let shown = crate::engine::log::render(game.rules(), game.cards(), &log[self.shown..]);
+        let _ = self.output.write_all(shown.as_bytes());
+        self.shown = log.len();
+        let action = ask(game, self.input, self.output);
+        self.abandoned = action.is_none();
+        action
+    }
+
+    /// A person is told why and asked again.
+    fn retry(&mut self, _game: &Game<'_>, refused: &Illegal) -> bool {
+        if self.human_turn {
+            let _ = writeln!(self.output, "{refused}");
+        }
+        self.human_turn
+    }
+}
+
+/// Each decision as its place among the legal actions, before acting changes them.
+#[derive(Default)]
+struct Decisions {
+    legal: Vec<Action>,
+    decisions: Vec<u32>,
+}
+
+impl Observer for Decisions {
+    type Stop = std::convert::Infallible;
+
+    fn chosen(&mut self, game: &mut Game<'_>, action: Action) {
+        if game.allowed(action) {
+            game.legal(&mut self.legal);
+            let at = self.legal.iter().position(|a| *a == action);
+            let at = at.unwrap_or(usize::MAX);
+            self.decisions.push(u32::try_from(at).unwrap_or(u32::MAX));
+        }
+    }
+}
+
+/// Plays the game and renders its log and final state.
 fn run_game(
     args: &PlayArgs,
     rules: &RuleSet,
-    deck: &Deck,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    decided: &mut dyn FnMut(&mut Game<'_>, Action),
+    deck: &[Card],
+    header_deck: &str,
+    mut players: Players<'_, '_>,
+    decisions: &mut Decisions,
 ) -> Output {
-    let rules = rules.clone();
-    let deck_cards = deck.cards.clone();
-    let header_deck = deck_line(deck);
-    let deck = deck_cards;
-    let mut game = match Game::new(&rules, &deck, args.seed, true) {
+    let mut game = match Game::new(rules, deck, args.seed, true) {
         Ok(g) => g,
         Err(e) => return Output::usage(e.to_string()),
     };
     let seats = rules.seats.len();
     let mut header = format!("{} · seed {} · ", rules.name, args.seed);
-    let players: Vec<String> = (0..seats)
+    let names: Vec<String> = (0..seats)
         .map(|s| {
             let who = if args.human && s == 0 {
                 "you".to_string()
             } else {
-                policy(&args.ai, s).name().to_string()
+                Policy::for_seat(&args.ai, s).name().to_string()
             };
             format!("{} {who}", rules.seats[s])
         })
         .collect();
-    header.push_str(&players.join(" vs "));
+    header.push_str(&names.join(" vs "));
     header.push('\n');
-    header.push_str(&header_deck);
+    header.push_str(header_deck);
     header.push('\n');
-    let mut ai = Ai::new();
-    let mut shown = 0;
     if args.human {
-        let _ = output.write_all(header.as_bytes());
+        let _ = players.output.write_all(header.as_bytes());
     }
-    while game.outcome().is_none() {
-        let human_turn = args.human && game.current == 0;
-        let action = if human_turn {
-            let log = game.log.as_deref().unwrap_or(&[]);
-            let _ = output
-                .write_all(crate::engine::log::render(&rules, &deck, &log[shown..]).as_bytes());
-            shown = log.len();
-            match ask(&mut game, input, output) {
-                Some(a) => a,
-                None => {
-                    let _ = writeln!(output, "game abandoned");
-                    return Output::default();
-                }
-            }
-        } else {
-            let seat_policy = policy(&args.ai, game.current as usize);
-            match ai.choose(&mut game, seat_policy) {
-                Some(a) => a,
-                None => break,
-            }
-        };
-        // Its place among the legal actions, before acting changes them.
-        if game.allowed(action) {
-            decided(&mut game, action);
+    match play_out(&mut game, &mut players, decisions) {
+        Ending::NoAction if players.abandoned => {
+            let _ = writeln!(players.output, "game abandoned");
+            return Output::default();
         }
-        if let Err(e) = game.act(action) {
-            if human_turn {
-                let _ = writeln!(output, "{e}");
-                continue;
-            }
+        Ending::Refused(_, e) => {
             return Output::usage(format!(
                 "internal error: the AI chose an illegal action: {e}"
             ));
         }
+        Ending::Over | Ending::NoAction => {}
+        Ending::Stopped(never) => match never {},
     }
     let log = game.log.as_deref().unwrap_or(&[]);
     let mut text = if args.human { String::new() } else { header };
-    text.push_str(&crate::engine::log::render(&rules, &deck, &log[shown..]));
+    text.push_str(&crate::engine::log::render(
+        rules,
+        deck,
+        &log[players.shown..],
+    ));
     text.push('\n');
     text.push_str(&state_table(
-        &rules,
+        rules,
         &rules.game_entity_names(),
         game.state(),
     ));
     if args.human {
-        let _ = output.write_all(text.as_bytes());
+        let _ = players.output.write_all(text.as_bytes());
         return Output::default();
     }
     Output {

@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::cardstats::{Counts, Figures};
 use crate::defs::Card;
+use crate::sim::{Counts, Figures, Rate};
 
 /// What the page shows.
 pub struct Page<'a> {
@@ -213,7 +213,7 @@ fn table(cards: &[(&Card, Counts, Figures)]) -> String {
     let mut t = String::from(
         "<table>\n<tr><th>card</th><th>in hand</th><th>played</th><th>discarded</th><th>play rate</th><th>in-hand win rate</th><th>played win rate</th><th>not-seen win rate</th><th>improvement</th><th>mean turn</th></tr>\n",
     );
-    let pct = |r: super::cardstats::Rate| {
+    let pct = |r: Rate| {
         format!(
             "{:.1}% ({:.1}–{:.1})",
             100.0 * r.value,

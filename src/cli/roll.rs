@@ -16,17 +16,21 @@ use crate::syntax::{Arena, Span, read};
 pub const MAX_COUNT: u64 = 100_000_000;
 
 /// What `grimoire roll` was asked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct RollArgs {
-    /// The expression: dice, or any integer expression of the language without entities.
+    /// The dice expression.
     pub expr: String,
-    /// How many times to roll it.
+    /// How many times to roll it (1 to 100000000).
+    #[arg(long, default_value_t = 1)]
     pub count: u64,
-    /// The generator's seed; `None` picks one (and prints it).
+    /// The generator's seed: the same seed rolls the same faces.
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// Human or JSON.
+    /// Output format; JSON: {"expr","count","mean","min","max","counts":{VALUE:N},"seed"}.
+    #[arg(long, value_enum, default_value = "human")]
     pub format: Format,
     /// Colour in diagnostics.
+    #[arg(skip)]
     pub color: bool,
 }
 

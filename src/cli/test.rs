@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::play::load_deck;
+use super::deck::load_deck;
 use super::{EXIT_DIAGNOSTICS, Output};
 use crate::defs::Card;
 use crate::diag::{Diagnostic, Source};

@@ -40,6 +40,9 @@ pub const SEARCH_CHANCE: u32 = 4;
 pub const SEARCH_PLIES: u32 = 2;
 
 impl Policy {
+    /// Every policy, weakest first.
+    pub const ALL: [Policy; 3] = [Policy::Random, Policy::Greedy, Policy::Search];
+
     /// The policy's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -51,9 +54,18 @@ impl Policy {
 
     /// The policy named `name` on the command line.
     pub fn from_name(name: &str) -> Option<Policy> {
-        [Policy::Random, Policy::Greedy, Policy::Search]
-            .into_iter()
-            .find(|p| p.name() == name)
+        Policy::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The policy of `seat` among `policies` given one per seat: its own,
+    /// else the last given (one value serves every seat), else random.
+    #[inline]
+    pub fn for_seat(policies: &[Policy], seat: usize) -> Policy {
+        policies
+            .get(seat)
+            .or(policies.last())
+            .copied()
+            .unwrap_or(Policy::Random)
     }
 }
 

@@ -24,8 +24,10 @@
 //! action; [`play_checked`] plays one with computer players and checks it all.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use super::ai::{Ai, Policy};
+use super::playout::{Computer, Ending, Observer, play_out};
 use super::{Ability, Action, CardId, Game, GameEvent, MAX_QUEUE, Phase};
 use crate::ast::{EntityId, Stacking};
 use crate::eval::State;
@@ -466,15 +468,6 @@ impl Checker {
     }
 }
 
-/// The policy of `seat`: its own, else the last given, else random (as `simulate --ai` reads them).
-fn policy(policies: &[Policy], seat: usize) -> Policy {
-    policies
-        .get(seat)
-        .or(policies.last())
-        .copied()
-        .unwrap_or(Policy::Random)
-}
-
 /// Plays `game` (new or just reset) to its end with computer players of
 /// `policies` (one per seat, or the last for the rest), checking every
 /// invariant at the start and after every action, and that the game ended by
@@ -488,34 +481,53 @@ pub fn play_checked(
     checker.before.clear();
     checker.read = 0;
     checker.check(game)?;
-    let mut actions = 0;
-    while game.outcome().is_none() {
-        let seat = game.current as usize;
-        let Some(action) = ai.choose(game, policy(policies, seat)) else {
-            return Err(Violation {
-                invariant: Invariant::GameEnds,
-                turn: game.turn,
-                detail: format!(
-                    "{} has nothing to do in phase {:?}, and the game is not over",
-                    entity_name(game.rules(), game.current),
-                    game.phase
-                ),
-            });
-        };
-        checker.before(game, action);
-        if let Err(e) = game.act(action) {
-            return Err(Violation {
-                invariant: Invariant::GameEnds,
-                turn: game.turn,
-                detail: format!(
-                    "the engine refused {action:?}, which the computer player chose: {e}"
-                ),
-            });
-        }
-        actions += 1;
-        checker.check(game)?;
+    let mut watch = Watch {
+        checker,
+        actions: 0,
+    };
+    let ending = play_out(game, &mut Computer { ai, policies }, &mut watch);
+    let actions = watch.actions;
+    match ending {
+        Ending::Over => Ok(actions),
+        Ending::Stopped(violation) => Err(violation),
+        Ending::NoAction => Err(Violation {
+            invariant: Invariant::GameEnds,
+            turn: game.turn,
+            detail: format!(
+                "{} has nothing to do in phase {:?}, and the game is not over",
+                entity_name(game.rules(), game.current),
+                game.phase
+            ),
+        }),
+        Ending::Refused(action, e) => Err(Violation {
+            invariant: Invariant::GameEnds,
+            turn: game.turn,
+            detail: format!("the engine refused {action:?}, which the computer player chose: {e}"),
+        }),
     }
-    Ok(actions)
+}
+
+/// The checker as a play-out's observer: notes each action before it is
+/// done, checks after, and counts the actions.
+struct Watch<'c> {
+    checker: &'c mut Checker,
+    actions: u64,
+}
+
+impl Observer for Watch<'_> {
+    type Stop = Violation;
+
+    fn chosen(&mut self, game: &mut Game<'_>, action: Action) {
+        self.checker.before(game, action);
+    }
+
+    fn acted(&mut self, game: &Game<'_>) -> ControlFlow<Violation> {
+        self.actions += 1;
+        match self.checker.check(game) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(v) => ControlFlow::Break(v),
+        }
+    }
 }
 
 /// Plays the game seeded `seed` again, from a fresh [`Game`] with computer

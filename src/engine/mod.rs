@@ -14,6 +14,7 @@ pub mod ai;
 pub mod cards;
 pub mod invariants;
 pub mod log;
+pub mod playout;
 
 use crate::ast::StatusId;
 use crate::ast::{AttrId, EntityId, OpId};

@@ -220,7 +220,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
 
 #[test]
 fn simulate_counts_each_ending_apart() {
-    use grimoire::cli::{Stop, Tally};
+    use grimoire::sim::{Stop, Tally};
     let rules = rules(3, 5, "{:when [= [:you :hp] 0] :winner :other}");
     let deck = [card(
         "Nothing",

@@ -3,7 +3,6 @@
 
 use crate::common;
 
-use grimoire::cli::{self, check_range};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::invariants::{Checker, Invariant, check_state, play_checked, replay_matches};
@@ -11,6 +10,7 @@ use grimoire::engine::{Game, GameEvent, Phase};
 use grimoire::eval::State;
 use grimoire::files;
 use grimoire::rules::RuleSet;
+use grimoire::{cli, sim::check_range};
 
 fn load(name: &str) -> (RuleSet, Vec<Card>) {
     let mut rules = common::bundled(name);

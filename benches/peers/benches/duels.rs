@@ -30,12 +30,13 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{Tally, game_seed, run_games};
 use grimoire::diag::Source;
 use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::playout::{Computer, Ending, play_out};
 use grimoire::engine::{Game, Outcome};
 use grimoire::files::{BUNDLED_DATA, check_sources, load_rules};
 use grimoire::rules::{BUNDLED, RuleSet};
+use grimoire::sim::{Tally, game_seed, run_games};
 
 const RHAI: &str = include_str!("../scripts/duel.rhai");
 const LUA: &str = include_str!("../scripts/duel.lua");
@@ -128,12 +129,16 @@ fn grimoire_endings(rules: &RuleSet, seed: u64, n: u64) -> Endings {
     let mut e = Endings::default();
     for i in 0..n {
         game.reset(game_seed(seed, i));
-        while game.outcome().is_none() {
-            let action = ai
-                .choose(&mut game, Policy::Random)
-                .expect("a legal action");
-            game.act(action).expect("the action chosen is allowed");
-        }
+        let mut players = Computer {
+            ai: &mut ai,
+            policies: &[Policy::Random],
+        };
+        let ending = play_out(&mut game, &mut players, &mut ());
+        assert_eq!(
+            ending,
+            Ending::Over,
+            "a legal action, allowed, until the end"
+        );
         match game.outcome() {
             Some(Outcome::Win { seat, .. }) => e.wins[seat as usize] += 1,
             Some(Outcome::Tie) => e.ties += 1,

@@ -5,11 +5,11 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{run_all, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
 use grimoire::files;
 use grimoire::rules::RuleSet;
+use grimoire::sim::{run_all, run_games};
 
 /// The deck `simulate arcomage` plays: the library's own loader of the bundled deck.
 fn deck(rules: &RuleSet) -> Vec<Card> {

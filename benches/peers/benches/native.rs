@@ -5,8 +5,9 @@
 //!
 //! - `native_floor/grimoire`: `run_games`, 2,000 games an iteration, as
 //!   `games_one_core/random` in `games.rs` (with `simulate`'s per-card tally).
-//! - `native_floor/grimoire_bare`: the same games through `Game` and `Ai`
-//!   alone, counting only wins and turns, as the native runner does.
+//! - `native_floor/grimoire_bare`: the same games through the engine's
+//!   play-out loop with no observer (`Game` and `Ai` alone), counting only
+//!   wins and turns, as the native runner does.
 //! - `native_floor/native`: the native game on the same seeds.
 //!
 //! Before anything is timed, both sides play 2,000 games and must agree on
@@ -20,12 +21,13 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::cli::{game_seed, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::playout::{Computer, play_out};
 use grimoire::engine::{Game, Outcome};
 use grimoire::files;
 use grimoire::rules::RuleSet;
+use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{Arcomage, Summary};
 
 /// Games an iteration: as `games_one_core/random`.
@@ -43,14 +45,12 @@ fn grimoire_bare(game: &mut Game<'_>, ai: &mut Ai, seed: u64, n: u64) -> Summary
     let mut summary = Summary::default();
     for i in 0..n {
         game.reset(game_seed(seed, i));
-        while game.outcome().is_none() {
-            let Some(action) = ai.choose(game, Policy::Random) else {
-                break;
-            };
-            if game.act(action).is_err() {
-                break;
-            }
-        }
+        let mut players = Computer {
+            ai: &mut *ai,
+            policies: &[Policy::Random],
+        };
+        // However the game stops, only its ending is counted, as natively.
+        let _ = play_out(game, &mut players, &mut ());
         summary.games += 1;
         summary.turns += u64::from(game.turn);
         match game.outcome() {

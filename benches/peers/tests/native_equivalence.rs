@@ -9,13 +9,14 @@
 
 use std::sync::atomic::AtomicU64;
 
-use grimoire::cli::{game_seed, run_games};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::playout::{self, Computer, play_out};
 use grimoire::engine::{Game, GameEvent, Outcome};
 use grimoire::eval::{State, apply};
 use grimoire::files;
 use grimoire::rules::{BUNDLED, RuleSet};
+use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{
     Arcomage, CARDS, CardId, Colour, Ending, HAND_SIZE, Player, RESOURCE_GOAL, Reason, Summary,
     TOWER_GOAL, TURN_LIMIT, Watch, apply_effects,
@@ -304,12 +305,16 @@ fn line_up(rules: &RuleSet, native: &mut Arcomage, run_seed: u64, games: u64) ->
     for i in 0..games {
         let seed = game_seed(run_seed, i);
         game.reset(seed);
-        while game.outcome().is_none() {
-            let action = ai
-                .choose(&mut game, Policy::Random)
-                .expect("the random policy always has a move");
-            game.act(action).expect("the random policy's move is legal");
-        }
+        let mut players = Computer {
+            ai: &mut ai,
+            policies: &[Policy::Random],
+        };
+        let ending = play_out(&mut game, &mut players, &mut ());
+        assert_eq!(
+            ending,
+            playout::Ending::Over,
+            "the random policy always has a legal move"
+        );
         moves.0.clear();
         let result = native.play(seed, &mut moves);
         seen.summary.count(result);

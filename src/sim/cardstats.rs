@@ -13,9 +13,11 @@
 const Z: f64 = 1.959_963_984_540_054;
 
 /// A rate and its 95 % interval (Wilson score), from `wins` of `n`; all 0 when `n` is 0.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// In JSON: `{"rate", "low", "high", "n"}`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Rate {
     /// The rate itself.
+    #[serde(rename = "rate")]
     pub value: f64,
     /// Lower end of the interval.
     pub low: f64,
@@ -98,16 +100,18 @@ impl Difference {
     pub fn significant(&self) -> bool {
         self.low > 0.0 || self.high < 0.0
     }
+}
 
-    /// In percentage points with its interval, starred when significant: "+2.1 (+0.4,+3.8)*".
-    pub fn points(&self) -> String {
-        format!(
-            "{:+.1} ({:+.1},{:+.1}){}",
-            100.0 * self.value,
-            100.0 * self.low,
-            100.0 * self.high,
-            if self.significant() { "*" } else { "" }
-        )
+/// In JSON: `{"value", "low", "high", "significant"}`.
+impl serde::Serialize for Difference {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut s = serializer.serialize_struct("Difference", 4)?;
+        s.serialize_field("value", &self.value)?;
+        s.serialize_field("low", &self.low)?;
+        s.serialize_field("high", &self.high)?;
+        s.serialize_field("significant", &self.significant())?;
+        s.end()
     }
 }
 
@@ -185,11 +189,6 @@ pub struct Figures {
     pub play_rate: Rate,
     /// The mean turn it was played on.
     pub mean_turn: f64,
-}
-
-/// The width of a table's card column: the longest name, at least "card".
-pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
-    names.map(|n| n.chars().count()).max().unwrap_or(4).max(4)
 }
 
 #[cfg(test)]

@@ -1,0 +1,163 @@
+//! Rule sets and their decks as the commands load them: a deck that does not
+//! check refused with its located errors, a card found by name or the names
+//! it may have meant, and the deck's line in a header.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::{Format, Output, load_rules};
+use crate::defs::Card;
+use crate::diag::{Diagnostic, Severity, edit_distance, nearest, plural};
+use crate::files::{self, CardChange, Deck, DeckError, DeckSource};
+use crate::rules::RuleSet;
+
+/// Loads a rule set and its deck, refusing a deck that does not check.
+pub(crate) fn load_deck(
+    rules: &str,
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<(RuleSet, Deck), Output> {
+    load_changed_deck(rules, cards, &[], Format::Human, color)
+}
+
+/// [`load_deck`] with `changes` made to its cards (`simulate --change`); in
+/// `format` JSON the deck's located errors are the JSON list `check` prints
+/// (on standard output), so that a machine reads where a change went wrong.
+pub(crate) fn load_changed_deck(
+    rules: &str,
+    cards: &[PathBuf],
+    changes: &[CardChange],
+    format: Format,
+    color: bool,
+) -> Result<(RuleSet, Deck), Output> {
+    let mut rules = load_rules(rules, format, color)?;
+    match files::load_deck_changed(&mut rules, cards, changes) {
+        Ok(deck) => Ok((rules, deck)),
+        Err(DeckError::Invalid(checked)) => {
+            let errors: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .filter(|(_, d)| d.severity == Severity::Error)
+                .map(|(i, d)| (&checked.sources[*i], d))
+                .collect();
+            let mut out = Output::diagnostics(&errors, format, color);
+            let _ = writeln!(
+                out.stderr,
+                "error: the deck does not check ({} error{}); not starting",
+                errors.len(),
+                plural(errors.len())
+            );
+            Err(out)
+        }
+        Err(e @ DeckError::Io(_)) => {
+            let mut out = Output::usage(e.to_string());
+            out.stderr
+                .push_str("help: pass the card files or folders with --cards\n");
+            Err(out)
+        }
+        Err(e) => Err(Output::usage(e.to_string())),
+    }
+}
+
+/// The deck for `--card`: a deck with bad rows still gives its good cards,
+/// with the files' errors shown as warnings.
+pub(crate) fn lenient_deck(
+    name: &str,
+    rules: &RuleSet,
+    cards: &[PathBuf],
+    color: bool,
+) -> Result<(Vec<Card>, String), Output> {
+    match files::load_deck(&mut rules.clone(), cards) {
+        Ok(deck) => Ok((deck.cards, String::new())),
+        Err(DeckError::Invalid(checked)) => {
+            let shown: Vec<Diagnostic> = checked
+                .diagnostics
+                .iter()
+                .map(|(_, d)| Diagnostic {
+                    severity: Severity::Warning,
+                    ..d.clone()
+                })
+                .collect();
+            let located: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .zip(&shown)
+                .map(|((i, _), d)| (&checked.sources[*i], d))
+                .collect();
+            let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
+            Ok((
+                Card::from_definitions(&checked.definitions, &rules.name),
+                warnings,
+            ))
+        }
+        Err(_) => load_deck(name, cards, color).map(|(_, deck)| (deck.cards, String::new())),
+    }
+}
+
+/// The card called `name`, or a usage error with the names it may have meant.
+pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result<&'d Card, Output> {
+    if let Some(card) = deck.iter().find(|c| c.name == name) {
+        return Ok(card);
+    }
+    let lower = name.to_lowercase();
+    let names: Vec<&str> = deck.iter().map(|c| c.name.as_str()).collect();
+    let mut near: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.to_lowercase().contains(&lower))
+        .collect();
+    if near.is_empty() {
+        near.extend(nearest(name, names.iter().copied()));
+    }
+    // Card names are half-remembered words ("Fundations"): two edits are near.
+    if near.is_empty() {
+        near.extend(
+            names
+                .iter()
+                .copied()
+                .filter(|n| edit_distance(&lower, &n.to_lowercase()) <= 2),
+        );
+    }
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean \"{one}\"?"),
+        many => format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(Output::usage(format!(
+        "no card named \"{name}\" in rule set `{rules}`{hint}"
+    )))
+}
+
+/// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".
+pub(crate) fn deck_line(deck: &Deck) -> String {
+    if deck.source == DeckSource::NoZones {
+        return format!("deck: {}", deck.source);
+    }
+    // Every copy counts: a deck of 20 copies of one card holds 20 cards.
+    let n = copies(deck);
+    format!(
+        "deck: {}, {n} card{}",
+        deck.source,
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// How many cards a deck deals: every copy of every card.
+pub(crate) fn copies(deck: &Deck) -> u64 {
+    deck.cards.iter().map(|c| u64::from(c.play.copies)).sum()
+}
+
+/// The deck's line, with the changes made to its cards.
+pub(crate) fn changed_line(line: String, changes: &[CardChange]) -> String {
+    if changes.is_empty() {
+        return line;
+    }
+    let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
+    format!("{line}, changed: {}", changes.join(", "))
+}

@@ -1,0 +1,152 @@
+//! Recorded games: what makes a game reproducible — the rule set and a
+//! digest of its text, the cards and a digest of the deck, the seed, the
+//! players, what the person typed and every decision — as the JSON file
+//! `play --record` and `simulate --record-game` write and `replay` reads.
+//!
+//! The file is JSON, so a person can read it and a tool can write one.
+
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::defs::Card;
+
+/// What the first line of a recording says it is.
+pub(crate) const FORMAT: &str = "grimoire replay 1";
+
+/// A recorded game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Recording {
+    /// What the file says it is: "grimoire replay 1".
+    pub format: String,
+    /// The rule set as given: a bundled name or a path.
+    pub rules: String,
+    /// A digest of the rule set's text.
+    pub rules_digest: String,
+    /// The card files or folders given (empty: the bundled deck).
+    pub cards: Vec<PathBuf>,
+    /// A digest of the checked deck.
+    pub deck_digest: String,
+    /// The game's seed.
+    pub seed: u64,
+    /// Each seat's policy, by name.
+    pub ai: Vec<String>,
+    /// Whether a person played the first seat.
+    pub human: bool,
+    /// What the person typed, exactly.
+    pub input: String,
+    /// Each decision: its place among the legal actions at that moment.
+    pub decisions: Vec<u32>,
+}
+
+/// What a played game leaves for its recording: each decision, as its place
+/// in the legal actions of the moment, and what the person typed.
+pub(crate) struct Game<'a> {
+    /// The rule set as given: a bundled name or a path.
+    pub(crate) rules: &'a str,
+    /// The card files or folders given.
+    pub(crate) cards: &'a [PathBuf],
+    /// The deck as checked.
+    pub(crate) deck: &'a [Card],
+    /// The game's seed.
+    pub(crate) seed: u64,
+    /// Each seat's policy, by name.
+    pub(crate) ai: Vec<String>,
+    /// Whether a person played the first seat.
+    pub(crate) human: bool,
+    /// What the person typed.
+    pub(crate) input: String,
+    /// Each decision.
+    pub(crate) decisions: Vec<u32>,
+}
+
+/// 64-bit FNV-1a, as hex: a digest that is the same on every machine.
+fn digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The digest of a rule set's text: the bundled one, or the file's.
+pub(crate) fn rules_digest(given: &str) -> std::io::Result<String> {
+    match crate::rules::BUNDLED.iter().find(|(n, _)| *n == given) {
+        Some((_, text)) => Ok(digest(text.as_bytes())),
+        None => std::fs::read(given).map(|b| digest(&b)),
+    }
+}
+
+/// The digest of a checked deck: every card as the engine holds it.
+pub(crate) fn deck_digest(deck: &[Card]) -> String {
+    digest(format!("{deck:?}").as_bytes())
+}
+
+/// Writes the recording of `game` to `path`.
+pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
+    // Paths as absolute ones, so the recording replays from any folder.
+    let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let rules = if crate::rules::BUNDLED.iter().any(|(n, _)| *n == game.rules) {
+        game.rules.to_string()
+    } else {
+        absolute(Path::new(game.rules)).display().to_string()
+    };
+    let recording = Recording {
+        format: FORMAT.to_string(),
+        rules_digest: rules_digest(&rules).unwrap_or_default(),
+        rules,
+        cards: game.cards.iter().map(|p| absolute(p)).collect(),
+        deck_digest: deck_digest(game.deck),
+        seed: game.seed,
+        ai: game.ai,
+        human: game.human,
+        input: game.input,
+        decisions: game.decisions,
+    };
+    let text = serde_json::to_string_pretty(&recording).map_err(std::io::Error::other)?;
+    std::fs::write(path, text + "\n")
+}
+
+/// A reader that keeps everything read through it: what the person typed.
+pub(crate) struct Tee<'a> {
+    inner: &'a mut dyn BufRead,
+    kept: Vec<u8>,
+}
+
+impl<'a> Tee<'a> {
+    pub(crate) fn new(inner: &'a mut dyn BufRead) -> Tee<'a> {
+        Tee {
+            inner,
+            kept: Vec::new(),
+        }
+    }
+
+    /// What was read, as text.
+    pub(crate) fn into_text(self) -> String {
+        String::from_utf8_lossy(&self.kept).into_owned()
+    }
+}
+
+impl Read for Tee<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.kept.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl BufRead for Tee<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if let Ok(buf) = self.inner.fill_buf() {
+            let n = amt.min(buf.len());
+            self.kept.extend_from_slice(&buf[..n]);
+        }
+        self.inner.consume(amt);
+    }
+}

@@ -1,0 +1,160 @@
+//! Two decks played on the same seeds, compared: what changed in the seat
+//! win rates, the game length and each card's figures, with 95 % intervals
+//! for every difference (what `simulate --versus-cards` shows).
+//!
+//! The two runs share seeds but not games (a changed card changes every draw
+//! after it), so the intervals treat them as independent samples: cautious.
+
+use super::cardstats::{Counts, Difference, Figures, Rate};
+use super::tally::Tally;
+use crate::defs::Card;
+
+/// One deck's run.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a> {
+    /// Its cards.
+    pub deck: &'a [Card],
+    /// What its games added up to.
+    pub tally: &'a Tally,
+}
+
+/// A difference of means and its 95 % interval (Welch's normal approximation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanChange {
+    /// The mean of A.
+    pub a: f64,
+    /// The mean of B.
+    pub b: f64,
+    /// Lower end of the interval of B − A.
+    pub low: f64,
+    /// Upper end of the interval of B − A.
+    pub high: f64,
+}
+
+impl MeanChange {
+    /// The change in mean game length from `a` to `b`.
+    pub fn of(a: &Tally, b: &Tally) -> MeanChange {
+        let stats = |t: &Tally| {
+            let n = t.games.max(1) as f64;
+            let mean = t.turns as f64 / n;
+            let var = (t.turns_sq as f64 / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
+            (mean, var / n)
+        };
+        let ((ma, va), (mb, vb)) = (stats(a), stats(b));
+        let half = 1.959_963_984_540_054 * (va + vb).sqrt();
+        MeanChange {
+            a: ma,
+            b: mb,
+            low: mb - ma - half,
+            high: mb - ma + half,
+        }
+    }
+
+    /// Whether the interval leaves out 0.
+    pub fn significant(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+}
+
+/// A seat's win rate with each deck, and the change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatChange {
+    /// Its win rate with deck A.
+    pub a: Rate,
+    /// Its win rate with deck B.
+    pub b: Rate,
+    /// B − A.
+    pub change: Difference,
+}
+
+/// One card's figures in each deck (`None` where the deck lacks it), and
+/// the change in its in-hand win rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardChange<'a> {
+    /// The card's name.
+    pub name: &'a str,
+    /// Its figures with deck A.
+    pub a: Option<Figures>,
+    /// Its figures with deck B.
+    pub b: Option<Figures>,
+    /// B − A of its in-hand win rate, when both decks hold it.
+    pub change: Option<Difference>,
+}
+
+/// What changed from deck A to deck B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison<'a> {
+    /// Each seat's win rates, in seat order.
+    pub seats: Vec<SeatChange>,
+    /// The mean game length.
+    pub length: MeanChange,
+    /// Every card of either deck: significant changes first, then the
+    /// largest; cards in one deck only last.
+    pub cards: Vec<CardChange<'a>>,
+}
+
+/// A card's counts in a deck, summed over seats; `None` if the deck lacks it.
+fn card_counts(side: &Side<'_>, seats: usize, name: &str) -> Option<Counts> {
+    let n = side.deck.len();
+    let c = side.deck.iter().position(|card| card.name == name)?;
+    let mut sum = Counts::default();
+    for s in 0..seats {
+        sum.add(&side.tally.cards[s * n + c]);
+    }
+    Some(sum)
+}
+
+impl<'a> Comparison<'a> {
+    /// Compares `b` with `a`, runs of `seats` seats.
+    pub fn new(seats: usize, a: &Side<'a>, b: &Side<'a>) -> Comparison<'a> {
+        let seat_changes = (0..seats)
+            .map(|s| {
+                let ra = Rate::wilson(a.tally.wins[s], a.tally.games);
+                let rb = Rate::wilson(b.tally.wins[s], b.tally.games);
+                SeatChange {
+                    a: ra,
+                    b: rb,
+                    change: Difference::between(rb, ra),
+                }
+            })
+            .collect();
+        // Every card of either deck, in A's order, then B's new ones.
+        let mut names: Vec<&'a str> = a.deck.iter().map(|c| c.name.as_str()).collect();
+        for c in b.deck {
+            if !names.contains(&c.name.as_str()) {
+                names.push(&c.name);
+            }
+        }
+        let mut cards: Vec<CardChange<'a>> = names
+            .into_iter()
+            .map(|name| {
+                let fa = card_counts(a, seats, name).map(|c| c.figures());
+                let fb = card_counts(b, seats, name).map(|c| c.figures());
+                let change = match (fa, fb) {
+                    (Some(x), Some(y)) => Some(Difference::between(y.in_hand, x.in_hand)),
+                    _ => None,
+                };
+                CardChange {
+                    name,
+                    a: fa,
+                    b: fb,
+                    change,
+                }
+            })
+            .collect();
+        // Significant changes first, then the largest; cards in one deck last.
+        cards.sort_by(|x, y| {
+            let key = |c: &CardChange<'_>| {
+                c.change
+                    .map_or((0, 0.0), |d| (u8::from(d.significant()), d.value.abs()))
+            };
+            let (kx, ky) = (key(x), key(y));
+            ky.0.cmp(&kx.0).then(ky.1.total_cmp(&kx.1))
+        });
+        Comparison {
+            seats: seat_changes,
+            length: MeanChange::of(a.tally, b.tally),
+            cards,
+        }
+    }
+}

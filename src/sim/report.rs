@@ -1,0 +1,289 @@
+//! A run's figures as `simulate` shows them: seat win rates, endings, mean
+//! length and each card's figures, in the order asked. [`RunFigures`] is the
+//! one result the CLI prints its table, CSV and JSON from, and the Python
+//! package builds its dictionaries from; its JSON is its serde form.
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use super::cardstats::{Counts, Figures};
+use super::tally::Tally;
+use crate::defs::Card;
+use crate::rules::RuleSet;
+
+/// The columns rows can be sorted by: the per-card ones (explained in
+/// `simulate --help`), and `deck` for deck order.
+pub fn sort_columns() -> Vec<&'static str> {
+    vec![
+        "card",
+        "in_hand",
+        "played",
+        "discarded",
+        "play_rate",
+        "in_hand_wr",
+        "played_wr",
+        "not_seen_wr",
+        "improvement",
+        "mean_turn",
+        "deck",
+    ]
+}
+
+/// The column rows are sorted by when none is asked.
+pub const DEFAULT_SORT: &str = "improvement";
+
+/// `part` over `whole`, 0 when `whole` is.
+pub fn rate(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// Each card's counts (for `seat`, or summed over seats) and figures, in the
+/// order `sort` asks: highest first, ties in deck order; `card` by name,
+/// `deck` as dealt. Each row starts with the card's place in the deck.
+pub fn card_rows(
+    deck: &[Card],
+    t: &Tally,
+    seats: usize,
+    seat: Option<usize>,
+    sort: &str,
+) -> Vec<(usize, Counts, Figures)> {
+    let n = deck.len();
+    let mut rows: Vec<(usize, Counts, Figures)> = (0..n)
+        .map(|c| {
+            let mut sum = Counts::default();
+            for s in (0..seats).filter(|&s| seat.is_none_or(|x| x == s)) {
+                sum.add(&t.cards[s * n + c]);
+            }
+            (c, sum, sum.figures())
+        })
+        .collect();
+    let key = |(_, c, f): &(usize, Counts, Figures)| -> f64 {
+        match sort {
+            "in_hand" => c.in_hand as f64,
+            "played" => c.plays as f64,
+            "discarded" => c.discards as f64,
+            "play_rate" => f.play_rate.value,
+            "in_hand_wr" => f.in_hand.value,
+            "played_wr" => f.played.value,
+            "not_seen_wr" => f.not_seen.value,
+            "mean_turn" => f.mean_turn,
+            _ => f.improvement.value,
+        }
+    };
+    match sort {
+        "deck" => {}
+        "card" => rows.sort_by(|a, b| deck[a.0].name.cmp(&deck[b.0].name).then(a.0.cmp(&b.0))),
+        _ => rows.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.0.cmp(&b.0))),
+    }
+    rows
+}
+
+/// A digest of the rule set's name and seats and every card of the deck as
+/// checked, so that shards played with different decks are not merged.
+pub fn fingerprint(rules: &RuleSet, deck: &[Card]) -> String {
+    let text = format!("{:?} {:?} {deck:?}", rules.name, rules.seats);
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// What a run played: the rule set, the deck and what it is, the seats'
+/// policies and the seed.
+#[derive(Clone, Copy, Debug)]
+pub struct Played<'a> {
+    /// The rule set.
+    pub rules: &'a RuleSet,
+    /// The deck's cards.
+    pub deck: &'a [Card],
+    /// Where the deck came from ("the bundled arcomage deck").
+    pub source: &'a str,
+    /// The changes made to its cards, as written (`Dragon:cost=24`).
+    pub changes: &'a [String],
+    /// Each seat's policy's name.
+    pub policies: &'a [&'a str],
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// A run's figures, every rate out of the games counted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunFigures {
+    /// The rule set's name.
+    pub rules: String,
+    /// The deck played.
+    pub deck: DeckFacts,
+    /// Games counted.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Each seat's wins.
+    pub seats: Vec<SeatFigures>,
+    /// Games tied.
+    pub ties: u64,
+    /// Games stopped by the turn limit.
+    pub turn_limits: u64,
+    /// Games stopped with nothing the AI could do.
+    pub no_action: u64,
+    /// Games stopped by the engine refusing the AI's choice.
+    pub refused: u64,
+    /// Turns per game.
+    pub mean_turns: f64,
+    /// Each card's figures, in the order asked.
+    pub cards: Vec<CardFigures>,
+}
+
+/// The deck a run played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeckFacts {
+    /// Where it came from.
+    pub source: String,
+    /// Its different cards.
+    pub cards: usize,
+    /// Its cards, every copy counted.
+    pub copies: u64,
+    /// The changes made to its cards (none: left out of the JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+}
+
+/// One seat's wins.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatFigures {
+    /// The seat's name.
+    pub seat: String,
+    /// Its policy's name.
+    pub ai: String,
+    /// Games it won.
+    pub wins: u64,
+    /// Its wins over the games counted.
+    pub win_rate: f64,
+}
+
+/// One card's counts and figures over every seat, and for each seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardFigures {
+    /// The card's name.
+    pub card: String,
+    /// Its place in the deck.
+    pub index: usize,
+    /// Its counts over every seat.
+    pub counts: Counts,
+    /// Its figures over every seat.
+    pub figures: Figures,
+    /// Its counts and figures for each seat, in seat order.
+    pub seats: Vec<SeatCardFigures>,
+}
+
+/// One card's counts and figures for one seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatCardFigures {
+    /// The seat's name.
+    pub seat: String,
+    /// The card's counts in that seat's games.
+    pub counts: Counts,
+    /// The figures they give.
+    pub figures: Figures,
+}
+
+impl RunFigures {
+    /// The figures of `tally`, a run of what `played` says, its cards in the
+    /// order `sort` asks (a column of [`sort_columns`]).
+    pub fn new(played: &Played<'_>, tally: &Tally, sort: &str) -> RunFigures {
+        let (rules, deck) = (played.rules, played.deck);
+        let games = tally.games;
+        let n = rules.seats.len();
+        let seats = rules
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, name)| SeatFigures {
+                seat: name.clone(),
+                ai: played.policies[s].to_string(),
+                wins: tally.wins[s],
+                win_rate: rate(tally.wins[s], games),
+            })
+            .collect();
+        let by_seat: Vec<Vec<(usize, Counts, Figures)>> = (0..n)
+            .map(|s| card_rows(deck, tally, n, Some(s), "deck"))
+            .collect();
+        let cards = card_rows(deck, tally, n, None, sort)
+            .into_iter()
+            .map(|(c, counts, figures)| CardFigures {
+                card: deck[c].name.clone(),
+                index: c,
+                counts,
+                figures,
+                seats: rules
+                    .seats
+                    .iter()
+                    .zip(&by_seat)
+                    .map(|(seat, rows)| SeatCardFigures {
+                        seat: seat.clone(),
+                        counts: rows[c].1,
+                        figures: rows[c].2,
+                    })
+                    .collect(),
+            })
+            .collect();
+        RunFigures {
+            rules: rules.name.clone(),
+            deck: DeckFacts {
+                source: played.source.to_string(),
+                cards: deck.len(),
+                copies: deck.iter().map(|c| u64::from(c.play.copies)).sum(),
+                changes: played.changes.to_vec(),
+            },
+            games,
+            seed: played.seed,
+            seats,
+            ties: tally.ties,
+            turn_limits: tally.turn_limits,
+            no_action: tally.no_action,
+            refused: tally.refused,
+            mean_turns: rate(tally.turns, games),
+            cards,
+        }
+    }
+}
+
+/// A card's counts and figures as JSON fields: `in_hand`, `played`,
+/// `played_games`, `discarded`, the rates, `improvement` and `mean_turn`.
+fn figure_fields<M: SerializeMap>(map: &mut M, c: &Counts, f: &Figures) -> Result<(), M::Error> {
+    map.serialize_entry("in_hand", &c.in_hand)?;
+    map.serialize_entry("played", &c.plays)?;
+    map.serialize_entry("played_games", &c.played_games)?;
+    map.serialize_entry("discarded", &c.discards)?;
+    map.serialize_entry("play_rate", &f.play_rate)?;
+    map.serialize_entry("in_hand_wr", &f.in_hand)?;
+    map.serialize_entry("played_wr", &f.played)?;
+    map.serialize_entry("not_seen_wr", &f.not_seen)?;
+    map.serialize_entry("improvement", &f.improvement)?;
+    map.serialize_entry("mean_turn", &f.mean_turn)
+}
+
+/// The figures' fields, then `card` and `seats`.
+impl Serialize for CardFigures {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        figure_fields(&mut map, &self.counts, &self.figures)?;
+        map.serialize_entry("card", &self.card)?;
+        map.serialize_entry("seats", &self.seats)?;
+        map.end()
+    }
+}
+
+/// The figures' fields, then `seat`.
+impl Serialize for SeatCardFigures {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        figure_fields(&mut map, &self.counts, &self.figures)?;
+        map.serialize_entry("seat", &self.seat)?;
+        map.end()
+    }
+}

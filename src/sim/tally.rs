@@ -1,0 +1,101 @@
+//! What a simulation's games add up to: endings, lengths and each card's
+//! counts, all integer sums, so that sums of any split of a run add up to the
+//! whole run's.
+
+use serde::{Deserialize, Serialize};
+
+use super::cardstats::Counts;
+use crate::engine::{Game, Outcome};
+
+/// Sums over games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    /// Wins per seat.
+    pub wins: Vec<u64>,
+    /// Games where both seats won at once.
+    pub ties: u64,
+    /// Games stopped by the turn limit.
+    pub turn_limits: u64,
+    /// Games stopped because the player to act had no action the AI could take.
+    pub no_action: u64,
+    /// Games stopped because the engine refused the action the AI chose.
+    pub refused: u64,
+    /// Turns over all games.
+    pub turns: u64,
+    /// Squares of each game's turns, summed: the spread of game length.
+    pub turns_sq: u128,
+    /// Games by length: `lengths[t]` games lasted `t` turns.
+    pub lengths: Vec<u64>,
+    /// Each card's counts for each seat, at `seat * cards + card`.
+    pub cards: Vec<Counts>,
+}
+
+/// Why a simulated game stopped before the engine ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The player to act had nothing the AI could do.
+    NoAction,
+    /// The engine refused the action the AI chose.
+    Refused,
+}
+
+impl Tally {
+    /// Counts one finished or stopped game: its ending and its length. Returns
+    /// the winning seat, if any.
+    pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
+        self.turns += u64::from(game.turn);
+        self.turns_sq += u128::from(game.turn) * u128::from(game.turn);
+        let t = game.turn as usize;
+        if self.lengths.len() <= t {
+            self.lengths.resize(t + 1, 0);
+        }
+        self.lengths[t] += 1;
+        self.games += 1;
+        let ending = match (game.outcome(), stop) {
+            (Some(Outcome::Win { seat, .. }), _) => {
+                self.wins[seat as usize] += 1;
+                return Some(seat as usize);
+            }
+            // Every seat out of play at once is a draw, as the log says.
+            (Some(Outcome::Tie | Outcome::NobodyLeft), _) => &mut self.ties,
+            (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
+            (None, Some(Stop::NoAction) | None) => &mut self.no_action,
+            (None, Some(Stop::Refused)) => &mut self.refused,
+        };
+        *ending += 1;
+        None
+    }
+
+    /// An empty tally for `seats` seats and `cards` cards.
+    pub fn new(seats: usize, cards: usize) -> Tally {
+        Tally {
+            wins: vec![0; seats],
+            cards: vec![Counts::default(); seats * cards],
+            ..Tally::default()
+        }
+    }
+
+    /// The sums of both.
+    pub fn merge(mut self, other: Tally) -> Tally {
+        let add = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        add(&mut self.wins, &other.wins);
+        self.cards
+            .iter_mut()
+            .zip(&other.cards)
+            .for_each(|(a, b)| a.add(b));
+        self.ties += other.ties;
+        self.turn_limits += other.turn_limits;
+        self.no_action += other.no_action;
+        self.refused += other.refused;
+        self.turns += other.turns;
+        self.turns_sq += other.turns_sq;
+        if self.lengths.len() < other.lengths.len() {
+            self.lengths.resize(other.lengths.len(), 0);
+        }
+        add(&mut self.lengths, &other.lengths);
+        self.games += other.games;
+        self
+    }
+}
