@@ -27,16 +27,24 @@ struct Args {
 enum Command {
     /// Check rule sets, cards and effects; report every problem in every file.
     ///
-    /// Exit codes: 0 clean, 1 diagnostics found, 2 usage or I/O error.
+    /// Every diagnostic has a code (`error[E0204]: …`); `--explain E0204` says
+    /// what it means, why it happens, and shows an example failing and fixed.
+    ///
+    /// Exit codes: 0 clean, 1 diagnostics found, 2 usage or I/O error (and an
+    /// unknown code given to --explain).
     #[command(
-        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  cat card.edn | grimoire check --rules arcomage -\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md"
+        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  cat card.edn | grimoire check --rules arcomage -\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md\n  grimoire check --explain E0204"
     )]
     Check {
         /// Files or folders (folders are searched for .edn, .csv and .md files,
         /// skipping `target/` and hidden folders; scenario files are checked as
         /// scenarios); `-` reads standard input.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "explain")]
         paths: Vec<PathBuf>,
+        /// Explain a diagnostic code instead of checking: what it means, why it
+        /// happens, an example failing and fixed.
+        #[arg(long, value_name = "CODE", conflicts_with_all = ["paths", "rules", "format"])]
+        explain: Option<String>,
         /// Check definitions against this rule set (bundled name or file) instead of
         /// the one named by their folder.
         #[arg(long)]
@@ -247,9 +255,14 @@ fn main() -> ExitCode {
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out: Output = match args.command {
         Command::Check {
+            explain: Some(code),
+            ..
+        } => cli::explain_code(&code),
+        Command::Check {
             paths,
             rules,
             format,
+            explain: None,
         } => cli::check(&paths, rules.as_deref(), format, color),
         Command::Eval(args) => cli::eval(&EvalArgs { color, ..args }),
         Command::Play(mut args) => {

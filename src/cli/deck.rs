@@ -141,11 +141,7 @@ pub(crate) fn deck_line(deck: &Deck) -> String {
     }
     // Every copy counts: a deck of 20 copies of one card holds 20 cards.
     let n = copies(deck);
-    format!(
-        "deck: {}, {n} card{}",
-        deck.source,
-        if n == 1 { "" } else { "s" }
-    )
+    format!("deck: {}, {n} card{}", deck.source, crate::diag::plural(n))
 }
 
 /// How many cards a deck deals: every copy of every card.

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::{Format, Output, load_rules, to_json};
 use crate::ast::Effect;
 use crate::defs::Card;
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::files;
 use crate::rules::RuleSet;
 use crate::syntax::{Arena, Span, read};
@@ -83,7 +83,7 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
         parts.push(crate::explain::explain(rules, &card.effects));
     }
     let mut cards = Vec::new();
-    let count = |n: u8| format!("{n} card{}", if n == 1 { "" } else { "s" });
+    let count = |n: u8| format!("{n} card{}", crate::diag::plural(n));
     if card.play.draw > 0 {
         cards.push(format!("draw {}", count(card.play.draw)));
     }
@@ -236,12 +236,14 @@ pub(crate) fn check_effects(
     }
     match read.forms.as_slice() {
         [form] => rules.check_effects(form),
-        [] => Err(vec![Diagnostic::error(
+        [] => Err(vec![Diagnostic::new(
+            Code::OneForm,
             Span::new(0, 0),
             "no effects given: expected a vector of effect maps",
         )]),
         [_, second, ..] => Err(vec![
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::OneForm,
                 second.span,
                 "expected one vector of effects; this is a second form",
             )

@@ -198,6 +198,7 @@ impl Server {
                 json!({
                     "range": range(&source.text, d.span.start, d.span.end),
                     "severity": if d.severity == Severity::Error { 1 } else { 2 },
+                    "code": d.code.as_str(),
                     "source": "grimoire",
                     "message": message,
                     "relatedInformation": related,

@@ -152,7 +152,7 @@ fn merged(
     if !missing.is_empty() {
         return Err(Output::failure(format!(
             "shard{} {} missing: a merge needs every share of the run",
-            if missing.len() == 1 { "" } else { "s" },
+            crate::diag::plural(missing.len()),
             missing.join(", ")
         )));
     }

@@ -40,7 +40,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::ast::{Effect, EntityId};
-use crate::diag::{Diagnostic, Source, plural};
+use crate::diag::{Code, Diagnostic, Source, plural};
 use crate::engine::ai::Policy;
 use crate::eval::{Event, State, What, apply};
 use crate::files;
@@ -165,6 +165,21 @@ pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<Rule
     })
 }
 
+/// `grimoire check --explain CODE`: what the diagnostic code means, why it
+/// happens, and an example failing and fixed; an unknown code is a usage error.
+pub fn explain_code(code: &str) -> Output {
+    match Code::parse(code) {
+        Some(code) => Output {
+            stdout: crate::diag::catalogue::render(code),
+            ..Output::default()
+        },
+        None => Output::usage(format!(
+            "`{}` is not a diagnostic code: codes are written `E0204` or `W0401`, as in `error[E0204]: …`",
+            code.trim()
+        )),
+    }
+}
+
 /// `grimoire check PATH...`: checks files and folders, reporting every problem.
 pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool) -> Output {
     let rules = match rules.map(|r| load_rules(r, format, color)).transpose() {
@@ -204,7 +219,8 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
             let end = Span::new(checked.sources[i].text.len(), checked.sources[i].text.len());
             (
                 i,
-                Diagnostic::warning(
+                Diagnostic::new(
+                    Code::MoreNotShown,
                     end,
                     format!("{n} more diagnostics in this file are not shown"),
                 ),
@@ -540,7 +556,8 @@ fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
     ron::from_str::<StateFile>(&text).map_err(|e| {
         let source = Source::new(path.display().to_string(), text.clone());
         let start = source.offset(e.span.start.line, e.span.start.col);
-        let d = Diagnostic::error(
+        let d = Diagnostic::new(
+            Code::BadStateFile,
             Span::new(start, start + 1),
             format!("bad state file: {}", e.code),
         )

@@ -315,7 +315,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
                 let _ = writeln!(
                     prompt,
                     "you must discard {n} card{}:",
-                    if n == 1 { "" } else { "s" }
+                    crate::diag::plural(n)
                 );
             }
             _ => prompt.push_str("your hand:\n"),

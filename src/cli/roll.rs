@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::{Format, Output};
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::eval::{Event, State};
 use crate::rules::RuleSet;
 use crate::syntax::{Arena, Span, read};
@@ -58,15 +58,19 @@ pub fn roll(args: &RollArgs) -> Output {
         (true, [form]) => crate::check::integer(form, &rules.scope(), &mut diags),
         (true, []) => {
             diags.push(
-                Diagnostic::error(Span::new(0, 0), "nothing to roll")
+                Diagnostic::new(Code::OneForm, Span::new(0, 0), "nothing to roll")
                     .with_help("give dice such as `1d20`, `3d6+2` or `[advantage 1d20]`"),
             );
             None
         }
         (true, [_, second, ..]) => {
             diags.push(
-                Diagnostic::error(second.span, "roll one expression; this is a second")
-                    .with_help("add rolls up with `[+ 1d20 1d4]`"),
+                Diagnostic::new(
+                    Code::OneForm,
+                    second.span,
+                    "roll one expression; this is a second",
+                )
+                .with_help("add rolls up with `[+ 1d20 1d4]`"),
             );
             None
         }

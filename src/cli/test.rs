@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::deck::load_deck;
 use super::{EXIT_DIAGNOSTICS, Output};
 use crate::defs::Card;
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::files;
 use crate::rules::RuleSet;
 use crate::scenario::{self, Scenario};
@@ -73,7 +73,8 @@ fn collect(
             continue;
         }
         let Some(name) = files::scenario_rules(path, &read.forms) else {
-            let d = Diagnostic::error(
+            let d = Diagnostic::new(
+                Code::WhichRuleSet,
                 Span::new(0, 0),
                 "cannot tell which rule set these scenarios use",
             )

@@ -88,19 +88,6 @@ impl Diagnostic {
         }
     }
 
-    /// An error of `src/cli/`, whose call sites do not name their code yet:
-    /// the code is told from the message. Transitional, for the files being
-    /// reworked on another branch: removed once they call [`Diagnostic::new`].
-    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
-        let message = message.into();
-        Diagnostic::new(transitional_code(&message), span, message)
-    }
-
-    /// A warning of `src/cli/`; transitional, as [`Diagnostic::error`].
-    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(span, message)
-    }
-
     /// Adds the note printed beside the caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
@@ -180,21 +167,6 @@ impl From<&ReadError> for Diagnostic {
             d = d.with_related(span, note);
         }
         d
-    }
-}
-
-/// The code of a message of `src/cli/` (see [`Diagnostic::error`]).
-/// Transitional: removed with it.
-fn transitional_code(message: &str) -> Code {
-    if message.ends_with("more diagnostics in this file are not shown") {
-        Code::MoreNotShown
-    } else if message.starts_with("bad state file") {
-        Code::BadStateFile
-    } else if message.starts_with("cannot tell which rule set") {
-        Code::WhichRuleSet
-    } else {
-        // "nothing to roll", "no effects given", a second form: one form is wanted.
-        Code::OneForm
     }
 }
 

@@ -1,9 +1,10 @@
 //! Wording shared by every message: plurals and lists of names, so each
 //! is written one way everywhere.
 
-/// The plural ending for `n` of something: "1 error", "2 errors".
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+/// The plural ending for `n` of something: "1 error", "2 errors"; `n`
+/// any unsigned count (`usize`, `u64`, `u8`).
+pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+    if n == N::from(1) { "" } else { "s" }
 }
 
 /// Joins names for a list of what exists: "`a`, `b` and `c`".
@@ -38,6 +39,6 @@ mod tests {
         assert_eq!(list_and(names(&["a", "b"])), "a and b");
         assert_eq!(list_and(names(&["a", "b", "c"])), "a, b and c");
         assert_eq!(list(names(&["a", "b", "c"])), "a, b or c");
-        assert_eq!((plural(0), plural(1), plural(2)), ("s", "", "s"));
+        assert_eq!((plural(0usize), plural(1u8), plural(2u64)), ("s", "", "s"));
     }
 }
