@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::{Format, Output, load_rules};
 use crate::defs::Card;
-use crate::diag::{Diagnostic, Severity, edit_distance, nearest, plural};
+use crate::diag::{Code, Diagnostic, Severity, edit_distance, nearest, plural};
 use crate::files::{self, CardChange, Deck, DeckError, DeckSource};
 use crate::rules::RuleSet;
 
@@ -50,12 +50,12 @@ pub(crate) fn load_changed_deck(
             Err(out)
         }
         Err(e @ DeckError::Io(_)) => {
-            let mut out = Output::usage(e.to_string());
+            let mut out = Output::coded(Code::DeckUnavailable, e.to_string());
             out.stderr
                 .push_str("help: pass the card files or folders with --cards\n");
             Err(out)
         }
-        Err(e) => Err(Output::usage(e.to_string())),
+        Err(e) => Err(Output::coded(Code::DeckUnavailable, e.to_string())),
     }
 }
 

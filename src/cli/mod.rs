@@ -119,6 +119,17 @@ impl Output {
         }
     }
 
+    /// A usage error that is a kind of diagnostic with no place in a file (a
+    /// rule set or deck that cannot be loaded, an argument of the wrong
+    /// shape): `error[E0703]: …`, exit 2.
+    pub(crate) fn coded(code: Code, message: impl Into<String>) -> Output {
+        Output {
+            stderr: format!("error[{code}]: {}\n", message.into()),
+            code: EXIT_USAGE,
+            ..Output::default()
+        }
+    }
+
     pub(crate) fn diagnostics(
         located: &[(&Source, &Diagnostic)],
         format: Format,
@@ -161,7 +172,9 @@ pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<Rule
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
             Output::diagnostics(&located, format, color)
         }
-        missing @ LoadError::Missing { .. } => Output::usage(missing.to_string()),
+        missing @ LoadError::Missing { .. } => {
+            Output::coded(Code::RuleSetUnavailable, missing.to_string())
+        }
     })
 }
 
@@ -403,9 +416,12 @@ pub fn eval(args: &EvalArgs) -> Output {
                 assignments.push((entity, attr, value, format!("--set {set}")))
             }
             None => {
-                return Output::usage(format!(
-                    "`--set {set}` is not `ROLE.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
-                ));
+                return Output::coded(
+                    Code::BadEvalArgument,
+                    format!(
+                        "`--set {set}` is not `ROLE.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
+                    ),
+                );
             }
         }
     }
@@ -413,8 +429,8 @@ pub fn eval(args: &EvalArgs) -> Output {
     let mut state = State::new(&rules, rules.roles.len(), seed);
     state.add_setup(&rules);
     for (entity, attr, value, shown) in &assignments {
-        if let Err(message) = assign(&rules, &mut state, entity, attr, *value) {
-            return Output::usage(format!("{shown}: {message}"));
+        if let Err((code, message)) = assign(&rules, &mut state, entity, attr, *value) {
+            return Output::coded(code, format!("{shown}: {message}"));
         }
     }
     if let Some(name) = &args.card {
@@ -451,18 +467,24 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
     let mut removed = Vec::new();
     for given in &args.statuses {
         let Some((who, id)) = given.split_once('=') else {
-            return Output::usage(format!(
-                "`--status {given}` is not `ENTITY=STATUS` (for example `--status hero=weakness`)"
-            ));
+            return Output::coded(
+                Code::BadEvalArgument,
+                format!(
+                    "`--status {given}` is not `ENTITY=STATUS` (for example `--status hero=weakness`)"
+                ),
+            );
         };
         // `heal4@23`: with magnitude 23.
         let (id, magnitude) = match id.split_once('@') {
             Some((id, m)) => match m.trim().parse::<i64>() {
                 Ok(m) => (id, m),
                 Err(_) => {
-                    return Output::usage(format!(
-                        "--status {given}: the magnitude after `@` is a whole number, found `{m}`"
-                    ));
+                    return Output::coded(
+                        Code::BadEvalArgument,
+                        format!(
+                            "--status {given}: the magnitude after `@` is a whole number, found `{m}`"
+                        ),
+                    );
                 }
             },
             None => (id, 0),
@@ -472,10 +494,13 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             id.trim().trim_start_matches(':'),
         );
         let Some(holder) = names.iter().position(|n| n == who) else {
-            return Output::usage(format!(
-                "--status {given}: unknown entity `{who}`{}",
-                did_you_mean(who, &names)
-            ));
+            return Output::coded(
+                Code::UnknownEntity,
+                format!(
+                    "--status {given}: unknown entity `{who}`{}",
+                    did_you_mean(who, &names)
+                ),
+            );
         };
         let Some(status) = rules.status(id) else {
             let hint = if rules.statuses.is_empty() {
@@ -483,7 +508,10 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             } else {
                 did_you_mean(id, &rules.statuses)
             };
-            return Output::usage(format!("--status {given}: unknown status `{id}`{hint}"));
+            return Output::coded(
+                Code::UnknownStatus,
+                format!("--status {given}: unknown status `{id}`{hint}"),
+            );
         };
         let source = roles.first().copied().unwrap_or(0);
         crate::eval::acquire(
@@ -518,11 +546,14 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
                 .map(|t| t.name.clone())
                 .chain(moments)
                 .collect();
-            return Output::usage(format!(
-                "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
-                rules.name,
-                did_you_mean(name, &known)
-            ));
+            return Output::coded(
+                Code::UnknownTiming,
+                format!(
+                    "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
+                    rules.name,
+                    did_you_mean(name, &known)
+                ),
+            );
         }
     }
     Output {
@@ -591,25 +622,27 @@ fn assign(
     entity: &str,
     attr: &str,
     value: i64,
-) -> Result<(), String> {
+) -> Result<(), (Code, String)> {
     let suggest = did_you_mean;
     let names = entity_names(rules);
-    let role = names
-        .iter()
-        .position(|n| n == entity)
-        .ok_or_else(|| format!("unknown entity `{entity}`{}", suggest(entity, &names)))?;
+    let role = names.iter().position(|n| n == entity).ok_or_else(|| {
+        let message = format!("unknown entity `{entity}`{}", suggest(entity, &names));
+        (Code::UnknownEntity, message)
+    })?;
     let a = rules.attribute(attr).ok_or_else(|| {
-        format!(
+        let message = format!(
             "unknown attribute `{attr}`{}",
             suggest(attr, &rules.attributes)
-        )
+        );
+        (Code::UnknownAttribute, message)
     })?;
     let def = &rules.attribute_defs[a as usize];
     if value < def.min || value > def.max {
-        return Err(format!(
+        let message = format!(
             "{value} is outside the bounds of `{attr}` ({}..={})",
             def.min, def.max
-        ));
+        );
+        return Err((Code::OutOfBounds, message));
     }
     state.put(role as EntityId, a, value);
     Ok(())
