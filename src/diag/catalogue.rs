@@ -1,8 +1,7 @@
 //! What each diagnostic code means, why it happens, and a minimal failing
 //! example with its fix: the text `grimoire check --explain CODE` prints
-//! ([`render`]), and the examples a test runs to see each produce its code
-//! and its fix produce none (checked so far against the released binary; the
-//! fixtures in `tests/data/codes.tsv` are the failing examples).
+//! ([`render`]). `tests/language/codes.rs` runs every example as its
+//! [`Input`] says: the failing one must give its code, the fixed one nothing.
 
 use super::Code;
 
