@@ -347,3 +347,118 @@ fn explain_prints_a_known_code_and_refuses_an_unknown_one() {
     let help = run(&["check", "--help"]);
     assert!(help.output.contains("--explain <CODE>"), "{}", help.output);
 }
+
+/// What `docs/DIAGNOSTICS.md` says before the catalogue.
+const DOC_INTRO: &str = "# Diagnostics
+
+<!-- Generated from the catalogue (src/diag/catalogue.rs) by tests/language/codes.rs:
+     GRIMOIRE_WRITE_DOCS=1 cargo test --test language codes writes it; the test fails when it differs. -->
+
+Every diagnostic grimoire reports has a stable code: `E` for errors, `W` for
+warnings. The code never changes with the message's wording and is never
+reused for another kind of problem. It is shown as rustc shows its own,
+
+```text
+error[E0204]: unknown attribute `:gem`
+  --> tests/data/err/smart-value-unknown-attribute.edn:4:62
+```
+
+as `\"code\": \"E0204\"` in every JSON diagnostic (`check`, `eval` and
+`simulate` with `--format json`), and as the `code` of the language server's
+diagnostics. `grimoire check --explain E0204` prints an entry of this page:
+what the code means, why it usually happens, and an example failing and fixed
+(an unknown code exits 2).
+
+| codes | area |
+|---|---|
+| E00xx | the shape of any map or value: keys, types, ranges, names declared twice, limits |
+| E01xx | the reader: text that is not well-formed |
+| E02xx | expressions and effects, and the rule-set names they use |
+| E03xx | rule-set files |
+| E04xx | definitions files: cards, named effects, statuses |
+| E05xx | spreadsheets (`.csv`) and markdown tables (`.md`) |
+| E06xx | scenario files |
+| E07xx | loading: files, rule sets, decks, `eval`'s state and arguments |
+| W0xxx | warnings, by the same areas |
+";
+
+/// The fence language of an example, and what goes before each line.
+fn fence(input: Input) -> (&'static str, &'static str) {
+    match input {
+        Input::Csv(_) => ("csv", ""),
+        Input::Markdown(_) => ("markdown", ""),
+        Input::StateFile => ("ron", ""),
+        Input::Command => ("sh", "grimoire "),
+        _ => ("edn", ""),
+    }
+}
+
+/// `docs/DIAGNOSTICS.md`: the intro, an index, and every code's entry.
+fn diagnostics_doc() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(DOC_INTRO);
+    out.push_str("\n## Index\n\n| code | kind | title |\n|---|---|---|\n");
+    for &code in Code::ALL {
+        let kind = if code.is_warning() {
+            "warning"
+        } else {
+            "error"
+        };
+        let title = catalogue::explain(code).title;
+        let _ = writeln!(
+            out,
+            "| [{code}](#{}) | {kind} | {title} |",
+            code.as_str().to_lowercase()
+        );
+    }
+    for &code in Code::ALL {
+        let e = catalogue::explain(code);
+        let kind = if code.is_warning() {
+            "warning"
+        } else {
+            "error"
+        };
+        let _ = write!(
+            out,
+            "\n## {code}\n\n**{}** ({kind})\n\n{}\n\n{}\n",
+            e.title, e.means, e.why
+        );
+        if e.input == Input::None {
+            out.push_str("\nNo small input produces it.\n");
+            continue;
+        }
+        let (lang, prefix) = fence(e.input);
+        let block = |text: &str| {
+            let body: String = text.lines().map(|l| format!("{prefix}{l}\n")).collect();
+            format!("```{lang}\n{body}```\n")
+        };
+        let _ = write!(
+            out,
+            "\nFor example, {}:\n\n{}\nFixed:\n\n{}",
+            e.input.describe(),
+            block(e.failing),
+            block(e.fixed)
+        );
+    }
+    out
+}
+
+#[test]
+fn the_diagnostics_doc_is_the_catalogue() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/DIAGNOSTICS.md");
+    let want = diagnostics_doc();
+    if std::env::var_os("GRIMOIRE_WRITE_DOCS").is_some() {
+        std::fs::write(&path, &want).expect("write docs/DIAGNOSTICS.md");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    for &code in Code::ALL {
+        assert!(
+            have.contains(&format!("\n## {code}\n")),
+            "docs/DIAGNOSTICS.md has no entry for {code}"
+        );
+    }
+    assert!(
+        have == want,
+        "docs/DIAGNOSTICS.md is not the catalogue's: run GRIMOIRE_WRITE_DOCS=1 cargo test --test language codes"
+    );
+}
