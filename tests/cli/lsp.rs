@@ -148,6 +148,7 @@ fn an_editor_session_gets_diagnostics_hover_completion_definition_and_formatting
             .contains("did you mean `:wall`?"),
         "{d}"
     );
+    assert_eq!(d["code"], "E0205", "{d}");
     // Line 3, characters 37..41: `check` says 3:38, one-based.
     assert_eq!(
         d["range"]["start"],
