@@ -17,7 +17,7 @@ use grimoire::defs::Card;
 use grimoire::diag::{Diagnostic, Source};
 use grimoire::engine::Game;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::invariants::{Checker, check_state, play_checked, replay_matches};
+use grimoire::engine::invariants::{Monitor, check_state, play_checked, replay_matches};
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply, run_timing};
 use grimoire::files;
 use grimoire::fmt::{FmtError, format_source};
@@ -552,7 +552,7 @@ pub fn game_target(input: GameInput) {
     let Ok(mut game) = Game::new(rules, &cards, input.seed, true) else {
         return;
     };
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     if let Err(v) = play_checked(&mut game, &mut Ai::new(), &players, &mut checker) {
         panic!("{} seed {}: {v}", bundled.name, input.seed);
     }

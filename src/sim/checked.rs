@@ -11,7 +11,7 @@ use super::run::{chunks, game_seed};
 use crate::defs::Card;
 use crate::engine::Game;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::invariants::{Checker, Violation, play_checked, replay_matches};
+use crate::engine::invariants::{Monitor, Violation, play_checked, replay_matches};
 use crate::rules::RuleSet;
 
 /// What a checked run did.
@@ -85,7 +85,7 @@ fn check_games(
     let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), true) else {
         return Ok(done);
     };
-    let (mut ai, mut checker) = (Ai::new(), Checker::new());
+    let (mut ai, mut checker) = (Ai::new(), Monitor::new());
     for i in range {
         let s = game_seed(seed, i);
         let fail = |violation| {

@@ -5,7 +5,7 @@ use crate::common;
 
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::invariants::{Checker, Invariant, check_state, play_checked, replay_matches};
+use grimoire::engine::invariants::{Invariant, Monitor, check_state, play_checked, replay_matches};
 use grimoire::engine::{Game, GameEvent, Phase};
 use grimoire::eval::State;
 use grimoire::files;
@@ -137,7 +137,7 @@ fn attribute_bounds_fire_on_a_value_past_its_bounds() {
     let wall = rules.attribute("wall").expect("wall");
     let (min, _) = rules.bounds[wall as usize];
     game.set(0, wall, min - 1);
-    let text = fires(Checker::new().check(&game), Invariant::AttributeBounds);
+    let text = fires(Monitor::new().check(&game), Invariant::AttributeBounds);
     assert!(text.contains("`:p1` `:wall` is -1, outside 0..="), "{text}");
 }
 
@@ -146,7 +146,7 @@ fn attribute_bounds_fire_on_a_change_the_log_shows_past_its_bounds() {
     let (rules, deck) = load("arcomage");
     let mut game = Game::new(&rules, &deck, 1, true).expect("game");
     let wall = rules.attribute("wall").expect("wall");
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     assert_eq!(checker.check(&game), Ok(()));
     // A value that left its bounds and came back: the state is fine, the log is not.
     let log = game.log.as_mut().expect("log");
@@ -177,7 +177,7 @@ fn status_duration_fires_on_an_instance_with_no_turns_left() {
 fn status_duration_fires_on_a_negative_count_in_the_log() {
     let (rules, deck) = load("skills");
     let mut game = Game::new(&rules, &deck, 1, true).expect("game");
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     assert_eq!(checker.check(&game), Ok(()));
     game.log.as_mut().expect("log").push(GameEvent::Status {
         entity: 0,
@@ -246,7 +246,7 @@ fn status_instance_fires_on_a_block_with_no_charges() {
 fn hand_limit_fires_on_a_hand_past_its_size() {
     let (rules, deck) = load("arcomage");
     let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     let action = game.discard(0);
     checker.before(&game, action);
     // Two cards from nowhere after one discard: more than any refill.
@@ -263,9 +263,9 @@ fn hand_limit_fires_on_a_hand_past_its_size() {
 fn card_count_fires_on_a_card_gone_missing() {
     let (rules, deck) = load("arcomage");
     let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    assert_eq!(Checker::new().check(&game), Ok(()));
+    assert_eq!(Monitor::new().check(&game), Ok(()));
     game.take_back(0).expect("a card");
-    let text = fires(Checker::new().check(&game), Invariant::CardCount);
+    let text = fires(Monitor::new().check(&game), Invariant::CardCount);
     assert!(text.contains("0 copies of `"), "{text}");
 }
 
@@ -274,7 +274,7 @@ fn turn_limit_fires_past_the_limit() {
     let (rules, deck) = load("duel");
     let mut game = Game::new(&rules, &deck, 1, false).expect("game");
     game.turn = rules.turn_limit + 1;
-    fires(Checker::new().check(&game), Invariant::TurnLimit);
+    fires(Monitor::new().check(&game), Invariant::TurnLimit);
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn must_discard_fires_when_the_hand_cannot_discard_that_many() {
     let (rules, deck) = load("arcomage");
     let mut game = Game::new(&rules, &deck, 1, false).expect("game");
     game.phase = Phase::MustDiscard(9);
-    let text = fires(Checker::new().check(&game), Invariant::MustDiscard);
+    let text = fires(Monitor::new().check(&game), Invariant::MustDiscard);
     assert!(
         text.contains("must discard 9 cards and may discard only 6"),
         "{text}"
@@ -299,7 +299,7 @@ fn game_ends_fires_on_a_game_nobody_can_go_on_with() {
         &mut game,
         &mut Ai::new(),
         &[Policy::Random],
-        &mut Checker::new(),
+        &mut Monitor::new(),
     );
     let v = result.expect_err("stuck");
     assert_eq!(v.invariant, Invariant::GameEnds, "{v}");
@@ -313,7 +313,7 @@ fn same_seed_same_log_fires_on_a_log_that_differs() {
         &mut game,
         &mut Ai::new(),
         &[Policy::Random],
-        &mut Checker::new(),
+        &mut Monitor::new(),
     )
     .expect("invariants");
     let log = game.log.clone().expect("log");
