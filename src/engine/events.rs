@@ -212,6 +212,8 @@ impl Game<'_> {
     }
 
     /// Notes the evaluator's events for victory checks and the log, each made `by`.
+    /// Inline: in one file with its callers it was inlined; apart, it was not.
+    #[inline]
     fn note_events(&mut self, by: &impl Fn(Cause) -> By) {
         let width = self.rules.attributes.len();
         for e in &self.events {

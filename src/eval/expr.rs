@@ -370,7 +370,8 @@ pub(super) fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     }
 }
 
-#[inline]
+// Always: once apart from `apply.rs`, `int` and `boolean` stopped inlining it.
+#[inline(always)]
 pub(super) fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
         Entity::Role(r) => frame.roles[*r as usize],
