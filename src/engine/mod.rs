@@ -99,7 +99,7 @@ pub(crate) struct Code {
     program: Program,
     /// Each card's effects, by [`CardId`].
     cards: Box<[CompiledEffects]>,
-    /// Each action's conditions and effects, by [`ActionId`].
+    /// Each action's conditions and effects, by [`ActionId`](crate::rules::ActionId).
     actions: Box<[ActionCode]>,
 }
 

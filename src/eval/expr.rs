@@ -4,7 +4,7 @@
 
 use rand::RngExt;
 
-use super::dice::{ROLLER_UNKNOWN, best_of_two, flush_rolls, roll, roller};
+use super::rolls::{ROLLER_UNKNOWN, best_of_two, flush_rolls, roll, roller};
 use super::{Cause, Event, State, status};
 use crate::ast::{Arith, Bool, Dec, Entity, EntityId, Expr, Int, Rounding};
 use crate::rules::KindId;
@@ -370,7 +370,7 @@ pub(super) fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     }
 }
 
-// Always: once apart from `apply.rs`, `int` and `boolean` stopped inlining it.
+// Always: since the evaluator was split into files, `int` and `boolean` no longer inlined it.
 #[inline(always)]
 pub(super) fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {

@@ -6,22 +6,22 @@
 //! beyond the growth of the caller's event buffer.
 //!
 //! The state and its queue requests (`state.rs`); events and their causes
-//! (`event.rs`); effects applied, one change at a time (`apply.rs`);
+//! (`event.rs`); effects applied, one change at a time (`effects.rs`);
 //! expressions evaluated and role bindings (`expr.rs`); dice rolled and logged
-//! (`dice.rs`); `{:run :timing}` and timings run outside a game (`timing.rs`);
+//! (`rolls.rs`); `{:run :timing}` and timings run outside a game (`timing.rs`);
 //! statuses (`status.rs`); and the compiled form of what a game runs most
 //! (`compiled.rs`).
 
-mod apply;
 mod compiled;
-mod dice;
+mod effects;
 mod event;
 mod expr;
+mod rolls;
 mod state;
 mod status;
 mod timing;
-pub use apply::{add_to, apply};
 pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
+pub use effects::{add_to, apply};
 pub use event::{Cause, Event, What};
 pub use expr::{Value, eval_expr, holds, value, value_logged, with_bindings};
 pub use state::{
@@ -32,7 +32,7 @@ pub use timing::{MAX_RUN_DEPTH, run_timing};
 
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).
-use apply::{Change, Target, apply_one, at_once, change_modified, change_value, run};
-use dice::flush_rolls;
+use effects::{Change, Target, apply_one, at_once, change_modified, change_value, run};
 use expr::{Frame, boolean, dec, each_of_kind, int};
+use rolls::flush_rolls;
 use timing::{run_nested, timing};

@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
-use super::apply::apply;
+use super::effects::apply;
 use super::expr::{Frame, boolean};
 use super::timing::Running;
 use super::{Event, Instance, status};
@@ -165,7 +165,7 @@ impl State {
         });
     }
 
-    /// Drops the dice rolled outside effects ([`value`], [`holds`]), which
+    /// Drops the dice rolled outside effects ([`value`](super::value), [`holds`](super::holds)), which
     /// no change is there to log them with.
     #[inline]
     pub fn forget_rolls(&mut self) {

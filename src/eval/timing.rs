@@ -1,7 +1,7 @@
 //! Timings run in place: `{:run :timing}` inside effects, guarded against
 //! re-entry and nesting past [`MAX_RUN_DEPTH`], and [`run_timing`] for tools.
 
-use super::apply::apply;
+use super::effects::apply;
 use super::expr::{Frame, with_bindings};
 use super::{Event, Program, State, status};
 use crate::ast::EntityId;

@@ -3,8 +3,8 @@
 //! an `:each`, a spawn, a `{:run …}` or a `{:queue …}`, and an event pushed
 //! for every value that moved.
 
-use super::dice::flush_rolls;
 use super::expr::{Frame, boolean, each_of_kind, entity, int};
+use super::rolls::flush_rolls;
 use super::state::MAX_ENTITIES;
 use super::timing::run_nested;
 use super::{Cause, Event, State, What, status};
