@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 
 use super::ai::{Ai, Policy};
 use super::playout::{Computer, Ending, Observer, play_out};
-use super::{Ability, Action, CardId, Game, GameEvent, MAX_QUEUE, Phase};
+use super::{Ability, Action, CardId, Game, GameEvent, Log, MAX_QUEUE, Phase};
 use crate::ast::{EntityId, Stacking};
 use crate::eval::State;
 use crate::rules::RuleSet;
@@ -330,7 +330,7 @@ impl Monitor {
     /// attribute's bounds (a value that left them and came back within one
     /// action shows only here), and no status event counts below −1.
     fn check_log(&mut self, game: &Game<'_>) -> Result<(), Violation> {
-        let Some(log) = game.log.as_deref() else {
+        let Some(log) = game.log() else {
             return Ok(());
         };
         // A log shorter than what was read belongs to a game reset since.
@@ -542,7 +542,7 @@ pub fn replay_matches(
     log: &[GameEvent],
     state: &State,
 ) -> Result<(), Violation> {
-    let mut game = Game::new(rules, cards, seed, true).map_err(|e| {
+    let mut game = Game::new(rules, cards, seed, Log::Keep).map_err(|e| {
         broken(
             Invariant::SameSeedSameLog,
             format!("the game could not be set up again: {e}"),
@@ -551,7 +551,7 @@ pub fn replay_matches(
     let mut ai = Ai::new();
     let mut checker = Monitor::new();
     play_checked(&mut game, &mut ai, policies, &mut checker)?;
-    let again = game.log.as_deref().unwrap_or(&[]);
+    let again = game.log().unwrap_or(&[]);
     let differ = log.iter().zip(again).position(|(a, b)| a != b);
     let detail = match differ {
         Some(i) => Some(format!(
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn queue_limit_fires_on_a_queue_past_its_limit() {
         let rules = RuleSet::parse(RULES).expect("rule set");
-        let mut game = Game::new(&rules, &[], 1, false).expect("game");
+        let mut game = Game::new(&rules, &[], 1, Log::Skip).expect("game");
         assert_eq!(Monitor::new().check(&game), Ok(()));
         let turn = game.base[0];
         game.queue.extend(std::iter::repeat_n(turn, MAX_QUEUE + 10));

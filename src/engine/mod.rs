@@ -60,6 +60,32 @@ pub enum Phase {
     Over(Outcome),
 }
 
+/// Where a game is in its turns, apart from the game's state: whose turn,
+/// which turn and round, and what the actor may do. A copy, read through
+/// [`Game::ctx`]; only the turn machine moves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnContext {
+    /// The entity whose turn it is.
+    pub current: EntityId,
+    /// The 1-based turn number.
+    pub turn: u32,
+    /// The 1-based round number.
+    pub round: u32,
+    /// Where the game is.
+    pub phase: Phase,
+    /// The turn kind of the turn being taken.
+    pub turn_kind: TurnKindId,
+}
+
+/// Whether a game keeps its log of events ([`Game::log`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Log {
+    /// Keep every event: for showing a game, replaying it, testing it.
+    Keep,
+    /// Keep none: for playing many games fast.
+    Skip,
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -126,15 +152,15 @@ pub struct Game<'r> {
     /// What the timed entries queued this game run.
     timed: Vec<TimedEntry>,
     /// The turn kind of the turn being taken.
-    pub turn_kind: TurnKindId,
+    turn_kind: TurnKindId,
     /// The entity whose turn it is.
-    pub current: EntityId,
+    current: EntityId,
     /// The 1-based turn number.
-    pub turn: u32,
+    turn: u32,
     /// The 1-based round number.
-    pub round: u32,
+    round: u32,
     /// Where the game is.
-    pub phase: Phase,
+    phase: Phase,
     play_again_pending: bool,
     /// The entity each role means during each seat's turn: seat `s`'s bindings
     /// are `roles[s × role count ..][.. role count]`, flat so a lookup is one index.
@@ -168,7 +194,7 @@ pub struct Game<'r> {
     /// A buffer for the turn order's sort keys, a row per seat.
     order_keys: Vec<i64>,
     /// The log, if kept.
-    pub log: Option<Vec<GameEvent>>,
+    log: Option<Vec<GameEvent>>,
 }
 
 impl<'r> Game<'r> {
@@ -177,9 +203,9 @@ impl<'r> Game<'r> {
         rules: &'r RuleSet,
         cards: &'r [Card],
         seed: u64,
-        keep_log: bool,
+        log: Log,
     ) -> Result<Game<'r>, SetupError> {
-        Self::starting_from(rules, cards, seed, keep_log, &[])
+        Self::starting_from(rules, cards, seed, log, &[])
     }
 
     /// [`Game::new`], with `values` (entity, attribute, value) set over the
@@ -189,7 +215,7 @@ impl<'r> Game<'r> {
         rules: &'r RuleSet,
         cards: &'r [Card],
         seed: u64,
-        keep_log: bool,
+        log: Log,
         values: &[(EntityId, AttrId, i64)],
     ) -> Result<Game<'r>, SetupError> {
         let seats = rules.seats.len();
@@ -267,7 +293,7 @@ impl<'r> Game<'r> {
             pending: Vec::new(),
             found: Vec::new(),
             order_keys: Vec::new(),
-            log: keep_log.then(Vec::new),
+            log: (log == Log::Keep).then(Vec::new),
         };
         game.state.add_setup(rules);
         for &(entity, attr, value) in values {
@@ -317,6 +343,49 @@ impl<'r> Game<'r> {
             self.current = first;
             self.start_turn();
         }
+    }
+
+    /// Where the game is in its turns: whose turn, which turn and round, the phase.
+    #[inline]
+    pub fn ctx(&self) -> TurnContext {
+        TurnContext {
+            current: self.current,
+            turn: self.turn,
+            round: self.round,
+            phase: self.phase,
+            turn_kind: self.turn_kind,
+        }
+    }
+
+    /// The events so far, if the game keeps its log ([`Log::Keep`]).
+    pub fn log(&self) -> Option<&[GameEvent]> {
+        self.log.as_deref()
+    }
+
+    /// Forgets the events logged so far, if the log is kept: a scenario's log
+    /// starts after the values it gives.
+    pub fn clear_log(&mut self) {
+        if let Some(log) = &mut self.log {
+            log.clear();
+        }
+    }
+
+    /// Overwrites the turn context behind the turn machine's back: only for
+    /// tests of [`invariants::Monitor`], which must be shown broken games.
+    #[doc(hidden)]
+    pub fn set_ctx_unchecked(&mut self, ctx: TurnContext) {
+        self.current = ctx.current;
+        self.turn = ctx.turn;
+        self.round = ctx.round;
+        self.phase = ctx.phase;
+        self.turn_kind = ctx.turn_kind;
+    }
+
+    /// The log to edit behind the turn machine's back: only for tests of
+    /// [`invariants::Monitor`], which must be shown broken logs.
+    #[doc(hidden)]
+    pub fn log_mut_unchecked(&mut self) -> Option<&mut Vec<GameEvent>> {
+        self.log.as_mut()
     }
 
     /// The rule set.
