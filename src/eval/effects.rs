@@ -1,13 +1,13 @@
 //! Effects applied: a list run in order (or an `:at-once` group from one
 //! state), each resolved to a change of an attribute, an operation, a status,
 //! an `:each`, a spawn, a `{:run …}` or a `{:queue …}`, and an event pushed
-//! for every value that moved.
+//! for every value that moved; `{:run :timing}` runs a timing's hooks in
+//! place, guarded against re-entry and nesting past [`MAX_RUN_DEPTH`], and
+//! [`run_timing`] runs one for tools.
 
-use super::expr::{Frame, boolean, each_of_kind, entity, int};
-use super::rolls::flush_rolls;
-use super::state::MAX_ENTITIES;
-use super::timing::run_nested;
-use super::{Cause, Event, State, What, status};
+use super::expr::{Frame, boolean, each_of_kind, entity, flush_rolls, int, with_bindings};
+use super::state::{MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, QueueRequest};
+use super::{Cause, Event, Program, State, What, status};
 use crate::ast::{AttrId, Effect, Entity, EntityId, Int, MAX_AT_ONCE, OpId, Resource};
 use crate::rules::RuleSet;
 
@@ -480,4 +480,183 @@ fn for_each<const MODIFIED: bool>(
             run::<MODIFIED>(rules, &each.effects, state, inner, events, Some(cause));
         }
     })
+}
+
+impl State {
+    /// Records a `{:queue …}` effect's change for the engine to make.
+    #[cold]
+    pub(super) fn queue_request(
+        &mut self,
+        op: &crate::ast::QueueOp,
+        entity: EntityId,
+        amount: i64,
+        frame: &Frame<'_>,
+    ) {
+        let n = amount.clamp(0, MAX_QUEUED) as u32;
+        self.queued.push(match op {
+            crate::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
+                entity,
+                kind: *kind,
+                count: n,
+            },
+            crate::ast::QueueOp::Timed(timing) => QueueRequest::Timed {
+                timing: *timing,
+                entity,
+                after: n,
+                roles: frame.roles.to_vec(),
+            },
+        });
+    }
+
+    /// Removes every status whose `:removed-when` holds (its `:on-remove`
+    /// runs, with the rule set's roles bound to `roles`), then takes out of
+    /// play every entity whose kind's `:removed-when` holds for it, in the
+    /// order they were added; each one taken out is pushed to `removed`, and
+    /// its kind's `:on-removed` effects run (their changes pushed to
+    /// `events`), which may remove more.
+    pub fn remove_fallen(
+        &mut self,
+        rules: &RuleSet,
+        roles: &[EntityId],
+        removed: &mut Vec<EntityId>,
+        events: &mut Vec<Event>,
+    ) {
+        let kinds = rules.removed_when.iter().any(Option::is_some);
+        if !kinds && !rules.conditional_statuses {
+            return;
+        }
+        // Removals that cause removals end: a kind whose `:on-removed` spawns
+        // one that falls at once cannot loop.
+        for _ in 0..MAX_REMOVAL_WAVES {
+            let (first, changes) = (removed.len(), events.len());
+            let statuses =
+                rules.conditional_statuses && status::remove_unbound(rules, self, roles, events);
+            if !kinds && !statuses {
+                return;
+            }
+            for entity in 0..self.len() as EntityId {
+                let Some(kind) = self.kind(entity) else {
+                    continue;
+                };
+                if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
+                    && boolean(cond, self, &Frame::outside(&[entity]))
+                {
+                    self.remove(entity);
+                    removed.push(entity);
+                    if let Some(effects) = rules.on_removed.get(kind as usize)
+                        && !effects.is_empty()
+                    {
+                        apply(rules, effects, self, &[entity], events);
+                    }
+                }
+            }
+            if (removed.len() == first && !statuses) || events.len() == changes {
+                return;
+            }
+        }
+    }
+}
+
+/// `{:run :timing}`: the timing's hooks run now, for `who` (or each entity of
+/// its `:each` kind), with the roles of the effects around it. A timing never
+/// runs inside its own run, and runs nest at most [`MAX_RUN_DEPTH`] deep, so
+/// hooks that run each other cannot loop.
+#[inline(never)]
+pub(super) fn run_nested(
+    rules: &RuleSet,
+    program: Option<&Program>,
+    state: &mut State,
+    frame: &Frame<'_>,
+    timing: u16,
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
+    let running = state.running;
+    let depth = usize::from(running.len);
+    if depth >= MAX_RUN_DEPTH || running.timings[..depth].contains(&timing) {
+        return;
+    }
+    state.running.timings[depth] = timing;
+    state.running.len += 1;
+    let n = rules.roles.len().min(frame.roles.len());
+    self::timing(
+        rules,
+        program,
+        state,
+        timing,
+        &frame.roles[..n],
+        who,
+        events,
+    );
+    state.running.len -= 1;
+}
+
+/// Runs timing `timing` once: its rule-set hook, then the hooks and countdowns
+/// of the statuses of the entity it runs for, with the rule set's roles bound
+/// to `roles`. A timing with `:each` runs for every entity of its kind in play
+/// (those added meanwhile wait for its next run), with `:self` bound to each;
+/// one at the moment `:run` runs for `who`, bound to `:self`; any other runs
+/// for `who` with nothing more bound.
+pub fn run_timing(
+    rules: &RuleSet,
+    state: &mut State,
+    timing: u16,
+    roles: &[EntityId],
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
+    self::timing(rules, None, state, timing, roles, who, events);
+}
+
+/// [`run_timing`], its hooks run compiled when `program` is given.
+pub(super) fn timing(
+    rules: &RuleSet,
+    program: Option<&Program>,
+    state: &mut State,
+    timing: u16,
+    roles: &[EntityId],
+    who: EntityId,
+    events: &mut Vec<Event>,
+) {
+    let n = roles.len();
+    let Some(def) = rules.timings.get(usize::from(timing)) else {
+        return;
+    };
+    let hook = |state: &mut State, roles: &[EntityId], events: &mut Vec<Event>| match program
+        .and_then(|p| Some((p, p.hook(timing)?)))
+    {
+        Some((p, code)) => p.apply(rules, code, state, roles, events),
+        None => apply(
+            rules,
+            &rules.hooks[usize::from(timing)],
+            state,
+            roles,
+            events,
+        ),
+    };
+    let statuses = |state: &mut State, holder, roles: &[EntityId], events: &mut Vec<Event>| {
+        status::statuses_at(rules, program, state, timing, Some(holder), roles, events);
+    };
+    match def.each {
+        None if def.at == crate::rules::Moment::Run => with_bindings(roles, 1, |roles| {
+            roles[n] = who;
+            hook(state, roles, events);
+            statuses(state, who, &roles[..n], events);
+        }),
+        None => {
+            hook(state, roles, events);
+            statuses(state, who, roles, events);
+        }
+        Some(kind) => with_bindings(roles, 1, |roles| {
+            let count = state.len() as EntityId;
+            for entity in 0..count {
+                if state.kind(entity) != Some(kind) {
+                    continue;
+                }
+                roles[n] = entity;
+                hook(state, roles, events);
+                statuses(state, entity, &roles[..n], events);
+            }
+        }),
+    }
 }

@@ -6,9 +6,9 @@
 //! beyond the growth of the caller's event buffer.
 //!
 //! The state and its queue requests (`state.rs`); events and their causes
-//! (`event.rs`); effects applied, one change at a time (`effects.rs`);
-//! expressions evaluated and role bindings (`expr.rs`); dice rolled and logged
-//! (`rolls.rs`); `{:run :timing}` and timings run outside a game (`timing.rs`);
+//! (`event.rs`); effects applied, one change at a time, and `{:run :timing}`
+//! with timings run outside a game (`effects.rs`);
+//! expressions evaluated, role bindings, dice rolled and logged (`expr.rs`);
 //! statuses (`status.rs`); and the compiled form of what a game runs most
 //! (`compiled.rs`).
 
@@ -16,23 +16,21 @@ mod compiled;
 mod effects;
 mod event;
 mod expr;
-mod rolls;
 mod state;
 mod status;
-mod timing;
 pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
-pub use effects::{add_to, apply};
+pub use effects::{add_to, apply, run_timing};
 pub use event::{Cause, Event, What};
 pub use expr::{Value, eval_expr, holds, value, value_logged, with_bindings};
 pub use state::{
-    MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_STATUS_DEPTH, QueueRequest, Rng, State,
+    MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, MAX_STATUS_DEPTH, QueueRequest,
+    Rng, State,
 };
 pub use status::{Instance, StatusChange, acquire, end_status, run_status_timing};
-pub use timing::{MAX_RUN_DEPTH, run_timing};
 
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).
-use effects::{Change, Target, apply_one, at_once, change_modified, change_value, run};
-use expr::{Frame, boolean, dec, each_of_kind, int};
-use rolls::flush_rolls;
-use timing::{run_nested, timing};
+use effects::{
+    Change, Target, apply_one, at_once, change_modified, change_value, run, run_nested, timing,
+};
+use expr::{Frame, boolean, dec, each_of_kind, flush_rolls, int};

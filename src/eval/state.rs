@@ -6,12 +6,20 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
-use super::effects::apply;
-use super::expr::{Frame, boolean};
-use super::timing::Running;
-use super::{Event, Instance, status};
+use super::{Event, Instance};
 use crate::ast::{AttrId, EntityId};
 use crate::rules::{KindId, RuleSet};
+
+/// The most `{:run …}` effects that may run one inside another's hooks:
+/// deeper ones do nothing.
+pub const MAX_RUN_DEPTH: usize = 8;
+
+/// The timings running one inside another through `{:run …}` effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Running {
+    pub(super) timings: [u16; MAX_RUN_DEPTH],
+    pub(super) len: u8,
+}
 
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
@@ -140,31 +148,6 @@ impl Clone for State {
 }
 
 impl State {
-    /// Records a `{:queue …}` effect's change for the engine to make.
-    #[cold]
-    pub(super) fn queue_request(
-        &mut self,
-        op: &crate::ast::QueueOp,
-        entity: EntityId,
-        amount: i64,
-        frame: &Frame<'_>,
-    ) {
-        let n = amount.clamp(0, MAX_QUEUED) as u32;
-        self.queued.push(match op {
-            crate::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
-                entity,
-                kind: *kind,
-                count: n,
-            },
-            crate::ast::QueueOp::Timed(timing) => QueueRequest::Timed {
-                timing: *timing,
-                entity,
-                after: n,
-                roles: frame.roles.to_vec(),
-            },
-        });
-    }
-
     /// Drops the dice rolled outside effects ([`value`](super::value), [`holds`](super::holds)), which
     /// no change is there to log them with.
     #[inline]
@@ -229,54 +212,6 @@ impl State {
             };
             for &(attr, value) in &entity.values {
                 self.put(id, attr, value);
-            }
-        }
-    }
-
-    /// Removes every status whose `:removed-when` holds (its `:on-remove`
-    /// runs, with the rule set's roles bound to `roles`), then takes out of
-    /// play every entity whose kind's `:removed-when` holds for it, in the
-    /// order they were added; each one taken out is pushed to `removed`, and
-    /// its kind's `:on-removed` effects run (their changes pushed to
-    /// `events`), which may remove more.
-    pub fn remove_fallen(
-        &mut self,
-        rules: &RuleSet,
-        roles: &[EntityId],
-        removed: &mut Vec<EntityId>,
-        events: &mut Vec<Event>,
-    ) {
-        let kinds = rules.removed_when.iter().any(Option::is_some);
-        if !kinds && !rules.conditional_statuses {
-            return;
-        }
-        // Removals that cause removals end: a kind whose `:on-removed` spawns
-        // one that falls at once cannot loop.
-        for _ in 0..MAX_REMOVAL_WAVES {
-            let (first, changes) = (removed.len(), events.len());
-            let statuses =
-                rules.conditional_statuses && status::remove_unbound(rules, self, roles, events);
-            if !kinds && !statuses {
-                return;
-            }
-            for entity in 0..self.len() as EntityId {
-                let Some(kind) = self.kind(entity) else {
-                    continue;
-                };
-                if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
-                    && boolean(cond, self, &Frame::outside(&[entity]))
-                {
-                    self.remove(entity);
-                    removed.push(entity);
-                    if let Some(effects) = rules.on_removed.get(kind as usize)
-                        && !effects.is_empty()
-                    {
-                        apply(rules, effects, self, &[entity], events);
-                    }
-                }
-            }
-            if (removed.len() == first && !statuses) || events.len() == changes {
-                return;
             }
         }
     }
