@@ -15,9 +15,9 @@ use arbitrary::Arbitrary;
 use grimoire::ast::EntityId;
 use grimoire::defs::Card;
 use grimoire::diag::{Diagnostic, Source};
-use grimoire::engine::Game;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::invariants::{Checker, check_state, play_checked, replay_matches};
+use grimoire::engine::invariants::{Monitor, check_state, play_checked, replay_matches};
+use grimoire::engine::{Game, Log};
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply, run_timing};
 use grimoire::files;
 use grimoire::fmt::{FmtError, format_source};
@@ -549,14 +549,14 @@ pub fn game_target(input: GameInput) {
             *p = Policy::Greedy;
         }
     }
-    let Ok(mut game) = Game::new(rules, &cards, input.seed, true) else {
+    let Ok(mut game) = Game::new(rules, &cards, input.seed, Log::Keep) else {
         return;
     };
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     if let Err(v) = play_checked(&mut game, &mut Ai::new(), &players, &mut checker) {
         panic!("{} seed {}: {v}", bundled.name, input.seed);
     }
-    let log = game.log.as_deref().unwrap_or(&[]);
+    let log = game.log().unwrap_or(&[]);
     if let Err(v) = replay_matches(rules, &cards, input.seed, &players, log, game.state()) {
         panic!("{} seed {}: {v}", bundled.name, input.seed);
     }

@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicU64;
 use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::{Ability, Action, Game, Outcome};
+use grimoire::engine::{Ability, Action, Game, Log, Outcome};
 use grimoire::files::{CardChange, load_deck, load_rules};
 use grimoire::rules::RuleSet;
 use grimoire::sim::{self, Shard};
@@ -38,7 +38,12 @@ type Figures = (i32, Option<Py<PyAny>>, String, String);
 /// The figures as Python objects, or the refusal as printed.
 fn figures(py: Python<'_>, result: Result<SimJson, Output>) -> PyResult<Figures> {
     match result {
-        Ok(json) => Ok((0, Some(to_python(py, &json.to_value())?), String::new(), String::new())),
+        Ok(json) => Ok((
+            0,
+            Some(to_python(py, &json.to_value())?),
+            String::new(),
+            String::new(),
+        )),
         Err(out) => Ok((out.code, None, out.stdout, out.stderr)),
     }
 }
@@ -293,7 +298,7 @@ impl Match {
         } else {
             0
         };
-        let playing = Playing::try_new(loaded, |l| Game::new(&l.rules, &l.deck, seed, false))
+        let playing = Playing::try_new(loaded, |l| Game::new(&l.rules, &l.deck, seed, Log::Skip))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let shown = playing
             .with_dependent(|_, game| game.state().len() * 2)
@@ -324,7 +329,8 @@ impl Match {
     /// The seat to move.
     #[getter]
     fn current(&self) -> usize {
-        self.playing.with_dependent(|_, game| game.current as usize)
+        self.playing
+            .with_dependent(|_, game| game.ctx().current as usize)
     }
 
     /// How many numbers a move can be (the size of the action space).
@@ -430,7 +436,7 @@ impl Match {
     /// The turn number, from 1.
     #[getter]
     fn turn(&self) -> u32 {
-        self.playing.with_dependent(|_, game| game.turn)
+        self.playing.with_dependent(|_, game| game.ctx().turn)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Closed sets of map keys: each set an enum, each key one keyword.
 //!
-//! A map's keys are read into the enum ([`super::fields`]) and every reader
+//! A map's keys are read into the enum (by `fields`) and every reader
 //! matches on it exhaustively, so a key added to a set but not handled fails to
 //! compile, and the names that suggestions and docs list come from the same enum.
 

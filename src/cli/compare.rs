@@ -12,7 +12,7 @@ use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
 use crate::rules::RuleSet;
 use crate::sim::Figures;
-use crate::sim::compare::{CardChange, Comparison};
+use crate::sim::compare::{CardComparison, Comparison};
 
 /// What the comparison is shown with besides its figures.
 pub(crate) struct Heading<'a> {
@@ -137,7 +137,7 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
     out
 }
 
-fn csv(cards: &[CardChange<'_>]) -> String {
+fn csv(cards: &[CardComparison<'_>]) -> String {
     let mut out = String::from(
         "card,in_hand_wr_a,in_hand_wr_b,change,change_low,change_high,change_significant,improvement_a,improvement_b\n",
     );

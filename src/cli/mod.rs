@@ -30,7 +30,7 @@ pub use recording::Recording;
 pub use replay::replay;
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
 pub use simulate::{Prepared, ShardOf, SimArgs, SimJson, prepare as prepare_simulation, simulate};
-pub use test::{Outcome as ScenarioOutcome, run_paths as run_scenarios, test};
+pub use test::{ScenarioOutcome, run_paths as run_scenarios, test};
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

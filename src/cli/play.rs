@@ -10,7 +10,7 @@ use super::{Output, state_table};
 use crate::defs::Card;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
-use crate::engine::{Action, Game, Illegal, Phase};
+use crate::engine::{Action, Game, Illegal, Log, Phase};
 use crate::rules::RuleSet;
 use crate::sim::game_seed;
 
@@ -185,12 +185,12 @@ struct Players<'a, 'io> {
 
 impl Decider for Players<'_, '_> {
     fn decide(&mut self, game: &mut Game<'_>) -> Option<Action> {
-        self.human_turn = self.human && game.current == 0;
+        self.human_turn = self.human && game.ctx().current == 0;
         if !self.human_turn {
-            let policy = Policy::for_seat(self.policies, game.current as usize);
+            let policy = Policy::for_seat(self.policies, game.ctx().current as usize);
             return self.ai.choose(game, policy);
         }
-        let log = game.log.as_deref().unwrap_or(&[]);
+        let log = game.log().unwrap_or(&[]);
         let shown = crate::engine::log::render(game.rules(), game.cards(), &log[self.shown..]);
         let _ = self.output.write_all(shown.as_bytes());
         self.shown = log.len();
@@ -237,7 +237,7 @@ fn run_game(
     mut players: Players<'_, '_>,
     decisions: &mut Decisions,
 ) -> Output {
-    let mut game = match Game::new(rules, deck, args.seed, true) {
+    let mut game = match Game::new(rules, deck, args.seed, Log::Keep) {
         Ok(g) => g,
         Err(e) => return Output::usage(e.to_string()),
     };
@@ -273,7 +273,7 @@ fn run_game(
         Ending::Over | Ending::NoAction => {}
         Ending::Stopped(never) => match never {},
     }
-    let log = game.log.as_deref().unwrap_or(&[]);
+    let log = game.log().unwrap_or(&[]);
     let mut text = if args.human { String::new() } else { header };
     text.push_str(&crate::engine::log::render(
         rules,
@@ -302,7 +302,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     if game.hand().is_empty() && !rules.actions.is_empty() {
         return ask_action(game, input, output);
     }
-    let seat = game.current as usize;
+    let seat = game.ctx().current as usize;
     loop {
         let mut prompt = String::new();
         let _ = writeln!(
@@ -310,7 +310,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
             "\n{}",
             state_table(rules, &rules.game_entity_names(), game.state())
         );
-        match game.phase {
+        match game.ctx().phase {
             Phase::MustDiscard(n) => {
                 let _ = writeln!(
                     prompt,

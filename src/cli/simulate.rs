@@ -17,8 +17,8 @@ use super::deck::{changed_line, deck_line, load_changed_deck, load_deck};
 use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
 use crate::defs::Card;
-use crate::engine::Game;
 use crate::engine::ai::Policy;
+use crate::engine::{Game, Log};
 use crate::files::CardChange;
 use crate::rules::RuleSet;
 use crate::sim::compare::{Comparison, Side};
@@ -160,7 +160,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
     let source = deck.source.to_string();
     let deck_shown = changed_line(deck_line(&deck), &args.changes);
     let deck = deck.cards;
-    if let Err(e) = Game::new(&rules, &deck, 0, false) {
+    if let Err(e) = Game::new(&rules, &deck, 0, Log::Skip) {
         return Err(Output::usage(e.to_string()));
     }
     let pool = rayon::ThreadPoolBuilder::new()

@@ -15,7 +15,7 @@ use crate::syntax::{Arena, Span, read};
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct ScenarioOutcome {
     /// `path:line: name`.
     pub name: String,
     /// The log it produced, or what failed.
@@ -27,7 +27,7 @@ pub fn run_paths(
     paths: &[PathBuf],
     cards: &[PathBuf],
     color: bool,
-) -> Result<Vec<Outcome>, Output> {
+) -> Result<Vec<ScenarioOutcome>, Output> {
     let (outcomes, problems) = collect(paths, cards, color)?;
     if !problems.is_empty() {
         let located: Vec<_> = problems.iter().map(|(s, d)| (s, d)).collect();
@@ -43,7 +43,7 @@ fn collect(
     paths: &[PathBuf],
     cards: &[PathBuf],
     color: bool,
-) -> Result<(Vec<Outcome>, Vec<(Source, Diagnostic)>), Output> {
+) -> Result<(Vec<ScenarioOutcome>, Vec<(Source, Diagnostic)>), Output> {
     let mut io_errors = Vec::new();
     let files = files::discover(paths, &mut io_errors);
     if !io_errors.is_empty() {
@@ -92,7 +92,7 @@ fn collect(
         let index = crate::syntax::LineIndex::new(&source.text);
         for s in &scenarios {
             let line = index.location(&source.text, s.span.start).line;
-            outcomes.push(Outcome {
+            outcomes.push(ScenarioOutcome {
                 name: format!("{}:{line}: {}", source.path, s.name),
                 result: scenario::run(s, rules, deck),
             });

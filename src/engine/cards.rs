@@ -116,6 +116,8 @@ impl Zones {
     }
 
     /// Fills `seat`'s hand up to the hand size, as far as there are cards.
+    // Inline: `act` calls it after every card; apart from it the split cost Arcomage 0.5 % of instructions.
+    #[inline]
     pub fn refill(&mut self, seat: usize, rng: &mut Rng) {
         while self.hands[seat].len() < self.hand_size {
             let before = self.hands[seat].len();

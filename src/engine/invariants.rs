@@ -20,7 +20,7 @@
 //! - `same-seed-same-log`: a game played again from its seed, fresh, gives
 //!   the same log and the same final state.
 //!
-//! [`check_state`] needs only a state; [`Checker`] follows a game action by
+//! [`check_state`] needs only a state; [`Monitor`] follows a game action by
 //! action; [`play_checked`] plays one with computer players and checks it all.
 
 use std::fmt;
@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 
 use super::ai::{Ai, Policy};
 use super::playout::{Computer, Ending, Observer, play_out};
-use super::{Ability, Action, CardId, Game, GameEvent, MAX_QUEUE, Phase};
+use super::{Ability, Action, CardId, Game, GameEvent, Log, MAX_QUEUE, Phase};
 use crate::ast::{EntityId, Stacking};
 use crate::eval::State;
 use crate::rules::RuleSet;
@@ -234,7 +234,7 @@ pub fn check_state(rules: &RuleSet, state: &State) -> Result<(), Violation> {
 /// Follows one game action by action, checking every invariant a game's state
 /// must keep; remembers what a hand may grow to from one action to the next.
 #[derive(Clone, Debug, Default)]
-pub struct Checker {
+pub struct Monitor {
     /// Each seat's hand size before the action, and the cards it may then draw.
     before: Vec<(usize, usize)>,
     /// A count per card and pile, reused.
@@ -243,10 +243,10 @@ pub struct Checker {
     read: usize,
 }
 
-impl Checker {
-    /// A checker with nothing seen.
-    pub fn new() -> Checker {
-        Checker::default()
+impl Monitor {
+    /// A monitor with nothing seen.
+    pub fn new() -> Monitor {
+        Monitor::default()
     }
 
     /// Notes, before `action` is done, what each hand may grow to after it:
@@ -277,7 +277,7 @@ impl Checker {
         }
     }
 
-    /// Checks every invariant of `game`'s state now; after [`Checker::before`],
+    /// Checks every invariant of `game`'s state now; after [`Monitor::before`],
     /// the hands' growth too. The violation carries the game's turn.
     pub fn check(&mut self, game: &Game<'_>) -> Result<(), Violation> {
         self.check_all(game).map_err(|mut v| {
@@ -330,7 +330,7 @@ impl Checker {
     /// attribute's bounds (a value that left them and came back within one
     /// action shows only here), and no status event counts below −1.
     fn check_log(&mut self, game: &Game<'_>) -> Result<(), Violation> {
-        let Some(log) = game.log.as_deref() else {
+        let Some(log) = game.log() else {
             return Ok(());
         };
         // A log shorter than what was read belongs to a game reset since.
@@ -476,7 +476,7 @@ pub fn play_checked(
     game: &mut Game<'_>,
     ai: &mut Ai,
     policies: &[Policy],
-    checker: &mut Checker,
+    checker: &mut Monitor,
 ) -> Result<u64, Violation> {
     checker.before.clear();
     checker.read = 0;
@@ -510,7 +510,7 @@ pub fn play_checked(
 /// The checker as a play-out's observer: notes each action before it is
 /// done, checks after, and counts the actions.
 struct Watch<'c> {
-    checker: &'c mut Checker,
+    checker: &'c mut Monitor,
     actions: u64,
 }
 
@@ -542,16 +542,16 @@ pub fn replay_matches(
     log: &[GameEvent],
     state: &State,
 ) -> Result<(), Violation> {
-    let mut game = Game::new(rules, cards, seed, true).map_err(|e| {
+    let mut game = Game::new(rules, cards, seed, Log::Keep).map_err(|e| {
         broken(
             Invariant::SameSeedSameLog,
             format!("the game could not be set up again: {e}"),
         )
     })?;
     let mut ai = Ai::new();
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     play_checked(&mut game, &mut ai, policies, &mut checker)?;
-    let again = game.log.as_deref().unwrap_or(&[]);
+    let again = game.log().unwrap_or(&[]);
     let differ = log.iter().zip(again).position(|(a, b)| a != b);
     let detail = match differ {
         Some(i) => Some(format!(
@@ -588,11 +588,11 @@ mod tests {
     #[test]
     fn queue_limit_fires_on_a_queue_past_its_limit() {
         let rules = RuleSet::parse(RULES).expect("rule set");
-        let mut game = Game::new(&rules, &[], 1, false).expect("game");
-        assert_eq!(Checker::new().check(&game), Ok(()));
+        let mut game = Game::new(&rules, &[], 1, Log::Skip).expect("game");
+        assert_eq!(Monitor::new().check(&game), Ok(()));
         let turn = game.base[0];
         game.queue.extend(std::iter::repeat_n(turn, MAX_QUEUE + 10));
-        let v = Checker::new().check(&game).expect_err("too long");
+        let v = Monitor::new().check(&game).expect_err("too long");
         assert_eq!(v.invariant, Invariant::QueueLimit, "{v}");
         assert!(v.detail.contains("more than 10000"), "{v}");
     }

@@ -2,7 +2,7 @@
 //! `:where` of a loop.
 
 use super::En;
-use super::words::{Bound, Prec, Who, percent};
+use super::words::{Bound, Person, Prec, percent};
 use crate::ast::{Bool, Cmp, Dec, Entity, Int};
 
 fn cmp_words(c: Cmp) -> &'static str {
@@ -161,7 +161,7 @@ impl En<'_> {
     /// `[= :holder :you]` as "the holder is" and "you" (you last).
     fn same(&mut self, a: &Entity, b: &Entity) -> (String, String) {
         let (mut p, mut q) = (self.who(a), self.who(b));
-        if p == Who::You {
+        if p == Person::You {
             std::mem::swap(&mut p, &mut q);
         }
         (

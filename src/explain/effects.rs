@@ -3,7 +3,7 @@
 //! timings run, queue changes and status changes.
 
 use super::cases::{no_op, split};
-use super::words::{Item, Who, count_of, join, title};
+use super::words::{Item, Person, count_of, join, title};
 use super::{En, MAX_SPLIT};
 use crate::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, StatusOp};
 use crate::check::list_and;
@@ -97,12 +97,12 @@ impl En<'_> {
 
     /// A plain change of a number by a literal, to `:you` or `:other`: one
     /// that can be said once for both when its twin is there too.
-    fn plain<'e>(&self, e: &'e Effect) -> Option<(Who, &'e Resource, i64)> {
+    fn plain<'e>(&self, e: &'e Effect) -> Option<(Person, &'e Resource, i64)> {
         let (Entity::Role(r), Int::Lit(n)) = (&e.entity, &e.amount) else {
             return None;
         };
         let who = self.role(*r);
-        (matches!(who, Who::You | Who::Other)
+        (matches!(who, Person::You | Person::Other)
             && matches!(e.resource, Resource::Attr(_) | Resource::Op(_))
             && !e.set
             && e.at_once <= 1)
@@ -228,7 +228,7 @@ impl En<'_> {
                 let each = self.rules.timings.get(usize::from(*t)).and_then(|t| t.each);
                 let whom = match each {
                     Some(k) => format!(" for each {}", self.kind(k)),
-                    None if who == Who::You => String::new(),
+                    None if who == Person::You => String::new(),
                     None => format!(" for {}", who.subject()),
                 };
                 Item::Text(format!("run {}{whom}", self.timing(*t)))
@@ -284,7 +284,7 @@ impl En<'_> {
         }
     }
 
-    fn attr_change(&mut self, who: &Who, a: u16, amount: &Int, set: bool) -> Item {
+    fn attr_change(&mut self, who: &Person, a: u16, amount: &Int, set: bool) -> Item {
         let name = self.attr(a).to_string();
         if set {
             return Item::Text(format!(
@@ -298,16 +298,16 @@ impl En<'_> {
                 let sign = if negative { "-" } else { "+" };
                 let name = title(&name);
                 Item::Text(match who {
-                    Who::You => format!("{sign}{n} {name}"),
-                    Who::Other if negative && self.is_stock(a) => {
+                    Person::You => format!("{sign}{n} {name}"),
+                    Person::Other if negative && self.is_stock(a) => {
                         return Item::Loss {
                             subject: "enemy".into(),
                             verb: "loses".into(),
                             what: vec![format!("{n} {name}")],
                         };
                     }
-                    Who::Other => format!("{sign}{n} enemy {name}"),
-                    Who::Named(_) => format!("{sign}{n} {name} for {}", who.subject()),
+                    Person::Other => format!("{sign}{n} enemy {name}"),
+                    Person::Named(_) => format!("{sign}{n} {name} for {}", who.subject()),
                 })
             }
             None => Item::Text(match amount {
@@ -321,7 +321,7 @@ impl En<'_> {
         }
     }
 
-    fn op_change(&mut self, who: &Who, o: u16, amount: &Int) -> String {
+    fn op_change(&mut self, who: &Person, o: u16, amount: &Int) -> String {
         let name = title(self.op(o));
         match self.short(amount) {
             Some((negative, n)) => format!(
@@ -333,7 +333,7 @@ impl En<'_> {
         }
     }
 
-    fn status_change(&mut self, who: &Who, op: &StatusOp, amount: &Int) -> String {
+    fn status_change(&mut self, who: &Person, op: &StatusOp, amount: &Int) -> String {
         match op {
             StatusOp::Acquire { status, lasts } => {
                 let mut text = format!(

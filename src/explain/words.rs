@@ -6,9 +6,9 @@ use super::En;
 use crate::ast::{Entity, Filter, Polarity, category_bit};
 use crate::check::list_and;
 
-/// Who an effect or a smart value names.
+/// Person an effect or a smart value names.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Who {
+pub(super) enum Person {
     /// The role `:you`.
     You,
     /// The role `:other`: the enemy.
@@ -17,27 +17,27 @@ pub(super) enum Who {
     Named(String),
 }
 
-impl Who {
+impl Person {
     pub(super) fn subject(&self) -> String {
         match self {
-            Who::You => "you".into(),
-            Who::Other => "the enemy".into(),
-            Who::Named(n) => n.clone(),
+            Person::You => "you".into(),
+            Person::Other => "the enemy".into(),
+            Person::Named(n) => n.clone(),
         }
     }
 
     pub(super) fn possessive(&self) -> String {
         match self {
-            Who::You => "your".into(),
-            Who::Other => "the enemy's".into(),
-            Who::Named(n) => format!("{n}'s"),
+            Person::You => "your".into(),
+            Person::Other => "the enemy's".into(),
+            Person::Named(n) => format!("{n}'s"),
         }
     }
 
     /// "yours", "the enemy's": a possessive standing alone.
     pub(super) fn own(&self) -> String {
         match self {
-            Who::You => "yours".into(),
+            Person::You => "yours".into(),
             _ => self.possessive(),
         }
     }
@@ -45,7 +45,7 @@ impl Who {
     /// The verb in the person this subject takes: "you lose", "the enemy loses".
     pub(super) fn verb(&self, plain: &str, third: &str) -> String {
         match self {
-            Who::You => plain.into(),
+            Person::You => plain.into(),
             _ => third.into(),
         }
     }
@@ -214,12 +214,12 @@ impl En<'_> {
         saved
     }
 
-    pub(super) fn role(&self, r: u8) -> Who {
+    pub(super) fn role(&self, r: u8) -> Person {
         let r = usize::from(r);
         if let Some(name) = self.rules.roles.get(r) {
             return match name.as_str() {
-                "you" => Who::You,
-                "other" => Who::Other,
+                "you" => Person::You,
+                "other" => Person::Other,
                 _ => {
                     // A doc that is a short name ("the opponent") says it best.
                     let doc = self.rules.role_docs.get(r).map_or("", String::as_str);
@@ -228,7 +228,7 @@ impl En<'_> {
                         && doc
                             .chars()
                             .all(|c| c.is_alphanumeric() || c == ' ' || c == '-');
-                    Who::Named(if short {
+                    Person::Named(if short {
                         doc.to_string()
                     } else {
                         format!("the {name}")
@@ -237,20 +237,20 @@ impl En<'_> {
             };
         }
         match self.bound.get(r - self.rules.roles.len()) {
-            Some(Bound::Each(k)) => Who::Named(format!("that {}", self.kind(*k))),
-            Some(Bound::Name(n)) if n == crate::check::SELF => Who::Named("that entity".into()),
-            Some(Bound::Name(n)) => Who::Named(format!("the {n}")),
-            None => Who::Named(format!("role {r}")),
+            Some(Bound::Each(k)) => Person::Named(format!("that {}", self.kind(*k))),
+            Some(Bound::Name(n)) if n == crate::check::SELF => Person::Named("that entity".into()),
+            Some(Bound::Name(n)) => Person::Named(format!("the {n}")),
+            None => Person::Named(format!("role {r}")),
         }
     }
 
-    pub(super) fn who(&mut self, e: &Entity) -> Who {
+    pub(super) fn who(&mut self, e: &Entity) -> Person {
         match e {
             Entity::Role(r) => self.role(*r),
-            Entity::Target => Who::Named("the target".into()),
+            Entity::Target => Person::Named("the target".into()),
             Entity::If(c, a, b) => {
                 let (c, a, b) = (self.cond(c), self.who(a), self.who(b));
-                Who::Named(format!(
+                Person::Named(format!(
                     "({} if {c}, otherwise {})",
                     a.subject(),
                     b.subject()

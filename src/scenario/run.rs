@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use super::{Expect, QueueWant, Scenario, Step, Who};
 use crate::ast::{AttrId, EntityId, StatusId};
 use crate::defs::Card;
-use crate::engine::{Action, CardId, Game, Illegal, Outcome, Phase, Queued};
+use crate::engine::{Action, CardId, Game, Illegal, Log, Outcome, Phase, Queued};
 use crate::eval::State;
 use crate::rules::{ActionId, RuleSet};
 
@@ -43,8 +43,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     if s.steps.last() == Some(&Step::NextTurn) {
         game.resume();
     }
-    let log =
-        crate::engine::log::render_named(rules, deck, game.log.as_deref().unwrap_or(&[]), &names);
+    let log = crate::engine::log::render_named(rules, deck, game.log().unwrap_or(&[]), &names);
     check_expectations(&s.expect, &game, rules, &names, &roles, &mut failures);
     if let Some(want) = &s.log
         && want.trim() != log.trim()
@@ -81,8 +80,8 @@ fn start<'r>(
         .flatten()
         .map(|&(who, attr, value)| (entity(rules, who), attr, value))
         .collect();
-    let mut game =
-        Game::starting_from(rules, deck, s.seed, true, &start).map_err(|e| vec![e.to_string()])?;
+    let mut game = Game::starting_from(rules, deck, s.seed, Log::Keep, &start)
+        .map_err(|e| vec![e.to_string()])?;
     game.pause_between_turns(true);
     let roles: Vec<EntityId> = game.roles(0).to_vec();
     if s.start.is_none() {
@@ -104,10 +103,8 @@ fn start<'r>(
     for &(who, attr, value) in &s.given {
         game.set(entity(rules, who), attr, value);
     }
-    if s.start.is_none()
-        && let Some(log) = &mut game.log
-    {
-        log.clear();
+    if s.start.is_none() {
+        game.clear_log();
     }
     // Given statuses are acquired through the normal path, and logged.
     for &(who, status, magnitude) in &s.statuses {
@@ -397,7 +394,7 @@ impl Seen<'_, '_> {
             Expect::Tie => (!matches!(game.outcome(), Some(Outcome::Tie | Outcome::NobodyLeft)))
                 .then(|| format!("expected a tie; {}", describe(game, self.names))),
             Expect::MustDiscard(n) => {
-                let got = match game.phase {
+                let got = match game.ctx().phase {
                     Phase::MustDiscard(k) => k,
                     _ => 0,
                 };

@@ -9,9 +9,9 @@ use rayon::prelude::*;
 
 use super::run::{chunks, game_seed};
 use crate::defs::Card;
-use crate::engine::Game;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::invariants::{Checker, Violation, play_checked, replay_matches};
+use crate::engine::invariants::{Monitor, Violation, play_checked, replay_matches};
+use crate::engine::{Game, Log};
 use crate::rules::RuleSet;
 
 /// What a checked run did.
@@ -82,10 +82,10 @@ fn check_games(
     replay_every: u64,
 ) -> Result<CheckedRun, Box<Failure>> {
     let mut done = CheckedRun::default();
-    let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), true) else {
+    let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Keep) else {
         return Ok(done);
     };
-    let (mut ai, mut checker) = (Ai::new(), Checker::new());
+    let (mut ai, mut checker) = (Ai::new(), Monitor::new());
     for i in range {
         let s = game_seed(seed, i);
         let fail = |violation| {
@@ -99,7 +99,7 @@ fn check_games(
         done.actions += play_checked(&mut game, &mut ai, policies, &mut checker).map_err(fail)?;
         done.games += 1;
         if replay_every > 0 && i % replay_every == 0 {
-            let log = game.log.as_deref().unwrap_or(&[]);
+            let log = game.log().unwrap_or(&[]);
             replay_matches(rules, deck, s, policies, log, game.state()).map_err(fail)?;
             done.replayed += 1;
         }

@@ -70,7 +70,7 @@ pub struct SeatChange {
 /// One card's figures in each deck (`None` where the deck lacks it), and
 /// the change in its in-hand win rate.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CardChange<'a> {
+pub struct CardComparison<'a> {
     /// The card's name.
     pub name: &'a str,
     /// Its figures with deck A.
@@ -90,7 +90,7 @@ pub struct Comparison<'a> {
     pub length: MeanChange,
     /// Every card of either deck: significant changes first, then the
     /// largest; cards in one deck only last.
-    pub cards: Vec<CardChange<'a>>,
+    pub cards: Vec<CardComparison<'a>>,
 }
 
 /// A card's counts in a deck, summed over seats; `None` if the deck lacks it.
@@ -125,7 +125,7 @@ impl<'a> Comparison<'a> {
                 names.push(&c.name);
             }
         }
-        let mut cards: Vec<CardChange<'a>> = names
+        let mut cards: Vec<CardComparison<'a>> = names
             .into_iter()
             .map(|name| {
                 let fa = card_counts(a, seats, name).map(|c| c.figures());
@@ -134,7 +134,7 @@ impl<'a> Comparison<'a> {
                     (Some(x), Some(y)) => Some(Difference::between(y.in_hand, x.in_hand)),
                     _ => None,
                 };
-                CardChange {
+                CardComparison {
                     name,
                     a: fa,
                     b: fb,
@@ -144,7 +144,7 @@ impl<'a> Comparison<'a> {
             .collect();
         // Significant changes first, then the largest; cards in one deck last.
         cards.sort_by(|x, y| {
-            let key = |c: &CardChange<'_>| {
+            let key = |c: &CardComparison<'_>| {
                 c.change
                     .map_or((0, 0.0), |d| (u8::from(d.significant()), d.value.abs()))
             };

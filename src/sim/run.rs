@@ -14,7 +14,7 @@ use super::tally::{Stop, Tally};
 use crate::defs::Card;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::playout::{Computer, Ending, Observer, play_out};
-use crate::engine::{Ability, Action, Game};
+use crate::engine::{Ability, Action, Game, Log};
 use crate::rules::RuleSet;
 
 /// Games run by one task: fixed, so the split never depends on the thread count.
@@ -86,7 +86,7 @@ impl Observer for Marks<'_> {
 
     #[inline]
     fn deciding(&mut self, game: &Game<'_>) {
-        let seat = game.current as usize;
+        let seat = game.ctx().current as usize;
         for &card in game.hand() {
             let k = seat * self.n + card as usize;
             self.in_hand[k / 64] |= 1 << (k % 64);
@@ -95,13 +95,13 @@ impl Observer for Marks<'_> {
 
     #[inline]
     fn chosen(&mut self, game: &mut Game<'_>, action: Action) {
-        let seat = game.current as usize;
+        let seat = game.ctx().current as usize;
         match action.ability {
             Ability::Card(h) => {
                 let k = seat * self.n + game.hand()[usize::from(h)] as usize;
                 self.played[k / 64] |= 1 << (k % 64);
                 self.cards[k].plays += 1;
-                self.cards[k].play_turns += u64::from(game.turn);
+                self.cards[k].play_turns += u64::from(game.ctx().turn);
             }
             Ability::Discard(h) => {
                 self.cards[seat * self.n + game.hand()[usize::from(h)] as usize].discards += 1;
@@ -122,7 +122,7 @@ pub fn run_games(
 ) -> Tally {
     let seats = rules.seats.len();
     let mut tally = Tally::new(seats, deck.len());
-    let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), false) else {
+    let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Skip) else {
         return tally;
     };
     let mut ai = Ai::new();

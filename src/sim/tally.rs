@@ -45,9 +45,9 @@ impl Tally {
     /// Counts one finished or stopped game: its ending and its length. Returns
     /// the winning seat, if any.
     pub fn count(&mut self, game: &Game<'_>, stop: Option<Stop>) -> Option<usize> {
-        self.turns += u64::from(game.turn);
-        self.turns_sq += u128::from(game.turn) * u128::from(game.turn);
-        let t = game.turn as usize;
+        self.turns += u64::from(game.ctx().turn);
+        self.turns_sq += u128::from(game.ctx().turn) * u128::from(game.ctx().turn);
+        let t = game.ctx().turn as usize;
         if self.lengths.len() <= t {
             self.lengths.resize(t + 1, 0);
         }

@@ -3,7 +3,7 @@
 //! mistake gets a located diagnostic; what checks plays (the tactics scenarios
 //! play the rest).
 
-use grimoire::engine::{Game, Illegal};
+use grimoire::engine::{Game, Illegal, Log};
 use grimoire::rules::RuleSet;
 
 use crate::common;
@@ -83,7 +83,7 @@ fn setup_gives_seats_values_and_makes_ranges_of_entities() {
             "p1", "p2", "cell-0-1", "cell-0-2", "cell-1-1", "cell-1-2", "cell-2-1", "cell-2-2"
         ]
     );
-    let game = Game::new(&r, &[], 1, false).expect("a game");
+    let game = Game::new(&r, &[], 1, Log::Skip).expect("a game");
     let team = r.attribute("team").unwrap();
     let x = r.attribute("x").unwrap();
     assert_eq!(game.state().get(0, team), 1, "p1's own value");
@@ -106,7 +106,7 @@ fn on_removed_effects_run_as_an_entity_leaves_play() {
          :actions {:hit {:actor :player :target :unit :effects [{:effected :target :resource :hp :amount -5}]}}",
     )
     .expect("checks");
-    let mut game = Game::new(&r, &[], 1, true).expect("a game");
+    let mut game = Game::new(&r, &[], 1, Log::Keep).expect("a game");
     let hit = game.use_action(0, 0, Some(2));
     game.act(hit).expect("allowed");
     let acted = r.attribute("acted").unwrap();
@@ -128,7 +128,7 @@ fn a_refused_action_says_the_designers_reason_and_changes_nothing() {
                    :wait {:actor :player}}",
     )
     .expect("checks");
-    let mut game = Game::new(&r, &[], 1, false).expect("a game");
+    let mut game = Game::new(&r, &[], 1, Log::Skip).expect("a game");
     let hit = game.use_action(0, 0, Some(2));
     assert_eq!(
         game.check(hit),

@@ -1,7 +1,7 @@
 //! Choices on actions, status segments, `:removed-when` and status `:turns`,
 //! driven through the library on small rule sets written here.
 
-use grimoire::engine::{Game, Illegal};
+use grimoire::engine::{Game, Illegal, Log};
 use grimoire::eval::{State, What, apply};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::{read, read_one};
@@ -90,7 +90,7 @@ fn value(game: &Game<'_>, rules: &RuleSet, entity: u32, attr: &str) -> i64 {
 #[test]
 fn each_option_is_a_legal_action_and_reads_its_own_set() {
     let rules = arena();
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     let mut legal = Vec::new();
     game.legal(&mut legal);
     // punch b × 2 parts, brace × 3 stances, aim × 3 stances.
@@ -105,7 +105,7 @@ fn each_option_is_a_legal_action_and_reads_its_own_set() {
 #[test]
 fn the_chosen_option_is_cleared_after_the_action() {
     let rules = arena();
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     game.pause_between_turns(true);
     let mut brace = game.use_action(action(&rules, "brace"), 0, None);
     brace.choice = option(&rules, "mid");
@@ -123,7 +123,7 @@ fn the_chosen_option_is_cleared_after_the_action() {
 #[test]
 fn an_option_outside_the_actions_set_is_not_allowed() {
     let rules = arena();
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     let mut punch = game.use_action(action(&rules, "punch"), 0, Some(1));
     for (choice, want) in [
         (0, "punch is used with one part: `:head` or `:body`"),
@@ -156,7 +156,7 @@ fn an_option_outside_the_actions_set_is_not_allowed() {
             ),
         "",
     );
-    let mut game = Game::new(&rest_rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rest_rules, &[], 1, Log::Skip).unwrap();
     let mut aim = game.use_action(action(&rest_rules, "aim"), 0, None);
     aim.choice = 1;
     match game.check(aim) {
@@ -168,7 +168,7 @@ fn an_option_outside_the_actions_set_is_not_allowed() {
 #[test]
 fn a_delayed_action_resolves_with_the_option_it_was_chosen_with() {
     let rules = arena();
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     let mut aim = game.use_action(action(&rules, "aim"), 0, None);
     aim.choice = option(&rules, "mid");
     game.act(aim).unwrap();
@@ -189,7 +189,7 @@ fn the_random_policy_picks_a_move_before_its_option() {
     let mut counts = [0u32; 3];
     let mut ai = grimoire::engine::ai::Ai::new();
     for seed in 0..3000 {
-        let mut game = Game::new(&rules, &[], seed, false).unwrap();
+        let mut game = Game::new(&rules, &[], seed, Log::Skip).unwrap();
         let a = ai
             .choose(&mut game, grimoire::engine::ai::Policy::Random)
             .expect("a move");
@@ -336,7 +336,7 @@ fn status_turns_are_capped_at_sixteen_an_entity() {
         RING,
         &format!("{{:status :flurry :polarity :buff :stacking :independent :turns [{turns}]}}"),
     );
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     game.give_status(0, rules.status("flurry").unwrap(), 0);
     game.give_status(0, rules.status("flurry").unwrap(), 0);
     // Wait out the first round (a's turn, b's), then look at the second's queue.
@@ -344,7 +344,7 @@ fn status_turns_are_capped_at_sixteen_an_entity() {
     for seat in [0, 1] {
         game.act(game.use_action(wait, seat, None)).unwrap();
     }
-    assert_eq!(game.round, 2);
+    assert_eq!(game.ctx().round, 2);
     let listing = game.queue_listing();
     let a_turns = listing
         .iter()

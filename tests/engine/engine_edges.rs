@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use grimoire::cli::{self, Format, PlayArgs};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::{Game, Outcome, SetupError};
+use grimoire::engine::{Game, Log, Outcome, SetupError};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read;
 
@@ -57,7 +57,7 @@ fn a_condition_that_reads_no_value_is_checked_from_the_start() {
         "{:card \"Nothing\" :type :gold :cost 0 :effects []}",
         &rules,
     )];
-    let game = Game::new(&rules, &deck, 1, false).unwrap();
+    let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     // `true` holds for both seats, so both win at once.
     assert_eq!(game.outcome(), Some(Outcome::Tie));
 }
@@ -70,10 +70,10 @@ fn an_endless_play_again_chain_still_reaches_the_turn_limit() {
         "{:card \"Again\" :type :gold :cost 0 :play-again true :effects []}",
         &rules,
     )];
-    let mut game = Game::new(&rules, &deck, 1, false).unwrap();
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     play_out(&mut game, Policy::Random);
     assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
-    assert_eq!(game.turn, 40);
+    assert_eq!(game.ctx().turn, 40);
 }
 
 #[test]
@@ -90,8 +90,8 @@ fn turns_where_nobody_can_act_loop_without_exhausting_the_stack() {
         .stack_size(256 * 1024)
         .spawn(move || {
             let deck = deck;
-            let game = Game::new(&rules, &deck, 1, false).unwrap();
-            (game.outcome(), game.turn)
+            let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
+            (game.outcome(), game.ctx().turn)
         })
         .unwrap()
         .join()
@@ -108,7 +108,7 @@ fn paying_a_cost_respects_the_attributes_bounds() {
         "{:card \"Spend\" :type :gold :cost 5 :copies 6 :effects []}",
         &rules,
     )];
-    let mut game = Game::new(&rules, &deck, 1, false).unwrap();
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     let gold = rules.attribute("gold").unwrap();
     game.act(game.play(0)).unwrap();
     assert_eq!(game.state().get(0, gold), 1);
@@ -134,7 +134,7 @@ fn setups_the_engine_cannot_play_are_refused() {
         &rules,
     )];
     assert!(matches!(
-        Game::new(&rules, &none, 1, false),
+        Game::new(&rules, &none, 1, Log::Skip),
         Err(SetupError::NoCards(_))
     ));
 }
@@ -229,13 +229,13 @@ fn simulate_counts_each_ending_apart() {
     )];
     let mut tally = Tally::new(2, deck.len());
     // Stopped mid-game: neither a win nor the turn limit.
-    let game = Game::new(&rules, &deck, 1, false).unwrap();
+    let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     assert_eq!(game.outcome(), None);
     tally.count(&game, Some(Stop::NoAction));
     tally.count(&game, Some(Stop::Refused));
     tally.count(&game, Some(Stop::Refused));
     // Played to the end: five turns of nothing reach the limit.
-    let mut ended = Game::new(&rules, &deck, 1, false).unwrap();
+    let mut ended = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     play_out(&mut ended, Policy::Random);
     assert_eq!(ended.outcome(), Some(Outcome::TurnLimit));
     tally.count(&ended, None);
@@ -279,7 +279,7 @@ fn the_greedy_ai_does_not_see_the_dice() {
     let (mut chosen, mut hit) = (0, 0);
     let mut ai = Ai::new();
     for seed in 0..400 {
-        let mut game = Game::new(&rules, &deck, seed, false).unwrap();
+        let mut game = Game::new(&rules, &deck, seed, Log::Skip).unwrap();
         let action = ai.choose(&mut game, Policy::Greedy).unwrap();
         let name = &deck[game.hand()[action.hand_position()] as usize].name;
         game.act(action).unwrap();
@@ -310,11 +310,10 @@ fn each_change_in_the_log_names_its_real_cause() {
         "{:card \"Pricey\" :type :gold :cost 2 :copies 6 :effects [{:effected :you :resource :hp :amount 0} {:effected :other :resource :hp :amount -1}]}",
         &rules,
     )];
-    let mut game = Game::new(&rules, &deck, 1, true).unwrap();
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).unwrap();
     game.act(game.play(0)).unwrap();
     let changes: Vec<By> = game
-        .log
-        .as_ref()
+        .log()
         .unwrap()
         .iter()
         .filter_map(|e| match e {
@@ -408,7 +407,7 @@ fn the_search_policy_sees_the_reply_and_not_the_hand() {
     let (mut armed, mut unarmed) = (0, 0);
     let mut ai = Ai::new();
     for seed in 0..3000 {
-        let game = Game::new(&rules, &deck, seed, false).unwrap();
+        let game = Game::new(&rules, &deck, seed, Log::Skip).unwrap();
         if names(&game, 0) != ["Guard", "Loot"] {
             continue;
         }

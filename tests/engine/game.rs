@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use grimoire::cli::{self, Format, PlayArgs, SimArgs};
 use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
-use grimoire::engine::{Game, Illegal};
+use grimoire::engine::{Game, Illegal, Log};
 use grimoire::files;
 use grimoire::rules::RuleSet;
 
@@ -178,7 +178,7 @@ fn lodestone_cannot_be_discarded() {
     let checked = files::check_paths(&[PathBuf::from("cards/arcomage")], Some(&rules));
     let deck = Card::from_definitions(&checked.definitions, "arcomage");
     let lodestone = deck.iter().position(|c| c.name == "Lodestone").unwrap() as u16;
-    let mut game = Game::new(&rules, &deck, 1, false).unwrap();
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     game.give(lodestone);
     let at = game.hand().len() - 1;
     assert_eq!(

@@ -5,8 +5,8 @@ use crate::common;
 
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::invariants::{Checker, Invariant, check_state, play_checked, replay_matches};
-use grimoire::engine::{Game, GameEvent, Phase};
+use grimoire::engine::invariants::{Invariant, Monitor, check_state, play_checked, replay_matches};
+use grimoire::engine::{Game, GameEvent, Log, Phase};
 use grimoire::eval::State;
 use grimoire::files;
 use grimoire::rules::RuleSet;
@@ -122,7 +122,7 @@ fn fires(result: Result<(), grimoire::engine::invariants::Violation>, which: Inv
 /// A skills game with one debuff on the second seat (4 turns left).
 fn skills_with_status() -> (RuleSet, Vec<Card>, State) {
     let (rules, deck) = load("skills");
-    let mut game = Game::new(&rules, &deck, 1, true).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     let status = rules.status("DecreasePower1").expect("status");
     game.give_status(1, status, 5);
     let state = game.state().clone();
@@ -133,23 +133,23 @@ fn skills_with_status() -> (RuleSet, Vec<Card>, State) {
 #[test]
 fn attribute_bounds_fire_on_a_value_past_its_bounds() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
     let wall = rules.attribute("wall").expect("wall");
     let (min, _) = rules.bounds[wall as usize];
     game.set(0, wall, min - 1);
-    let text = fires(Checker::new().check(&game), Invariant::AttributeBounds);
+    let text = fires(Monitor::new().check(&game), Invariant::AttributeBounds);
     assert!(text.contains("`:p1` `:wall` is -1, outside 0..="), "{text}");
 }
 
 #[test]
 fn attribute_bounds_fire_on_a_change_the_log_shows_past_its_bounds() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, true).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     let wall = rules.attribute("wall").expect("wall");
-    let mut checker = Checker::new();
+    let mut checker = Monitor::new();
     assert_eq!(checker.check(&game), Ok(()));
     // A value that left its bounds and came back: the state is fine, the log is not.
-    let log = game.log.as_mut().expect("log");
+    let log = game.log_mut_unchecked().expect("log");
     log.push(GameEvent::Changed {
         change: grimoire::engine::Change {
             entity: 1,
@@ -176,17 +176,19 @@ fn status_duration_fires_on_an_instance_with_no_turns_left() {
 #[test]
 fn status_duration_fires_on_a_negative_count_in_the_log() {
     let (rules, deck) = load("skills");
-    let mut game = Game::new(&rules, &deck, 1, true).expect("game");
-    let mut checker = Checker::new();
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
+    let mut checker = Monitor::new();
     assert_eq!(checker.check(&game), Ok(()));
-    game.log.as_mut().expect("log").push(GameEvent::Status {
-        entity: 0,
-        status: 0,
-        change: grimoire::eval::StatusChange::Extended,
-        before: 1,
-        after: -2,
-        by: grimoire::engine::By::Cost(0),
-    });
+    game.log_mut_unchecked()
+        .expect("log")
+        .push(GameEvent::Status {
+            entity: 0,
+            status: 0,
+            change: grimoire::eval::StatusChange::Extended,
+            before: 1,
+            after: -2,
+            by: grimoire::engine::By::Cost(0),
+        });
     fires(checker.check(&game), Invariant::StatusDuration);
 }
 
@@ -217,7 +219,7 @@ fn status_instance_fires_on_bad_instances() {
 #[test]
 fn status_instance_fires_on_instances_out_of_acquisition_order() {
     let (rules, deck) = load("skills");
-    let mut game = Game::new(&rules, &deck, 1, true).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     for name in ["DecreasePower1", "BlockHealing1"] {
         game.give_status(1, rules.status(name).expect("status"), 5);
     }
@@ -232,7 +234,7 @@ fn status_instance_fires_on_instances_out_of_acquisition_order() {
 #[test]
 fn status_instance_fires_on_a_block_with_no_charges() {
     let (rules, deck) = load("skills");
-    let mut game = Game::new(&rules, &deck, 1, true).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     game.give_status(0, rules.status("blockDebuffs3").expect("status"), 5);
     let state = game.state().clone();
     assert_eq!(check_state(&rules, &state), Ok(()));
@@ -245,8 +247,8 @@ fn status_instance_fires_on_a_block_with_no_charges() {
 #[test]
 fn hand_limit_fires_on_a_hand_past_its_size() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    let mut checker = Checker::new();
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
+    let mut checker = Monitor::new();
     let action = game.discard(0);
     checker.before(&game, action);
     // Two cards from nowhere after one discard: more than any refill.
@@ -262,27 +264,31 @@ fn hand_limit_fires_on_a_hand_past_its_size() {
 #[test]
 fn card_count_fires_on_a_card_gone_missing() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    assert_eq!(Checker::new().check(&game), Ok(()));
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
+    assert_eq!(Monitor::new().check(&game), Ok(()));
     game.take_back(0).expect("a card");
-    let text = fires(Checker::new().check(&game), Invariant::CardCount);
+    let text = fires(Monitor::new().check(&game), Invariant::CardCount);
     assert!(text.contains("0 copies of `"), "{text}");
 }
 
 #[test]
 fn turn_limit_fires_past_the_limit() {
     let (rules, deck) = load("duel");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    game.turn = rules.turn_limit + 1;
-    fires(Checker::new().check(&game), Invariant::TurnLimit);
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
+    let mut ctx = game.ctx();
+    ctx.turn = rules.turn_limit + 1;
+    game.set_ctx_unchecked(ctx);
+    fires(Monitor::new().check(&game), Invariant::TurnLimit);
 }
 
 #[test]
 fn must_discard_fires_when_the_hand_cannot_discard_that_many() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
-    game.phase = Phase::MustDiscard(9);
-    let text = fires(Checker::new().check(&game), Invariant::MustDiscard);
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
+    let mut ctx = game.ctx();
+    ctx.phase = Phase::MustDiscard(9);
+    game.set_ctx_unchecked(ctx);
+    let text = fires(Monitor::new().check(&game), Invariant::MustDiscard);
     assert!(
         text.contains("must discard 9 cards and may discard only 6"),
         "{text}"
@@ -292,14 +298,16 @@ fn must_discard_fires_when_the_hand_cannot_discard_that_many() {
 #[test]
 fn game_ends_fires_on_a_game_nobody_can_go_on_with() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 1, false).expect("game");
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
     // Between turns, with no pause to resume from: no action is legal.
-    game.phase = Phase::BetweenTurns;
+    let mut ctx = game.ctx();
+    ctx.phase = Phase::BetweenTurns;
+    game.set_ctx_unchecked(ctx);
     let result = play_checked(
         &mut game,
         &mut Ai::new(),
         &[Policy::Random],
-        &mut Checker::new(),
+        &mut Monitor::new(),
     );
     let v = result.expect_err("stuck");
     assert_eq!(v.invariant, Invariant::GameEnds, "{v}");
@@ -308,15 +316,15 @@ fn game_ends_fires_on_a_game_nobody_can_go_on_with() {
 #[test]
 fn same_seed_same_log_fires_on_a_log_that_differs() {
     let (rules, deck) = load("arcomage");
-    let mut game = Game::new(&rules, &deck, 3, true).expect("game");
+    let mut game = Game::new(&rules, &deck, 3, Log::Keep).expect("game");
     play_checked(
         &mut game,
         &mut Ai::new(),
         &[Policy::Random],
-        &mut Checker::new(),
+        &mut Monitor::new(),
     )
     .expect("invariants");
-    let log = game.log.clone().expect("log");
+    let log = game.log().expect("log").to_vec();
     let policies = [Policy::Random];
     assert_eq!(
         replay_matches(&rules, &deck, 3, &policies, &log, game.state()),
@@ -330,7 +338,7 @@ fn same_seed_same_log_fires_on_a_log_that_differs() {
     let v =
         replay_matches(&rules, &deck, 3, &policies, &changed, game.state()).expect_err("differs");
     assert!(v.detail.contains("part at entry 3"), "{v}");
-    let other = Game::new(&rules, &deck, 4, false).expect("game");
+    let other = Game::new(&rules, &deck, 4, Log::Skip).expect("game");
     let v = replay_matches(&rules, &deck, 3, &policies, &log, other.state()).expect_err("differs");
     assert!(v.detail.contains("final states differ"), "{v}");
 }

@@ -4,7 +4,7 @@
 //! decks, `:once` cards, `:played` and card `:values`.
 
 use grimoire::defs::Card;
-use grimoire::engine::Game;
+use grimoire::engine::{Game, Log};
 use grimoire::eval::{State, apply};
 use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
@@ -233,7 +233,7 @@ fn per_seat_decks_once_cards_and_the_played_number() {
             "{:card \"Potion\" :once true :effects [{:effected :you :resource :wall :amount 10}]}",
         ],
     );
-    let mut game = Game::new(&r, &cards, 7, false).unwrap();
+    let mut game = Game::new(&r, &cards, 7, Log::Skip).unwrap();
     // Each seat holds its own copy of the whole deck.
     assert_eq!(game.hand().len(), 2);
     let potion = game.hand().iter().position(|&c| c == 1).unwrap();
@@ -304,9 +304,9 @@ fn scratch_changes_are_logged_only_where_a_status_made_them() {
             "{:card \"Tick\" :effects [{:effected :you :resource :hits :amount 1} {:effected :you :resource :wall :amount 1}]}",
         ],
     );
-    let mut game = Game::new(&r, &cards, 1, true).unwrap();
+    let mut game = Game::new(&r, &cards, 1, Log::Keep).unwrap();
     game.act(game.play(0)).unwrap();
-    let log = grimoire::engine::log::render(&r, &cards, game.log.as_deref().unwrap_or(&[]));
+    let log = grimoire::engine::log::render(&r, &cards, game.log().unwrap_or(&[]));
     assert!(log.contains("p1.wall 0 -> 1"), "{log}");
     assert!(!log.contains("hits"), "{log}");
 }

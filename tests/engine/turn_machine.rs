@@ -1,7 +1,7 @@
 //! The turn machine on its own: a rule set with no card zones, hooks at every
 //! moment, rounds, victory from hooks, and entities added and removed in play.
 
-use grimoire::engine::{Game, Outcome, log};
+use grimoire::engine::{Game, Log, Outcome, log};
 use grimoire::rules::RuleSet;
 
 use crate::common::rules;
@@ -24,10 +24,10 @@ const COUNTING: &str = "
 #[test]
 fn every_moment_runs_its_timings_hooks_in_order() {
     let rules = rules(COUNTING);
-    let game = Game::new(&rules, &[], 1, true).unwrap();
+    let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     // No card zones: nobody can act, every turn passes, the limit ends the game.
     assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
-    assert_eq!((game.turn, game.round), (4, 2));
+    assert_eq!((game.ctx().turn, game.ctx().round), (4, 2));
     let value = |seat, name| game.state().get(seat, rules.attribute(name).unwrap());
     for seat in 0..2 {
         // Game start once; two rounds began; two turns each; one round closed
@@ -38,7 +38,7 @@ fn every_moment_runs_its_timings_hooks_in_order() {
             "seat {seat}"
         );
     }
-    let text = log::render(&rules, &[], game.log.as_ref().unwrap());
+    let text = log::render(&rules, &[], game.log().unwrap());
     insta::assert_snapshot!(text);
 }
 
@@ -54,16 +54,16 @@ fn a_hook_can_end_the_game_at_a_round_end() {
         1,
     );
     let rules = rules(&text);
-    let game = Game::new(&rules, &[], 1, true).unwrap();
+    let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     // North's round-end hook empties south's hp: north wins at the first round's end.
     assert_eq!(game.outcome(), Some(Outcome::Win { seat: 0, reason: 0 }));
-    assert_eq!(game.turn, 2);
+    assert_eq!(game.ctx().turn, 2);
 }
 
 #[test]
 fn entities_added_in_play_are_rows_like_any_other_and_keep_their_numbers_once_removed() {
     let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 9}"));
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     // The game is over already (no cards, every turn passed): a fresh one pauses instead.
     assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
     assert_eq!(
@@ -89,14 +89,14 @@ fn a_removed_seat_takes_no_more_turns() {
     let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 6}"));
     // A game without cards plays itself out at once; pausing between turns and
     // starting again lets the test step in after the first turn.
-    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
     game.remove_entity(1);
     while game.outcome().is_none() {
         game.resume();
     }
-    let log = log::render(&rules, &[], game.log.as_ref().unwrap());
+    let log = log::render(&rules, &[], game.log().unwrap());
     let turns: Vec<&str> = log.lines().filter(|l| l.starts_with("turn ")).collect();
     assert_eq!(
         turns,
@@ -128,7 +128,7 @@ fn a_timing_with_each_runs_its_hook_for_every_entity_of_its_kind_with_self_bound
           :hooks {:fall [{:effected :self :resource :hp :amount -1}
                          {:effected :you :resource :falls :amount 1}]}}",
     );
-    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
     let first = game.add_entity("rock").unwrap();
@@ -169,14 +169,14 @@ fn self_is_only_bound_in_hooks_of_timings_with_each() {
 #[test]
 fn a_game_whose_seats_are_all_removed_ends_instead_of_looping() {
     let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 1000}"));
-    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
     game.remove_entity(0);
     game.remove_entity(1);
     game.resume();
     assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
-    let log = log::render(&rules, &[], game.log.as_ref().unwrap());
+    let log = log::render(&rules, &[], game.log().unwrap());
     assert!(log.ends_with("draw: no seat is left in play\n"), "{log}");
 }
 
@@ -190,7 +190,7 @@ fn a_removed_seat_gets_no_round_hooks_and_cannot_win() {
     );
     let text = text.replace(":hp {:default 3 :min 0}", ":hp {:default 0 :min 0}");
     let rules = rules(&text);
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
     let hp = rules.attribute("hp").unwrap();
@@ -212,7 +212,7 @@ fn a_removed_seat_gets_no_round_hooks_and_cannot_win() {
 #[test]
 fn a_pause_between_turns_comes_before_the_rounds_end() {
     let rules = rules(&COUNTING.replace(":turns {:limit 4}", ":turns {:limit 8}"));
-    let mut game = Game::new(&rules, &[], 1, false).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
     // Paused after north's first turn; resuming plays south's, the round's last.
@@ -226,7 +226,7 @@ fn a_pause_between_turns_comes_before_the_rounds_end() {
     assert_eq!(game.next_actor(), 0, "north opens the next round");
     game.resume();
     assert_eq!(game.state().get(0, closes), 1);
-    assert_eq!((game.turn, game.round), (3, 2));
+    assert_eq!((game.ctx().turn, game.ctx().round), (3, 2));
 }
 
 #[test]
@@ -269,7 +269,7 @@ fn queues_rules() -> RuleSet {
 fn extra_turns_go_to_the_front_of_the_queue() {
     use grimoire::engine::Queued;
     let rules = queues_rules();
-    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     let act = |name: &str| rules.actions.iter().position(|a| a.name == name).unwrap() as u16;
     game.act(game.use_action(act("stop-time"), 0, None))
         .unwrap();
@@ -301,12 +301,12 @@ fn seats_falling_together_end_the_game_at_once_as_a_draw() {
                                       {:effected :other :resource :hp :amount -3}]}}
           :victory [{:when [<= [:other :hp] 0] :winner :you :reason \"the other fell\"}]}",
     );
-    let mut game = Game::new(&rules, &[], 1, true).unwrap();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.act(game.use_action(0, 0, None)).unwrap();
     // Both left play in the same action: nobody can win, and nothing runs after.
     assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
-    assert_eq!((game.turn, game.round), (1, 1));
-    let text = log::render(&rules, &[], game.log.as_ref().unwrap());
+    assert_eq!((game.ctx().turn, game.ctx().round), (1, 1));
+    let text = log::render(&rules, &[], game.log().unwrap());
     assert!(text.ends_with("draw: no seat is left in play\n"), "{text}");
 }

@@ -33,7 +33,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use grimoire::diag::Source;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, Ending, play_out};
-use grimoire::engine::{Game, Outcome};
+use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files::{BUNDLED_DATA, check_sources, load_rules};
 use grimoire::rules::{BUNDLED, RuleSet};
 use grimoire::sim::{Tally, game_seed, run_games};
@@ -52,7 +52,7 @@ struct Duel {
 
 impl Duel {
     fn of(rules: &RuleSet) -> Duel {
-        let game = Game::new(rules, &[], 0, false).expect("a duel starts");
+        let game = Game::new(rules, &[], 0, Log::Skip).expect("a duel starts");
         let level = |seat, name| game.state().get(seat, rules.attribute(name).expect(name));
         let levels = [0, 1]
             .map(|seat| ["offense", "defense", "speed", "endurance"].map(|name| level(seat, name)));
@@ -124,7 +124,7 @@ impl Endings {
 
 /// grimoire's games, one by one as `run_games` plays them, with each length kept.
 fn grimoire_endings(rules: &RuleSet, seed: u64, n: u64) -> Endings {
-    let mut game = Game::new(rules, &[], seed, false).expect("a duel starts");
+    let mut game = Game::new(rules, &[], seed, Log::Skip).expect("a duel starts");
     let mut ai = Ai::new();
     let mut e = Endings::default();
     for i in 0..n {
@@ -145,7 +145,7 @@ fn grimoire_endings(rules: &RuleSet, seed: u64, n: u64) -> Endings {
             Some(Outcome::TurnLimit) => e.turn_limits += 1,
             other => panic!("a duel ended {other:?}"),
         }
-        let t = u64::from(game.turn);
+        let t = u64::from(game.ctx().turn);
         e.games += 1;
         e.turns += t;
         e.squares += t * t;

@@ -24,7 +24,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, play_out};
-use grimoire::engine::{Game, Outcome};
+use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files;
 use grimoire::rules::RuleSet;
 use grimoire::sim::{game_seed, run_games};
@@ -52,7 +52,7 @@ fn grimoire_bare(game: &mut Game<'_>, ai: &mut Ai, seed: u64, n: u64) -> Summary
         // However the game stops, only its ending is counted, as natively.
         let _ = play_out(game, &mut players, &mut ());
         summary.games += 1;
-        summary.turns += u64::from(game.turn);
+        summary.turns += u64::from(game.ctx().turn);
         match game.outcome() {
             Some(Outcome::Win { seat, .. }) => summary.wins[seat as usize] += 1,
             Some(Outcome::TurnLimit) => summary.turn_limits += 1,
@@ -129,7 +129,7 @@ fn native(c: &mut Criterion) {
             ))
         })
     });
-    let mut game = Game::new(&rules, &deck, 0, false).unwrap();
+    let mut game = Game::new(&rules, &deck, 0, Log::Skip).unwrap();
     let mut ai = Ai::new();
     let mut seed = 0u64;
     group.bench_function("grimoire_bare", |b| {

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicU64;
 use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{self, Computer, play_out};
-use grimoire::engine::{Game, GameEvent, Outcome};
+use grimoire::engine::{Game, GameEvent, Log, Outcome};
 use grimoire::eval::{State, apply};
 use grimoire::files;
 use grimoire::rules::{BUNDLED, RuleSet};
@@ -293,7 +293,7 @@ struct Seen {
 /// they are the same game.
 fn line_up(rules: &RuleSet, native: &mut Arcomage, run_seed: u64, games: u64) -> Seen {
     let deck = deck(rules);
-    let mut game = Game::new(rules, &deck, 0, true).unwrap();
+    let mut game = Game::new(rules, &deck, 0, Log::Keep).unwrap();
     let mut ai = Ai::new();
     let mut moves = Moves::default();
     let mut seen = Seen {
@@ -319,7 +319,7 @@ fn line_up(rules: &RuleSet, native: &mut Arcomage, run_seed: u64, games: u64) ->
         let result = native.play(seed, &mut moves);
         seen.summary.count(result);
 
-        let expected = grimoire_moves(game.log.as_deref().unwrap());
+        let expected = grimoire_moves(game.log().unwrap());
         if let Some(at) = expected.iter().zip(&moves.0).position(|(a, b)| a != b) {
             panic!(
                 "game {i} (seed {seed:#x}): move {at} is {:?} in grimoire, {:?} natively",
@@ -329,7 +329,7 @@ fn line_up(rules: &RuleSet, native: &mut Arcomage, run_seed: u64, games: u64) ->
         assert_eq!(expected.len(), moves.0.len(), "game {i}: number of moves");
         let outcome = game.outcome().unwrap();
         assert_eq!(native_ending(outcome), Some(result.ending), "game {i}");
-        assert_eq!(game.turn, result.turns, "game {i}: turns");
+        assert_eq!(game.ctx().turn, result.turns, "game {i}: turns");
         for seat in 0..2 {
             assert_eq!(
                 grimoire_values(rules, game.state(), seat),

@@ -1,0 +1,275 @@
+//! Doing what an actor chose: a card played or discarded, an action of
+//! `:actions` used now or delayed to the next round, and "play again".
+
+use super::action::bind_action;
+use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
+use crate::ast::EntityId;
+use crate::eval::{Event, State, holds};
+use crate::rules::ActionId;
+
+/// The most actions one turn may hold: "play again" past it ends the turn, so a
+/// deck of nothing but "play again" cards still reaches the turn limit.
+pub const MAX_ACTIONS_PER_TURN: u32 = 100;
+
+/// A delayed action waiting for its round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Pending {
+    action: Action,
+    seat: EntityId,
+    round: u32,
+}
+
+/// Which of an action's effect lists to run.
+#[derive(Clone, Copy)]
+enum ActionList {
+    /// `:pay`
+    Pay,
+    /// `:effects`
+    Effects,
+}
+
+impl Game<'_> {
+    /// Does `action` for the entity whose turn it is.
+    pub fn act(&mut self, action: Action) -> Result<(), Illegal> {
+        if !self.allowed(action) {
+            return self.check(action);
+        }
+        if let Ability::Action(id) = action.ability {
+            self.act_action(id, action);
+            return Ok(());
+        }
+        let seat = self.current;
+        let s = seat as usize;
+        let i = action.hand_position();
+        let rules = self.rules;
+        let zones = &mut self.zones;
+        match action.ability {
+            Ability::Card(_) => {
+                let card = zones.hands[s].remove(i);
+                let def = &self.cards[card as usize];
+                self.record(GameEvent::Played { seat, card });
+                cards::pay(rules, &mut self.state, seat, def, &mut self.events);
+                if !self.events.is_empty() {
+                    self.flush_events(|_| By::Cost(card));
+                }
+                if let Some(attr) = rules.cards.as_ref().and_then(|z| z.played) {
+                    cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
+                    self.flush_events(|_| By::Played(card));
+                }
+                let code = &self.code;
+                code.program.apply_inline(
+                    rules,
+                    &code.cards[card as usize],
+                    &mut self.state,
+                    &self.roles[s * self.role_count..][..self.role_count],
+                    &mut self.events,
+                );
+                self.flush_events(|cause| By::Card(card, cause));
+                // A card played `:once` leaves the game instead.
+                if !def.play.once {
+                    self.zones.discard(s, card);
+                }
+                self.check_victory();
+                if matches!(self.phase, Phase::Over(_)) {
+                    return Ok(());
+                }
+                let zones = &mut self.zones;
+                zones.refill(s, &mut self.state.rng);
+                for _ in 0..def.play.draw {
+                    zones.draw(s, &mut self.state.rng);
+                }
+                self.play_again_pending = def.play.play_again;
+                // Only a card that makes the player discard needs the count.
+                let must = match def.play.discard {
+                    0 => 0,
+                    n => {
+                        let discardable = zones.hands[s]
+                            .iter()
+                            .filter(|&&c| self.cards[c as usize].play.discardable)
+                            .count();
+                        (n as usize).min(discardable) as u8
+                    }
+                };
+                if must > 0 {
+                    self.phase = Phase::MustDiscard(must);
+                } else {
+                    self.after_action();
+                }
+            }
+            Ability::Discard(_) => {
+                let card = zones.hands[s].remove(i);
+                zones.discard(s, card);
+                let forced = matches!(self.phase, Phase::MustDiscard(_));
+                self.record(GameEvent::Discarded { seat, card, forced });
+                match self.phase {
+                    Phase::MustDiscard(n) if n > 1 => self.phase = Phase::MustDiscard(n - 1),
+                    Phase::MustDiscard(_) => {
+                        self.phase = Phase::Act;
+                        self.after_action();
+                    }
+                    _ => {
+                        self.zones.refill(s, &mut self.state.rng);
+                        self.play_again_pending = false;
+                        self.end_turn();
+                    }
+                }
+            }
+            Ability::Action(_) => {}
+        }
+        Ok(())
+    }
+
+    fn after_action(&mut self) {
+        self.actions_this_turn += 1;
+        if self.play_again_pending && self.actions_this_turn >= MAX_ACTIONS_PER_TURN {
+            // An endless "play again" chain would never reach the turn limit.
+            self.play_again_pending = false;
+        }
+        if self.play_again_pending {
+            self.play_again_pending = false;
+            self.phase = Phase::Act;
+            if !self.has_action() {
+                self.record(GameEvent::Passed { seat: self.current });
+                self.end_turn();
+            }
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Uses action `id` of `:actions`: logs it, runs its `:pay`, then its
+    /// `:effects` now or, when its `:delayed-when` holds, at the next round's
+    /// start; the turn goes on while the seat can still act.
+    fn act_action(&mut self, id: ActionId, action: Action) {
+        let rules = self.rules;
+        let def = &rules.actions[usize::from(id)];
+        let seat = self.current;
+        let delayed = def.delayed_when.as_ref().is_some_and(|c| {
+            let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+            bind_action(&mut self.state, roles, action, |state, r| {
+                holds(c, state, r)
+            })
+        });
+        let stage = if delayed { Stage::Delayed } else { Stage::Done };
+        self.record(GameEvent::Acted {
+            seat,
+            action,
+            stage,
+        });
+        self.run_action(ActionList::Pay, id, seat, action);
+        if delayed {
+            self.pending.push(Pending {
+                action,
+                seat,
+                round: self.round + 1,
+            });
+        } else {
+            self.run_action(ActionList::Effects, id, seat, action);
+        }
+        if matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        self.actions_this_turn += 1;
+        if self.actions_this_turn < MAX_ACTIONS_PER_TURN && self.has_action() {
+            self.phase = Phase::Act;
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
+    /// and `:actor`, `:target` bound; then checks victory.
+    fn run_action(&mut self, list: ActionList, id: ActionId, seat: EntityId, action: Action) {
+        let def = &self.rules.actions[usize::from(id)];
+        let compiled = &self.code.actions[usize::from(id)];
+        let (source, code) = match list {
+            ActionList::Pay => (&def.pay, &compiled.pay),
+            ActionList::Effects => (&def.effects, &compiled.effects),
+        };
+        if source.is_empty() {
+            return;
+        }
+        let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        let (rules, program, events) = (self.rules, &self.code.program, &mut self.events);
+        bind_action(&mut self.state, roles, action, |state, r| {
+            program.apply_inline(rules, code, state, r, events)
+        });
+        self.flush_events(|cause| By::Action(id, cause));
+        self.check_victory();
+    }
+
+    /// Resolves the delayed actions whose round has come, in the order they
+    /// were chosen: each one whose actor and target are still in play runs its
+    /// effects; the others are cancelled.
+    pub(super) fn resolve_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        let round = self.round;
+        let mut waiting = 0;
+        for i in 0..pending.len() {
+            let p = pending[i];
+            if p.round > round || matches!(self.phase, Phase::Over(_)) {
+                pending[waiting] = p;
+                waiting += 1;
+                continue;
+            }
+            let Ability::Action(id) = p.action.ability else {
+                continue;
+            };
+            let live = self.state.is_live(p.action.actor)
+                && p.action.target.is_none_or(|t| self.state.is_live(t));
+            let stage = if live {
+                Stage::Resolved
+            } else {
+                Stage::Cancelled
+            };
+            self.record(GameEvent::Acted {
+                seat: p.seat,
+                action: p.action,
+                stage,
+            });
+            if live {
+                self.run_action(ActionList::Effects, id, p.seat, p.action);
+            }
+        }
+        pending.truncate(waiting);
+        self.pending = pending;
+    }
+}
+
+impl Game<'_> {
+    /// What `action` of `:actions` would do to `state` (a copy of the game's):
+    /// its `:pay`, and its `:effects` unless it would be delayed; then who
+    /// would leave play. For the greedy AI's lookahead.
+    /// Inline: in one file with the rest of `Game` it was inlined into the AI's trials.
+    #[inline]
+    pub(crate) fn try_action(
+        &self,
+        state: &mut State,
+        action: Action,
+        events: &mut Vec<Event>,
+        removed: &mut Vec<EntityId>,
+    ) {
+        let Ability::Action(id) = action.ability else {
+            return;
+        };
+        let Some(def) = self.rules.actions.get(usize::from(id)) else {
+            return;
+        };
+        let roles = self.seat_roles(self.current as usize);
+        let (program, code) = (&self.code.program, &self.code.actions[usize::from(id)]);
+        bind_action(state, roles, action, |state, r| {
+            program.apply_inline(self.rules, &code.pay, state, r, events);
+            let delayed = def
+                .delayed_when
+                .as_ref()
+                .is_some_and(|c| holds(c, state, r));
+            if !delayed {
+                program.apply_inline(self.rules, &code.effects, state, r, events);
+            }
+        });
+        state.remove_fallen(self.rules, roles, removed, events);
+    }
+}

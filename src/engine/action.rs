@@ -1,0 +1,501 @@
+//! What an actor can use ([`Ability`]), an ability used ([`Action`]), and
+//! whether it is allowed now: the cheap test, the reason it is not
+//! ([`Illegal`]), and every action that is.
+
+use super::{CardId, Game, Phase};
+use crate::ast::EntityId;
+use crate::eval::{CompiledBool, CompiledEffects, State, with_bindings};
+use crate::rules::turn_kinds::TurnKindId;
+use crate::rules::{ActionDef, ActionId, KindId, RuleSet};
+
+/// What an actor can use on its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ability {
+    /// Play the card at this hand position.
+    Card(u16),
+    /// Discard the card at this hand position (card zones).
+    Discard(u16),
+    /// Use this action of the rule set's `:actions`.
+    Action(ActionId),
+}
+
+/// An ability used: what, by whom, on whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action {
+    /// What is used.
+    pub ability: Ability,
+    /// Who uses it: for a card, the entity whose turn it is; for an action
+    /// of `:actions`, an entity of the action's `:actor` kind.
+    pub actor: EntityId,
+    /// Who it is aimed at, for abilities that choose; cards do not (their
+    /// effects name roles), so a card's action has none.
+    pub target: Option<EntityId>,
+    /// The option it is used with, for an action with `:choose`: its number
+    /// in [`RuleSet::options`] plus 1; 0 for none.
+    pub choice: u16,
+}
+
+impl Action {
+    /// The hand position this action names (none, past any hand, for an action of `:actions`).
+    pub fn hand_position(self) -> usize {
+        match self.ability {
+            Ability::Card(i) | Ability::Discard(i) => usize::from(i),
+            Ability::Action(_) => usize::MAX,
+        }
+    }
+}
+
+/// Why an action was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// The hand has no card at that position.
+    #[error("there is no card {0} in the hand")]
+    NoSuchCard(usize),
+    /// The player cannot pay for the card.
+    #[error("{name} costs {cost} {resource}; you have {have}")]
+    CannotAfford {
+        /// The card.
+        name: String,
+        /// Its cost.
+        cost: i64,
+        /// What it is paid in.
+        resource: String,
+        /// What the player has.
+        have: i64,
+    },
+    /// The card cannot be discarded.
+    #[error("{0} cannot be discarded")]
+    Undiscardable(String),
+    /// A card must be discarded now.
+    #[error("you must discard a card first")]
+    MustDiscard,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The turn has ended and the next has not begun.
+    #[error("the turn has ended")]
+    BetweenTurns,
+    /// The action names an actor whose turn it is not.
+    #[error("it is not the turn of entity {0}")]
+    NotYourTurn(EntityId),
+    /// The ability takes no target, or not this one.
+    #[error("a card takes no target: its effects name whom they touch")]
+    NoTarget,
+    /// The rule set has no such action.
+    #[error("there is no action {0}")]
+    NoSuchAction(usize),
+    /// The action's `:when` does not hold for this actor and target, or they
+    /// are not of its kinds, or not in play.
+    #[error("{0}")]
+    NotAllowed(String),
+    /// One of the action's `:refused-when` cases holds: the designer's reason.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// What an action's conditions say for one actor and target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Allowed,
+    /// Its `:when` does not hold.
+    NotNow,
+    /// Its `:refused-when` case with this index holds.
+    Refused(usize),
+    /// The turn's kind does not allow its `:type`: the controller may choose again.
+    WrongTurn,
+}
+
+/// One action of `:actions`, compiled.
+#[derive(Debug)]
+pub(super) struct ActionCode {
+    /// `:when`
+    when: Option<CompiledBool>,
+    /// Each `:refused-when` condition, in order.
+    refused: Box<[CompiledBool]>,
+    /// `:pay`
+    pub(super) pay: CompiledEffects,
+    /// `:effects`
+    pub(super) effects: CompiledEffects,
+}
+
+impl ActionCode {
+    pub(super) fn new(rules: &RuleSet, def: &ActionDef) -> ActionCode {
+        ActionCode {
+            when: def.when.as_ref().map(CompiledBool::new),
+            refused: def
+                .refused
+                .iter()
+                .map(|(c, _)| CompiledBool::new(c))
+                .collect(),
+            pay: CompiledEffects::new(rules, &def.pay),
+            effects: CompiledEffects::new(rules, &def.effects),
+        }
+    }
+}
+
+impl Game<'_> {
+    /// Whether doing `action` now draws from the generator: a chancy card, or
+    /// an action whose effects roll. A discard never does.
+    pub fn draws(&self, action: Action) -> bool {
+        match action.ability {
+            Ability::Card(i) => self
+                .hand()
+                .get(usize::from(i))
+                .is_some_and(|&c| self.chancy(c)),
+            Ability::Discard(_) => false,
+            Ability::Action(id) => self
+                .rules
+                .actions
+                .get(usize::from(id))
+                .is_some_and(|a| a.draws),
+        }
+    }
+
+    /// Can the entity whose turn it is pay for `card`?
+    pub fn affordable(&self, card: CardId) -> bool {
+        self.zones.affordable(&self.state, self.current, card)
+    }
+
+    /// Playing the card at hand position `i`, for the entity whose turn it is.
+    pub fn play(&self, i: usize) -> Action {
+        // A position past u16 cannot be in a hand; it stays out of reach, not wrapped.
+        self.action(Ability::Card(u16::try_from(i).unwrap_or(u16::MAX)))
+    }
+
+    /// Discarding the card at hand position `i`, for the entity whose turn it is.
+    pub fn discard(&self, i: usize) -> Action {
+        self.action(Ability::Discard(u16::try_from(i).unwrap_or(u16::MAX)))
+    }
+
+    fn action(&self, ability: Ability) -> Action {
+        Action {
+            ability,
+            actor: self.current,
+            target: None,
+            choice: 0,
+        }
+    }
+
+    /// Using action `id` of `:actions`, by `actor`, on `target`.
+    pub fn use_action(&self, id: ActionId, actor: EntityId, target: Option<EntityId>) -> Action {
+        Action {
+            ability: Ability::Action(id),
+            actor,
+            target,
+            choice: 0,
+        }
+    }
+
+    /// Is `action` allowed now? The cheap test; [`Game::check`] says why not.
+    #[inline]
+    pub fn allowed(&mut self, action: Action) -> bool {
+        if let Ability::Action(id) = action.ability {
+            return self.phase == Phase::Act
+                && self.action_verdict(id, action) == Some(Verdict::Allowed);
+        }
+        if action.actor != self.current || action.target.is_some() {
+            return false;
+        }
+        let Some(&card) = self.hand().get(action.hand_position()) else {
+            return false;
+        };
+        match (self.phase, action.ability) {
+            (Phase::Over(_) | Phase::BetweenTurns, _)
+            | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
+            (_, Ability::Discard(_)) => self.cards[card as usize].play.discardable,
+            (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
+        }
+    }
+
+    /// What action `id`'s conditions say for `action`'s actor and target, if
+    /// they are in play and of its kinds (`None` otherwise).
+    fn action_verdict(&mut self, id: ActionId, action: Action) -> Option<Verdict> {
+        let def = self.rules.actions.get(usize::from(id))?;
+        let kind_of = |e: EntityId| self.state.kind(e);
+        if kind_of(action.actor) != Some(def.actor) {
+            return None;
+        }
+        match (def.target, action.target) {
+            (None, None) => {}
+            (Some(k), Some(t)) if kind_of(t) == Some(k) => {}
+            _ => return None,
+        }
+        if !chosen_well(self.rules, def, action.choice) {
+            return None;
+        }
+        if !self.rules.turn_kinds[usize::from(self.turn_kind)].allows(def.type_) {
+            return Some(Verdict::WrongTurn);
+        }
+        let seat = self.current as usize;
+        let roles = &self.roles[seat * self.role_count..][..self.role_count];
+        let code = &self.code.actions[usize::from(id)];
+        Some(verdict(code, &mut self.state, roles, action))
+    }
+
+    /// Is `action` allowed now, and if not, why?
+    pub fn check(&mut self, action: Action) -> Result<(), Illegal> {
+        if self.allowed(action) {
+            return Ok(());
+        }
+        match self.phase {
+            Phase::Over(_) => return Err(Illegal::Over),
+            Phase::BetweenTurns => return Err(Illegal::BetweenTurns),
+            Phase::MustDiscard(_) if matches!(action.ability, Ability::Action(_)) => {
+                return Err(Illegal::MustDiscard);
+            }
+            _ => {}
+        }
+        if let Ability::Action(id) = action.ability {
+            return Err(self.action_refusal(id, action));
+        }
+        if action.actor != self.current {
+            return Err(Illegal::NotYourTurn(action.actor));
+        }
+        if action.target.is_some() {
+            return Err(Illegal::NoTarget);
+        }
+        let i = action.hand_position();
+        let Some(&card) = self.hand().get(i) else {
+            return Err(Illegal::NoSuchCard(i));
+        };
+        let def = &self.cards[card as usize];
+        match (self.phase, action.ability) {
+            (Phase::MustDiscard(_), _) => Err(Illegal::MustDiscard),
+            (_, Ability::Discard(_)) => Err(Illegal::Undiscardable(def.name.clone())),
+            _ => {
+                let attr = def.play.pay_with.unwrap_or(0);
+                Err(Illegal::CannotAfford {
+                    name: def.name.clone(),
+                    cost: def.play.cost,
+                    resource: self.rules.attributes[attr as usize].clone(),
+                    have: self.state.get(self.current, attr),
+                })
+            }
+        }
+    }
+
+    /// Why action `id` is not allowed for `action`'s actor and target.
+    #[cold]
+    fn action_refusal(&mut self, id: ActionId, action: Action) -> Illegal {
+        let rules = self.rules;
+        let Some(def) = rules.actions.get(usize::from(id)) else {
+            return Illegal::NoSuchAction(usize::from(id));
+        };
+        let names = rules.game_entity_names();
+        let name = |e: EntityId| {
+            names
+                .get(e as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{e}"))
+        };
+        let kind = |k: KindId| rules.kinds.get(usize::from(k)).map_or("?", String::as_str);
+        if !self.state.is_live(action.actor) {
+            return Illegal::NotAllowed(format!("{} is not in play", name(action.actor)));
+        }
+        if self.state.kind(action.actor) != Some(def.actor) {
+            return Illegal::NotAllowed(format!(
+                "{} is used by a {}; {} is not one",
+                def.name,
+                kind(def.actor),
+                name(action.actor)
+            ));
+        }
+        match (def.target, action.target) {
+            (None, Some(_)) => {
+                return Illegal::NotAllowed(format!("{} takes no target", def.name));
+            }
+            (Some(k), None) => {
+                return Illegal::NotAllowed(format!("{} needs a target: a {}", def.name, kind(k)));
+            }
+            (Some(k), Some(t)) if self.state.kind(t) != Some(k) => {
+                return Illegal::NotAllowed(format!(
+                    "{} is aimed at a {} in play; {} is not one",
+                    def.name,
+                    kind(k),
+                    name(t)
+                ));
+            }
+            _ => {}
+        }
+        if !chosen_well(rules, def, action.choice) {
+            return Illegal::NotAllowed(
+                match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
+                    Some(set) => format!(
+                        "{} is used with one {}: {}",
+                        def.name,
+                        set.name,
+                        crate::check::list(
+                            rules.options[usize::from(set.first)..][..usize::from(set.len)]
+                                .iter()
+                                .map(|o| format!("`:{o}`"))
+                        )
+                    ),
+                    None => format!("{} takes no option", def.name),
+                },
+            );
+        }
+        match self.action_verdict(id, action) {
+            Some(Verdict::Refused(i)) => Illegal::Refused(def.refused[i].1.clone()),
+            Some(Verdict::WrongTurn) => {
+                let turn = &rules.turn_kinds[usize::from(self.turn_kind)];
+                let allowed = rules
+                    .turn_kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| turn.allows(i as TurnKindId))
+                    .map(|(_, k)| k.name.clone());
+                Illegal::Refused(format!(
+                    "a {} turn allows only {} actions; {} is a {} action",
+                    turn.name,
+                    crate::check::list(allowed),
+                    def.name,
+                    rules.turn_kinds[usize::from(def.type_)].name
+                ))
+            }
+            _ => Illegal::NotAllowed(match action.target {
+                Some(t) => format!("{} cannot {} {} now", name(action.actor), def.name, name(t)),
+                None => format!("{} cannot {} now", name(action.actor), def.name),
+            }),
+        }
+    }
+
+    /// Every allowed action: card plays in hand order, then discards, then the
+    /// rule set's actions in declaration order, actors and targets in the order
+    /// they entered play.
+    pub fn legal(&mut self, out: &mut Vec<Action>) {
+        out.clear();
+        let n = self.hand().len();
+        for i in 0..n {
+            let a = self.play(i);
+            if self.allowed(a) {
+                out.push(a);
+            }
+        }
+        for i in 0..n {
+            let a = self.discard(i);
+            if self.allowed(a) {
+                out.push(a);
+            }
+        }
+        self.actions_allowed(out, usize::MAX);
+    }
+
+    /// Pushes to `out` the allowed actions of `:actions`, at most `limit` of them.
+    fn actions_allowed(&mut self, out: &mut Vec<Action>, limit: usize) {
+        let rules = self.rules;
+        if rules.actions.is_empty() || self.phase != Phase::Act {
+            return;
+        }
+        let seat = self.current as usize;
+        let roles = &self.roles[seat * self.role_count..][..self.role_count];
+        let count = self.state.len() as EntityId;
+        let mut found = 0;
+        for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
+            for actor in 0..count {
+                if self.state.kind(actor) != Some(def.actor) {
+                    continue;
+                }
+                // One action for each option of its `:choose`, or one with none.
+                let options = def
+                    .choose
+                    .and_then(|c| rules.choices.get(usize::from(c)))
+                    .map_or(0..1, |set| set.first + 1..set.first + 1 + set.len);
+                let mut try_one = |target: Option<EntityId>, state: &mut State| {
+                    for choice in options.clone() {
+                        let action = Action {
+                            ability: Ability::Action(id as ActionId),
+                            actor,
+                            target,
+                            choice,
+                        };
+                        if verdict(code, state, roles, action) == Verdict::Allowed {
+                            out.push(action);
+                            found += 1;
+                        }
+                    }
+                };
+                match def.target {
+                    None => try_one(None, &mut self.state),
+                    Some(kind) => {
+                        for target in 0..count {
+                            if self.state.kind(target) == Some(kind) {
+                                try_one(Some(target), &mut self.state);
+                            }
+                        }
+                    }
+                }
+                if found >= limit {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether the entity whose turn it is may do anything: the test of
+    /// [`Game::allowed`] over its hand, without building each action; then
+    /// over the rule set's actions, stopping at the first allowed.
+    pub(super) fn has_action(&mut self) -> bool {
+        let zones = &self.zones;
+        let discardable = |c: CardId| self.cards[c as usize].play.discardable;
+        let hand = zones.hand(self.current);
+        let cards = match self.phase {
+            Phase::Act => hand
+                .iter()
+                .any(|&c| discardable(c) || zones.affordable(&self.state, self.current, c)),
+            Phase::MustDiscard(_) => hand.iter().any(|&c| discardable(c)),
+            Phase::BetweenTurns | Phase::Over(_) => false,
+        };
+        if cards || self.rules.actions.is_empty() {
+            return cards;
+        }
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.actions_allowed(&mut found, 1);
+        let any = !found.is_empty();
+        self.found = found;
+        any
+    }
+}
+
+/// Whether `choice` is one of the options of `def`'s `:choose` (0, without one).
+fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: u16) -> bool {
+    match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
+        Some(set) => choice > set.first && choice <= set.first + set.len,
+        None => choice == 0,
+    }
+}
+
+/// Whether action `def` is allowed for `action`'s actor and target, with the
+/// seat roles `roles` bound around them.
+fn verdict(code: &ActionCode, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
+    bind_action(state, roles, action, |state, r| {
+        if code.when.as_ref().is_some_and(|c| !c.holds(state, r)) {
+            return Verdict::NotNow;
+        }
+        match code.refused.iter().position(|c| c.holds(state, r)) {
+            Some(i) => Verdict::Refused(i),
+            None => Verdict::Allowed,
+        }
+    })
+}
+
+/// Runs `f` with `roles`, then `:actor` and (if the action has one) `:target` bound.
+pub(super) fn bind_action<R>(
+    state: &mut State,
+    roles: &[EntityId],
+    action: Action,
+    f: impl FnOnce(&mut State, &[EntityId]) -> R,
+) -> R {
+    let n = roles.len();
+    let more = if action.target.is_some() { 2 } else { 1 };
+    state.choice = action.choice;
+    let out = with_bindings(roles, more, |r| {
+        r[n] = action.actor;
+        if let Some(t) = action.target {
+            r[n + 1] = t;
+        }
+        f(state, r)
+    });
+    state.choice = 0;
+    out
+}

@@ -1,0 +1,287 @@
+//! A game's events: what changed an attribute ([`By`]), each entry of the log
+//! ([`GameEvent`]), and the evaluator's events noted for victory checks and
+//! turned into log entries.
+
+use super::victory::bit;
+use super::{Action, CardId, Game, Outcome};
+use crate::ast::{AttrId, EntityId, OpId, StatusId};
+use crate::eval::{Cause, StatusChange, What};
+use crate::rules::turn_kinds::TurnKindId;
+use crate::rules::{ActionId, KindId, RuleSet, TimingId};
+
+/// Where an action of `:actions` stands when it is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Chosen and resolved at once.
+    Done,
+    /// Chosen; its effects wait for the next round's start (`:delayed-when`).
+    Delayed,
+    /// A delayed action resolves.
+    Resolved,
+    /// A delayed action is cancelled: its actor or target left play.
+    Cancelled,
+}
+
+/// What changed an attribute during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// The hook of a timing (Arcomage's `:turn-start`: production); which effect of it.
+    Hook(TimingId, Cause),
+    /// Paying for this card.
+    Cost(CardId),
+    /// Playing this card: the attribute `:cards :played` names takes its number.
+    Played(CardId),
+    /// This card's effects; which effect of it.
+    Card(CardId, Cause),
+    /// The `:on-removed` effects of an entity leaving play; which effect.
+    Removal(Cause),
+    /// An action's `:pay` or `:effects`; which effect.
+    Action(ActionId, Cause),
+    /// A status given before play ([`Game::give_status`]); which effect of it.
+    Given(Cause),
+    /// An entity's turn (its kind's `:on-turn`); which effect.
+    EntityTurn(EntityId, Cause),
+}
+
+/// One attribute change of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The entity changed.
+    pub entity: EntityId,
+    /// The attribute changed.
+    pub attr: AttrId,
+    /// Its value before.
+    pub before: i64,
+    /// Its value after, within the attribute's bounds.
+    pub after: i64,
+}
+
+/// One entry of a game's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEvent {
+    /// A turn begins.
+    TurnStart {
+        /// 1-based turn number.
+        turn: u32,
+        /// Whose turn.
+        seat: EntityId,
+        /// Its turn kind.
+        kind: TurnKindId,
+    },
+    /// A card is played.
+    Played {
+        /// Who played it.
+        seat: EntityId,
+        /// Which card.
+        card: CardId,
+    },
+    /// A card is discarded.
+    Discarded {
+        /// Who discarded it.
+        seat: EntityId,
+        /// Which card.
+        card: CardId,
+        /// True when a card's "discard 1" forced it.
+        forced: bool,
+    },
+    /// An action of `:actions` was used.
+    Acted {
+        /// The seat whose turn it was when it was chosen.
+        seat: EntityId,
+        /// What, by whom, on whom.
+        action: Action,
+        /// Done at once, delayed, resolved or cancelled.
+        stage: Stage,
+    },
+    /// The actor could do nothing and passed.
+    Passed {
+        /// Who passed.
+        seat: EntityId,
+    },
+    /// An attribute changed.
+    Changed {
+        /// The change.
+        change: Change,
+        /// What made it.
+        by: By,
+    },
+    /// A status was acquired, blocked, counted down or ended.
+    Status {
+        /// Whose status.
+        entity: EntityId,
+        /// Which.
+        status: StatusId,
+        /// What happened to it.
+        change: StatusChange,
+        /// Turns left (stacks, when stacked) before.
+        before: i64,
+        /// And after; −1 for a status that does not run out.
+        after: i64,
+        /// What made it.
+        by: By,
+    },
+    /// One die of a roll: its face, and whether it counted.
+    Die {
+        /// Who rolled.
+        entity: EntityId,
+        /// Its face.
+        face: i64,
+        /// False when a keep (`kh`, `kl`) dropped it.
+        kept: bool,
+    },
+    /// A roll is done; its dice are the [`GameEvent::Die`]s just before.
+    Rolled {
+        /// Who rolled.
+        entity: EntityId,
+        /// Faces of each die.
+        sides: u16,
+        /// Which dice counted.
+        keep: crate::dice::KeepKind,
+        /// Added to the dice kept.
+        modifier: i64,
+        /// The result.
+        total: i64,
+    },
+    /// `[advantage …]` or `[disadvantage …]` kept one of two values.
+    Kept {
+        /// Who rolled.
+        entity: EntityId,
+        /// True when the higher was kept.
+        higher: bool,
+        /// The value kept.
+        kept: i64,
+        /// The other.
+        other: i64,
+    },
+    /// An entity entered play (`{:spawn …}`).
+    Spawned {
+        /// Its number.
+        entity: EntityId,
+        /// Its kind.
+        kind: KindId,
+    },
+    /// An entity left play: its kind's `:removed-when` held.
+    Removed {
+        /// Which.
+        entity: EntityId,
+    },
+    /// An entity that is not a seat took its turn (its kind's `:on-turn`).
+    EntityTurn {
+        /// Which.
+        entity: EntityId,
+    },
+    /// A timed queue entry came up and ran its timing.
+    TimedRan {
+        /// The timing.
+        timing: TimingId,
+        /// For whom.
+        entity: EntityId,
+    },
+    /// The game ended.
+    Ended(Outcome),
+}
+
+impl Game<'_> {
+    pub(super) fn record(&mut self, e: GameEvent) {
+        if let Some(log) = &mut self.log {
+            log.push(e);
+        }
+    }
+
+    /// Notes the evaluator's events for victory checks and the log, each made
+    /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
+    pub(super) fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
+        self.note_events(&by);
+        if !self.state.queued.is_empty() {
+            self.take_queued();
+        }
+        if self.removals {
+            let seat = self.current as usize;
+            let roles = &self.roles[seat * self.role_count..(seat + 1) * self.role_count];
+            self.state
+                .remove_fallen(self.rules, roles, &mut self.removed, &mut self.events);
+            for entity in std::mem::take(&mut self.removed) {
+                self.record(GameEvent::Removed { entity });
+                self.changed = true;
+                self.dirty = u64::MAX;
+            }
+            if !self.events.is_empty() {
+                self.note_events(&By::Removal);
+            }
+        }
+    }
+
+    /// Notes the evaluator's events for victory checks and the log, each made `by`.
+    /// Inline: in one file with its callers it was inlined; apart, it was not.
+    #[inline]
+    fn note_events(&mut self, by: &impl Fn(Cause) -> By) {
+        let width = self.rules.attributes.len();
+        for e in &self.events {
+            match e.what {
+                // Only values some victory condition reads can end the game.
+                What::Attr(attr) => {
+                    if self.watched[attr as usize] {
+                        self.changed = true;
+                        self.dirty |= bit(e.entity as usize * width + attr as usize);
+                    }
+                }
+                // A condition may read statuses or entities: every one is checked again.
+                What::Status(..) | What::Spawned(_) => {
+                    self.changed = true;
+                    self.dirty = u64::MAX;
+                }
+                // A roll changes nothing by itself.
+                What::Die(_) | What::Rolled(..) | What::Kept(_) => {}
+            }
+        }
+        if let Some(log) = &mut self.log {
+            log.extend(self.events.iter().map(|e| match e.what {
+                What::Attr(attr) => GameEvent::Changed {
+                    change: Change {
+                        entity: e.entity,
+                        attr,
+                        before: e.before,
+                        after: e.after,
+                    },
+                    by: by(e.cause),
+                },
+                What::Spawned(kind) => GameEvent::Spawned {
+                    entity: e.entity,
+                    kind,
+                },
+                What::Die(_) => GameEvent::Die {
+                    entity: e.entity,
+                    face: e.after,
+                    kept: e.before == 1,
+                },
+                What::Rolled(sides, keep) => GameEvent::Rolled {
+                    entity: e.entity,
+                    sides,
+                    keep,
+                    modifier: e.before,
+                    total: e.after,
+                },
+                What::Kept(higher) => GameEvent::Kept {
+                    entity: e.entity,
+                    higher,
+                    kept: e.after,
+                    other: e.before,
+                },
+                What::Status(status, change) => GameEvent::Status {
+                    entity: e.entity,
+                    status,
+                    change,
+                    before: e.before,
+                    after: e.after,
+                    by: by(e.cause),
+                },
+            }));
+        }
+        self.events.clear();
+    }
+}
+
+/// The operation a cause came through, by name, for logs.
+pub fn via_name(rules: &RuleSet, via: Option<OpId>) -> Option<&str> {
+    via.map(|o| rules.operations[o as usize].as_str())
+}

@@ -1,0 +1,324 @@
+//! The state effects change: every entity's attribute values (and their base
+//! values where statuses modify them), kinds, active statuses and the seeded
+//! generator; and the changes to the turn queue effects ask the engine for.
+
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+
+use super::{Event, Instance};
+use crate::ast::{AttrId, EntityId};
+use crate::rules::{KindId, RuleSet};
+
+/// The most `{:run …}` effects that may run one inside another's hooks:
+/// deeper ones do nothing.
+pub const MAX_RUN_DEPTH: usize = 8;
+
+/// The timings running one inside another through `{:run …}` effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Running {
+    pub(super) timings: [u16; MAX_RUN_DEPTH],
+    pub(super) len: u8,
+}
+
+/// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
+pub type Rng = Pcg32;
+
+/// The kind an entity has once it is out of play.
+const GONE: KindId = KindId::MAX;
+
+/// Every entity's attribute values, and the seeded generator.
+///
+/// Entities are rows of one width (the rule set's attributes), numbered by
+/// [`EntityId`] in the order they were added. A game adds its seats first;
+/// more can be added during play ([`State::add`]) and removed ([`State::remove`]):
+/// a removed entity keeps its number, so nothing that names it can come to name
+/// another.
+///
+/// Values are what effects see. Where statuses modify an attribute, the value
+/// before modifiers (its base) is kept beside it, in `base`, which is empty for
+/// a rule set no status modifies (Arcomage), so reading a value is one load
+/// either way.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub(super) width: usize,
+    pub(super) values: Vec<i64>,
+    /// Base values, laid out as `values`; empty when no status modifies any attribute.
+    pub(super) base: Vec<i64>,
+    /// Each entity's kind; [`GONE`] once it is out of play.
+    pub(super) kinds: Vec<KindId>,
+    /// Active statuses, in the order they were acquired.
+    pub(super) instances: Vec<Instance>,
+    /// The number the next instance gets.
+    pub(super) serial: u32,
+    /// How many status effect lists are running, one inside another.
+    #[serde(skip)]
+    pub(super) depth: u8,
+    /// The timings running one inside another through `{:run …}` effects.
+    #[serde(skip)]
+    pub(super) running: Running,
+    /// The generator chance draws from; part of the state so that games replay exactly.
+    pub rng: Rng,
+    /// Dice rolled while an amount was computed, waiting to be logged with
+    /// the change they feed (empty between effects).
+    #[serde(skip)]
+    pub(super) rolls: Vec<Event>,
+    /// The arguments of the formulas being evaluated, innermost last.
+    #[serde(skip)]
+    pub(super) args: Vec<i64>,
+    /// Where the innermost formula's arguments start in `args`.
+    #[serde(skip)]
+    pub(super) arg_base: usize,
+    /// Changes to the turn queue that effects asked for, in order, for the
+    /// engine to make (`{:queue …}`); outside a game nothing takes them.
+    #[serde(skip)]
+    pub queued: Vec<QueueRequest>,
+    /// The option chosen for the action being used, counted from 1 over
+    /// every option of the rule set; 0 when none is (what `[choice …]` reads).
+    #[serde(skip)]
+    pub choice: u16,
+}
+
+/// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
+/// timed entry may wait for: a queue stays a size a game can hold.
+pub const MAX_QUEUED: i64 = 100;
+
+/// A change to the turn queue an effect asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueRequest {
+    /// `count` extra turns of turn kind `kind` for `entity`, at the front.
+    Turns {
+        /// Whose turns.
+        entity: EntityId,
+        /// Their turn kind.
+        kind: u8,
+        /// How many.
+        count: u32,
+    },
+    /// A timed entry after `after` reorders that runs `timing` for `entity`,
+    /// with the rule set's roles bound as where it was queued.
+    Timed {
+        /// The timing it runs.
+        timing: u16,
+        /// For whom (`:self` in its hooks).
+        entity: EntityId,
+        /// Reorders before it.
+        after: u32,
+        /// The rule set's roles where it was queued.
+        roles: Vec<EntityId>,
+    },
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            width: self.width,
+            values: self.values.clone(),
+            base: self.base.clone(),
+            kinds: self.kinds.clone(),
+            instances: self.instances.clone(),
+            serial: self.serial,
+            depth: self.depth,
+            running: self.running,
+            rng: self.rng.clone(),
+            rolls: Vec::new(),
+            args: Vec::new(),
+            arg_base: 0,
+            queued: Vec::new(),
+            choice: self.choice,
+        }
+    }
+
+    /// Copies into the buffers already held: the greedy AI's trial plays copy a
+    /// state for every card it tries, and allocate nothing doing it.
+    fn clone_from(&mut self, source: &State) {
+        self.width = source.width;
+        self.values.clone_from(&source.values);
+        self.base.clone_from(&source.base);
+        self.kinds.clone_from(&source.kinds);
+        self.instances.clone_from(&source.instances);
+        self.serial = source.serial;
+        self.depth = source.depth;
+        self.running = source.running;
+        self.rng.clone_from(&source.rng);
+        self.rolls.clear();
+        self.queued.clear();
+        self.choice = source.choice;
+    }
+}
+
+impl State {
+    /// Drops the dice rolled outside effects ([`value`](super::value), [`holds`](super::holds)), which
+    /// no change is there to log them with.
+    #[inline]
+    pub fn forget_rolls(&mut self) {
+        if !self.rolls.is_empty() {
+            self.rolls.clear();
+        }
+    }
+
+    /// `entities` entities of the first kind (a game's seats), each with the rule
+    /// set's defaults, and a generator seeded with `seed`.
+    pub fn new(rules: &RuleSet, entities: usize, seed: u64) -> State {
+        let mut state = State {
+            width: rules.attribute_defs.len(),
+            values: Vec::with_capacity(rules.attribute_defs.len() * entities),
+            base: Vec::new(),
+            kinds: Vec::with_capacity(entities),
+            instances: Vec::new(),
+            serial: 0,
+            depth: 0,
+            running: Running::default(),
+            rng: Rng::seed_from_u64(seed),
+            rolls: Vec::new(),
+            args: Vec::new(),
+            arg_base: 0,
+            queued: Vec::new(),
+            choice: 0,
+        };
+        for _ in 0..entities {
+            state.add(rules, 0);
+        }
+        state
+    }
+
+    /// Starts again as [`State::new`] would, reusing the buffers: a simulation
+    /// resets one state per game.
+    pub fn reset(&mut self, rules: &RuleSet, entities: usize, seed: u64) {
+        self.width = rules.attribute_defs.len();
+        self.values.clear();
+        self.base.clear();
+        self.kinds.clear();
+        self.instances.clear();
+        self.serial = 0;
+        self.depth = 0;
+        self.running = Running::default();
+        self.rng = Rng::seed_from_u64(seed);
+        self.queued.clear();
+        for _ in 0..entities {
+            self.add(rules, 0);
+        }
+    }
+
+    /// Adds the rule set's `:setup` entities, in order, with their values: what
+    /// every game starts with after its seats.
+    pub fn add_setup(&mut self, rules: &RuleSet) {
+        for entity in &rules.setup {
+            let id = match entity.seat {
+                // A seat's values, when the state has that seat.
+                Some(seat) if seat < self.len() => seat as EntityId,
+                Some(_) => continue,
+                None => self.add(rules, entity.kind),
+            };
+            for &(attr, value) in &entity.values {
+                self.put(id, attr, value);
+            }
+        }
+    }
+
+    /// Adds an entity of `kind` with the rule set's defaults; its number is the next one.
+    pub fn add(&mut self, rules: &RuleSet, kind: KindId) -> EntityId {
+        let id = self.kinds.len() as EntityId;
+        self.values
+            .extend(rules.attribute_defs.iter().map(|a| a.default));
+        if rules.modified.contains(&true) {
+            // The first entity of a rule set with modifiers starts the base row.
+            if self.base.is_empty() {
+                self.base.clone_from(&self.values);
+            } else {
+                self.base
+                    .extend(rules.attribute_defs.iter().map(|a| a.default));
+            }
+        }
+        self.kinds.push(kind);
+        id
+    }
+
+    /// Takes an entity out of play; its values stay readable, its number is never
+    /// reused, and its statuses end without running anything.
+    pub fn remove(&mut self, entity: EntityId) {
+        if let Some(kind) = self.kinds.get_mut(entity as usize) {
+            *kind = GONE;
+            self.instances.retain(|i| i.holder != entity);
+        }
+    }
+
+    /// Whether `entity` exists and is still in play.
+    pub fn is_live(&self, entity: EntityId) -> bool {
+        self.kind(entity).is_some()
+    }
+
+    /// The kind of `entity`, if it exists and is still in play.
+    pub fn kind(&self, entity: EntityId) -> Option<KindId> {
+        self.kinds
+            .get(entity as usize)
+            .copied()
+            .filter(|&k| k != GONE)
+    }
+
+    /// The entities of `kind` still in play, in the order they were added.
+    pub fn of_kind(&self, kind: KindId) -> impl Iterator<Item = EntityId> + '_ {
+        (0..self.kinds.len() as EntityId).filter(move |&e| self.kinds[e as usize] == kind)
+    }
+
+    /// How many entities were ever added (removed ones included).
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// True if no entity was ever added.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// The value of `attr` of `entity`.
+    #[inline]
+    pub fn get(&self, entity: EntityId, attr: AttrId) -> i64 {
+        self.values[entity as usize * self.width + attr as usize]
+    }
+
+    /// Sets a value directly, without bounds, modifiers or events: for building
+    /// states (its base too, where statuses modify it).
+    pub fn put(&mut self, entity: EntityId, attr: AttrId, value: i64) {
+        let at = entity as usize * self.width + attr as usize;
+        self.values[at] = value;
+        if !self.base.is_empty() {
+            self.base[at] = value;
+        }
+    }
+
+    /// The value of `attr` of `entity` before status modifiers.
+    pub fn base(&self, entity: EntityId, attr: AttrId) -> i64 {
+        let at = entity as usize * self.width + attr as usize;
+        self.base.get(at).copied().unwrap_or(self.values[at])
+    }
+
+    /// The active statuses, in the order they were acquired.
+    pub fn statuses(&self) -> &[Instance] {
+        &self.instances
+    }
+
+    /// The active statuses `entity` holds, in the order they were acquired.
+    pub fn statuses_of(&self, entity: EntityId) -> impl Iterator<Item = &Instance> + '_ {
+        self.instances.iter().filter(move |i| i.holder == entity)
+    }
+
+    /// Every value of `entity`, in the rule set's attribute order.
+    pub fn row(&self, entity: EntityId) -> &[i64] {
+        let at = entity as usize * self.width;
+        &self.values[at..at + self.width]
+    }
+}
+
+/// The most statuses that may be acquired one inside another's effects (a
+/// status whose on-acquire effects acquire another): deeper ones do nothing,
+/// so two statuses that acquire each other cannot loop.
+pub const MAX_STATUS_DEPTH: u8 = 8;
+
+/// The most waves of removals one check runs: an entity's `:on-removed`
+/// effects may make others fall, which run theirs, and so on, this deep.
+pub const MAX_REMOVAL_WAVES: usize = 16;
+
+/// The most entities a state may hold: a `{:spawn …}` past it does nothing, so
+/// a hook that spawns every turn cannot exhaust memory.
+pub const MAX_ENTITIES: usize = 100_000;
