@@ -1,18 +1,18 @@
 //! Files: finding data files, reading them safely, checking them together
-//! ([`crate::project`] does the checking; this layer reads the texts and
+//! ([`crate::check::project`] does the checking; this layer reads the texts and
 //! loads the bundled rule sets and decks it asks for), and loading a game's deck.
 //!
 //! A file is either a rule set (one map with `:rules`) or a definitions file
-//! ([`crate::defs`]). A definitions file is checked against the rule set named
+//! ([`crate::check::defs`]). A definitions file is checked against the rule set named
 //! by `--rules`, or else against the rule set whose name is one of the file's
 //! folders (`cards/arcomage/miners.edn` is an Arcomage file).
 
 use std::path::{Path, PathBuf};
 
-use crate::defs::{DefKind, Definition};
+use crate::check::defs::{DefKind, Definition};
+pub use crate::check::project::rules_folder;
+use crate::check::rules::{BUNDLED, RuleSet};
 use crate::diag::{Code, Diagnostic, Severity, Source};
-pub use crate::project::rules_folder;
-use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Arena, Form, Span, read};
 
 /// The file extensions `check` reads when given a folder.
@@ -273,7 +273,7 @@ pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
 /// Checks the sources in `out` (files already read, with any read problems noted).
 fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     let read_problems = std::mem::take(&mut out.diagnostics);
-    let project = crate::project::check(&out.sources, read_problems, rules, &FileLayer);
+    let project = crate::check::project::check(&out.sources, read_problems, rules, &FileLayer);
     out.diagnostics = project.diagnostics;
     out.rule_sets = project.rule_sets;
     out.definitions = project.definitions;
@@ -286,7 +286,7 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
 /// and deck.
 struct FileLayer;
 
-impl crate::project::Host for FileLayer {
+impl crate::check::project::Host for FileLayer {
     fn bundled(&self, name: &str) -> Option<RuleSet> {
         load_rules(name).ok()
     }
@@ -355,7 +355,7 @@ pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<
         }
     }
     rules_folder(path, |dir| {
-        crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
+        crate::check::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
     })
     .map(str::to_string)
 }
@@ -507,7 +507,7 @@ impl std::fmt::Display for DeckSource {
 #[derive(Clone, Debug)]
 pub struct Deck {
     /// The cards, in the order their files were read.
-    pub cards: Vec<crate::defs::Card>,
+    pub cards: Vec<crate::check::defs::Card>,
     /// Where they came from.
     pub source: DeckSource,
 }
@@ -729,7 +729,7 @@ pub fn load_deck_changed(
     if checked.error_count() > 0 {
         return Err(DeckError::Invalid(Box::new(checked)));
     }
-    let cards = crate::defs::Card::from_definitions(&checked.definitions, &rules.name);
+    let cards = crate::check::defs::Card::from_definitions(&checked.definitions, &rules.name);
     if cards.is_empty() {
         return Err(DeckError::Empty {
             rules: rules.name.clone(),

@@ -6,7 +6,7 @@
 //! ([`eval`]), with diagnostics that point at the exact place ([`diag`]).
 //!
 //! ```
-//! use grimoire::{rules::RuleSet, eval::{State, apply}, syntax::{Arena, read_one}};
+//! use grimoire::{check::rules::RuleSet, eval::{State, apply}, syntax::{Arena, read_one}};
 //!
 //! let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
 //! let arena = Arena::new(); // what was read lives here until checked
@@ -22,23 +22,14 @@
 
 #![warn(missing_docs)]
 
-pub mod ast;
 pub mod check;
 pub mod cli;
-pub mod csv;
-pub mod defs;
 pub mod diag;
 pub mod dice;
 pub mod engine;
 pub mod eval;
-pub mod explain;
 pub mod files;
-pub mod fmt;
-pub mod lint;
-pub mod md;
-pub mod project;
-pub mod rules;
+pub mod formatter;
 pub mod scenario;
 pub mod sim;
-pub mod status;
 pub mod syntax;

@@ -7,8 +7,8 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
+use grimoire::check::rules::RuleSet;
 use grimoire::eval::{CompiledEffects, Program, State, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
 struct Counting;

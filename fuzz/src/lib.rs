@@ -12,16 +12,16 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use arbitrary::Arbitrary;
-use grimoire::ast::EntityId;
-use grimoire::defs::Card;
+use grimoire::check::ast::EntityId;
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::diag::{Diagnostic, Source};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::invariants::{Monitor, check_state, play_checked, replay_matches};
 use grimoire::engine::{Game, Log};
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply, run_timing};
 use grimoire::files;
-use grimoire::fmt::{FmtError, format_source};
-use grimoire::rules::RuleSet;
+use grimoire::formatter::{FmtError, format_source};
 use grimoire::scenario;
 use grimoire::syntax::{Arena, Form, Kind, Read, Span};
 
@@ -40,7 +40,7 @@ pub struct Bundled {
 pub fn bundled() -> &'static [Bundled] {
     static ALL: OnceLock<Vec<Bundled>> = OnceLock::new();
     ALL.get_or_init(|| {
-        grimoire::rules::BUNDLED
+        grimoire::check::rules::BUNDLED
             .iter()
             .map(|&(name, _)| {
                 let mut rules = files::load_rules(name).expect("a bundled rule set loads");
@@ -204,7 +204,7 @@ pub fn check_target(data: &[u8]) {
         .or(rules);
     if let Some(rules) = rules {
         for def in &checked.definitions {
-            let words = grimoire::explain::explain(rules, &def.effects);
+            let words = grimoire::check::explain::explain(rules, &def.effects);
             assert!(words.len() < 1 << 24);
         }
     }
@@ -218,12 +218,12 @@ pub fn csv_target(data: &[u8]) {
     };
     let text = String::from_utf8_lossy(rest).into_owned();
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let rows = grimoire::csv::rows(&text, &mut diags);
+    let rows = grimoire::check::csv::rows(&text, &mut diags);
     for cell in rows.iter().flatten() {
         assert!(span_fits(&text, cell.span), "cell span {:?}", cell.span);
     }
     let arena = Arena::new();
-    let forms = grimoire::csv::cards(&arena, &rows, &mut diags);
+    let forms = grimoire::check::csv::cards(&arena, &rows, &mut diags);
     assert_spans(&text, &forms);
     render(&Source::new("fuzz.csv", text.clone()), &diags);
     // And the whole path a designer's `grimoire check Cards.csv` takes.
@@ -241,7 +241,7 @@ pub fn md_target(data: &[u8]) {
     };
     let text = String::from_utf8_lossy(rest).into_owned();
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let _tables = grimoire::md::tables(&text, &mut diags);
+    let _tables = grimoire::check::md::tables(&text, &mut diags);
     render(&Source::new("fuzz.md", text.clone()), &diags);
     let rules = &pick(which).rules;
     let checked = files::check_sources(vec![Source::new("fuzz.md", text)], Some(rules));

@@ -14,11 +14,11 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 
 use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
-use grimoire::defs::Card;
+use grimoire::check::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Ability, Action, Game, Log, Outcome};
 use grimoire::files::{CardChange, load_deck, load_rules};
-use grimoire::rules::RuleSet;
+use grimoire::check::rules::RuleSet;
 use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

@@ -4,7 +4,7 @@
 use super::Checker;
 use super::list;
 use super::ops::{self, OpKind, Operator};
-use crate::ast::Bool;
+use crate::check::ast::Bool;
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Span};
 

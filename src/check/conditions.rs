@@ -5,7 +5,7 @@ use super::calls::Call;
 use super::numbers::Num;
 use super::ops::OpKind;
 use super::{Checker, TARGET};
-use crate::ast::{Bool, Entity, Int};
+use crate::check::ast::{Bool, Entity, Int};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
@@ -85,10 +85,10 @@ impl<'a> Checker<'_, '_> {
         b: &Form<'a>,
     ) -> Option<Bool> {
         match call.op.kind {
-            OpKind::Compare(cmp @ (crate::ast::Cmp::Eq | crate::ast::Cmp::Ne))
+            OpKind::Compare(cmp @ (crate::check::ast::Cmp::Eq | crate::check::ast::Cmp::Ne))
                 if self.names_entity(a) && self.names_entity(b) =>
             {
-                self.same_entities(cmp == crate::ast::Cmp::Eq, a, b)
+                self.same_entities(cmp == crate::check::ast::Cmp::Eq, a, b)
             }
             OpKind::Compare(cmp) => {
                 let (x, y) = (self.num(a), self.num(b));

@@ -6,7 +6,7 @@ use super::{
     Checker, Declared, EachKey, QueueKey, RunKey, SpawnKey, WhenKey, fields, filter, keyword_in,
     list,
 };
-use crate::ast::{Effect, Entity, Int, MAX_AT_ONCE, Pick, Resource, StatusOp};
+use crate::check::ast::{Effect, Entity, Int, MAX_AT_ONCE, Pick, Resource, StatusOp};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 

@@ -4,7 +4,7 @@
 use super::calls::Call;
 use super::keys::Keys;
 use super::{ANY, Checker, Declared};
-use crate::ast::{Entity, Filter, Polarity};
+use crate::check::ast::{Entity, Filter, Polarity};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
@@ -40,7 +40,7 @@ impl<'a> Checker<'_, '_> {
                     );
                     let name = member.as_keyword().unwrap_or("");
                     match declared.find(name, member.span, message, self.diags) {
-                        Some(i) => f.categories |= crate::ast::category_bit(i as u16),
+                        Some(i) => f.categories |= crate::check::ast::category_bit(i as u16),
                         None => ok = false,
                     }
                 }
@@ -90,7 +90,7 @@ impl<'a> Checker<'_, '_> {
                 f.status = Some(i);
             } else if let Some(i) = pos(self.scope.categories) {
                 twice(f.categories != 0, self);
-                f.categories = crate::ast::category_bit(i);
+                f.categories = crate::check::ast::category_bit(i);
             } else if let Some(i) = pos(self.scope.flags) {
                 twice(f.flag.is_some(), self);
                 f.flag = Some(i);

@@ -3,7 +3,7 @@
 
 use super::keys::{Keys, keys};
 use super::{Checker, Declared, RUN, fields};
-use crate::ast::{Effect, Entity, Int, Resource};
+use crate::check::ast::{Effect, Entity, Int, Resource};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
@@ -106,7 +106,7 @@ impl<'a> Checker<'_, '_> {
         Some(Effect {
             // Unused: the new entity is whom it touches.
             entity: Entity::Target,
-            resource: Resource::Spawn(Box::new(crate::ast::Spawn {
+            resource: Resource::Spawn(Box::new(crate::check::ast::Spawn {
                 kind: kind?,
                 values,
             })),
@@ -146,7 +146,7 @@ impl<'a> Checker<'_, '_> {
         Some(Effect {
             // Unused: the nested effects say whom they touch.
             entity: Entity::Target,
-            resource: Resource::Each(Box::new(crate::ast::Each {
+            resource: Resource::Each(Box::new(crate::check::ast::Each {
                 kind: Some(kind?),
                 filter,
                 effects: effects?,
@@ -163,7 +163,7 @@ impl<'a> Checker<'_, '_> {
     /// `{:queue :timed :after 3 :run :bomb :effected :target}`: a change to the turn queue.
     #[inline(never)]
     pub(super) fn queue(&mut self, form: &Form<'a>) -> Option<Effect> {
-        use crate::ast::QueueOp;
+        use crate::check::ast::QueueOp;
         let before = self.diags.len();
         let pairs = fields(form, "a `:queue` effect", QueueKey::ALL, self.diags)?;
         let find = |key: QueueKey| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
@@ -386,7 +386,7 @@ impl<'a> Checker<'_, '_> {
         Some(Effect {
             // Unused: the nested effects say whom they touch.
             entity: Entity::Target,
-            resource: Resource::Each(Box::new(crate::ast::Each {
+            resource: Resource::Each(Box::new(crate::check::ast::Each {
                 kind: None,
                 filter: Some(filter?),
                 effects: effects?,

@@ -11,8 +11,17 @@
 //! numbers (`numbers.rs`, `rare_ops.rs`), conditions (`conditions.rs`), and
 //! names of roles, resources and kinds (`names.rs`).
 
+pub mod ast;
+pub mod csv;
+pub mod defs;
+pub mod explain;
 pub mod keys;
+pub mod lint;
+pub mod md;
 pub mod ops;
+pub mod project;
+pub mod rules;
+pub mod status_defs;
 
 mod calls;
 mod conditions;
@@ -34,7 +43,7 @@ pub use scope::{
     TimingShape,
 };
 
-use crate::ast::{Bool, Dec, Effect, Expr, Filter, Int};
+use crate::check::ast::{Bool, Dec, Effect, Expr, Filter, Int};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 use numbers::Num;

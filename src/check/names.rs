@@ -2,7 +2,7 @@
 //! (attributes and operations), attributes, and kinds.
 
 use super::{Checker, Declared, TARGET, list, list_and};
-use crate::ast::{Entity, Resource};
+use crate::check::ast::{Entity, Resource};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 

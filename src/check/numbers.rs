@@ -4,7 +4,7 @@
 use super::calls::Call;
 use super::ops::OpKind;
 use super::{AMOUNT, Checker, MAGNITUDE, list};
-use crate::ast::{Arith, Bool, Dec, Int};
+use crate::check::ast::{Arith, Bool, Dec, Int};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
@@ -385,10 +385,10 @@ impl<'a> Checker<'_, '_> {
 
 /// The number card value `name` stands for. Out of line: `num` recurses.
 #[inline(never)]
-fn card_value(values: &[(String, crate::ast::CardValue)], name: &str) -> Num {
+fn card_value(values: &[(String, crate::check::ast::CardValue)], name: &str) -> Num {
     match values.iter().find(|(v, _)| v == name).map(|(_, n)| *n) {
-        Some(crate::ast::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
-        Some(crate::ast::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
+        Some(crate::check::ast::CardValue::Dec(d)) => Num::Dec(Dec::Lit(d)),
+        Some(crate::check::ast::CardValue::Int(n)) => Num::Int(Int::Lit(n)),
         None => Num::Int(Int::Lit(0)),
     }
 }
@@ -405,7 +405,7 @@ fn roll_with_modifier(ints: &[Int]) -> Option<Int> {
     }
     let mut draws = false;
     rest.iter()
-        .for_each(|i| i.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw));
+        .for_each(|i| i.leaves(&mut |leaf| draws |= leaf == crate::check::ast::Leaf::Draw));
     if draws {
         return None;
     }

@@ -3,7 +3,7 @@
 //! The checker resolves operator names here, suggestions come from here, and a
 //! test holds `docs/LANGUAGE.md` to this list, so the three cannot drift apart.
 
-use crate::ast::{Arith, Cmp, Rounding};
+use crate::check::ast::{Arith, Cmp, Rounding};
 
 /// What an operator does, as the checker needs to know it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

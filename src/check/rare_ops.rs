@@ -5,7 +5,7 @@ use super::calls::Call;
 use super::fields::named_entry;
 use super::ops::OpKind;
 use super::{Checker, Choosable, Declared, list_and};
-use crate::ast::{Int, Over};
+use crate::check::ast::{Int, Over};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::Form;
 
@@ -96,7 +96,7 @@ impl<'a> Checker<'_, '_> {
                 return None;
             }
             let args = checked.into_iter().collect::<Option<Box<[Int]>>>()?;
-            return Some(Int::Formula(Box::new(crate::ast::Formula {
+            return Some(Int::Formula(Box::new(crate::check::ast::Formula {
                 body: def.body.clone(),
                 args,
             })));

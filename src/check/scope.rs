@@ -16,9 +16,9 @@ pub struct Scope<'r> {
     /// Named constants (`tower-goal`), replaced by their values when checked.
     pub params: &'r [(String, i64)],
     /// Lookup tables (`damage`), copied into the expressions that read them.
-    pub lookups: &'r [(String, crate::ast::Lookup)],
+    pub lookups: &'r [(String, crate::check::ast::Lookup)],
     /// Named formulas (`stamina`), copied into the expressions that apply them.
-    pub formulas: &'r [(String, crate::ast::FormulaDef)],
+    pub formulas: &'r [(String, crate::check::ast::FormulaDef)],
     /// The arguments of the formula whose body is being checked (`:index`).
     pub args: &'r [String],
     /// Status names (`weakness`), by id: those of the definitions checked with the rule set.
@@ -38,7 +38,7 @@ pub struct Scope<'r> {
     /// Which fields `[choice :field]` may read here.
     pub choosable: Choosable<'r>,
     /// The numbers of the card being checked (`:multi 1.5`), each a name for its number.
-    pub card_values: &'r [(String, crate::ast::CardValue)],
+    pub card_values: &'r [(String, crate::check::ast::CardValue)],
     /// True inside an operation's body, where `:target` and `:amount` are bound.
     pub in_operation: bool,
     /// True in a status's effects, where `:magnitude` is bound.

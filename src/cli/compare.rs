@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
-use crate::rules::RuleSet;
+use crate::check::rules::RuleSet;
 use crate::sim::Figures;
 use crate::sim::compare::{CardComparison, Comparison};
 

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{Format, Output, load_rules};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Severity, edit_distance, nearest, plural};
 use crate::files::{self, CardChange, Deck, DeckError, DeckSource};
-use crate::rules::RuleSet;
 
 /// Loads a rule set and its deck, refusing a deck that does not check.
 pub(crate) fn load_deck(

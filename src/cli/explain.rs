@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{Format, Output, load_rules, to_json};
-use crate::ast::Effect;
-use crate::defs::Card;
+use crate::check::ast::Effect;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::files;
-use crate::rules::RuleSet;
 use crate::syntax::{Arena, Span, read};
 
 /// What `grimoire explain` needs.
@@ -65,7 +65,7 @@ pub fn explain(args: &ExplainArgs) -> Output {
     };
     match check_effects(&rules, &source) {
         Ok(effects) => Output {
-            stdout: format!("{}\n", crate::explain::explain(&rules, &effects)),
+            stdout: format!("{}\n", crate::check::explain::explain(&rules, &effects)),
             ..Output::default()
         },
         Err(diags) => {
@@ -80,7 +80,7 @@ pub fn explain(args: &ExplainArgs) -> Output {
 pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     let mut parts = Vec::new();
     if !card.effects.is_empty() {
-        parts.push(crate::explain::explain(rules, &card.effects));
+        parts.push(crate::check::explain::explain(rules, &card.effects));
     }
     let mut cards = Vec::new();
     let count = |n: u8| format!("{n} card{}", crate::diag::plural(n));

@@ -2,7 +2,7 @@
 //! `--check` prints what would change.
 //!
 //! A file is rewritten only when it read without errors and its formatted
-//! text reads back the same ([`crate::fmt::format_source`] checks both), and
+//! text reads back the same ([`crate::formatter::format_source`] checks both), and
 //! then atomically: the new text goes to a temporary file beside it, which
 //! takes the original's permissions and is renamed over it. So an
 //! interrupted run leaves each file either as it was or formatted.
@@ -18,7 +18,7 @@ use super::{EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, MAX_PER_FILE, Output};
 use crate::diag::plural;
 use crate::diag::{Diagnostic, Source};
 use crate::files;
-use crate::fmt::{FmtError, format_source};
+use crate::formatter::{FmtError, format_source};
 
 /// `grimoire fmt`: formats the `.edn` files under `paths`; with `check`,
 /// writes nothing and prints a unified diff of each file that would change.

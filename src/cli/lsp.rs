@@ -22,11 +22,11 @@ use lsp_server::{Connection, Message, Notification, Request, Response};
 use serde_json::{Value, json};
 
 use super::Output;
+use crate::check::defs::DefKind;
 use crate::check::ops::OPERATORS;
-use crate::defs::DefKind;
+use crate::check::rules::RuleSet;
 use crate::diag::{Severity, Source};
 use crate::files;
-use crate::rules::RuleSet;
 
 /// Runs the server on standard input and output until the client exits.
 pub fn lsp() -> Output {
@@ -245,7 +245,8 @@ impl Server {
         };
         let name = named.or_else(|| {
             files::rules_folder(&path, |dir| {
-                crate::rules::BUNDLED.iter().any(|(n, _)| *n == dir) || workspace(dir).is_some()
+                crate::check::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
+                    || workspace(dir).is_some()
             })
             .map(str::to_string)
         })?;
@@ -493,7 +494,7 @@ fn publish(uri: &str, diagnostics: Vec<Value>) -> Message {
 
 /// The whole text formatted, as one edit; nothing for text that does not read.
 fn formatting(text: &str) -> Value {
-    match crate::fmt::format_source(text) {
+    match crate::formatter::format_source(text) {
         Ok(formatted) if formatted != text => json!([{
             "range": range(text, 0, text.len() as u32),
             "newText": formatted,

@@ -39,13 +39,13 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::ast::{Effect, EntityId};
+use crate::check::ast::{Effect, EntityId};
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source, plural};
 use crate::engine::ai::Policy;
 use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
-use crate::rules::RuleSet;
 use crate::syntax::Span;
 
 /// The most diagnostics `check` shows for one file.
@@ -534,10 +534,10 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
         if let Some(t) = rules.timing(name) {
             crate::engine::run_timing(rules, &mut state, t, 0, &mut events);
             state.remove_fallen(rules, &roles, &mut removed, &mut events);
-        } else if let Some(m) = crate::rules::Moment::find(name) {
+        } else if let Some(m) = crate::check::rules::Moment::find(name) {
             crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
         } else {
-            let moments = crate::rules::Moment::ALL
+            let moments = crate::check::rules::Moment::ALL
                 .iter()
                 .map(|m| m.name().to_string());
             let known: Vec<String> = rules

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use super::deck::{deck_line, load_deck};
 use super::recording::{self, Tee};
 use super::{Output, state_table};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
 use crate::engine::{Action, Game, Illegal, Log, Phase};
-use crate::rules::RuleSet;
 use crate::sim::game_seed;
 
 /// What `grimoire play` needs.
@@ -389,7 +389,7 @@ fn ask_action(
 ) -> Option<Action> {
     let rules = game.rules();
     let names = rules.game_entity_names();
-    let name = |e: crate::ast::EntityId| {
+    let name = |e: crate::check::ast::EntityId| {
         names
             .get(e as usize)
             .cloned()

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::defs::Card;
+use crate::check::defs::Card;
 
 /// What the first line of a recording says it is.
 pub(crate) const FORMAT: &str = "grimoire replay 1";
@@ -73,7 +73,10 @@ fn digest(bytes: &[u8]) -> String {
 
 /// The digest of a rule set's text: the bundled one, or the file's.
 pub(crate) fn rules_digest(given: &str) -> std::io::Result<String> {
-    match crate::rules::BUNDLED.iter().find(|(n, _)| *n == given) {
+    match crate::check::rules::BUNDLED
+        .iter()
+        .find(|(n, _)| *n == given)
+    {
         Some((_, text)) => Ok(digest(text.as_bytes())),
         None => std::fs::read(given).map(|b| digest(&b)),
     }
@@ -88,7 +91,10 @@ pub(crate) fn deck_digest(deck: &[Card]) -> String {
 pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
     // Paths as absolute ones, so the recording replays from any folder.
     let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let rules = if crate::rules::BUNDLED.iter().any(|(n, _)| *n == game.rules) {
+    let rules = if crate::check::rules::BUNDLED
+        .iter()
+        .any(|(n, _)| *n == game.rules)
+    {
         game.rules.to_string()
     } else {
         absolute(Path::new(game.rules)).display().to_string()

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::defs::Card;
+use crate::check::defs::Card;
 use crate::sim::{Counts, Figures, Rate};
 
 /// What the page shows.

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::{Format, Output};
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::eval::{Event, State};
-use crate::rules::RuleSet;
 use crate::syntax::{Arena, Span, read};
 
 /// The most rolls one `--count` may ask for.

@@ -16,11 +16,11 @@ use super::compare::Heading;
 use super::deck::{changed_line, deck_line, load_changed_deck, load_deck};
 use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::engine::ai::Policy;
 use crate::engine::{Game, Log};
 use crate::files::CardChange;
-use crate::rules::RuleSet;
 use crate::sim::compare::{Comparison, Side};
 use crate::sim::report::{DEFAULT_SORT, rate};
 use crate::sim::{

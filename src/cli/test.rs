@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use super::deck::load_deck;
 use super::{EXIT_DIAGNOSTICS, Output};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::files;
-use crate::rules::RuleSet;
 use crate::scenario::{self, Scenario};
 use crate::syntax::{Arena, Span, read};
 

@@ -3,9 +3,9 @@
 
 use super::action::bind_action;
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
-use crate::ast::EntityId;
+use crate::check::ast::EntityId;
+use crate::check::rules::ActionId;
 use crate::eval::{Event, State, holds};
-use crate::rules::ActionId;
 
 /// The most actions one turn may hold: "play again" past it ends the turn, so a
 /// deck of nothing but "play again" cards still reaches the turn limit.

@@ -3,10 +3,10 @@
 //! ([`Illegal`]), and every action that is.
 
 use super::{CardId, Game, Phase};
-use crate::ast::EntityId;
+use crate::check::ast::EntityId;
+use crate::check::rules::turn_kinds::TurnKindId;
+use crate::check::rules::{ActionDef, ActionId, KindId, RuleSet};
 use crate::eval::{CompiledBool, CompiledEffects, State, with_bindings};
-use crate::rules::turn_kinds::TurnKindId;
-use crate::rules::{ActionDef, ActionId, KindId, RuleSet};
 
 /// What an actor can use on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

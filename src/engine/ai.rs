@@ -13,7 +13,7 @@
 use rand::{RngExt, SeedableRng};
 
 use super::{Ability, Action, Game, Phase, cards};
-use crate::ast::EntityId;
+use crate::check::ast::EntityId;
 use crate::eval::{Event, Rng, State};
 
 /// How a computer player chooses.

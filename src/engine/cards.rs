@@ -4,10 +4,10 @@
 
 use rand::seq::SliceRandom;
 
-use crate::ast::{AttrId, EntityId};
-use crate::defs::Card;
+use crate::check::ast::{AttrId, EntityId};
+use crate::check::defs::Card;
+use crate::check::rules::{CardZones, RuleSet};
 use crate::eval::{Cause, Event, Rng, State};
-use crate::rules::{CardZones, RuleSet};
 
 /// Index of a card in the game's card list.
 pub type CardId = u16;

@@ -4,10 +4,10 @@
 
 use super::victory::bit;
 use super::{Action, CardId, Game, Outcome};
-use crate::ast::{AttrId, EntityId, OpId, StatusId};
+use crate::check::ast::{AttrId, EntityId, OpId, StatusId};
+use crate::check::rules::turn_kinds::TurnKindId;
+use crate::check::rules::{ActionId, KindId, RuleSet, TimingId};
 use crate::eval::{Cause, StatusChange, What};
-use crate::rules::turn_kinds::TurnKindId;
-use crate::rules::{ActionId, KindId, RuleSet, TimingId};
 
 /// Where an action of `:actions` stands when it is logged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

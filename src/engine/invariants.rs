@@ -29,9 +29,9 @@ use std::ops::ControlFlow;
 use super::ai::{Ai, Policy};
 use super::playout::{Computer, Ending, Observer, play_out};
 use super::{Ability, Action, CardId, Game, GameEvent, Log, MAX_QUEUE, Phase};
-use crate::ast::{EntityId, Stacking};
+use crate::check::ast::{EntityId, Stacking};
+use crate::check::rules::RuleSet;
 use crate::eval::State;
-use crate::rules::RuleSet;
 
 /// One of the invariants; its [`Invariant::name`] is what reports show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -536,7 +536,7 @@ impl Observer for Watch<'_> {
 /// one's buffers, say).
 pub fn replay_matches(
     rules: &RuleSet,
-    cards: &[crate::defs::Card],
+    cards: &[crate::check::defs::Card],
     seed: u64,
     policies: &[Policy],
     log: &[GameEvent],

@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use super::{Ability, Action, By, GameEvent, Outcome, Stage, moment_label};
-use crate::ast::EntityId;
-use crate::defs::Card;
+use crate::check::ast::EntityId;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::eval::{Cause, StatusChange};
-use crate::rules::RuleSet;
 
 /// What happened to a status, as a log line says it after the holder's name.
 pub fn status_line(

@@ -35,11 +35,11 @@ pub use events::{By, Change, GameEvent, Stage, via_name};
 pub use moments::{moment_label, run_moment, run_timing};
 pub use queue::{MAX_QUEUE, Queued};
 
-use crate::ast::{AttrId, EntityId, StatusId};
-use crate::defs::Card;
+use crate::check::ast::{AttrId, EntityId, StatusId};
+use crate::check::defs::Card;
+use crate::check::rules::turn_kinds::TurnKindId;
+use crate::check::rules::{Moment, RuleSet};
 use crate::eval::{CompiledBool, CompiledEffects, CompiledInt, Event, Program, State};
-use crate::rules::turn_kinds::TurnKindId;
-use crate::rules::{Moment, RuleSet};
 use act::Pending;
 use action::ActionCode;
 use cards::Zones;
@@ -126,7 +126,7 @@ pub(crate) struct Code {
     program: Program,
     /// Each card's effects, by [`CardId`].
     cards: Box<[CompiledEffects]>,
-    /// Each action's conditions and effects, by [`ActionId`](crate::rules::ActionId).
+    /// Each action's conditions and effects, by [`ActionId`](crate::check::rules::ActionId).
     actions: Box<[ActionCode]>,
 }
 
@@ -285,7 +285,7 @@ impl<'r> Game<'r> {
             score_draws: rules.victory.iter().any(|v| v.reads.is_none())
                 || rules.ai_score.as_ref().is_some_and(|s| {
                     let mut draws = false;
-                    s.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
+                    s.leaves(&mut |leaf| draws |= leaf == crate::check::ast::Leaf::Draw);
                     draws
                 }),
             removals: rules.removed_when.iter().any(Option::is_some) || rules.conditional_statuses,

@@ -4,9 +4,9 @@
 //! for tools.
 
 use super::{By, Game, Phase};
-use crate::ast::EntityId;
+use crate::check::ast::EntityId;
+use crate::check::rules::{KindId, Moment, RuleSet, TimingId};
 use crate::eval::{Event, State, with_bindings};
-use crate::rules::{KindId, Moment, RuleSet, TimingId};
 
 impl Game<'_> {
     /// Runs the hooks of every timing attached to `moment`, with roles bound as on

@@ -4,11 +4,11 @@
 //! ended.
 
 use super::{By, Game, GameEvent, Outcome, Phase};
-use crate::ast::EntityId;
+use crate::check::ast::EntityId;
+use crate::check::rules::Moment;
+use crate::check::rules::TimingId;
+use crate::check::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 use crate::eval::{QueueRequest, apply};
-use crate::rules::Moment;
-use crate::rules::TimingId;
-use crate::rules::turn_kinds::{MAX_TURNS_PER_ROUND, TurnKindId};
 
 /// One entry of the turn queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

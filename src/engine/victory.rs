@@ -2,8 +2,8 @@
 //! every change that skips conditions whose values did not move.
 
 use super::{Game, GameEvent, Outcome, Phase};
-use crate::ast::EntityId;
-use crate::rules::RuleSet;
+use crate::check::ast::EntityId;
+use crate::check::rules::RuleSet;
 
 /// Which attributes any victory condition reads; every one if some condition cannot say.
 pub(super) fn watched(rules: &RuleSet) -> Vec<bool> {

@@ -13,10 +13,10 @@
 //! both paths giving the same values and drawing the same numbers
 //! (`tests/compiled.rs` holds them to it).
 
-use crate::ast::{
+use crate::check::ast::{
     Arith, AttrId, Bool, Cmp, Effect, Entity, EntityId, Int, OpId, Resource, StatusId,
 };
-use crate::rules::{KindId, RuleSet};
+use crate::check::rules::{KindId, RuleSet};
 
 use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,

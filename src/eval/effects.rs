@@ -8,8 +8,8 @@
 use super::expr::{Frame, boolean, each_of_kind, entity, flush_rolls, int, with_bindings};
 use super::state::{MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, QueueRequest};
 use super::{Cause, Event, Program, State, What, status};
-use crate::ast::{AttrId, Effect, Entity, EntityId, Int, MAX_AT_ONCE, OpId, Resource};
-use crate::rules::RuleSet;
+use crate::check::ast::{AttrId, Effect, Entity, EntityId, Int, MAX_AT_ONCE, OpId, Resource};
+use crate::check::rules::RuleSet;
 
 /// Applies `effects` in order to `state`, with role `i` bound to entity `roles[i]`.
 ///
@@ -415,7 +415,7 @@ fn spawn_one(
     rules: &RuleSet,
     state: &mut State,
     frame: &Frame<'_>,
-    spawn: &crate::ast::Spawn,
+    spawn: &crate::check::ast::Spawn,
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
@@ -456,7 +456,7 @@ fn for_each<const MODIFIED: bool>(
     rules: &RuleSet,
     state: &mut State,
     frame: &Frame<'_>,
-    each: &crate::ast::Each,
+    each: &crate::check::ast::Each,
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
@@ -487,19 +487,19 @@ impl State {
     #[cold]
     pub(super) fn queue_request(
         &mut self,
-        op: &crate::ast::QueueOp,
+        op: &crate::check::ast::QueueOp,
         entity: EntityId,
         amount: i64,
         frame: &Frame<'_>,
     ) {
         let n = amount.clamp(0, MAX_QUEUED) as u32;
         self.queued.push(match op {
-            crate::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
+            crate::check::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
                 entity,
                 kind: *kind,
                 count: n,
             },
-            crate::ast::QueueOp::Timed(timing) => QueueRequest::Timed {
+            crate::check::ast::QueueOp::Timed(timing) => QueueRequest::Timed {
                 timing: *timing,
                 entity,
                 after: n,
@@ -638,7 +638,7 @@ pub(super) fn timing(
         status::statuses_at(rules, program, state, timing, Some(holder), roles, events);
     };
     match def.each {
-        None if def.at == crate::rules::Moment::Run => with_bindings(roles, 1, |roles| {
+        None if def.at == crate::check::rules::Moment::Run => with_bindings(roles, 1, |roles| {
             roles[n] = who;
             hook(state, roles, events);
             statuses(state, who, &roles[..n], events);

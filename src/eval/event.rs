@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::ast::{AttrId, EntityId, OpId, StatusId};
-use crate::rules::KindId;
+use crate::check::ast::{AttrId, EntityId, OpId, StatusId};
+use crate::check::rules::KindId;
 
 use super::StatusChange;
 

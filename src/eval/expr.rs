@@ -5,8 +5,8 @@
 use rand::RngExt;
 
 use super::{Cause, Event, State, What, status};
-use crate::ast::{Arith, Bool, Dec, Entity, EntityId, Expr, Int, Rounding};
-use crate::rules::KindId;
+use crate::check::ast::{Arith, Bool, Dec, Entity, EntityId, Expr, Int, Rounding};
+use crate::check::rules::KindId;
 
 /// Bindings for one application: which entity each role means.
 #[derive(Clone, Copy)]
@@ -236,7 +236,7 @@ fn abs(a: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
 /// `[formula :name a …]`: the arguments evaluated once each, then the body
 /// with them bound. Out of line so that `int`'s frame stays small.
 #[inline(never)]
-fn formula(f: &crate::ast::Formula, state: &mut State, frame: &Frame<'_>) -> i64 {
+fn formula(f: &crate::check::ast::Formula, state: &mut State, frame: &Frame<'_>) -> i64 {
     let base = state.args.len();
     for a in &f.args {
         let v = int(a, state, frame);
@@ -251,7 +251,7 @@ fn formula(f: &crate::ast::Formula, state: &mut State, frame: &Frame<'_>) -> i64
 
 /// `[lookup :table x]`, out of line so that `int`'s frame stays small.
 #[inline(never)]
-fn lookup(l: &(crate::ast::Lookup, Int), state: &mut State, frame: &Frame<'_>) -> i64 {
+fn lookup(l: &(crate::check::ast::Lookup, Int), state: &mut State, frame: &Frame<'_>) -> i64 {
     l.0.get(int(&l.1, state, frame))
 }
 
@@ -259,7 +259,7 @@ fn lookup(l: &(crate::ast::Lookup, Int), state: &mut State, frame: &Frame<'_>) -
 /// play for which the condition holds, with `:self` bound to each in turn.
 #[cold]
 #[inline(never)]
-fn sum_over(over: &crate::ast::Over, state: &mut State, frame: &Frame<'_>) -> i64 {
+fn sum_over(over: &crate::check::ast::Over, state: &mut State, frame: &Frame<'_>) -> i64 {
     let mut total = 0i64;
     each_of_kind(state, frame, over.kind, over.outer, |state, inner| {
         if over

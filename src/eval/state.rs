@@ -7,8 +7,8 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
 use super::{Event, Instance};
-use crate::ast::{AttrId, EntityId};
-use crate::rules::{KindId, RuleSet};
+use crate::check::ast::{AttrId, EntityId};
+use crate::check::rules::{KindId, RuleSet};
 
 /// The most `{:run …}` effects that may run one inside another's hooks:
 /// deeper ones do nothing.

@@ -14,10 +14,10 @@ use super::{
     Cause, Change, CompiledEffects, Event, Frame, MAX_STATUS_DEPTH, Program, State, What, dec, int,
     run, with_bindings,
 };
-use crate::ast::{
+use crate::check::ast::{
     AttrId, CategoryId, Effect, EntityId, Filter, Pick, Polarity, StatusDef, StatusId, StatusOp,
 };
-use crate::rules::RuleSet;
+use crate::check::rules::RuleSet;
 
 /// Turns left of a status that lasts until it is removed.
 pub const FOREVER: u32 = u32::MAX;
@@ -61,7 +61,7 @@ impl Instance {
             && (filter.categories == 0
                 || self
                     .category
-                    .is_some_and(|c| filter.categories & crate::ast::category_bit(c) != 0))
+                    .is_some_and(|c| filter.categories & crate::check::ast::category_bit(c) != 0))
             && filter.polarity.is_none_or(|p| self.polarity == p)
             && filter.flag.is_none_or(|f| self.flags & flag_bit(f) != 0)
     }
@@ -312,9 +312,9 @@ impl<'r> Context<'r> {
             .iter()
             .position(|i| i.holder == holder && i.status == status);
         let stack_limit = match def.stacking {
-            crate::ast::Stacking::Independent => None,
-            crate::ast::Stacking::Refresh => Some(1),
-            crate::ast::Stacking::Stack(n) => Some(n),
+            crate::check::ast::Stacking::Independent => None,
+            crate::check::ast::Stacking::Refresh => Some(1),
+            crate::check::ast::Stacking::Stack(n) => Some(n),
         };
         let held = Held {
             status,

@@ -28,10 +28,10 @@
 mod read;
 mod run;
 
-use crate::ast::{AttrId, Bool, EntityId, RoleId, StatusId};
+use crate::check::ast::{AttrId, Bool, EntityId, RoleId, StatusId};
 use crate::check::keys::keys;
+use crate::check::rules::ActionId;
 use crate::engine::CardId;
-use crate::rules::ActionId;
 use crate::syntax::Span;
 
 pub use read::load;

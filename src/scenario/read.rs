@@ -2,13 +2,13 @@
 //! and its cards into a [`Scenario`], with a diagnostic for every mistake.
 
 use super::{Expect, ExpectKey, QueueWant, Scenario, ScenarioKey, Step, Who};
-use crate::ast::{AttrId, EntityId, StatusId};
 use crate::check;
+use crate::check::ast::{AttrId, EntityId, StatusId};
+use crate::check::defs::Card;
 use crate::check::keys::Keys;
-use crate::defs::Card;
+use crate::check::rules::{ActionId, RuleSet};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::CardId;
-use crate::rules::{ActionId, RuleSet};
 use crate::syntax::{Form, Kind, Span};
 
 /// Checks the scenario maps among `forms` against a rule set and its cards.

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
 use super::{Expect, QueueWant, Scenario, Step, Who};
-use crate::ast::{AttrId, EntityId, StatusId};
-use crate::defs::Card;
+use crate::check::ast::{AttrId, EntityId, StatusId};
+use crate::check::defs::Card;
+use crate::check::rules::{ActionId, RuleSet};
 use crate::engine::{Action, CardId, Game, Illegal, Log, Outcome, Phase, Queued};
 use crate::eval::State;
-use crate::rules::{ActionId, RuleSet};
 
 /// Runs a scenario: the log it produced, or what failed.
 pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {

@@ -8,11 +8,11 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::run::{chunks, game_seed};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::invariants::{Monitor, Violation, play_checked, replay_matches};
 use crate::engine::{Game, Log};
-use crate::rules::RuleSet;
 
 /// What a checked run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 use super::cardstats::{Counts, Difference, Figures, Rate};
 use super::tally::Tally;
-use crate::defs::Card;
+use crate::check::defs::Card;
 
 /// One deck's run.
 #[derive(Clone, Copy, Debug)]

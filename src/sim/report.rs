@@ -8,8 +8,8 @@ use serde::ser::SerializeMap;
 
 use super::cardstats::{Counts, Figures};
 use super::tally::Tally;
-use crate::defs::Card;
-use crate::rules::RuleSet;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 
 /// The columns rows can be sorted by: the per-card ones (explained in
 /// `simulate --help`), and `deck` for deck order.

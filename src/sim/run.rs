@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 
 use super::cardstats::Counts;
 use super::tally::{Stop, Tally};
-use crate::defs::Card;
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::playout::{Computer, Ending, Observer, play_out};
 use crate::engine::{Ability, Action, Game, Log};
-use crate::rules::RuleSet;
 
 /// Games run by one task: fixed, so the split never depends on the thread count.
 const CHUNK: u64 = 256;

@@ -7,9 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use grimoire::check::rules::RuleSet;
 use grimoire::diag::Source;
 use grimoire::files::check_sources;
-use grimoire::rules::RuleSet;
 use grimoire::syntax::{Arena, read};
 use serde_json::Value;
 

@@ -3,8 +3,8 @@
 //! mistake gets a located diagnostic; what checks plays (the tactics scenarios
 //! play the rest).
 
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Illegal, Log};
-use grimoire::rules::RuleSet;
 
 use crate::common;
 

@@ -1,9 +1,9 @@
 //! Choices on actions, status segments, `:removed-when` and status `:turns`,
 //! driven through the library on small rule sets written here.
 
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Illegal, Log};
 use grimoire::eval::{State, What, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::{read, read_one};
 
 /// `text` parsed, with the statuses `defs` defines installed.
@@ -21,7 +21,7 @@ fn rules_with(text: &str, defs: &str) -> RuleSet {
     let mut checked = Vec::new();
     for form in &forms.forms {
         let mut diags = Vec::new();
-        let def = grimoire::defs::definition(form, &rules, 0, &mut diags);
+        let def = grimoire::check::defs::definition(form, &rules, 0, &mut diags);
         assert!(diags.is_empty(), "{diags:#?}");
         checked.push(def.expect("a definition"));
     }

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::cli::{self, Format, PlayArgs};
-use grimoire::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Game, Log, Outcome, SetupError};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::read;
 
 /// A small game: two seats, gold and hp, with the given hand size, turn limit and victory.
@@ -29,7 +29,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
     let arena = grimoire::syntax::Arena::new();
     let read = read(&arena, text);
     let mut diags = Vec::new();
-    let def = grimoire::defs::definition(&read.forms[0], rules, 0, &mut diags)
+    let def = grimoire::check::defs::definition(&read.forms[0], rules, 0, &mut diags)
         .unwrap_or_else(|| panic!("{diags:?}"));
     Card {
         name: name.into(),

@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::cli::{self, Format, PlayArgs, SimArgs};
-use grimoire::defs::Card;
 use grimoire::engine::ai::Policy;
 use grimoire::engine::{Game, Illegal, Log};
 use grimoire::files;
-use grimoire::rules::RuleSet;
 
 fn play(seed: u64, ai: &[Policy]) -> cli::Output {
     let mut input: &[u8] = b"";

@@ -3,13 +3,13 @@
 
 use crate::common;
 
-use grimoire::defs::Card;
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::invariants::{Invariant, Monitor, check_state, play_checked, replay_matches};
 use grimoire::engine::{Game, GameEvent, Log, Phase};
 use grimoire::eval::State;
 use grimoire::files;
-use grimoire::rules::RuleSet;
 use grimoire::{cli, sim::check_range};
 
 fn load(name: &str) -> (RuleSet, Vec<Card>) {

@@ -3,10 +3,10 @@
 //! (`[= :holder :you]`), category sets in filters, and the card zones' per-seat
 //! decks, `:once` cards, `:played` and card `:values`.
 
-use grimoire::defs::Card;
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Log};
 use grimoire::eval::{State, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
 use crate::common;
@@ -211,7 +211,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
             let arena = grimoire::syntax::Arena::new();
             let form = read_one(&arena, text).unwrap();
             let mut diags = Vec::new();
-            let def = grimoire::defs::definition(&form, rules, 0, &mut diags)
+            let def = grimoire::check::defs::definition(&form, rules, 0, &mut diags)
                 .unwrap_or_else(|| panic!("{diags:?}"));
             Card {
                 name: def.name,
@@ -285,7 +285,7 @@ fn card_values_are_checked() {
     let arena = grimoire::syntax::Arena::new();
     let form = read_one(&arena, "{:card \"X\" :multi :lots :effects []}").unwrap();
     let mut diags = Vec::new();
-    assert!(grimoire::defs::definition(&form, &r, 0, &mut diags).is_none());
+    assert!(grimoire::check::defs::definition(&form, &r, 0, &mut diags).is_none());
     assert!(
         format!("{diags:?}").contains("expected a number"),
         "{diags:?}"

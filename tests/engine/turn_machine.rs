@@ -1,8 +1,8 @@
 //! The turn machine on its own: a rule set with no card zones, hooks at every
 //! moment, rounds, victory from hooks, and entities added and removed in play.
 
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Log, Outcome, log};
-use grimoire::rules::RuleSet;
 
 use crate::common::rules;
 
@@ -231,7 +231,7 @@ fn a_pause_between_turns_comes_before_the_rounds_end() {
 
 #[test]
 fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
-    use grimoire::defs::{Card, CardRules};
+    use grimoire::check::defs::{Card, CardRules};
     use grimoire::scenario;
     let rules = rules(COUNTING);
     let deck = [Card {

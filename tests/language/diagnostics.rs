@@ -18,9 +18,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use grimoire::check::rules::RuleSet;
 use grimoire::cli::{self, EXIT_DIAGNOSTICS, EXIT_OK, Format};
 use grimoire::files;
-use grimoire::rules::RuleSet;
 
 /// `path` relative to the package root, with `/` separators: `tests/data/err/x.edn`.
 fn relative(path: &Path) -> PathBuf {

@@ -6,8 +6,8 @@ use crate::common;
 use std::process::Command;
 
 use common::grimoire;
+use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, value};
-use grimoire::rules::RuleSet;
 use serde_json::Value;
 
 fn arcomage() -> RuleSet {

@@ -3,8 +3,8 @@
 //! wins), and in an operation applied from a status's effects, whose frame
 //! carries more roles than the operation's body was checked with.
 
+use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, acquire, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 
 const RULES: &str = r#"

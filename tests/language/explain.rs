@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use common::text;
+use grimoire::check::explain::{explain, explain_with};
+use grimoire::check::rules::{BUNDLED, Moment};
 use grimoire::check::{ACTOR, HOLDER, SELF, SOURCE, TARGET};
 use grimoire::cli::explain::explain_card;
-use grimoire::explain::{explain, explain_with};
 use grimoire::files;
-use grimoire::rules::{BUNDLED, Moment};
 
 fn grimoire(args: &[&str]) -> Output {
     common::run_in(args, "", None)
@@ -60,7 +60,7 @@ fn every_bundled_effect_list_explains() {
     for (name, _) in BUNDLED {
         let mut rules = common::bundled(name);
         let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
-        let mut lists: Vec<(String, Vec<grimoire::ast::Effect>, Vec<&str>)> = Vec::new();
+        let mut lists: Vec<(String, Vec<grimoire::check::ast::Effect>, Vec<&str>)> = Vec::new();
         for (t, hook) in rules.hooks.iter().enumerate() {
             let timing = &rules.timings[t];
             let bound = if timing.each.is_some() || timing.at == Moment::Run {

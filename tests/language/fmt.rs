@@ -285,7 +285,7 @@ fn the_formatting_example_of_the_language_reference_is_formatted_and_restored() 
         .expect("an example")
         .0;
     assert_eq!(
-        grimoire::fmt::format_source(example).as_deref(),
+        grimoire::formatter::format_source(example).as_deref(),
         Ok(example)
     );
     // Every line pushed to the first column comes back where it was.
@@ -294,7 +294,10 @@ fn the_formatting_example_of_the_language_reference_is_formatted_and_restored() 
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
     assert_ne!(flat, example);
-    assert_eq!(grimoire::fmt::format_source(&flat).as_deref(), Ok(example));
+    assert_eq!(
+        grimoire::formatter::format_source(&flat).as_deref(),
+        Ok(example)
+    );
 }
 
 #[cfg(unix)]

@@ -1,10 +1,10 @@
 //! Runs every example of docs/LANGUAGE.md and holds its operator table to the registry.
 
 use grimoire::check::keys::Keys;
+use grimoire::check::rules::RuleSet;
 use grimoire::check::{self, ops};
 use grimoire::diag::Diagnostic;
 use grimoire::eval::{State, apply, eval_expr};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::{read, read_one};
 
 const DOC: &str = "docs/LANGUAGE.md";
@@ -87,7 +87,7 @@ fn with_statuses(rules: &RuleSet, text: &str) -> Result<RuleSet, String> {
     let mut defs = Vec::new();
     for form in &read.forms {
         let mut diags = Vec::new();
-        match grimoire::defs::definition(form, &out, 0, &mut diags) {
+        match grimoire::check::defs::definition(form, &out, 0, &mut diags) {
             Some(d) if diags.is_empty() => defs.push(d),
             _ => return Err(format!("define: {}", diag_text(&diags))),
         }
@@ -399,7 +399,7 @@ fn table_keys(doc: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn rule_set_sections_and_moments_are_documented_in_order() {
-    use grimoire::rules::{Moment, Section};
+    use grimoire::check::rules::{Moment, Section};
     let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
     let sections: Vec<String> = Section::ALL.iter().map(|s| s.name().to_string()).collect();
     assert_eq!(table_keys(&doc, "sections"), sections);
@@ -409,25 +409,41 @@ fn rule_set_sections_and_moments_are_documented_in_order() {
 
 #[test]
 fn every_key_of_every_map_is_documented() {
-    use grimoire::defs::DefKey;
+    use grimoire::check::defs::DefKey;
     use grimoire::scenario::{ExpectKey, ScenarioKey};
     let doc = std::fs::read_to_string(DOC).expect("read docs/LANGUAGE.md");
     let mut names: Vec<&str> = Vec::new();
     names.extend(DefKey::ALL.iter().map(|k| k.name()));
     names.extend(ScenarioKey::ALL.iter().map(|k| k.name()));
     names.extend(ExpectKey::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::rules::nested_keys());
-    names.extend(grimoire::status::StatusKey::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::status::ModKey::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::ast::Polarity::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::status::BlockKey::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::rules::nested_keys());
+    names.extend(
+        grimoire::check::status_defs::StatusKey::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
+    names.extend(
+        grimoire::check::status_defs::ModKey::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
+    names.extend(grimoire::check::ast::Polarity::ALL.iter().map(|k| k.name()));
+    names.extend(
+        grimoire::check::status_defs::BlockKey::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
     names.extend(grimoire::check::PickName::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::EachKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::SpawnKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::WhenKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::RunKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::QueueKey::ALL.iter().map(|k| k.name()));
-    names.extend(grimoire::status::StackingName::ALL.iter().map(|k| k.name()));
+    names.extend(
+        grimoire::check::status_defs::StackingName::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
     for name in names {
         // Written as a key, in a table or an example: `:name` followed by a value or a backtick.
         let shown = [' ', '`']

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
+use grimoire::check::md;
 use grimoire::diag::Source;
-use grimoire::md;
 use proptest::prelude::*;
 
 /// Each table of a document: where it starts, its columns, and each row's first cell.

@@ -1,9 +1,9 @@
 //! Status definitions as the checker reads them: every key lands where it
 //! should, and each way of getting one wrong is a located error.
 
-use grimoire::ast::{Polarity, Stacking};
-use grimoire::defs::{self, DefKind};
-use grimoire::rules::RuleSet;
+use grimoire::check::ast::{Polarity, Stacking};
+use grimoire::check::defs::{self, DefKind};
+use grimoire::check::rules::RuleSet;
 use grimoire::syntax::read_one;
 
 const RULES: &str = "

@@ -6,10 +6,11 @@
 //! fails when the committed one differs.
 
 use grimoire::check::keys::Keys;
+use grimoire::check::rules::Moment;
+use grimoire::check::rules::keys as rk;
 use grimoire::check::{self, ops};
-use grimoire::rules::Moment;
-use grimoire::rules::keys as rk;
-use grimoire::{ast, scenario, status};
+use grimoire::check::{ast, status_defs};
+use grimoire::scenario;
 
 /// The names of a key set.
 fn names<K: Keys>() -> impl Iterator<Item = &'static str> {
@@ -29,10 +30,10 @@ fn keywords() -> Vec<&'static str> {
     out.extend(names::<check::WhenKey>());
     out.extend(names::<check::PickName>());
     // Statuses.
-    out.extend(names::<status::StatusKey>());
-    out.extend(names::<status::StackingName>());
-    out.extend(names::<status::ModKey>());
-    out.extend(names::<status::BlockKey>());
+    out.extend(names::<status_defs::StatusKey>());
+    out.extend(names::<status_defs::StackingName>());
+    out.extend(names::<status_defs::ModKey>());
+    out.extend(names::<status_defs::BlockKey>());
     out.extend(names::<ast::Polarity>());
     // Rule sets: the sections and each one's keys.
     out.extend(names::<rk::Section>());

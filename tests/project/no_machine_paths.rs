@@ -59,7 +59,7 @@ fn data_files_cite_sources_by_name_not_by_path() {
 
 #[test]
 fn texts_compiled_into_the_binary_carry_no_machine_paths() {
-    for (name, text) in grimoire::rules::BUNDLED {
+    for (name, text) in grimoire::check::rules::BUNDLED {
         assert_eq!(machine_path(text), None, "bundled rule set {name}");
     }
     for (rules, deck) in grimoire::files::BUNDLED_DATA {

@@ -2,16 +2,16 @@
 //! state, and draws the same numbers from the generator: every node kind the
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
-use grimoire::ast::{
+use grimoire::check::ast::{
     Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource,
     Rounding, StatusId,
 };
+use grimoire::check::rules::RuleSet;
 use grimoire::eval::{
     CompiledBool, CompiledEffects, CompiledInt, Program, State, acquire, apply, holds, run_timing,
     value,
 };
 use grimoire::files::load_deck;
-use grimoire::rules::RuleSet;
 use grimoire::syntax::Span;
 use proptest::prelude::*;
 

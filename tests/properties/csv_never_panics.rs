@@ -1,7 +1,7 @@
 //! Arbitrary spreadsheet text never makes the CSV reader or the card checker panic.
 
-use grimoire::csv;
-use grimoire::rules::RuleSet;
+use grimoire::check::csv;
+use grimoire::check::rules::RuleSet;
 use proptest::prelude::*;
 
 fn cell() -> impl Strategy<Value = String> {
@@ -47,7 +47,7 @@ proptest! {
         let arena = grimoire::syntax::Arena::new();
         let cards = csv::cards(&arena, &rows, &mut diags);
         for card in &cards {
-            let _ = grimoire::defs::definition(card, &rules, 0, &mut diags);
+            let _ = grimoire::check::defs::definition(card, &rules, 0, &mut diags);
         }
         // Every diagnostic points inside the text.
         for d in &diags {

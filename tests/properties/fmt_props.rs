@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use grimoire::fmt::format_source;
+use grimoire::formatter::format_source;
 use grimoire::syntax::read;
 use proptest::prelude::*;
 

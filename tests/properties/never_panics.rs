@@ -20,9 +20,9 @@ use std::process::Command;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
+use grimoire::check::rules::RuleSet;
 use grimoire::diag::{Diagnostic, Source};
 use grimoire::eval::{State, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::{self, MAX_DEPTH, ReadError};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -52,7 +52,7 @@ fn config(cases: u32) -> Config {
 
 /// Applies checked effects to a state built from `values` (cycled over every slot)
 /// and checks what the evaluator promises: events change values, within bounds.
-fn run(rules: &RuleSet, effects: &[grimoire::ast::Effect], values: &[i64], seed: u64) {
+fn run(rules: &RuleSet, effects: &[grimoire::check::ast::Effect], values: &[i64], seed: u64) {
     for roles in [[0u32, 1], [1, 0]] {
         let mut state = State::new(rules, rules.roles.len(), seed);
         if !values.is_empty() {
@@ -168,7 +168,7 @@ fn exercise_with(rules: &RuleSet, text: &str, values: &[i64], seed: u64) -> usiz
         }
 
         let mut diags = Vec::new();
-        match grimoire::defs::definition(form, rules, 0, &mut diags) {
+        match grimoire::check::defs::definition(form, rules, 0, &mut diags) {
             Some(def) => {
                 assert!(diags.is_empty(), "a definition with diagnostics: {diags:?}");
                 run(rules, &def.effects, values, seed);
@@ -439,7 +439,7 @@ proptest! {
             prop_assert!(effects.is_ok(), "`{text}`:\n{:#?}", effects.err());
         } else {
             let mut diags = Vec::new();
-            let def = grimoire::defs::definition(form, &RULES, 0, &mut diags);
+            let def = grimoire::check::defs::definition(form, &RULES, 0, &mut diags);
             prop_assert!(def.is_some() && diags.is_empty(), "`{text}`:\n{diags:#?}");
         }
         exercise(&text, &values, seed);

@@ -3,9 +3,9 @@
 //! lets a status outlive its holder, and keeps every modified value equal to
 //! what the published formula gives for the statuses held.
 
-use grimoire::ast::EntityId;
+use grimoire::check::ast::EntityId;
+use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, acquire, apply};
-use grimoire::rules::RuleSet;
 use grimoire::syntax::read_one;
 use proptest::prelude::*;
 
@@ -71,7 +71,7 @@ const PICKS: [&str; 6] = [
     "all",
 ];
 
-fn effects(rules: &RuleSet, text: &str) -> Vec<grimoire::ast::Effect> {
+fn effects(rules: &RuleSet, text: &str) -> Vec<grimoire::check::ast::Effect> {
     rules
         .check_effects(&read_one(&grimoire::syntax::Arena::new(), text).expect("read"))
         .unwrap_or_else(|d| panic!("{text}: {d:#?}"))

@@ -17,9 +17,9 @@ use std::time::Duration;
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
-use grimoire::ast::Effect;
+use grimoire::check::ast::Effect;
 use grimoire::eval::{Cause, CompiledEffects, Event, Program, State, What, apply};
-use grimoire::rules::RuleSet;
+use grimoire::check::rules::RuleSet;
 use grimoire::syntax::read_one;
 
 const FOUNDATIONS: &str = "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]";

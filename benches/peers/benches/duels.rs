@@ -35,7 +35,7 @@ use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, Ending, play_out};
 use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files::{BUNDLED_DATA, check_sources, load_rules};
-use grimoire::rules::{BUNDLED, RuleSet};
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::sim::{Tally, game_seed, run_games};
 
 const RHAI: &str = include_str!("../scripts/duel.rhai");

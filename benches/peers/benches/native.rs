@@ -21,12 +21,12 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use grimoire::defs::Card;
+use grimoire::check::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, play_out};
 use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files;
-use grimoire::rules::RuleSet;
+use grimoire::check::rules::RuleSet;
 use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{Arcomage, Summary};
 

@@ -13,12 +13,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use grimoire::ast::Effect;
+use grimoire::check::ast::Effect;
 use grimoire::diag::Source;
 use grimoire::engine::run_timing;
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply};
 use grimoire::files::check_sources;
-use grimoire::rules::{RuleSet, TimingId};
+use grimoire::check::rules::{RuleSet, TimingId};
 use grimoire::syntax::read_one;
 
 /// Turns between restarts from the starting state.

@@ -9,13 +9,13 @@
 
 use std::sync::atomic::AtomicU64;
 
-use grimoire::defs::Card;
+use grimoire::check::defs::Card;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{self, Computer, play_out};
 use grimoire::engine::{Game, GameEvent, Log, Outcome};
 use grimoire::eval::{State, apply};
 use grimoire::files;
-use grimoire::rules::{BUNDLED, RuleSet};
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{
     Arcomage, CARDS, CardId, Colour, Ending, HAND_SIZE, Player, RESOURCE_GOAL, Reason, Summary,

@@ -7,7 +7,7 @@
 //! so an argument that rolls dice rolls them once.
 
 use super::{RuleSet, keyword_map, string};
-use crate::ast::FormulaDef;
+use crate::check::ast::FormulaDef;
 use crate::check::{self, keys::Keys, keys::keys};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};

@@ -8,7 +8,7 @@
 
 use super::turn_kinds::{self, TurnKindId};
 use super::{Reading, RuleSet, keyword_map, string};
-use crate::ast::Bool;
+use crate::check::ast::Bool;
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, SELF, Scope};
 use crate::diag::{Code, Diagnostic};
@@ -122,7 +122,7 @@ pub(super) fn removals(
             *slot = Some(cond);
         }
     }
-    let mut effects: Vec<Vec<crate::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
+    let mut effects: Vec<Vec<crate::check::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
     for &(kind, form) in &reading.on_removed {
         if let (Some(list), Some(slot)) = (
             check::effects(form, &scope, diags),
@@ -138,7 +138,7 @@ pub(super) fn removals(
         bound: &[SELF],
         ..rules.scope()
     };
-    let mut on_turn: Vec<Vec<crate::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
+    let mut on_turn: Vec<Vec<crate::check::ast::Effect>> = vec![Vec::new(); rules.kinds.len()];
     for &(kind, form) in &reading.on_turn {
         if let (Some(list), Some(slot)) = (
             check::effects(form, &scope, diags),

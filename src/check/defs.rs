@@ -5,13 +5,13 @@
 //! checked card becomes a [`Card`], which the engine deals, holds in hands and
 //! plays.
 
-use crate::ast::StatusDef;
-use crate::ast::{AttrId, Effect};
+use crate::check::ast::StatusDef;
+use crate::check::ast::{AttrId, Effect};
 use crate::check::keys::Keys;
+use crate::check::rules::RuleSet;
+use crate::check::status_defs::{self, StatusKey};
 use crate::check::{self, EffectKey};
 use crate::diag::{Code, Diagnostic};
-use crate::rules::RuleSet;
-use crate::status::{self, StatusKey};
 use crate::syntax::{Form, Kind, Span};
 
 /// What a definition defines.
@@ -187,20 +187,20 @@ pub fn definition(
     let pay_with: &[AttrId] = rules.cards.as_ref().map_or(&[], |c| &c.pay_with);
     // A card gives the rule set's `:cards :values` (`:multi 1.5`), each a
     // constant in its own effects; what it does not give is the default.
-    let declared: &[crate::rules::ValueDef] = match kind {
+    let declared: &[crate::check::rules::ValueDef] = match kind {
         DefKind::Card => rules.cards.as_ref().map_or(&[], |c| &c.values),
         _ => &[],
     };
     let value_names: Vec<&str> = declared.iter().map(|v| v.name.as_str()).collect();
     let (pairs, given) = check::fields_with(form, what, keys, &value_names, diags)?;
-    let mut values: Vec<(String, crate::rules::CardValue)> = declared
+    let mut values: Vec<(String, crate::check::rules::CardValue)> = declared
         .iter()
         .map(|v| (v.name.clone(), v.default))
         .collect();
     for (name, v) in given {
         if let (Some(slot), Some(n)) = (
             values.iter_mut().find(|(k, _)| k == name),
-            crate::rules::cards_number(v, diags),
+            crate::check::rules::cards_number(v, diags),
         ) {
             slot.1 = n;
         }
@@ -320,7 +320,7 @@ pub fn definition(
         );
     }
     if let Some(list) = &effects
-        && rules.expansion_of(list) > crate::rules::MAX_LIST_EXPANSION
+        && rules.expansion_of(list) > crate::check::rules::MAX_LIST_EXPANSION
     {
         diags.push(Diagnostic::new(
             Code::ExpandsTooFar,
@@ -328,7 +328,7 @@ pub fn definition(
             format!(
                 "these effects expand to {} changes through operations; at most {}",
                 rules.expansion_of(list),
-                crate::rules::MAX_LIST_EXPANSION
+                crate::check::rules::MAX_LIST_EXPANSION
             ),
         ));
     }
@@ -365,7 +365,7 @@ pub fn definition(
     {
         let at = value_span(form, "text").unwrap_or(form.span);
         for (code, message) in
-            crate::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
+            crate::check::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
         {
             diags.push(
                 Diagnostic::new(code, at, message)
@@ -377,7 +377,7 @@ pub fn definition(
     Some(def)
 }
 
-/// Checks a `{:status :id …}` map: its id and text here, the rest in [`status::check`].
+/// Checks a `{:status :id …}` map: its id and text here, the rest in [`status_defs::check`].
 fn status_definition(
     form: &Form<'_>,
     rules: &RuleSet,
@@ -411,7 +411,7 @@ fn status_definition(
             None
         }
     });
-    let def = status::check(form, rules, diags);
+    let def = status_defs::check(form, rules, diags);
     if diags[before..]
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error)

@@ -2,7 +2,7 @@
 //! resource or amount decided both ways, as `cases` and the lint see them.
 
 use super::MAX_SPLIT;
-use crate::ast::{Bool, Cmp, Effect, Entity, Int, Resource};
+use crate::check::ast::{Bool, Cmp, Effect, Entity, Int, Resource};
 
 /// Pushes the cases of `effect` onto `out`, splitting at most [`MAX_SPLIT`]
 /// conditions deep.

@@ -3,8 +3,8 @@
 //! a discard pile, and lets the player whose turn it is play or discard cards.
 
 use super::{RuleSet, whole};
-use crate::ast::{AttrId, CardValue};
 use crate::check;
+use crate::check::ast::{AttrId, CardValue};
 use crate::check::keys::{Keys, keys};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};

@@ -14,11 +14,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::ast::StatusDef;
-use crate::defs::{DefKind, Definition, definition, name_span};
+use crate::check::ast::StatusDef;
+use crate::check::defs::{DefKind, Definition, definition, name_span};
+use crate::check::md::{CategoryRow, StatusRow, Table};
+use crate::check::rules::{BUNDLED, RuleSet};
 use crate::diag::{Code, Diagnostic, Source};
-use crate::md::{CategoryRow, StatusRow, Table};
-use crate::rules::{BUNDLED, RuleSet};
 use crate::syntax::{Arena, Form, Read, Span, read};
 
 /// What checking a project needs from the layers above the checker.
@@ -140,7 +140,7 @@ fn classify<'a>(
     }
     if is_md(&source.path) {
         let mut diags = Vec::new();
-        let tables = crate::md::tables(&source.text, &mut diags);
+        let tables = crate::check::md::tables(&source.text, &mut diags);
         out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
         // A document without tables is prose; which of its tables are
         // sources depends on its rule set's `:tables`, known below.
@@ -302,7 +302,7 @@ fn status_rows<'a>(
 ) -> Vec<Option<MdRows<'a>>> {
     (0..sources.len())
         .map(|i| match (chosen[i], &parsed[i]) {
-            (Some(k), Some(Parsed::Md(tables))) => Some(crate::md::status_tables(
+            (Some(k), Some(Parsed::Md(tables))) => Some(crate::check::md::status_tables(
                 &sources[i].text,
                 tables,
                 &extended[k].tables,
@@ -366,8 +366,8 @@ fn check_definitions(
             // Table rows are joined to the definitions once all are checked, below.
             Some(Parsed::Md(..)) => continue,
             _ => {
-                cells = crate::csv::rows(&sources[i].text, &mut diags);
-                from_csv = crate::csv::cards(arena, &cells, &mut diags);
+                cells = crate::check::csv::rows(&sources[i].text, &mut diags);
+                from_csv = crate::check::csv::cards(arena, &cells, &mut diags);
                 &from_csv
             }
         };
@@ -437,9 +437,9 @@ fn check_status_rows(
         };
         let rs = &extended[k];
         let mut diags = Vec::new();
-        crate::md::check_categories(categories, rs, &mut diags);
+        crate::check::md::check_categories(categories, rs, &mut diags);
         for row in rows {
-            let id = crate::md::status_id(&row.name.text, rs);
+            let id = crate::check::md::status_id(&row.name.text, rs);
             // The same status in two tables of different shapes is checked twice;
             // twice in tables of one shape, it is defined twice.
             let key = (rs.name.clone(), row.shape, id.to_string());
@@ -478,7 +478,7 @@ fn check_status_rows(
                         )
                     }),
             };
-            if let Some(def) = crate::md::check_row(row, rs, joined, i, &mut diags) {
+            if let Some(def) = crate::check::md::check_row(row, rs, joined, i, &mut diags) {
                 statuses.push((
                     rs.name.clone(),
                     def.name.clone(),
@@ -512,13 +512,15 @@ fn read_by_any(
     host: &dyn Host,
     bundled: &mut HashMap<String, Option<RuleSet>>,
 ) -> bool {
-    given.iter().any(|r| crate::md::any_of(tables, &r.tables))
+    given
+        .iter()
+        .any(|r| crate::check::md::any_of(tables, &r.tables))
         || BUNDLED.iter().any(|(name, _)| {
             bundled
                 .entry(name.to_string())
                 .or_insert_with(|| host.bundled(name))
                 .as_ref()
-                .is_some_and(|r| crate::md::any_of(tables, &r.tables))
+                .is_some_and(|r| crate::check::md::any_of(tables, &r.tables))
         })
 }
 

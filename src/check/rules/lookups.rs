@@ -10,7 +10,7 @@
 //! range gives `:default` (0 if not given).
 
 use super::{RuleSet, keyword_map, string};
-use crate::ast::Lookup;
+use crate::check::ast::Lookup;
 use crate::check::{self, keys::Keys, keys::keys};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};

@@ -86,10 +86,10 @@ impl std::error::Error for FmtError {}
 ///
 /// ```
 /// let messy = "{:card \"Miners\"   :cost 3\n      :effects [ {:effected :you :resource :quarry :amount 1} ]}  ";
-/// let tidy = grimoire::fmt::format_source(messy).unwrap();
+/// let tidy = grimoire::formatter::format_source(messy).unwrap();
 /// assert_eq!(tidy, "{:card \"Miners\"   :cost 3\n :effects [{:effected :you :resource :quarry :amount 1}]}\n");
-/// assert_eq!(grimoire::fmt::format_source(&tidy).unwrap(), tidy);
-/// assert!(grimoire::fmt::format_source("[1 2").is_err());
+/// assert_eq!(grimoire::formatter::format_source(&tidy).unwrap(), tidy);
+/// assert!(grimoire::formatter::format_source("[1 2").is_err());
 /// ```
 pub fn format_source(src: &str) -> Result<String, FmtError> {
     let arena = Arena::new();

@@ -8,7 +8,7 @@
 //! the first attribute varying slowest: a board's cells in one line.
 
 use super::{RuleSet, keyword_map, kind_named};
-use crate::ast::AttrId;
+use crate::check::ast::AttrId;
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Declared};
 use crate::diag::{Code, Diagnostic};

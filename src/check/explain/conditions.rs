@@ -3,7 +3,7 @@
 
 use super::En;
 use super::words::{Bound, Person, Prec, percent};
-use crate::ast::{Bool, Cmp, Dec, Entity, Int};
+use crate::check::ast::{Bool, Cmp, Dec, Entity, Int};
 
 fn cmp_words(c: Cmp) -> &'static str {
     match c {

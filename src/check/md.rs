@@ -13,11 +13,11 @@
 
 use std::borrow::Cow;
 
-use crate::ast::{CategoryId, StatusDef};
+use crate::check::ast::{CategoryId, StatusDef};
+use crate::check::defs::{DefKind, Definition};
 use crate::check::keys::Keys;
-use crate::defs::{DefKind, Definition};
+use crate::check::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::diag::{Code, Diagnostic};
-use crate::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::syntax::Span;
 
 /// One cell: its text, trimmed and unescaped, and where it stands.
@@ -249,7 +249,7 @@ pub struct StatusRow<'a> {
     /// Its figures: what a column says it adds, to be checked against its definition.
     pub figures: Vec<(Column, Cell<'a>)>,
     /// Buff or debuff, where the table says.
-    pub polarity: Option<crate::ast::Polarity>,
+    pub polarity: Option<crate::check::ast::Polarity>,
     /// The whole row.
     pub span: Span,
 }
@@ -338,7 +338,7 @@ pub fn status_tables<'a>(
 }
 
 /// Buff or debuff, as the nearest heading above byte `at` says ("## Debuffs (Enemy)").
-fn polarity_above(text: &str, at: usize) -> Option<crate::ast::Polarity> {
+fn polarity_above(text: &str, at: usize) -> Option<crate::check::ast::Polarity> {
     let heading = text
         .get(..at)?
         .lines()
@@ -346,9 +346,9 @@ fn polarity_above(text: &str, at: usize) -> Option<crate::ast::Polarity> {
         .find(|l| l.trim_start().starts_with('#'))?
         .to_ascii_lowercase();
     if heading.contains("debuff") {
-        Some(crate::ast::Polarity::Debuff)
+        Some(crate::check::ast::Polarity::Debuff)
     } else if heading.contains("buff") {
-        Some(crate::ast::Polarity::Buff)
+        Some(crate::check::ast::Polarity::Buff)
     } else {
         None
     }
@@ -532,7 +532,7 @@ pub fn check_row(
             name: id.to_string(),
             text: row.description.as_ref().map(|d| d.text.to_string()),
             effects: Vec::new(),
-            play: crate::defs::CardRules::default(),
+            play: crate::check::defs::CardRules::default(),
             status: Some(StatusDef {
                 polarity,
                 category,
@@ -691,11 +691,11 @@ fn figure(cell: &Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
 /// changes its effects make to its holder's attribute. `None` where some part
 /// is computed.
 fn defined_figure(status: &StatusDef, column: Column, rules: &RuleSet) -> Option<i64> {
-    use crate::ast::{Entity, Int, Resource};
-    let holder = Entity::Role(rules.roles.len() as crate::ast::RoleId);
+    use crate::check::ast::{Entity, Int, Resource};
+    let holder = Entity::Role(rules.roles.len() as crate::check::ast::RoleId);
     // Only plain changes are summed; an operation, a choice or a nested list
     // could change the attribute in ways a figure cannot show.
-    let effects_sum = |effects: &[crate::ast::Effect], attr| {
+    let effects_sum = |effects: &[crate::check::ast::Effect], attr| {
         effects
             .iter()
             .try_fold(0i64, |sum, e| match (&e.resource, &e.entity) {

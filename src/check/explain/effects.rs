@@ -5,7 +5,7 @@
 use super::cases::{no_op, split};
 use super::words::{Item, Person, count_of, join, title};
 use super::{En, MAX_SPLIT};
-use crate::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, StatusOp};
+use crate::check::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, StatusOp};
 use crate::check::list_and;
 
 /// How far after a change its twin for the other player is looked for.

@@ -3,7 +3,7 @@
 //! turn order is the seats' order, unless `:order` gives keys to sort by.
 
 use super::{RuleSet, whole};
-use crate::ast::{Int, Leaf};
+use crate::check::ast::{Int, Leaf};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, SELF, Scope};
 use crate::diag::{Code, Diagnostic};

@@ -15,13 +15,13 @@
 //! applied it) bound. How the engine applies statuses is the subject of
 //! `docs/design/status-effects.md`.
 
-use crate::ast::{
+use crate::check::ast::{
     AttrId, Block, CategoryId, Effect, FlagId, Modifier, Polarity, Stacking, StatusDef,
 };
 use crate::check::keys::{Keys, keys};
+use crate::check::rules::{RuleSet, TimingId};
 use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
 use crate::diag::{Code, Diagnostic};
-use crate::rules::{RuleSet, TimingId};
 use crate::syntax::{Form, Kind};
 
 /// The roles a status's effects may use beyond the rule set's.
@@ -166,7 +166,7 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                     // Checked after every change: chance there would make the
                     // generator's stream depend on how often that is.
                     let mut draws = false;
-                    c.leaves(&mut |leaf| draws |= leaf == crate::ast::Leaf::Draw);
+                    c.leaves(&mut |leaf| draws |= leaf == crate::check::ast::Leaf::Draw);
                     if draws {
                         diags.push(
                             Diagnostic::new(Code::ChanceNotAllowed, v.span, "`:removed-when` cannot draw chance")
@@ -179,7 +179,8 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
             }
             StatusKey::Segments => def.segments = segments(v, &scope, diags),
             StatusKey::Turns => {
-                def.turns = crate::rules::turn_kinds::turn_list(v, rules, diags).unwrap_or_default()
+                def.turns =
+                    crate::check::rules::turn_kinds::turn_list(v, rules, diags).unwrap_or_default()
             }
             StatusKey::Flags => def.flags = flags(v, rules, diags),
             StatusKey::Blocks => def.blocks = blocks(v, &scope, diags),

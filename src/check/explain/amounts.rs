@@ -4,7 +4,7 @@
 use super::En;
 use super::cases::higher_or_lower;
 use super::words::{Ph, Prec, number};
-use crate::ast::{Arith, Bool, Dec, Entity, Filter, Formula, Int, Lookup, Over, Rounding};
+use crate::check::ast::{Arith, Bool, Dec, Entity, Filter, Formula, Int, Lookup, Over, Rounding};
 use crate::check::list_and;
 use crate::dice::Dice;
 

@@ -3,7 +3,9 @@
 
 use super::En;
 use super::words::Bound;
-use crate::ast::{Arith, Bool, Cmp, Dec, Entity, Filter, Int, Polarity, Rounding, category_bit};
+use crate::check::ast::{
+    Arith, Bool, Cmp, Dec, Entity, Filter, Int, Polarity, Rounding, category_bit,
+};
 
 fn cmp_symbol(c: Cmp) -> &'static str {
     match c {

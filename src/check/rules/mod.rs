@@ -29,7 +29,7 @@ pub mod turn_kinds;
 mod turns;
 mod victory;
 
-pub use crate::ast::CardValue;
+pub use crate::check::ast::CardValue;
 pub use actions::{ActionDef, ActionId};
 pub use attributes::AttrDef;
 pub use cards::{CardZones, ValueDef, number as cards_number};
@@ -61,7 +61,7 @@ pub mod keys {
     pub use super::victory::VictoryKey;
 }
 
-use crate::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
+use crate::check::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};
 use crate::diag::{Code, Diagnostic};
@@ -69,11 +69,11 @@ use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// Rule sets shipped inside the binary, by name.
 pub const BUNDLED: &[(&str, &str)] = &[
-    ("arcomage", include_str!("../../rules/arcomage.edn")),
-    ("tactics", include_str!("../../rules/tactics.edn")),
-    ("skills", include_str!("../../rules/skills.edn")),
-    ("duel", include_str!("../../rules/duel.edn")),
-    ("tbwg", include_str!("../../rules/tbwg.edn")),
+    ("arcomage", include_str!("../../../rules/arcomage.edn")),
+    ("tactics", include_str!("../../../rules/tactics.edn")),
+    ("skills", include_str!("../../../rules/skills.edn")),
+    ("duel", include_str!("../../../rules/duel.edn")),
+    ("tbwg", include_str!("../../../rules/tbwg.edn")),
 ];
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
@@ -161,7 +161,7 @@ pub struct RuleSet {
     pub kinds: Vec<String>,
     /// For each kind, the condition under which an entity of it leaves play
     /// (`:removed-when`, with `:self` bound to it).
-    pub removed_when: Vec<Option<crate::ast::Bool>>,
+    pub removed_when: Vec<Option<crate::check::ast::Bool>>,
     /// For each kind, the effects run as an entity of it leaves play (`:on-removed`,
     /// with `:self` bound to it).
     pub on_removed: Vec<Vec<Effect>>,
@@ -180,7 +180,7 @@ pub struct RuleSet {
     pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
     pub categories: Vec<String>,
-    /// The flags statuses may set, in declaration order; a flag's index is its [`crate::ast::FlagId`].
+    /// The flags statuses may set, in declaration order; a flag's index is its [`crate::check::ast::FlagId`].
     pub flags: Vec<String>,
     /// Status names, by [`StatusId`]: every status of the definitions checked
     /// with the rule set, declared before any is checked so they can name each other.
@@ -216,9 +216,9 @@ pub struct RuleSet {
     /// Named constants (`:tower-goal 50`), usable wherever a number is.
     pub params: Vec<(String, i64)>,
     /// Lookup tables (`:lookups`), by name, for `[lookup :name x]`.
-    pub lookups: Vec<(String, crate::ast::Lookup)>,
+    pub lookups: Vec<(String, crate::check::ast::Lookup)>,
     /// Named formulas (`:formulas`), by name, for `[formula :name …]`.
-    pub formulas: Vec<(String, crate::ast::FormulaDef)>,
+    pub formulas: Vec<(String, crate::check::ast::FormulaDef)>,
     /// Sets of options actions choose from (`:choices`).
     pub choices: Vec<choices::ChoiceSet>,
     /// Every option's name, set after set: what an action's `choice` counts (from 1).
@@ -480,7 +480,7 @@ impl RuleSet {
                     "`:categories`",
                     "category",
                     // Filters hold categories and flags as bits of one word.
-                    crate::ast::MAX_CATEGORIES,
+                    crate::check::ast::MAX_CATEGORIES,
                     &mut rules.categories,
                     diags,
                 ),

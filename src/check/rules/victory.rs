@@ -2,7 +2,7 @@
 //! after every change with `:you` bound to each seat in turn.
 
 use super::{RuleSet, string};
-use crate::ast::{AttrId, Bool, Leaf, RoleId};
+use crate::check::ast::{AttrId, Bool, Leaf, RoleId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, list_and};
 use crate::diag::{Code, Diagnostic};

@@ -19,7 +19,7 @@
 //! is allowed never depends on dice.
 
 use super::{RuleSet, keyword_map, kind_named, string};
-use crate::ast::{Bool, Effect, Leaf};
+use crate::check::ast::{Bool, Effect, Leaf};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, ACTOR, Choosable, Scope, TARGET};
 use crate::diag::{Code, Diagnostic};

@@ -4,7 +4,7 @@
 //! expansion is bounded so that no effect can do unbounded work.
 
 use super::{Reading, RuleSet, keyword_map, string};
-use crate::ast::{Effect, Leaf, OpId, Resource};
+use crate::check::ast::{Effect, Leaf, OpId, Resource};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Scope};
 use crate::diag::{Code, Diagnostic};

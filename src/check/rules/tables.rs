@@ -12,7 +12,7 @@
 //! category.
 
 use super::{RuleSet, TimingId, keyword_map, string};
-use crate::ast::AttrId;
+use crate::check::ast::AttrId;
 use crate::check::{self, keys::Keys, keys::keys};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
@@ -91,7 +91,7 @@ pub enum TablePolarity {
     /// The nearest heading above the table ("Buffs", "Debuffs").
     Heading,
     /// Every row is this.
-    Fixed(crate::ast::Polarity),
+    Fixed(crate::check::ast::Polarity),
 }
 
 /// One shape of markdown table the rule set reads.
@@ -215,8 +215,8 @@ fn shape(
 fn polarity(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<TablePolarity> {
     match v.as_keyword() {
         Some("heading") => Some(TablePolarity::Heading),
-        Some("buff") => Some(TablePolarity::Fixed(crate::ast::Polarity::Buff)),
-        Some("debuff") => Some(TablePolarity::Fixed(crate::ast::Polarity::Debuff)),
+        Some("buff") => Some(TablePolarity::Fixed(crate::check::ast::Polarity::Buff)),
+        Some("debuff") => Some(TablePolarity::Fixed(crate::check::ast::Polarity::Debuff)),
         _ => {
             diags.push(
                 Diagnostic::new(

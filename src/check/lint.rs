@@ -5,7 +5,7 @@
 //! "enemy loses 3 Beasts", "You take 3 Damage", "3 Damage to your tower",
 //! "All players lose 8 Bricks"), and "play again". A claim no effect can make
 //! true, by amount, sign and target, is reported with what the effects do
-//! instead, in the words of [`crate::explain`]: a spreadsheet whose
+//! instead, in the words of [`crate::check::explain`]: a spreadsheet whose
 //! description says "+5 Wall" while its effect takes 5 is caught rather than
 //! shipped.
 //!
@@ -13,9 +13,9 @@
 //! player's own (`:you`) and an operation as aimed at the opponent (`:other`):
 //! "+3 Wall" builds your wall, "5 Damage" hits the enemy.
 
-use crate::ast::{Effect, Entity, Int, Leaf, Resource};
+use crate::check::ast::{Effect, Entity, Int, Leaf, Resource};
+use crate::check::rules::RuleSet;
 use crate::diag::Code;
-use crate::rules::RuleSet;
 
 /// Which way a claim says a number goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +267,7 @@ fn changes(effects: &[Effect], out: &mut Vec<Change>) {
             }
             continue;
         }
-        for case in crate::explain::cases(e) {
+        for case in crate::check::explain::cases(e) {
             let mut vs = Vec::new();
             values(&case.amount, case.set, &mut vs);
             out.push(Change {
@@ -303,7 +303,7 @@ fn touches(e: &Effect, resource: &Resource, landing: Option<&Resource>) -> bool 
             .effects
             .iter()
             .any(|inner| touches(inner, resource, landing)),
-        _ => crate::explain::cases(e)
+        _ => crate::check::explain::cases(e)
             .iter()
             .any(|c| c.resource == *resource || Some(&c.resource) == landing),
     }
@@ -376,12 +376,12 @@ pub fn text_vs_card(
             };
             format!(
                 "no effect changes `:{name}`; the card does: {}",
-                crate::explain::explain(rules, effects)
+                crate::check::explain::explain(rules, effects)
             )
         } else {
             format!(
                 "the card does: {}",
-                crate::explain::explain(rules, &relevant)
+                crate::check::explain::explain(rules, &relevant)
             )
         };
         out.push((

@@ -3,7 +3,7 @@
 //! numbers as people write them, and the nouns for statuses.
 
 use super::En;
-use crate::ast::{Entity, Filter, Polarity, category_bit};
+use crate::check::ast::{Entity, Filter, Polarity, category_bit};
 use crate::check::list_and;
 
 /// Person an effect or a smart value names.

@@ -16,8 +16,8 @@ mod effects;
 mod printer;
 mod words;
 
-use crate::ast::{Effect, Int};
-use crate::rules::RuleSet;
+use crate::check::ast::{Effect, Int};
+use crate::check::rules::RuleSet;
 use words::{Bound, capitalize, join};
 
 /// How deep conditions are split into cases before the rest is said as it is
