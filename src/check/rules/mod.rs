@@ -371,6 +371,8 @@ impl RuleSet {
     }
 
     /// Checks a rule set's map; problems go to `diags`.
+    // Long on purpose: the empty rule set names every field once, then one match
+    // has an arm of a line or two per section, so the reading order is visible.
     pub fn from_form(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<RuleSet> {
         let pairs = check::fields(form, "a rule set", Section::ALL, diags)?;
         let mut rules = RuleSet {
