@@ -130,12 +130,8 @@ pub fn looks_like(token: &str) -> bool {
 /// Reads a dice token: `[COUNT]dSIDES[khN|klN][+M|-M]`.
 pub fn parse(token: &str) -> Result<Dice, DiceError> {
     let (count, count_len) = parse_count(token)?;
-    let (sides, mut at) = parse_sides(token, count_len)?;
-    let mut keep = Keep::All;
-    if let Some((k, after)) = parse_keep(token, at, count, sides)? {
-        keep = k;
-        at = after;
-    }
+    let (sides, at) = parse_sides(token, count_len)?;
+    let (keep, at) = parse_keep(token, at, count, sides)?.unwrap_or((Keep::All, at));
     let modifier = parse_modifier(token, at, count, sides)?;
     Ok(Dice {
         count,
