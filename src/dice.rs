@@ -129,19 +129,41 @@ pub fn looks_like(token: &str) -> bool {
 
 /// Reads a dice token: `[COUNT]dSIDES[khN|klN][+M|-M]`.
 pub fn parse(token: &str) -> Result<Dice, DiceError> {
-    let err =
-        |fault: DiceFault, message: String, at: std::ops::Range<usize>, help: String| DiceError {
-            fault,
-            message,
-            at,
-            help,
-        };
+    let (count, count_len) = parse_count(token)?;
+    let (sides, at) = parse_sides(token, count_len)?;
+    let (keep, at) = parse_keep(token, at, count, sides)?.unwrap_or((Keep::All, at));
+    let modifier = parse_modifier(token, at, count, sides)?;
+    Ok(Dice {
+        count,
+        sides,
+        keep,
+        modifier,
+    })
+}
+
+/// A [`DiceError`] from its parts.
+fn dice_err(
+    fault: DiceFault,
+    message: String,
+    at: std::ops::Range<usize>,
+    help: String,
+) -> DiceError {
+    DiceError {
+        fault,
+        message,
+        at,
+        help,
+    }
+}
+
+/// The token's leading count of dice (1 if it gives none) and how many bytes it takes.
+fn parse_count(token: &str) -> Result<(u16, usize), DiceError> {
     let count_len = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let count = match &token[..count_len] {
         "" => 1,
         digits => match digits.parse::<u32>() {
             Ok(0) => {
-                return Err(err(
+                return Err(dice_err(
                     DiceFault::Range,
                     format!("`{token}` throws no dice"),
                     0..count_len,
@@ -153,7 +175,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
             }
             Ok(n) if n <= u32::from(MAX_DICE) => n as u16,
             _ => {
-                return Err(err(
+                return Err(dice_err(
                     DiceFault::Range,
                     format!("`{token}` throws more than {MAX_DICE} dice"),
                     0..count_len,
@@ -162,9 +184,15 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
             }
         },
     };
+    Ok((count, count_len))
+}
+
+/// The `d` after the count and the number of faces after it: the faces and
+/// the byte where the rest of the token starts.
+fn parse_sides(token: &str, count_len: usize) -> Result<(u16, usize), DiceError> {
     let after_d = count_len + 1;
     if !token[count_len..].starts_with(['d', 'D']) {
-        return Err(err(
+        return Err(dice_err(
             DiceFault::Shape,
             format!("`{token}` is not dice"),
             0..token.len(),
@@ -191,7 +219,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
         } else {
             0..token.len()
         };
-        return Err(err(
+        return Err(dice_err(
             DiceFault::Shape,
             format!("`{token}` does not say how many faces its dice have"),
             at,
@@ -200,7 +228,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
     }
     let sides = match rest[..sides_len].parse::<u32>() {
         Ok(0) => {
-            return Err(err(
+            return Err(dice_err(
                 DiceFault::Range,
                 format!("`{token}` rolls dice with no faces"),
                 after_d..after_d + sides_len,
@@ -209,7 +237,7 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
         }
         Ok(n) if n <= u32::from(MAX_SIDES) => n as u16,
         _ => {
-            return Err(err(
+            return Err(dice_err(
                 DiceFault::Range,
                 format!("`{token}` rolls dice of more than {MAX_SIDES} faces"),
                 after_d..after_d + sides_len,
@@ -217,86 +245,83 @@ pub fn parse(token: &str) -> Result<Dice, DiceError> {
             ));
         }
     };
-    let mut at = after_d + sides_len;
-    let mut keep = Keep::All;
+    Ok((sides, after_d + sides_len))
+}
+
+/// A `khN` or `klN` at byte `at`, if there is one: what it keeps and the byte after it.
+fn parse_keep(
+    token: &str,
+    at: usize,
+    count: u16,
+    sides: u16,
+) -> Result<Option<(Keep, usize)>, DiceError> {
     let lower = token[at..].to_ascii_lowercase();
-    if lower.starts_with("kh") || lower.starts_with("kl") {
-        let n_at = at + 2;
-        let tail = &token[n_at..];
-        let n_len = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let n = tail[..n_len].parse::<u16>().unwrap_or(0);
-        if n == 0 || n >= count {
-            return Err(err(
-                DiceFault::Range,
-                format!(
-                    "`{token}` keeps {} of its {count} dice",
-                    if n_len == 0 {
-                        "none".to_string()
-                    } else {
-                        tail[..n_len].to_string()
-                    }
-                ),
-                at..n_at + n_len,
-                if count == 2 {
-                    format!("keep 1 of them: `2d{sides}kh1` keeps the higher")
-                } else if count > 2 {
-                    format!(
-                        "keep 1 to {} of them: `{count}d{sides}kh1` keeps the highest",
-                        count - 1
-                    )
-                } else {
-                    format!("throw more dice than you keep: `2d{sides}kh1` keeps the higher of two")
-                },
-            ));
-        }
-        keep = if lower.starts_with("kh") {
-            Keep::High(n)
-        } else {
-            Keep::Low(n)
-        };
-        at = n_at + n_len;
+    if !(lower.starts_with("kh") || lower.starts_with("kl")) {
+        return Ok(None);
     }
-    let modifier = match &token[at..] {
-        "" => 0,
+    let n_at = at + 2;
+    let tail = &token[n_at..];
+    let n_len = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let n = tail[..n_len].parse::<u16>().unwrap_or(0);
+    if n == 0 || n >= count {
+        return Err(dice_err(
+            DiceFault::Range,
+            format!(
+                "`{token}` keeps {} of its {count} dice",
+                if n_len == 0 {
+                    "none".to_string()
+                } else {
+                    tail[..n_len].to_string()
+                }
+            ),
+            at..n_at + n_len,
+            if count == 2 {
+                format!("keep 1 of them: `2d{sides}kh1` keeps the higher")
+            } else if count > 2 {
+                format!(
+                    "keep 1 to {} of them: `{count}d{sides}kh1` keeps the highest",
+                    count - 1
+                )
+            } else {
+                format!("throw more dice than you keep: `2d{sides}kh1` keeps the higher of two")
+            },
+        ));
+    }
+    let keep = if lower.starts_with("kh") {
+        Keep::High(n)
+    } else {
+        Keep::Low(n)
+    };
+    Ok(Some((keep, n_at + n_len)))
+}
+
+/// The `+M` or `-M` that ends the token from byte `at` (0 if nothing is left).
+fn parse_modifier(token: &str, at: usize, count: u16, sides: u16) -> Result<i64, DiceError> {
+    match &token[at..] {
+        "" => Ok(0),
         m if (m.starts_with('+') || m.starts_with('-'))
             && m.len() > 1
             && m[1..].bytes().all(|b| b.is_ascii_digit()) =>
         {
             match m[1..].parse::<i64>() {
-                Ok(n) if n <= MAX_MODIFIER => {
-                    if m.starts_with('-') {
-                        -n
-                    } else {
-                        n
-                    }
-                }
-                _ => {
-                    return Err(err(
-                        DiceFault::Range,
-                        format!("`{token}` adds more than {MAX_MODIFIER}"),
-                        at..token.len(),
-                        "add large numbers with `[+ 1d20 N]`".into(),
-                    ));
-                }
+                Ok(n) if n <= MAX_MODIFIER => Ok(if m.starts_with('-') { -n } else { n }),
+                _ => Err(dice_err(
+                    DiceFault::Range,
+                    format!("`{token}` adds more than {MAX_MODIFIER}"),
+                    at..token.len(),
+                    "add large numbers with `[+ 1d20 N]`".into(),
+                )),
             }
         }
-        _ => {
-            return Err(err(
-                DiceFault::Shape,
-                format!("`{token}` has `{}` after its dice", &token[at..]),
-                at..token.len(),
-                format!(
-                    "dice end in a modifier such as `+2`: `{count}d{sides}+2`; write other arithmetic as `[+ {count}d{sides} …]`"
-                ),
-            ));
-        }
-    };
-    Ok(Dice {
-        count,
-        sides,
-        keep,
-        modifier,
-    })
+        _ => Err(dice_err(
+            DiceFault::Shape,
+            format!("`{token}` has `{}` after its dice", &token[at..]),
+            at..token.len(),
+            format!(
+                "dice end in a modifier such as `+2`: `{count}d{sides}+2`; write other arithmetic as `[+ {count}d{sides} …]`"
+            ),
+        )),
+    }
 }
 
 /// `token` with its count (the first `count_len` bytes) replaced by `count`.

@@ -158,26 +158,7 @@ pub fn definition(
     } else if form.has_key(StatusKey::Status.name()) {
         return status_definition(form, rules, source, diags);
     } else {
-        let mut d = Diagnostic::new(
-            Code::NotADefinition,
-            form.span,
-            format!(
-                "expected a definition, `{{:card \"Name\" …}}`, `{{:effect \"Name\" …}}` or `{{:status :id …}}`, found {}",
-                form.describe()
-            ),
-        );
-        if let Kind::Map(pairs) = &form.kind
-            && pairs
-                .iter()
-                .any(|(k, _)| k.as_keyword().and_then(EffectKey::find).is_some())
-        {
-            d = d.with_help(
-                "this looks like an effect map: put it in a definition's `:effects` vector",
-            );
-        } else if matches!(form.kind, Kind::Vector(_)) {
-            d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
-        }
-        diags.push(d);
+        not_a_definition(form, diags);
         return None;
     };
     let (keys, what) = match kind {
@@ -193,18 +174,7 @@ pub fn definition(
     };
     let value_names: Vec<&str> = declared.iter().map(|v| v.name.as_str()).collect();
     let (pairs, given) = check::fields_with(form, what, keys, &value_names, diags)?;
-    let mut values: Vec<(String, crate::check::rules::CardValue)> = declared
-        .iter()
-        .map(|v| (v.name.clone(), v.default))
-        .collect();
-    for (name, v) in given {
-        if let (Some(slot), Some(n)) = (
-            values.iter_mut().find(|(k, _)| k == name),
-            crate::check::rules::cards_number(v, diags),
-        ) {
-            slot.1 = n;
-        }
-    }
+    let values = card_values(declared, given, diags);
     let scope = check::Scope {
         card_values: &values,
         ..rules.scope()
@@ -216,39 +186,11 @@ pub fn definition(
     for (def_key, value) in pairs {
         let key = def_key.name();
         match def_key {
-            DefKey::Type => match value.as_keyword().and_then(|k| rules.attribute(k)) {
-                Some(a) if pay_with.is_empty() || pay_with.contains(&a) => play.pay_with = Some(a),
-                _ => {
-                    let allowed: Vec<&str> = if pay_with.is_empty() {
-                        rules.attributes.iter().map(String::as_str).collect()
-                    } else {
-                        pay_with
-                            .iter()
-                            .map(|&a| rules.attributes[a as usize].as_str())
-                            .collect()
-                    };
-                    diags.push(
-                        Diagnostic::new(
-                            Code::UnknownCardType,
-                            value.span,
-                            format!(
-                                "`:type` names what the card is paid in, found {}",
-                                value.describe()
-                            ),
-                        )
-                        .with_label("not a card type of this rule set")
-                        .suggest(
-                            value.as_keyword().unwrap_or(""),
-                            allowed.iter().copied(),
-                            |s| format!(":{s}"),
-                        )
-                        .with_help_if_none(format!(
-                            "the card types are {}",
-                            check::list_and(allowed.iter().map(|a| format!("`:{a}`")))
-                        )),
-                    );
+            DefKey::Type => {
+                if let Some(a) = card_type(value, rules, pay_with, diags) {
+                    play.pay_with = Some(a);
                 }
-            },
+            }
             DefKey::Cost => play.cost = count(value, key, i64::MAX, diags).unwrap_or(0),
             DefKey::Draw => play.draw = count(value, key, 10, diags).unwrap_or(0) as u8,
             DefKey::Discard => play.discard = count(value, key, 10, diags).unwrap_or(0) as u8,
@@ -283,31 +225,165 @@ pub fn definition(
         }
     }
     if kind == DefKind::Card && !pay_with.is_empty() {
-        for key in [DefKey::Type.name(), DefKey::Cost.name()] {
-            if !form.has_key(key) {
-                diags.push(
-                    Diagnostic::new(
-                        Code::MissingKey,
-                        form.span,
-                        format!("a card of rule set `{}` needs `:{key}`", rules.name),
-                    )
-                    .with_label(format!("missing `:{key}`"))
-                    .with_help(if key == DefKey::Cost.name() {
-                        "write `:cost 0` for a free card".to_string()
-                    } else {
-                        format!(
-                            "write what it is paid in: {}",
-                            check::list(
-                                pay_with
-                                    .iter()
-                                    .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
-                            )
-                        )
-                    }),
-                );
-            }
+        missing_card_keys(form, rules, pay_with, diags);
+    }
+    whole_definition_checks(form, rules, what, effects.as_deref(), &play, diags);
+    if diags
+        .iter()
+        .skip(before)
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return None;
+    }
+    let def = Definition {
+        kind,
+        name: name?,
+        text,
+        effects: effects?,
+        play,
+        status: None,
+        rules: rules.name.clone(),
+        source,
+        span: form.span,
+    };
+    if kind == DefKind::Card
+        && let Some(text) = &def.text
+    {
+        card_text_lints(form, rules, text, &def, diags);
+    }
+    Some(def)
+}
+
+/// Reports a form that is none of the three definitions, with a hint where it looks like one's body.
+fn not_a_definition(form: &Form<'_>, diags: &mut Vec<Diagnostic>) {
+    let mut d = Diagnostic::new(
+        Code::NotADefinition,
+        form.span,
+        format!(
+            "expected a definition, `{{:card \"Name\" …}}`, `{{:effect \"Name\" …}}` or `{{:status :id …}}`, found {}",
+            form.describe()
+        ),
+    );
+    if let Kind::Map(pairs) = &form.kind
+        && pairs
+            .iter()
+            .any(|(k, _)| k.as_keyword().and_then(EffectKey::find).is_some())
+    {
+        d = d
+            .with_help("this looks like an effect map: put it in a definition's `:effects` vector");
+    } else if matches!(form.kind, Kind::Vector(_)) {
+        d = d.with_help("a bare effect list needs a name: `{:effect \"Name\" :effects [...]}`");
+    }
+    diags.push(d);
+}
+
+/// A card's `:cards :values`: what it gives (`:multi 1.5`), else the rule set's default.
+fn card_values(
+    declared: &[crate::check::rules::ValueDef],
+    given: Vec<(&str, &Form<'_>)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, crate::check::rules::CardValue)> {
+    let mut values: Vec<(String, crate::check::rules::CardValue)> = declared
+        .iter()
+        .map(|v| (v.name.clone(), v.default))
+        .collect();
+    for (name, v) in given {
+        if let (Some(slot), Some(n)) = (
+            values.iter_mut().find(|(k, _)| k == name),
+            crate::check::rules::cards_number(v, diags),
+        ) {
+            slot.1 = n;
         }
     }
+    values
+}
+
+/// The attribute a card's `:type` names, if the rule set lets cards be paid in it (else reported).
+fn card_type(
+    value: &Form<'_>,
+    rules: &RuleSet,
+    pay_with: &[AttrId],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<AttrId> {
+    match value.as_keyword().and_then(|k| rules.attribute(k)) {
+        Some(a) if pay_with.is_empty() || pay_with.contains(&a) => Some(a),
+        _ => {
+            let allowed: Vec<&str> = if pay_with.is_empty() {
+                rules.attributes.iter().map(String::as_str).collect()
+            } else {
+                pay_with
+                    .iter()
+                    .map(|&a| rules.attributes[a as usize].as_str())
+                    .collect()
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownCardType,
+                    value.span,
+                    format!(
+                        "`:type` names what the card is paid in, found {}",
+                        value.describe()
+                    ),
+                )
+                .with_label("not a card type of this rule set")
+                .suggest(
+                    value.as_keyword().unwrap_or(""),
+                    allowed.iter().copied(),
+                    |s| format!(":{s}"),
+                )
+                .with_help_if_none(format!(
+                    "the card types are {}",
+                    check::list_and(allowed.iter().map(|a| format!("`:{a}`")))
+                )),
+            );
+            None
+        }
+    }
+}
+
+/// Reports a card of a rule set with costs that lacks `:type` or `:cost`.
+fn missing_card_keys(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    pay_with: &[AttrId],
+    diags: &mut Vec<Diagnostic>,
+) {
+    for key in [DefKey::Type.name(), DefKey::Cost.name()] {
+        if !form.has_key(key) {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    format!("a card of rule set `{}` needs `:{key}`", rules.name),
+                )
+                .with_label(format!("missing `:{key}`"))
+                .with_help(if key == DefKey::Cost.name() {
+                    "write `:cost 0` for a free card".to_string()
+                } else {
+                    format!(
+                        "write what it is paid in: {}",
+                        check::list(
+                            pay_with
+                                .iter()
+                                .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
+                        )
+                    )
+                }),
+            );
+        }
+    }
+}
+
+/// Reports what a definition gets wrong as a whole: no `:effects`, effects
+/// that expand too far, a cost with nothing to pay it in.
+fn whole_definition_checks(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    what: &str,
+    effects: Option<&[Effect]>,
+    play: &CardRules,
+    diags: &mut Vec<Diagnostic>,
+) {
     if !form.has_key(DefKey::Effects.name()) {
         diags.push(
             Diagnostic::new(
@@ -319,7 +395,7 @@ pub fn definition(
             .with_help("write `:effects []` for one that does nothing"),
         );
     }
-    if let Some(list) = &effects
+    if let Some(list) = effects
         && rules.expansion_of(list) > crate::check::rules::MAX_LIST_EXPANSION
     {
         diags.push(Diagnostic::new(
@@ -342,39 +418,26 @@ pub fn definition(
             .with_help("add `:type`, naming the attribute the cost is paid in"),
         );
     }
-    if diags
-        .iter()
-        .skip(before)
-        .any(|d| d.severity == crate::diag::Severity::Error)
+}
+
+/// Reports where a card's `:text` and what its data does disagree.
+fn card_text_lints(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    text: &str,
+    def: &Definition,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let at = value_span(form, "text").unwrap_or(form.span);
+    for (code, message) in
+        crate::check::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
     {
-        return None;
+        diags.push(
+            Diagnostic::new(code, at, message)
+                .with_label("the card's text")
+                .with_help("make the text and the data agree"),
+        );
     }
-    let def = Definition {
-        kind,
-        name: name?,
-        text,
-        effects: effects?,
-        play,
-        status: None,
-        rules: rules.name.clone(),
-        source,
-        span: form.span,
-    };
-    if kind == DefKind::Card
-        && let Some(text) = &def.text
-    {
-        let at = value_span(form, "text").unwrap_or(form.span);
-        for (code, message) in
-            crate::check::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
-        {
-            diags.push(
-                Diagnostic::new(code, at, message)
-                    .with_label("the card's text")
-                    .with_help("make the text and the data agree"),
-            );
-        }
-    }
-    Some(def)
 }
 
 /// Checks a `{:status :id …}` map: its id and text here, the rest in [`status_defs::check`].

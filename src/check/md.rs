@@ -420,45 +420,11 @@ pub fn check_row(
 ) -> Option<Definition> {
     let shown = row.name.text.as_ref();
     if shown.is_empty() || shown == "-" {
-        let column = rules
-            .tables
-            .get(row.shape)
-            .and_then(|t| t.columns.iter().find(|(_, c)| *c == Column::Status))
-            .map_or("status", |(h, _)| h.as_str());
-        diags.push(
-            Diagnostic::new(
-                Code::TableRowUnnamed,
-                row.name.span,
-                "this row names no status",
-            )
-            .with_label("empty")
-            .with_help(format!("write the status's name in the `{column}` column")),
-        );
+        unnamed_row(row, rules, diags);
         return None;
     }
     let id = status_id(shown, rules);
-    let category = match row.category.as_ref().map(|c| (c, c.text.as_ref())) {
-        None | Some((_, "" | "-")) => None,
-        Some((cell, name)) => match rules.categories.iter().position(|c| c == name) {
-            Some(c) => Some(c as CategoryId),
-            None => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::TableUnknownCategory,
-                        cell.span,
-                        format!("`{name}` is not a category of rule set `{}`", rules.name),
-                    )
-                    .with_label("not a category")
-                    .suggest(
-                        name,
-                        rules.categories.iter().map(String::as_str),
-                        |s| s.to_string(),
-                    ),
-                );
-                return None;
-            }
-        },
-    };
+    let category = row_category(row, rules, diags)?;
     let timing = row.trigger.as_ref().and_then(|t| trigger(t, rules, diags));
     let figures: Vec<(Column, &Cell<'_>, i64)> = row
         .figures
@@ -466,82 +432,7 @@ pub fn check_row(
         .filter_map(|(c, cell)| figure(cell, diags).map(|n| (*c, cell, n)))
         .collect();
     let Some((status, path)) = joined else {
-        // Where a table can describe statuses, a row it does not describe is
-        // one the designer has yet to write (`DecreaseHealing2` beside
-        // `DecreaseHealing1`); where it cannot, the row names a status to check
-        // and must name one.
-        let describes = rules
-            .tables
-            .get(row.shape)
-            .is_some_and(|t| t.columns.iter().any(|(_, c)| *c == Column::Text));
-        if !describes {
-            let lower = shown.to_ascii_lowercase();
-            diags.push(
-                Diagnostic::new(
-                    Code::TableUnknownStatus,
-                    row.name.span,
-                    format!("`{shown}` names no status of rule set `{}`", rules.name),
-                )
-                .with_label("not a status")
-                .suggest(&lower, rules.statuses.iter().map(String::as_str), |s| {
-                    s.to_string()
-                })
-                .with_help_if_none(format!(
-                    "define it as `{{:status :{lower} …}}` in an `.edn` file"
-                )),
-            );
-            return None;
-        }
-        if row.description.is_none() {
-            diags.push(
-                Diagnostic::new(
-                    Code::RowUndefined,
-                    row.name.span,
-                    format!("`{shown}` has no description and no definition: it is undefined"),
-                )
-                .with_label("undefined")
-                .with_help(format!(
-                    "describe it, and write what it does as `{{:status :{id} …}}` in an `.edn` file"
-                )),
-            );
-            return None;
-        }
-        let Some(polarity) = row.polarity else {
-            diags.push(
-                Diagnostic::new(Code::TablePolarity, row.name.span, format!("cannot tell whether `{shown}` is a buff or a debuff"))
-                    .with_label("no polarity")
-                    .with_help("put the table under a heading that says Buffs or Debuffs, or define it in an `.edn` file"),
-            );
-            return None;
-        };
-        diags.push(
-            Diagnostic::new(
-                Code::RowDoesNothing,
-                row.name.span,
-                format!(
-                    "`{shown}` does nothing: a table row names a status but cannot say what it does"
-                ),
-            )
-            .with_label("no effects")
-            .with_help(format!(
-                "write what it does as `{{:status :{id} …}}` in an `.edn` file"
-            )),
-        );
-        return Some(Definition {
-            kind: DefKind::Status,
-            name: id.to_string(),
-            text: row.description.as_ref().map(|d| d.text.to_string()),
-            effects: Vec::new(),
-            play: crate::check::defs::CardRules::default(),
-            status: Some(StatusDef {
-                polarity,
-                category,
-                ..StatusDef::default()
-            }),
-            rules: rules.name.clone(),
-            source,
-            span: row.span,
-        });
+        return row_without_definition(row, rules, id, category, source, diags);
     };
     let name_of = |c: Option<CategoryId>| {
         c.and_then(|c| rules.categories.get(usize::from(c)))
@@ -602,6 +493,158 @@ pub fn check_row(
             .with_label("a different timing"),
         );
     }
+    figures_vs_definition(rules, status, path, shown, figures, diags);
+    None
+}
+
+/// Reports a status row whose name cell is empty.
+fn unnamed_row(row: &StatusRow<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+    let column = rules
+        .tables
+        .get(row.shape)
+        .and_then(|t| t.columns.iter().find(|(_, c)| *c == Column::Status))
+        .map_or("status", |(h, _)| h.as_str());
+    diags.push(
+        Diagnostic::new(
+            Code::TableRowUnnamed,
+            row.name.span,
+            "this row names no status",
+        )
+        .with_label("empty")
+        .with_help(format!("write the status's name in the `{column}` column")),
+    );
+}
+
+/// The category a status row names: `Some(None)` for none, `None` for one the
+/// rule set lacks (reported).
+fn row_category(
+    row: &StatusRow<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<CategoryId>> {
+    let category = match row.category.as_ref().map(|c| (c, c.text.as_ref())) {
+        None | Some((_, "" | "-")) => None,
+        Some((cell, name)) => match rules.categories.iter().position(|c| c == name) {
+            Some(c) => Some(c as CategoryId),
+            None => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::TableUnknownCategory,
+                        cell.span,
+                        format!("`{name}` is not a category of rule set `{}`", rules.name),
+                    )
+                    .with_label("not a category")
+                    .suggest(
+                        name,
+                        rules.categories.iter().map(String::as_str),
+                        |s| s.to_string(),
+                    ),
+                );
+                return None;
+            }
+        },
+    };
+    Some(category)
+}
+
+/// A status row with no `.edn` definition: reported, and where the table
+/// describes it, a status of its own that only names its polarity and category.
+fn row_without_definition(
+    row: &StatusRow<'_>,
+    rules: &RuleSet,
+    id: &str,
+    category: Option<CategoryId>,
+    source: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Definition> {
+    let shown = row.name.text.as_ref();
+    // Where a table can describe statuses, a row it does not describe is
+    // one the designer has yet to write (`DecreaseHealing2` beside
+    // `DecreaseHealing1`); where it cannot, the row names a status to check
+    // and must name one.
+    let describes = rules
+        .tables
+        .get(row.shape)
+        .is_some_and(|t| t.columns.iter().any(|(_, c)| *c == Column::Text));
+    if !describes {
+        let lower = shown.to_ascii_lowercase();
+        diags.push(
+            Diagnostic::new(
+                Code::TableUnknownStatus,
+                row.name.span,
+                format!("`{shown}` names no status of rule set `{}`", rules.name),
+            )
+            .with_label("not a status")
+            .suggest(&lower, rules.statuses.iter().map(String::as_str), |s| {
+                s.to_string()
+            })
+            .with_help_if_none(format!(
+                "define it as `{{:status :{lower} …}}` in an `.edn` file"
+            )),
+        );
+        return None;
+    }
+    if row.description.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::RowUndefined,
+                row.name.span,
+                format!("`{shown}` has no description and no definition: it is undefined"),
+            )
+            .with_label("undefined")
+            .with_help(format!(
+                "describe it, and write what it does as `{{:status :{id} …}}` in an `.edn` file"
+            )),
+        );
+        return None;
+    }
+    let Some(polarity) = row.polarity else {
+        diags.push(
+            Diagnostic::new(Code::TablePolarity, row.name.span, format!("cannot tell whether `{shown}` is a buff or a debuff"))
+                .with_label("no polarity")
+                .with_help("put the table under a heading that says Buffs or Debuffs, or define it in an `.edn` file"),
+        );
+        return None;
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::RowDoesNothing,
+            row.name.span,
+            format!(
+                "`{shown}` does nothing: a table row names a status but cannot say what it does"
+            ),
+        )
+        .with_label("no effects")
+        .with_help(format!(
+            "write what it does as `{{:status :{id} …}}` in an `.edn` file"
+        )),
+    );
+    Some(Definition {
+        kind: DefKind::Status,
+        name: id.to_string(),
+        text: row.description.as_ref().map(|d| d.text.to_string()),
+        effects: Vec::new(),
+        play: crate::check::defs::CardRules::default(),
+        status: Some(StatusDef {
+            polarity,
+            category,
+            ..StatusDef::default()
+        }),
+        rules: rules.name.clone(),
+        source,
+        span: row.span,
+    })
+}
+
+/// Reports each figure of a row that its status's definition contradicts.
+fn figures_vs_definition(
+    rules: &RuleSet,
+    status: &StatusDef,
+    path: &str,
+    shown: &str,
+    figures: Vec<(Column, &Cell<'_>, i64)>,
+    diags: &mut Vec<Diagnostic>,
+) {
     for (column, cell, said) in figures {
         // A figure the definition computes (a condition, a scale) cannot be compared.
         let Some(has) = defined_figure(status, column, rules) else {
@@ -641,7 +684,6 @@ pub fn check_row(
             );
         }
     }
-    None
 }
 
 /// `+3`, `-1`, `0`.

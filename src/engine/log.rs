@@ -104,10 +104,7 @@ pub fn render_named(
 ) -> String {
     let mut out = String::new();
     // Seats by name; entities added in play by number.
-    let seat = |s: EntityId| match names.get(s as usize) {
-        Some(name) => std::borrow::Cow::Borrowed(name.as_str()),
-        None => std::borrow::Cow::Owned(format!("#{s}")),
-    };
+    let seat = |s: EntityId| seat_name(names, s);
     // A moment's hook changes share one line: "start: p1.bricks 5 -> 7, …".
     let mut hook_line: Vec<String> = Vec::new();
     let mut hook_name = "start";
@@ -152,161 +149,194 @@ pub fn render_named(
             }
             _ => flush(&mut out, &mut hook_line, hook_name),
         }
-        match *e {
-            // A turn of another kind than the first says which.
-            GameEvent::TurnStart {
-                turn,
-                seat: s,
-                kind: 0,
-            } => {
-                let _ = writeln!(out, "turn {turn}: {}", seat(s));
-            }
-            GameEvent::TurnStart {
-                turn,
-                seat: s,
-                kind,
-            } => {
-                let kind = rules
-                    .turn_kinds
-                    .get(usize::from(kind))
-                    .map_or("?", |k| k.name.as_str());
-                let _ = writeln!(out, "turn {turn}: {} ({kind} turn)", seat(s));
-            }
-            GameEvent::Played { seat: s, card } => {
-                let c = &cards[card as usize];
-                let _ = if c.text.is_empty() {
-                    writeln!(out, "  {} plays {}", seat(s), c.name)
-                } else {
-                    writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
-                };
-            }
-            GameEvent::Discarded {
-                seat: s,
-                card,
-                forced,
-            } => {
-                let how = if forced { "must discard" } else { "discards" };
-                let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card as usize].name);
-            }
-            GameEvent::Acted {
-                seat: _,
-                action,
-                stage,
-            } => {
-                let (who, what) = action_words(rules, action, |e| seat(e).into_owned());
-                let _ = match stage {
-                    Stage::Done => writeln!(out, "  {who}: {what}"),
-                    Stage::Delayed => {
-                        writeln!(out, "  {who}: {what} (preparing: resolves next round)")
-                    }
-                    Stage::Resolved => writeln!(out, "  {who}'s prepared {what} resolves"),
-                    Stage::Cancelled => writeln!(out, "  {who}'s prepared {what} is cancelled"),
-                };
-            }
-            GameEvent::Passed { seat: s } => {
-                let _ = writeln!(out, "  {} cannot act and passes", seat(s));
-            }
-            GameEvent::Changed { change, by } => {
-                let note = match by {
-                    By::Cost(_) => " (cost)".to_string(),
-                    By::Played(_) => " (the card's number)".to_string(),
-                    By::Card(_, cause) => through(rules, cause),
-                    By::Action(_, cause) => through(rules, cause),
-                    By::Given(cause) => format!("{} (given)", through(rules, cause)),
-                    By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
-                    By::EntityTurn(_, cause) => through(rules, cause),
-                    // A status's hook: which status, at which timing.
-                    By::Hook(timing, cause) => format!(
-                        "{} at {}",
-                        through(rules, cause),
-                        rules.timings[timing as usize].name
-                    ),
-                };
-                let _ = writeln!(
-                    out,
-                    "    {}.{} {} -> {}{note}",
-                    seat(change.entity),
-                    rules.attributes[change.attr as usize],
-                    change.before,
-                    change.after
-                );
-            }
-            GameEvent::Status {
-                entity,
-                status,
-                change,
-                before,
-                after,
-                by: _,
-            } => {
-                let _ = writeln!(
-                    out,
-                    "    {} {}",
-                    seat(entity),
-                    status_line(rules, status, change, before, after)
-                );
-            }
-            GameEvent::Die { face, kept, .. } => rolls.die(face, kept),
-            GameEvent::Rolled {
-                entity,
-                sides,
-                keep,
-                modifier,
-                total,
-            } => {
-                let line = rolls.total(sides, keep, modifier, total);
-                let _ = writeln!(out, "    {} rolls {line}", seat(entity));
-            }
-            GameEvent::Kept {
-                entity,
-                higher,
-                kept,
-                other,
-            } => {
-                let _ = writeln!(
-                    out,
-                    "    {} {}",
-                    seat(entity),
-                    kept_line(higher, kept, other)
-                );
-            }
-            GameEvent::Spawned { entity, kind } => {
-                let kind = rules.kinds.get(kind as usize).map_or("?", String::as_str);
-                let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
-            }
-            GameEvent::Removed { entity } => {
-                let _ = writeln!(out, "    {} leaves play", seat(entity));
-            }
-            GameEvent::EntityTurn { entity } => {
-                let _ = writeln!(out, "{}'s turn", seat(entity));
-            }
-            GameEvent::TimedRan { timing, entity } => {
-                let name = rules
-                    .timings
-                    .get(timing as usize)
-                    .map_or("?", |t| t.name.as_str());
-                let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
-            }
-            GameEvent::Ended(outcome) => {
-                let _ = match outcome {
-                    Outcome::Win { seat: s, reason } => writeln!(
-                        out,
-                        "{} wins: {}",
-                        seat(s),
-                        rules
-                            .victory
-                            .get(reason as usize)
-                            .map_or("", |v| v.reason.as_str())
-                    ),
-                    Outcome::Tie => writeln!(out, "tie: both players won at once"),
-                    Outcome::TurnLimit => writeln!(out, "draw: the turn limit was reached"),
-                    Outcome::NobodyLeft => writeln!(out, "draw: no seat is left in play"),
-                };
-            }
-        }
+        render_event(&mut out, rules, cards, e, &seat, &mut rolls);
     }
     flush(&mut out, &mut hook_line, hook_name);
     out
+}
+
+/// What a seat is called: its name in `names`, or `#n` for an entity added in play.
+fn seat_name(names: &[String], s: EntityId) -> std::borrow::Cow<'_, str> {
+    match names.get(s as usize) {
+        Some(name) => std::borrow::Cow::Borrowed(name.as_str()),
+        None => std::borrow::Cow::Owned(format!("#{s}")),
+    }
+}
+
+/// Writes the line of one event other than a grouped hook change; a die waits in `rolls`.
+fn render_event<'n>(
+    out: &mut String,
+    rules: &RuleSet,
+    cards: &[Card],
+    e: &GameEvent,
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+    rolls: &mut Rolls,
+) {
+    match *e {
+        // A turn of another kind than the first says which.
+        GameEvent::TurnStart {
+            turn,
+            seat: s,
+            kind: 0,
+        } => {
+            let _ = writeln!(out, "turn {turn}: {}", seat(s));
+        }
+        GameEvent::TurnStart {
+            turn,
+            seat: s,
+            kind,
+        } => {
+            let kind = rules
+                .turn_kinds
+                .get(usize::from(kind))
+                .map_or("?", |k| k.name.as_str());
+            let _ = writeln!(out, "turn {turn}: {} ({kind} turn)", seat(s));
+        }
+        GameEvent::Played { seat: s, card } => {
+            let c = &cards[card as usize];
+            let _ = if c.text.is_empty() {
+                writeln!(out, "  {} plays {}", seat(s), c.name)
+            } else {
+                writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
+            };
+        }
+        GameEvent::Discarded {
+            seat: s,
+            card,
+            forced,
+        } => {
+            let how = if forced { "must discard" } else { "discards" };
+            let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card as usize].name);
+        }
+        GameEvent::Acted {
+            seat: _,
+            action,
+            stage,
+        } => {
+            let (who, what) = action_words(rules, action, |e| seat(e).into_owned());
+            let _ = match stage {
+                Stage::Done => writeln!(out, "  {who}: {what}"),
+                Stage::Delayed => {
+                    writeln!(out, "  {who}: {what} (preparing: resolves next round)")
+                }
+                Stage::Resolved => writeln!(out, "  {who}'s prepared {what} resolves"),
+                Stage::Cancelled => writeln!(out, "  {who}'s prepared {what} is cancelled"),
+            };
+        }
+        GameEvent::Passed { seat: s } => {
+            let _ = writeln!(out, "  {} cannot act and passes", seat(s));
+        }
+        GameEvent::Changed { change, by } => {
+            let note = change_note(rules, by);
+            let _ = writeln!(
+                out,
+                "    {}.{} {} -> {}{note}",
+                seat(change.entity),
+                rules.attributes[change.attr as usize],
+                change.before,
+                change.after
+            );
+        }
+        GameEvent::Status {
+            entity,
+            status,
+            change,
+            before,
+            after,
+            by: _,
+        } => {
+            let _ = writeln!(
+                out,
+                "    {} {}",
+                seat(entity),
+                status_line(rules, status, change, before, after)
+            );
+        }
+        GameEvent::Die { face, kept, .. } => rolls.die(face, kept),
+        GameEvent::Rolled {
+            entity,
+            sides,
+            keep,
+            modifier,
+            total,
+        } => {
+            let line = rolls.total(sides, keep, modifier, total);
+            let _ = writeln!(out, "    {} rolls {line}", seat(entity));
+        }
+        GameEvent::Kept {
+            entity,
+            higher,
+            kept,
+            other,
+        } => {
+            let _ = writeln!(
+                out,
+                "    {} {}",
+                seat(entity),
+                kept_line(higher, kept, other)
+            );
+        }
+        GameEvent::Spawned { entity, kind } => {
+            let kind = rules.kinds.get(kind as usize).map_or("?", String::as_str);
+            let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
+        }
+        GameEvent::Removed { entity } => {
+            let _ = writeln!(out, "    {} leaves play", seat(entity));
+        }
+        GameEvent::EntityTurn { entity } => {
+            let _ = writeln!(out, "{}'s turn", seat(entity));
+        }
+        GameEvent::TimedRan { timing, entity } => {
+            let name = rules
+                .timings
+                .get(timing as usize)
+                .map_or("?", |t| t.name.as_str());
+            let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
+        }
+        GameEvent::Ended(outcome) => render_outcome(out, rules, outcome, seat),
+    }
+}
+
+/// What a change's line says after its numbers: what made it.
+fn change_note(rules: &RuleSet, by: By) -> String {
+    match by {
+        By::Cost(_) => " (cost)".to_string(),
+        By::Played(_) => " (the card's number)".to_string(),
+        By::Card(_, cause) => through(rules, cause),
+        By::Action(_, cause) => through(rules, cause),
+        By::Given(cause) => format!("{} (given)", through(rules, cause)),
+        By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
+        By::EntityTurn(_, cause) => through(rules, cause),
+        // A status's hook: which status, at which timing.
+        By::Hook(timing, cause) => format!(
+            "{} at {}",
+            through(rules, cause),
+            rules.timings[timing as usize].name
+        ),
+    }
+}
+
+/// Writes the line that ends the game.
+fn render_outcome<'n>(
+    out: &mut String,
+    rules: &RuleSet,
+    outcome: Outcome,
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+) {
+    let _ = match outcome {
+        Outcome::Win { seat: s, reason } => writeln!(
+            out,
+            "{} wins: {}",
+            seat(s),
+            rules
+                .victory
+                .get(reason as usize)
+                .map_or("", |v| v.reason.as_str())
+        ),
+        Outcome::Tie => writeln!(out, "tie: both players won at once"),
+        Outcome::TurnLimit => writeln!(out, "draw: the turn limit was reached"),
+        Outcome::NobodyLeft => writeln!(out, "draw: no seat is left in play"),
+    };
 }
 
 /// Reads a roll's events in order: each die waits until the roll's total
