@@ -515,7 +515,7 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
             };
             diags.push(
                 Diagnostic::new(
-                    Code::OutOfRange,
+                    Code::whole_number(value),
                     value.span,
                     format!(
                         "`:{key}` is a whole number {range}, found {}",

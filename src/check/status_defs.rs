@@ -327,7 +327,7 @@ fn lasts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<(
         _ => {
             diags.push(
                 Diagnostic::new(
-                    Code::OutOfRange,
+                    Code::whole_number(count),
                     count.span,
                     format!(
                         "a status lasts a whole number of times from 1 to {MAX_LASTS}, found {}",
@@ -359,7 +359,7 @@ fn stacking(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<Stacking> {
             _ => {
                 diags.push(
                     Diagnostic::new(
-                        Code::OutOfRange,
+                        Code::whole_number(n),
                         n.span,
                         format!(
                             "a status stacks from 1 to {MAX_STACKS} times, found {}",
@@ -501,7 +501,7 @@ fn blocks(v: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Optio
                 }
                 _ => diags.push(
                     Diagnostic::new(
-                        Code::OutOfRange,
+                        Code::whole_number(value),
                         value.span,
                         format!(
                             "`:charges` is a whole number from 1 to {}, found {}",

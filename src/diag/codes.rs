@@ -19,7 +19,7 @@
 //! means, why it happens and an example are in [`super::catalogue`].
 
 use crate::dice::DiceFault;
-use crate::syntax::ReadError;
+use crate::syntax::{Form, Kind, ReadError};
 
 /// Declares [`Code`]: each variant with its code, `Variant = "E0001"`.
 macro_rules! codes {
@@ -32,6 +32,16 @@ macro_rules! codes {
         }
 
         impl Code {
+    /// The code for `found` where a whole number in a range belongs: a number
+    /// outside it is [`Code::OutOfRange`], anything else [`Code::WrongType`].
+    pub fn whole_number(found: &Form<'_>) -> Code {
+        if matches!(found.kind, Kind::Int(_)) {
+            Code::OutOfRange
+        } else {
+            Code::WrongType
+        }
+    }
+
             /// Every code, in the order of their numbers.
             pub const ALL: &'static [Code] = &[$(Code::$var),+];
 
@@ -387,6 +397,18 @@ impl From<DiceFault> for Code {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_number_out_of_range_and_a_string_get_different_codes() {
+        let arena = crate::syntax::Arena::new();
+        let code = |text: &str| {
+            let form = crate::syntax::read_one(&arena, text).expect("reads");
+            Code::whole_number(&form)
+        };
+        assert_eq!(code("-3"), Code::OutOfRange);
+        assert_eq!(code("\"3\""), Code::WrongType);
+        assert_eq!(code(":three"), Code::WrongType);
+    }
 
     #[test]
     fn codes_are_unique_well_formed_and_in_order() {

@@ -72,7 +72,7 @@ fn scenario(
             ScenarioKey::Seed => match v.kind {
                 Kind::Int(n) if n >= 0 => s.seed = n as u64,
                 _ => diags.push(Diagnostic::new(
-                    Code::OutOfRange,
+                    Code::whole_number(v),
                     v.span,
                     "`:seed` is a whole number",
                 )),
@@ -666,7 +666,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     Expect::MustDiscard(n as u8)
                 }),
                 _ => diags.push(Diagnostic::new(
-                    Code::OutOfRange,
+                    Code::whole_number(v),
                     v.span,
                     format!("`:{}` is a small whole number", key.name()),
                 )),

@@ -831,7 +831,7 @@ fn whole(
         _ => {
             diags.push(
                 Diagnostic::new(
-                    Code::OutOfRange,
+                    Code::whole_number(form),
                     form.span,
                     format!(
                         "{what} is a whole number from {min} to {max}, found {}",
