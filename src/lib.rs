@@ -6,7 +6,7 @@
 //! ([`eval`]), with diagnostics that point at the exact place ([`diag`]).
 //!
 //! ```
-//! use grimoire::{check::rules::RuleSet, eval::{State, apply}, syntax::{Arena, read_one}};
+//! use grimoire::{check::rules::RuleSet, eval::{State, apply}, ids::EntityId, syntax::{Arena, read_one}};
 //!
 //! let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
 //! let arena = Arena::new(); // what was read lives here until checked
@@ -14,10 +14,11 @@
 //! let effects = rules.check_effects(&form).unwrap();
 //! let mut state = State::new(&rules, 2, 7);
 //! let wall = rules.attribute("wall").unwrap();
-//! state.put(0, wall, 0);
+//! let (you, other) = (EntityId::new(0), EntityId::new(1)); // the seats' players
+//! state.put(you, wall, 0);
 //! let mut events = Vec::new();
-//! apply(&rules, &effects, &mut state, &[0, 1], &mut events);
-//! assert_eq!(state.get(0, wall), 6);
+//! apply(&rules, &effects, &mut state, &[you, other], &mut events);
+//! assert_eq!(state.get(you, wall), 6);
 //! ```
 
 #![warn(missing_docs)]
@@ -30,6 +31,7 @@ pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod formatter;
+pub mod ids;
 pub mod scenario;
 pub mod sim;
 pub mod syntax;

@@ -9,6 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{CompiledEffects, Program, State, apply};
+use grimoire::ids::EntityId;
 use grimoire::syntax::read_one;
 
 struct Counting;
@@ -71,11 +72,23 @@ fn applying_effects_allocates_nothing_in_steady_state() {
     let before = allocations();
     for i in 0..10_000 {
         events.clear();
-        state.put(0, wall, i % 3);
-        apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+        state.put(EntityId::FIRST, wall, i % 3);
+        apply(
+            &rules,
+            &effects,
+            &mut state,
+            &[EntityId::FIRST, EntityId::new(1)],
+            &mut events,
+        );
         assert!(!events.is_empty());
         events.clear();
-        program.apply(&rules, &code, &mut state, &[0, 1], &mut events);
+        program.apply(
+            &rules,
+            &code,
+            &mut state,
+            &[EntityId::FIRST, EntityId::new(1)],
+            &mut events,
+        );
         assert!(!events.is_empty());
     }
     let after = allocations();
@@ -88,12 +101,21 @@ fn status_hooks_and_modifiers_allocate_nothing_in_steady_state() {
     let rules = grimoire::files::load_rules("tactics").expect("tactics is bundled");
     let mut state = State::new(&rules, 2, 7);
     state.add_setup(&rules);
-    let hero = rules.setup.iter().position(|s| s.name == "hero").unwrap() as u32 + 2;
-    let roles = [0, 1];
+    let hero = EntityId::new(rules.setup.iter().position(|s| s.name == "hero").unwrap() + 2);
+    let roles = [EntityId::new(0), EntityId::new(1)];
     let mut events = Vec::with_capacity(256);
     for id in ["power", "speed", "weakness", "bleed", "slow", "life"] {
         let status = rules.status(id).unwrap();
-        grimoire::eval::acquire(&rules, &mut state, &roles, hero, 0, status, 0, &mut events);
+        grimoire::eval::acquire(
+            &rules,
+            &mut state,
+            &roles,
+            hero,
+            EntityId::FIRST,
+            status,
+            0,
+            &mut events,
+        );
     }
     let bleed = rules.timing("bleed").unwrap();
     let attack = rules.attribute("attack").unwrap();
@@ -108,10 +130,20 @@ fn status_hooks_and_modifiers_allocate_nothing_in_steady_state() {
     let before = allocations();
     for i in 0..10_000 {
         events.clear();
-        state.put(hero, attack, i % 4);
-        grimoire::engine::run_timing(&rules, &mut state, bleed, 0, &mut events);
-        apply(&rules, &effects, &mut state, &[hero, 0], &mut events);
-        state.put(hero, rules.attribute("hp").unwrap(), 50);
+        state.put(EntityId::new(hero.index()), attack, i % 4);
+        grimoire::engine::run_timing(&rules, &mut state, bleed, EntityId::FIRST, &mut events);
+        apply(
+            &rules,
+            &effects,
+            &mut state,
+            &[hero, EntityId::FIRST],
+            &mut events,
+        );
+        state.put(
+            EntityId::new(hero.index()),
+            rules.attribute("hp").unwrap(),
+            50,
+        );
     }
     let after = allocations();
     COUNTING.with(|c| c.set(false));

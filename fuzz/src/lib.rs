@@ -22,6 +22,7 @@ use grimoire::engine::{Game, Log};
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply, run_timing};
 use grimoire::files;
 use grimoire::formatter::{FmtError, format_source};
+use grimoire::ids::{AttrId, KindId, StatusId, TimingId};
 use grimoire::scenario;
 use grimoire::syntax::{Arena, Form, Kind, Read, Span};
 
@@ -360,27 +361,27 @@ pub fn eval_target(input: EvalInput) {
     state.add_setup(rules);
     for &k in input.spawn.iter().take(8) {
         if !rules.kinds.is_empty() {
-            state.add(rules, (usize::from(k) % rules.kinds.len()) as u16);
+            state.add(rules, KindId::new(usize::from(k) % rules.kinds.len()));
         }
     }
     let width = rules.attributes.len();
     for (i, &v) in input.values.iter().enumerate().take(state.len() * width) {
-        let (min, max) = rules.bounds[i % width];
-        state.put(
-            (i / width) as EntityId,
-            (i % width) as u16,
-            v.clamp(min, max),
-        );
+        let attr = AttrId::new(i % width);
+        let (min, max) = rules.bounds[attr];
+        state.put(EntityId::new(i / width), attr, v.clamp(min, max));
     }
-    let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId).collect();
+    let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
     let mut events: Vec<Event> = Vec::new();
-    let n = state.len() as EntityId;
+    let n = state.len();
     for &(holder, source, status, magnitude) in input.statuses.iter().take(6) {
         if rules.status_defs.is_empty() || n == 0 {
             break;
         }
-        let status = status % rules.status_defs.len() as u16;
-        let (holder, source) = (EntityId::from(holder) % n, EntityId::from(source) % n);
+        let status = StatusId::new(usize::from(status) % rules.status_defs.len());
+        let (holder, source) = (
+            EntityId::new(usize::from(holder) % n),
+            EntityId::new(usize::from(source) % n),
+        );
         acquire(
             rules,
             &mut state,
@@ -408,11 +409,11 @@ pub fn eval_target(input: EvalInput) {
     if let Some(t) = input.timing
         && !rules.timings.is_empty()
     {
-        let t = t % rules.timings.len() as u16;
+        let t = TimingId::new(usize::from(t) % rules.timings.len());
         a.clear();
         b.clear();
-        run_timing(rules, &mut walked, t, &roles, 0, &mut a);
-        program.run_timing(rules, &mut compiled, t, &roles, 0, &mut b);
+        run_timing(rules, &mut walked, t, &roles, EntityId::FIRST, &mut a);
+        program.run_timing(rules, &mut compiled, t, &roles, EntityId::FIRST, &mut b);
         assert_eq!(a, b, "timing {t}: the compiled hooks' events differ");
         assert_eq!(
             walked, compiled,

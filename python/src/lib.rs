@@ -13,12 +13,12 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 
-use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
+use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Ability, Action, Game, Log, Outcome};
 use grimoire::files::{CardChange, load_deck, load_rules};
-use grimoire::check::rules::RuleSet;
 use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -330,7 +330,7 @@ impl Match {
     #[getter]
     fn current(&self) -> usize {
         self.playing
-            .with_dependent(|_, game| game.ctx().current as usize)
+            .with_dependent(|_, game| game.ctx().current.index())
     }
 
     /// How many numbers a move can be (the size of the action space).
@@ -370,13 +370,16 @@ impl Match {
             let state = game.state();
             for e in 0..state.len().min(self.shown) {
                 for a in 0..width {
-                    out[e * width + a] = state.get(e as u32, a as u16);
+                    out[e * width + a] = state.get(
+                        grimoire::ids::EntityId::new(e),
+                        grimoire::ids::AttrId::new(a),
+                    );
                 }
             }
             let hand_at = self.shown * width;
             if seat < game.seats() {
-                for &card in game.hand_of(seat as u32) {
-                    if let Some(n) = out.get_mut(hand_at + card as usize) {
+                for &card in game.hand_of(grimoire::ids::EntityId::new(seat)) {
+                    if let Some(n) = out.get_mut(hand_at + card.index()) {
                         *n += 1;
                     }
                 }
@@ -425,7 +428,7 @@ impl Match {
     fn outcome(&self) -> Option<(String, Option<usize>)> {
         self.playing.with_dependent(|_, game| {
             game.outcome().map(|o| match o {
-                Outcome::Win { seat, .. } => ("win".to_string(), Some(seat as usize)),
+                Outcome::Win { seat, .. } => ("win".to_string(), Some(seat.index())),
                 Outcome::Tie => ("tie".to_string(), None),
                 Outcome::TurnLimit => ("turn-limit".to_string(), None),
                 Outcome::NobodyLeft => ("nobody-left".to_string(), None),

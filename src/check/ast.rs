@@ -5,20 +5,9 @@
 
 use crate::syntax::Span;
 
-/// Index of an attribute in the rule set (`:wall`).
-pub type AttrId = u16;
-/// An entity's number in a state: a seat's player, a unit, a tile; never reused in a game.
-pub type EntityId = u32;
-/// Index of an operation in the rule set (`:damage`).
-pub type OpId = u16;
-/// Index of a role in the rule set (`:you`): a name bound to an entity when effects run.
-pub type RoleId = u8;
-/// Index of a status definition in the rule set (`:weakness`).
-pub type StatusId = u16;
-/// Index of a flag statuses set (`:no-move-attack`), in the rule set's list of flags.
-pub type FlagId = u16;
-/// Index of a category in the rule set's `:categories`.
-pub type CategoryId = u16;
+pub use crate::ids::{
+    AttrId, CategoryId, EntityId, FlagId, KindId, OpId, RoleId, StatusId, TimingId, TurnKindId,
+};
 
 /// A number a card gives, declared in `:cards :values`: integer or decimal.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -197,13 +186,13 @@ impl Lookup {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Over {
     /// The kind, by index in the rule set's `:kinds`.
-    pub kind: u16,
+    pub kind: KindId,
     /// What is summed for each (`[sum …]`; 1 for `[count …]`), with `:self` bound.
     pub value: Int,
     /// Only the entities for which this holds, with `:self` bound.
     pub filter: Option<Bool>,
     /// How many roles were bound around the form: `:self` is the next.
-    pub outer: u8,
+    pub outer: RoleId,
 }
 
 /// A decimal expression.
@@ -271,7 +260,7 @@ pub enum Resource {
     /// `{:run :skill-start}`: a timing's hooks run now, the rule set's and
     /// its statuses', for the effected entity (or each entity of the timing's
     /// `:each` kind).
-    Run(u16),
+    Run(TimingId),
     /// `{:queue …}`: a change to the turn queue, made by the engine (outside
     /// a game, `eval` lists it).
     Queue(Box<QueueOp>),
@@ -282,11 +271,11 @@ pub enum Resource {
 pub enum QueueOp {
     /// `{:queue :turns :kind :classic}`: the effect's amount of extra turns of
     /// this turn kind for the effected entity, at the front of the queue.
-    Turns(u8),
+    Turns(TurnKindId),
     /// `{:queue :timed :run :bomb …}`: an entry after the effect's amount of
     /// reorders that runs this timing (at the moment `:run`) for the effected
     /// entity, with the roles of where it was queued.
-    Timed(u16),
+    Timed(TimingId),
 }
 
 /// A new entity: its kind and the values that differ from the defaults,
@@ -294,7 +283,7 @@ pub enum QueueOp {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spawn {
     /// The kind, by index in the rule set's `:kinds`.
-    pub kind: u16,
+    pub kind: KindId,
     /// Its values.
     pub values: Vec<(AttrId, Int)>,
 }
@@ -305,14 +294,14 @@ pub struct Spawn {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Each {
     /// The kind, by index in the rule set's `:kinds`; `None` for `{:when …}`.
-    pub kind: Option<u16>,
+    pub kind: Option<KindId>,
     /// Only the entities for which this holds.
     pub filter: Option<Bool>,
     /// What is run for each.
     pub effects: Vec<Effect>,
     /// How many roles were bound around the form when it was checked: `:self`
     /// is the next, whatever else the frame carries.
-    pub outer: u8,
+    pub outer: RoleId,
 }
 
 /// Buff or debuff.
@@ -349,7 +338,7 @@ impl Filter {
 /// The bit a filter's `categories` sets for category `c` (none past 64).
 #[inline]
 pub fn category_bit(c: CategoryId) -> u64 {
-    1u64.checked_shl(u32::from(c)).unwrap_or(0)
+    1u64.checked_shl(c.index() as u32).unwrap_or(0)
 }
 
 /// The most categories a rule set may declare: a filter holds them as bits.
@@ -440,7 +429,7 @@ pub struct StatusDef {
     /// Its category.
     pub category: Option<CategoryId>,
     /// How many times which timing passes before it runs out; `None`: until removed.
-    pub lasts: Option<(u32, u16)>,
+    pub lasts: Option<(u32, TimingId)>,
     /// What acquiring it again does.
     pub stacking: Stacking,
     /// Effects run once on acquiring it (and on each new stack); they stay after it ends.
@@ -452,7 +441,7 @@ pub struct StatusDef {
     /// What it blocks while active.
     pub blocks: Option<Block>,
     /// Effects run at timings while active, by timing.
-    pub hooks: Vec<(u16, Vec<Effect>)>,
+    pub hooks: Vec<(TimingId, Vec<Effect>)>,
     /// Effects run when it runs out.
     pub on_expire: Vec<Effect>,
     /// Effects run when it is removed before that.
@@ -465,7 +454,7 @@ pub struct StatusDef {
     pub removed_when: Option<Bool>,
     /// Turns (by turn kind) its holder has in the base queue while it is
     /// active, after its kind's: a passive that gives an extra turn a round.
-    pub turns: Vec<u8>,
+    pub turns: Vec<TurnKindId>,
 }
 
 impl StatusDef {

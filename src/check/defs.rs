@@ -313,7 +313,7 @@ fn card_type(
             } else {
                 pay_with
                     .iter()
-                    .map(|&a| rules.attributes[a as usize].as_str())
+                    .map(|&a| rules.attributes[a].as_str())
                     .collect()
             };
             diags.push(
@@ -365,7 +365,7 @@ fn missing_card_keys(
                         check::list(
                             pay_with
                                 .iter()
-                                .map(|&a| format!("`:type :{}`", rules.attributes[a as usize]))
+                                .map(|&a| format!("`:type :{}`", rules.attributes[a]))
                         )
                     )
                 }),

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::check::ast::{Effect, Entity, Int, MAX_AT_ONCE, Pick, Resource, StatusOp};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::{OpId, StatusId};
 use crate::syntax::{Form, Kind};
 
 /// The most effects one list may hold.
@@ -290,7 +291,7 @@ impl<'a> Checker<'_, '_> {
             && let (Some(t), Some(tf)) = (&target, target_form)
             && let Some(op) = first_op(t)
         {
-            let name = &self.scope.operations[op as usize];
+            let name = &self.scope.operations[op.index()];
             let mut d = Diagnostic::new(
                 Code::OperationSet,
                 tf.span,
@@ -483,7 +484,7 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// A status named by a keyword.
-    fn status_name(&mut self, value: &Form<'a>) -> Option<u16> {
+    fn status_name(&mut self, value: &Form<'a>) -> Option<StatusId> {
         let statuses = self.scope.statuses;
         Declared::new(statuses.iter().map(String::as_str), "a status", "statuses", Code::UnknownStatus)
             .when_empty(
@@ -496,7 +497,7 @@ impl<'a> Checker<'_, '_> {
                 format!("`:acquire` names a status, found {}", value.describe()),
                 self.diags,
             )
-            .map(|i| i as u16)
+            .map(StatusId::new)
     }
 }
 
@@ -549,7 +550,7 @@ fn has_key(form: &Form<'_>, key: &str) -> bool {
 }
 
 /// The first operation a target can choose, if any branch is one.
-fn first_op(t: &Resource) -> Option<u16> {
+fn first_op(t: &Resource) -> Option<OpId> {
     match t {
         Resource::Attr(_)
         | Resource::Status(_)

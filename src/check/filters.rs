@@ -6,6 +6,7 @@ use super::keys::Keys;
 use super::{ANY, Checker, Declared};
 use crate::check::ast::{Entity, Filter, Polarity};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::{CategoryId, FlagId, StatusId};
 use crate::syntax::{Form, Kind, Span};
 
 impl<'a> Checker<'_, '_> {
@@ -40,7 +41,9 @@ impl<'a> Checker<'_, '_> {
                     );
                     let name = member.as_keyword().unwrap_or("");
                     match declared.find(name, member.span, message, self.diags) {
-                        Some(i) => f.categories |= crate::check::ast::category_bit(i as u16),
+                        Some(i) => {
+                            f.categories |= crate::check::ast::category_bit(CategoryId::new(i))
+                        }
                         None => ok = false,
                     }
                 }
@@ -67,7 +70,7 @@ impl<'a> Checker<'_, '_> {
                 ok = false;
                 continue;
             };
-            let pos = |names: &[String]| names.iter().position(|n| n == name).map(|i| i as u16);
+            let pos = |names: &[String]| names.iter().position(|n| n == name);
             let twice = |slot: bool, cx: &mut Self| {
                 if slot {
                     cx.error(
@@ -87,13 +90,13 @@ impl<'a> Checker<'_, '_> {
                 f.polarity = Some(p);
             } else if let Some(i) = pos(self.scope.statuses) {
                 twice(f.status.is_some(), self);
-                f.status = Some(i);
+                f.status = Some(StatusId::new(i));
             } else if let Some(i) = pos(self.scope.categories) {
                 twice(f.categories != 0, self);
-                f.categories = crate::check::ast::category_bit(i);
+                f.categories = crate::check::ast::category_bit(CategoryId::new(i));
             } else if let Some(i) = pos(self.scope.flags) {
                 twice(f.flag.is_some(), self);
-                f.flag = Some(i);
+                f.flag = Some(FlagId::new(i));
             } else {
                 let names = self
                     .scope

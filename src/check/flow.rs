@@ -5,6 +5,7 @@ use super::keys::{Keys, keys};
 use super::{Checker, Declared, RUN, fields};
 use crate::check::ast::{Effect, Entity, Int, Resource};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::{AttrId, KindId, RoleId, TimingId, TurnKindId};
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -94,7 +95,7 @@ impl<'a> Checker<'_, '_> {
                             self.error(self.unknown_attribute(k.span, name));
                         }
                         if let (Some(attr), Some(v)) = (attr, self.int(v)) {
-                            values.push((attr as u16, v));
+                            values.push((AttrId::new(attr), v));
                         }
                     }
                 }
@@ -150,7 +151,7 @@ impl<'a> Checker<'_, '_> {
                 kind: Some(kind?),
                 filter,
                 effects: effects?,
-                outer: outer as u8,
+                outer: RoleId::new(outer),
             })),
             amount: Int::Lit(0),
             set: false,
@@ -234,14 +235,14 @@ impl<'a> Checker<'_, '_> {
         })?);
         let entity = match find(QueueKey::Effected) {
             Some(v) => self.entity(v),
-            None => Some(Entity::Role(0)),
+            None => Some(Entity::Role(RoleId::FIRST)),
         };
         let op = if timed {
             QueueOp::Timed(self.run_timing(find(QueueKey::Run)?)?)
         } else {
             let kind = match find(QueueKey::Kind) {
                 Some(v) => self.turn_kind(v),
-                None => Some(0),
+                None => Some(TurnKindId::FIRST),
             };
             QueueOp::Turns(kind?)
         };
@@ -259,7 +260,7 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// A turn kind the rule set declares, named by `value`.
-    fn turn_kind(&mut self, value: &Form<'a>) -> Option<u8> {
+    fn turn_kind(&mut self, value: &Form<'a>) -> Option<TurnKindId> {
         let message = format!(
             "`:kind` names one of the rule set's turn kinds, found {}",
             value.describe()
@@ -276,7 +277,7 @@ impl<'a> Checker<'_, '_> {
             message,
             self.diags,
         )
-        .map(|k| k as u8)
+        .map(TurnKindId::new)
     }
 
     /// `{:run :skill-start :effected :target}`: a timing's hooks run now.
@@ -293,19 +294,19 @@ impl<'a> Checker<'_, '_> {
             }
         }
         if let (Some(t), Some((_, span))) = (timing, &entity)
-            && self.scope.timings[t as usize].each.is_some()
+            && self.scope.timings[t.index()].each.is_some()
         {
-            let each = self.scope.timings[t as usize].each.unwrap_or(0);
+            let each = self.scope.timings[t.index()].each.unwrap_or(KindId::FIRST);
             self.error(
                 Diagnostic::new(
                     Code::KeyNotHere,
                     *span,
                     format!(
                         "`:{}` runs for each `:{}` in play, so it takes no `:effected`",
-                        self.scope.timings[t as usize].name,
+                        self.scope.timings[t.index()].name,
                         self.scope
                             .kinds
-                            .get(usize::from(each))
+                            .get(each.index())
                             .map_or("", String::as_str)
                     ),
                 )
@@ -316,7 +317,7 @@ impl<'a> Checker<'_, '_> {
             return None;
         }
         Some(Effect {
-            entity: entity.map_or(Entity::Role(0), |(e, _)| e),
+            entity: entity.map_or(Entity::Role(RoleId::FIRST), |(e, _)| e),
             resource: Resource::Run(timing?),
             amount: Int::Lit(0),
             set: false,
@@ -326,7 +327,7 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// The timing a `{:run …}` names: declared, and at the moment `:run`.
-    fn run_timing(&mut self, value: &Form<'a>) -> Option<u16> {
+    fn run_timing(&mut self, value: &Form<'a>) -> Option<TimingId> {
         let message = format!("`:run` names a timing, found {}", value.describe());
         let t = Declared::new(
             self.scope.timings.iter().map(|t| t.name.as_str()),
@@ -356,7 +357,7 @@ impl<'a> Checker<'_, '_> {
             );
             return None;
         }
-        Some(t as u16)
+        Some(TimingId::new(t))
     }
 
     /// `{:when c :effects […]}`: effects that run only when a condition holds.
@@ -390,7 +391,7 @@ impl<'a> Checker<'_, '_> {
                 kind: None,
                 filter: Some(filter?),
                 effects: effects?,
-                outer: 0,
+                outer: RoleId::FIRST,
             })),
             amount: Int::Lit(0),
             set: false,

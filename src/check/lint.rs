@@ -16,6 +16,7 @@
 use crate::check::ast::{Effect, Entity, Int, Leaf, Resource};
 use crate::check::rules::RuleSet;
 use crate::diag::Code;
+use crate::ids::{OpId, RoleId};
 
 /// Which way a claim says a number goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,13 +212,13 @@ fn resource(rules: &RuleSet, word: &str) -> Option<Resource> {
         word == name || word.strip_suffix('s') == Some(name) || name.strip_suffix('s') == Some(word)
     };
     if let Some(a) = rules.attributes.iter().position(|a| matches(a)) {
-        return Some(Resource::Attr(a as u16));
+        return Some(Resource::Attr(crate::ids::AttrId::new(a)));
     }
     rules
         .operations
         .iter()
         .position(|o| matches(o))
-        .map(|o| Resource::Op(o as u16))
+        .map(|o| Resource::Op(OpId::new(o)))
 }
 
 /// A number an effect's amount can be.
@@ -252,7 +253,7 @@ fn values(amount: &Int, set: bool, out: &mut Vec<Value>) {
 
 /// One case of an effect: who, what, and the numbers its amount can be.
 struct Change {
-    role: Option<u8>,
+    role: Option<RoleId>,
     resource: Resource,
     values: Vec<Value>,
 }
@@ -319,7 +320,7 @@ pub fn text_vs_card(
     let mut out = Vec::new();
     let mut made = Vec::new();
     changes(effects, &mut made);
-    let role = |name: &str| rules.roles.iter().position(|r| r == name).map(|r| r as u8);
+    let role = |name: &str| rules.roles.iter().position(|r| r == name).map(RoleId::new);
     let (you, other) = (role("you"), role("other"));
     for claim in claims(text) {
         let Some(named) = resource(rules, &claim.word) else {
@@ -346,7 +347,7 @@ pub fn text_vs_card(
             .whom
             .unwrap_or(if is_op { Whom::Other } else { Whom::You });
         // A rule set without these roles has its targets unchecked.
-        let targets: Vec<Option<u8>> = match whom {
+        let targets: Vec<Option<RoleId>> = match whom {
             Whom::You => vec![you],
             Whom::Other => vec![other],
             Whom::All => vec![you, other],
@@ -370,8 +371,8 @@ pub fn text_vs_card(
             .collect();
         let does = if relevant.is_empty() {
             let name = match named {
-                Resource::Attr(a) => &rules.attributes[a as usize],
-                Resource::Op(o) => &rules.operations[o as usize],
+                Resource::Attr(a) => &rules.attributes[a],
+                Resource::Op(o) => &rules.operations[o],
                 _ => &claim.word,
             };
             format!(

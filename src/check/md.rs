@@ -18,6 +18,7 @@ use crate::check::defs::{DefKind, Definition};
 use crate::check::keys::Keys;
 use crate::check::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::TimingId;
 use crate::syntax::Span;
 
 /// One cell: its text, trimmed and unescaped, and where it stands.
@@ -381,7 +382,7 @@ pub fn check_categories(rows: &[CategoryRow<'_>], rules: &RuleSet, diags: &mut V
 }
 
 /// The timing a trigger cell names; `-` or empty names none.
-fn trigger(cell: &Cell<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<u16> {
+fn trigger(cell: &Cell<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<TimingId> {
     let name = cell.text.as_ref();
     if name.is_empty() || name == "-" {
         return None;
@@ -435,7 +436,7 @@ pub fn check_row(
         return row_without_definition(row, rules, id, category, source, diags);
     };
     let name_of = |c: Option<CategoryId>| {
-        c.and_then(|c| rules.categories.get(usize::from(c)))
+        c.and_then(|c| rules.categories.get(c))
             .map_or("none".to_string(), |c| format!("`{c}`"))
     };
     if let Some(cell) = &row.category
@@ -477,7 +478,7 @@ pub fn check_row(
         let at: Vec<String> = status
             .hooks
             .iter()
-            .filter_map(|(h, _)| rules.timings.get(usize::from(*h)))
+            .filter_map(|(h, _)| rules.timings.get(*h))
             .map(|t| format!("`{}`", t.name))
             .collect();
         diags.push(
@@ -525,7 +526,7 @@ fn row_category(
     let category = match row.category.as_ref().map(|c| (c, c.text.as_ref())) {
         None | Some((_, "" | "-")) => None,
         Some((cell, name)) => match rules.categories.iter().position(|c| c == name) {
-            Some(c) => Some(c as CategoryId),
+            Some(c) => Some(CategoryId::new(c)),
             None => {
                 diags.push(
                     Diagnostic::new(
@@ -657,19 +658,13 @@ fn figures_vs_definition(
                 Column::Hook(t, a) => (
                     format!(
                         "at `{}`",
-                        rules
-                            .timings
-                            .get(usize::from(t))
-                            .map_or("?", |t| t.name.as_str())
+                        rules.timings.get(t).map_or("?", |t| t.name.as_str())
                     ),
                     a,
                 ),
                 _ => continue,
             };
-            let attr = rules
-                .attributes
-                .get(usize::from(attr))
-                .map_or("?", String::as_str);
+            let attr = rules.attributes.get(attr).map_or("?", String::as_str);
             diags.push(
                 Diagnostic::new(
                     Code::TableDisagrees,
@@ -734,7 +729,7 @@ fn figure(cell: &Cell<'_>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
 /// is computed.
 fn defined_figure(status: &StatusDef, column: Column, rules: &RuleSet) -> Option<i64> {
     use crate::check::ast::{Entity, Int, Resource};
-    let holder = Entity::Role(rules.roles.len() as crate::check::ast::RoleId);
+    let holder = Entity::Role(crate::check::ast::RoleId::new(rules.roles.len()));
     // Only plain changes are summed; an operation, a choice or a nested list
     // could change the attribute in ways a figure cannot show.
     let effects_sum = |effects: &[crate::check::ast::Effect], attr| {

@@ -4,6 +4,7 @@
 use super::{Checker, Declared, TARGET, list, list_and};
 use crate::check::ast::{Entity, Resource};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::{AttrId, KindId, OpId, RoleId};
 use crate::syntax::{Form, Kind, Span};
 
 impl<'a> Checker<'_, '_> {
@@ -35,7 +36,7 @@ impl<'a> Checker<'_, '_> {
                 .map(|i| self.scope.roles.len() + i)
                 .or_else(|| self.scope.roles.iter().position(|e| e == k))
             {
-                Some(i) => Some(Entity::Role(i as u8)),
+                Some(i) => Some(Entity::Role(RoleId::new(i))),
                 None => {
                     let mut candidates: Vec<&str> = self
                         .scope
@@ -86,9 +87,9 @@ impl<'a> Checker<'_, '_> {
         match &form.kind {
             Kind::Keyword(k) => {
                 if let Some(i) = self.scope.attributes.iter().position(|a| a == k) {
-                    Some(Resource::Attr(i as u16))
+                    Some(Resource::Attr(AttrId::new(i)))
                 } else if let Some(i) = self.scope.operations.iter().position(|o| o == k) {
-                    Some(Resource::Op(i as u16))
+                    Some(Resource::Op(OpId::new(i)))
                 } else {
                     let names = self
                         .scope
@@ -138,7 +139,7 @@ impl<'a> Checker<'_, '_> {
     }
 
     /// A kind the rule set declares, named by `value` under `key`.
-    pub(super) fn kind_named(&mut self, value: &Form<'a>, key: &str) -> Option<u16> {
+    pub(super) fn kind_named(&mut self, value: &Form<'a>, key: &str) -> Option<KindId> {
         let message = format!(
             "{key} names one of the rule set's kinds, found {}",
             value.describe()
@@ -155,7 +156,7 @@ impl<'a> Checker<'_, '_> {
             message,
             self.diags,
         )
-        .map(|k| k as u16)
+        .map(KindId::new)
     }
 
     /// The attributes, for a message: "`:a`, `:b` and `:c`".

@@ -6,6 +6,7 @@ use super::ops::OpKind;
 use super::{AMOUNT, Checker, MAGNITUDE, list};
 use crate::check::ast::{Arith, Bool, Dec, Int};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::AttrId;
 use crate::syntax::{Form, Kind, Span};
 
 /// A number of either type, before the context decides which it must be.
@@ -348,7 +349,7 @@ impl<'a> Checker<'_, '_> {
         let entity = self.entity(who);
         let attr = match &what.kind {
             Kind::Keyword(k) => match self.scope.attributes.iter().position(|a| a == k) {
-                Some(i) => Some(i as u16),
+                Some(i) => Some(AttrId::new(i)),
                 None if self.scope.operations.iter().any(|o| o == k) => {
                     self.error(
                         Diagnostic::new(

@@ -470,13 +470,8 @@ fn check_status_rows(
                     .map(|s| (s, sources[d.source].path.as_str())),
                 None => rs
                     .status(id)
-                    .filter(|&s| rs.status_installed.get(usize::from(s)) == Some(&true))
-                    .map(|s| {
-                        (
-                            &rs.status_defs[usize::from(s)],
-                            "the rule set's bundled data",
-                        )
-                    }),
+                    .filter(|&s| rs.status_installed.get(s) == Some(&true))
+                    .map(|s| (&rs.status_defs[s], "the rule set's bundled data")),
             };
             if let Some(def) = crate::check::md::check_row(row, rs, joined, i, &mut diags) {
                 statuses.push((

@@ -7,6 +7,7 @@ use super::ops::OpKind;
 use super::{Checker, Choosable, Declared, list_and};
 use crate::check::ast::{Int, Over};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::KindId;
 use crate::syntax::Form;
 
 impl<'a> Checker<'_, '_> {
@@ -185,7 +186,7 @@ impl<'a> Checker<'_, '_> {
         &mut self,
         call: &'f Call<'f, 'a>,
         shape: &str,
-    ) -> Option<(u16, &'f [Form<'a>])> {
+    ) -> Option<(KindId, &'f [Form<'a>])> {
         let Some((kind, rest)) = call.args.split_first() else {
             self.arity(call, &format!("a kind first: {shape}"));
             return None;

@@ -3,6 +3,7 @@
 //! where `[choice :field]` may be read.
 
 use super::Checker;
+use crate::ids::RoleId;
 
 /// The names an effect may use: what the rule set declares, plus what is in scope.
 #[derive(Clone, Copy, Debug)]
@@ -89,7 +90,7 @@ pub struct TimingShape {
     /// The name of the moment it is attached to (`turn-start`, [`RUN`]).
     pub at: &'static str,
     /// The kind it runs for each entity of, if any.
-    pub each: Option<u16>,
+    pub each: Option<crate::ids::KindId>,
 }
 
 /// Names the engine binds, which a rule set cannot declare.
@@ -97,9 +98,9 @@ pub const RESERVED: &[&str] = &[TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAG
 
 impl Checker<'_, '_> {
     /// How many roles are bound here: a `:self` bound inside comes next.
-    pub(super) fn outer(&mut self) -> Option<u8> {
+    pub(super) fn outer(&mut self) -> Option<RoleId> {
         let outer = self.scope.roles.len() + self.scope.bound.len();
-        u8::try_from(outer).ok().filter(|&o| o < u8::MAX)
+        RoleId::try_from(outer).ok().filter(|&o| o < RoleId::MAX)
     }
 
     /// Runs `f` in this scope with `:self` bound after every role around it.

@@ -247,7 +247,7 @@ fn segments_fit(
                 ),
         ),
         Some((n, timing)) if items.len() > n as usize => {
-            let timing = rules.timings.get(usize::from(timing)).map_or("?", |t| t.name.as_str());
+            let timing = rules.timings.get(timing).map_or("?", |t| t.name.as_str());
             diags.push(
                 Diagnostic::new(
                     Code::Segments,
@@ -298,7 +298,7 @@ fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Optio
         ),
         diags,
     )
-    .map(|i| i as u16)
+    .map(CategoryId::new)
 }
 
 /// `[2 :round-end]`: a count and the declared timing that counts it down.
@@ -417,7 +417,7 @@ fn modifiers(
         let Some(attr) = attributes.find(name, k.span, message, diags) else {
             continue;
         };
-        let attr = attr as AttrId;
+        let attr = AttrId::new(attr);
         let Some(parts) = check::fields(body, "a modifier", ModKey::ALL, diags) else {
             continue;
         };
@@ -477,7 +477,7 @@ fn flags(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Flag
             );
             declared
                 .find(item.as_keyword().unwrap_or(""), item.span, message, diags)
-                .map(|i| i as FlagId)
+                .map(FlagId::new)
         })
         .collect()
 }

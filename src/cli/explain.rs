@@ -154,7 +154,7 @@ pub fn cards(args: &CardsArgs) -> Output {
             let kind = card
                 .play
                 .pay_with
-                .and_then(|a| rules.attributes.get(usize::from(a)))
+                .and_then(|a| rules.attributes.get(a))
                 .cloned()
                 .unwrap_or_default();
             let text = if card.text.trim().is_empty() {

@@ -15,6 +15,7 @@
 //! [`Server`] holds the state and turns one message into the messages to send;
 //! [`lsp`] runs it on the standard streams.
 
+use crate::ids::AttrId;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,8 @@ use crate::check::ops::OPERATORS;
 use crate::check::rules::RuleSet;
 use crate::diag::{Severity, Source};
 use crate::files;
+use crate::ids::OpId;
+use crate::ids::RoleId;
 
 /// Runs the server on standard input and output until the client exits.
 pub fn lsp() -> Output {
@@ -429,10 +432,13 @@ impl Server {
 /// What hovering over keyword `k` shows, from the rule set's declarations.
 fn describe_keyword(rules: &RuleSet, k: &str) -> Option<String> {
     if let Some(i) = rules.roles.iter().position(|r| r == k) {
-        return Some(format!("role `:{k}`: {}", rules.role_docs.get(i)?));
+        return Some(format!(
+            "role `:{k}`: {}",
+            rules.role_docs.get(RoleId::new(i))?
+        ));
     }
     if let Some(i) = rules.attributes.iter().position(|a| a == k) {
-        let d = rules.attribute_defs.get(i)?;
+        let d = rules.attribute_defs.get(AttrId::new(i))?;
         let bound = |n: i64| {
             if n == i64::MIN || n == i64::MAX {
                 "none".to_string()
@@ -454,7 +460,7 @@ fn describe_keyword(rules: &RuleSet, k: &str) -> Option<String> {
     if let Some(i) = rules.operations.iter().position(|o| o == k) {
         return Some(format!(
             "operation `:{k}`: {}",
-            rules.operation_defs.get(i)?.doc
+            rules.operation_defs.get(OpId::new(i))?.doc
         ));
     }
     if let Some(t) = rules.timings.iter().find(|t| t.name == k) {

@@ -32,6 +32,7 @@ pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
 pub use simulate::{Prepared, ShardOf, SimArgs, SimJson, prepare as prepare_simulation, simulate};
 pub use test::{ScenarioOutcome, run_paths as run_scenarios, test};
 
+use crate::ids::AttrId;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -461,7 +462,7 @@ pub fn eval(args: &EvalArgs) -> Output {
 /// Applies effects with role `i` bound to entity `i` and prints the result:
 /// `--status` acquisitions first, `--then` timings after.
 fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: State) -> Output {
-    let roles: Vec<EntityId> = (0..rules.roles.len() as EntityId).collect();
+    let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
     let names = entity_names(rules);
     let mut events = Vec::new();
     let mut removed = Vec::new();
@@ -513,12 +514,12 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
                 format!("--status {given}: unknown status `{id}`{hint}"),
             );
         };
-        let source = roles.first().copied().unwrap_or(0);
+        let source = roles.first().copied().unwrap_or_default();
         crate::eval::acquire(
             rules,
             &mut state,
             &roles,
-            holder as EntityId,
+            EntityId::new(holder),
             source,
             status,
             magnitude,
@@ -532,7 +533,7 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
         let name = name.trim().trim_start_matches(':');
         use crate::check::keys::Keys;
         if let Some(t) = rules.timing(name) {
-            crate::engine::run_timing(rules, &mut state, t, 0, &mut events);
+            crate::engine::run_timing(rules, &mut state, t, EntityId::FIRST, &mut events);
             state.remove_fallen(rules, &roles, &mut removed, &mut events);
         } else if let Some(m) = crate::check::rules::Moment::find(name) {
             crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
@@ -636,7 +637,7 @@ fn assign(
         );
         (Code::UnknownAttribute, message)
     })?;
-    let def = &rules.attribute_defs[a as usize];
+    let def = &rules.attribute_defs[a];
     if value < def.min || value > def.max {
         let message = format!(
             "{value} is outside the bounds of `{attr}` ({}..={})",
@@ -644,7 +645,7 @@ fn assign(
         );
         return Err((Code::OutOfBounds, message));
     }
-    state.put(role as EntityId, a, value);
+    state.put(EntityId::new(role), a, value);
     Ok(())
 }
 
@@ -660,24 +661,24 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         let mut via = e
             .cause
             .via()
-            .map(|o| format!(" via :{}", rules.operations[o as usize]))
+            .map(|o| format!(" via :{}", rules.operations[o]))
             .unwrap_or_default();
         if let Some(s) = e.cause.status() {
-            let _ = write!(via, " by :{}", rules.statuses[s as usize]);
+            let _ = write!(via, " by :{}", rules.statuses[s]);
         }
         let effect = u32::from(e.cause.effect) + 1;
         let _ = match e.what {
             What::Attr(attr) => writeln!(
                 out,
                 "{:<16} {:>5} -> {:<5} (effect {effect}{via})",
-                format!("{who}.{}", rules.attributes[attr as usize]),
+                format!("{who}.{}", rules.attributes[attr]),
                 e.before,
                 e.after,
             ),
             What::Spawned(kind) => writeln!(
                 out,
                 "{who} enters play as a {} (effect {effect}{via})",
-                rules.kinds[kind as usize]
+                rules.kinds[kind]
             ),
             What::Status(status, change) => writeln!(
                 out,
@@ -705,7 +706,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
 /// An entity's name in `eval` output; entities added in play by number.
 fn name_of(names: &[String], entity: EntityId) -> String {
     names
-        .get(entity as usize)
+        .get(entity.index())
         .cloned()
         .unwrap_or_else(|| format!("#{entity}"))
 }
@@ -718,8 +719,8 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         .iter()
         .enumerate()
         .map(|(i, a)| {
-            (0..state.len() as EntityId)
-                .map(|s| state.get(s, i as u16).to_string().len())
+            EntityId::below(state.len())
+                .map(|s| state.get(s, AttrId::new(i)).to_string().len())
                 .chain([a.len()])
                 .max()
                 .unwrap_or(0)
@@ -730,19 +731,19 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         let _ = write!(out, "  {attr:>w$}");
     }
     out.push('\n');
-    for (entity, who) in (0..).zip(rows) {
+    for (entity, who) in EntityId::below(usize::MAX).zip(rows) {
         let _ = write!(out, "{who:<name_width$}");
         for (i, w) in widths.iter().enumerate() {
-            let _ = write!(out, "  {:>w$}", state.get(entity, i as u16));
+            let _ = write!(out, "  {:>w$}", state.get(entity, AttrId::new(i)));
         }
-        if (entity as usize) < state.len() && !state.is_live(entity) {
+        if entity.index() < state.len() && !state.is_live(entity) {
             out.push_str("  (out of play)");
         }
         let held: Vec<String> = state
             .statuses_of(entity)
             .map(|i| match i.turns_left() {
-                Some(n) => format!("{} ({n})", rules.statuses[i.status as usize]),
-                None => rules.statuses[i.status as usize].clone(),
+                Some(n) => format!("{} ({n})", rules.statuses[i.status]),
+                None => rules.statuses[i.status].clone(),
             })
             .collect();
         if !held.is_empty() {
@@ -756,12 +757,12 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let mut entities = serde_json::Map::new();
     let names = all_names(rules, state);
-    for (entity, who) in (0..).zip(&names) {
+    for (entity, who) in EntityId::below(usize::MAX).zip(&names) {
         let mut attrs: serde_json::Map<String, Value> = rules
             .attributes
             .iter()
             .enumerate()
-            .map(|(i, a)| (a.clone(), json!(state.get(entity, i as u16))))
+            .map(|(i, a)| (a.clone(), json!(state.get(entity, AttrId::new(i)))))
             .collect();
         // Keys only a rule set with statuses or removals shows, so others' JSON keeps its shape.
         if !rules.statuses.is_empty() {
@@ -769,7 +770,7 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                 .statuses_of(entity)
                 .map(|i| {
                     json!({
-                        "id": rules.statuses[i.status as usize],
+                        "id": rules.statuses[i.status],
                         "left": i.turns_left(),
                         "stacks": i.stacks,
                         "magnitude": i.magnitude,
@@ -790,13 +791,13 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
             event.insert("entity".into(), json!(name_of(&names, e.entity)));
             match e.what {
                 What::Attr(attr) => {
-                    event.insert("attribute".into(), json!(rules.attributes[attr as usize]));
+                    event.insert("attribute".into(), json!(rules.attributes[attr]));
                 }
                 What::Spawned(kind) => {
-                    event.insert("spawned".into(), json!(rules.kinds[kind as usize]));
+                    event.insert("spawned".into(), json!(rules.kinds[kind]));
                 }
                 What::Status(status, change) => {
-                    event.insert("status".into(), json!(rules.statuses[status as usize]));
+                    event.insert("status".into(), json!(rules.statuses[status]));
                     event.insert("change".into(), json!(change));
                 }
                 // A die: `after` its face, `before` 1 if it counted.
@@ -818,10 +819,10 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
             event.insert("before".into(), json!(e.before));
             event.insert("after".into(), json!(e.after));
             event.insert("effect".into(), json!(u32::from(e.cause.effect) + 1));
-            let via = e.cause.via().map(|o| rules.operations[o as usize].clone());
+            let via = e.cause.via().map(|o| rules.operations[o].clone());
             event.insert("via".into(), json!(via));
             if let Some(s) = e.cause.status() {
-                event.insert("by".into(), json!(rules.statuses[s as usize]));
+                event.insert("by".into(), json!(rules.statuses[s]));
             }
             Value::Object(event)
         })

@@ -12,6 +12,7 @@ use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
 use crate::engine::{Action, Game, Illegal, Log, Phase};
+use crate::ids::EntityId;
 use crate::sim::game_seed;
 
 /// What `grimoire play` needs.
@@ -185,9 +186,9 @@ struct Players<'a, 'io> {
 
 impl Decider for Players<'_, '_> {
     fn decide(&mut self, game: &mut Game<'_>) -> Option<Action> {
-        self.human_turn = self.human && game.ctx().current == 0;
+        self.human_turn = self.human && game.ctx().current == EntityId::FIRST;
         if !self.human_turn {
-            let policy = Policy::for_seat(self.policies, game.ctx().current as usize);
+            let policy = Policy::for_seat(self.policies, (game.ctx().current).index());
             return self.ai.choose(game, policy);
         }
         let log = game.log().unwrap_or(&[]);
@@ -302,7 +303,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     if game.hand().is_empty() && !rules.actions.is_empty() {
         return ask_action(game, input, output);
     }
-    let seat = game.ctx().current as usize;
+    let seat = (game.ctx().current).index();
     loop {
         let mut prompt = String::new();
         let _ = writeln!(
@@ -321,11 +322,11 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
             _ => prompt.push_str("your hand:\n"),
         }
         for (i, &card) in game.hand().iter().enumerate() {
-            let c = &game.cards()[card as usize];
+            let c = &game.cards()[card.index()];
             let cost = c
                 .play
                 .pay_with
-                .map(|a| format!("{} {}", c.play.cost, rules.attributes[a as usize]))
+                .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
                 .unwrap_or_else(|| "free".into());
             let mut notes = Vec::new();
             if !game.affordable(card) {
@@ -391,7 +392,7 @@ fn ask_action(
     let names = rules.game_entity_names();
     let name = |e: crate::check::ast::EntityId| {
         names
-            .get(e as usize)
+            .get(e.index())
             .cloned()
             .unwrap_or_else(|| format!("#{e}"))
     };

@@ -10,6 +10,7 @@ use super::{Format, Output};
 use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::eval::{Event, State};
+use crate::ids::EntityId;
 use crate::syntax::{Arena, Span, read};
 
 /// The most rolls one `--count` may ask for.
@@ -91,7 +92,7 @@ pub fn roll(args: &RollArgs) -> Output {
     let shown = args.expr.trim();
     let mut events: Vec<Event> = Vec::new();
     if args.count == 1 {
-        let value = crate::eval::value_logged(&expr, &mut state, &[0], &mut events);
+        let value = crate::eval::value_logged(&expr, &mut state, &[EntityId::FIRST], &mut events);
         let lines = roll_lines(&events);
         let stdout = match args.format {
             Format::Json => {
@@ -121,7 +122,7 @@ pub fn roll(args: &RollArgs) -> Output {
     let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
     let mut sum: i128 = 0;
     for _ in 0..args.count {
-        let v = crate::eval::value(&expr, &mut state, &[0]);
+        let v = crate::eval::value(&expr, &mut state, &[EntityId::FIRST]);
         state.forget_rolls();
         sum += i128::from(v);
         *counts.entry(v).or_default() += 1;

@@ -39,14 +39,14 @@ impl Game<'_> {
             return Ok(());
         }
         let seat = self.current;
-        let s = seat as usize;
+        let s = seat.index();
         let i = action.hand_position();
         let rules = self.rules;
         let zones = &mut self.zones;
         match action.ability {
             Ability::Card(_) => {
                 let card = zones.hands[s].remove(i);
-                let def = &self.cards[card as usize];
+                let def = &self.cards[card.index()];
                 self.record(GameEvent::Played { seat, card });
                 cards::pay(rules, &mut self.state, seat, def, &mut self.events);
                 if !self.events.is_empty() {
@@ -59,7 +59,7 @@ impl Game<'_> {
                 let code = &self.code;
                 code.program.apply_inline(
                     rules,
-                    &code.cards[card as usize],
+                    &code.cards[card.index()],
                     &mut self.state,
                     &self.roles[s * self.role_count..][..self.role_count],
                     &mut self.events,
@@ -85,7 +85,7 @@ impl Game<'_> {
                     n => {
                         let discardable = zones.hands[s]
                             .iter()
-                            .filter(|&&c| self.cards[c as usize].play.discardable)
+                            .filter(|&&c| self.cards[c.index()].play.discardable)
                             .count();
                         (n as usize).min(discardable) as u8
                     }
@@ -142,10 +142,10 @@ impl Game<'_> {
     /// start; the turn goes on while the seat can still act.
     fn act_action(&mut self, id: ActionId, action: Action) {
         let rules = self.rules;
-        let def = &rules.actions[usize::from(id)];
+        let def = &rules.actions[id];
         let seat = self.current;
         let delayed = def.delayed_when.as_ref().is_some_and(|c| {
-            let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+            let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
             bind_action(&mut self.state, roles, action, |state, r| {
                 holds(c, state, r)
             })
@@ -180,8 +180,8 @@ impl Game<'_> {
     /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
     /// and `:actor`, `:target` bound; then checks victory.
     fn run_action(&mut self, list: ActionList, id: ActionId, seat: EntityId, action: Action) {
-        let def = &self.rules.actions[usize::from(id)];
-        let compiled = &self.code.actions[usize::from(id)];
+        let def = &self.rules.actions[id];
+        let compiled = &self.code.actions[id.index()];
         let (source, code) = match list {
             ActionList::Pay => (&def.pay, &compiled.pay),
             ActionList::Effects => (&def.effects, &compiled.effects),
@@ -189,7 +189,7 @@ impl Game<'_> {
         if source.is_empty() {
             return;
         }
-        let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
         let (rules, program, events) = (self.rules, &self.code.program, &mut self.events);
         bind_action(&mut self.state, roles, action, |state, r| {
             program.apply_inline(rules, code, state, r, events)
@@ -255,11 +255,11 @@ impl Game<'_> {
         let Ability::Action(id) = action.ability else {
             return;
         };
-        let Some(def) = self.rules.actions.get(usize::from(id)) else {
+        let Some(def) = self.rules.actions.get(id) else {
             return;
         };
-        let roles = self.seat_roles(self.current as usize);
-        let (program, code) = (&self.code.program, &self.code.actions[usize::from(id)]);
+        let roles = self.seat_roles(self.current.index());
+        let (program, code) = (&self.code.program, &self.code.actions[id.index()]);
         bind_action(state, roles, action, |state, r| {
             program.apply_inline(self.rules, &code.pay, state, r, events);
             let delayed = def

@@ -7,6 +7,7 @@ use crate::check::ast::EntityId;
 use crate::check::rules::turn_kinds::TurnKindId;
 use crate::check::rules::{ActionDef, ActionId, KindId, RuleSet};
 use crate::eval::{CompiledBool, CompiledEffects, State, with_bindings};
+use crate::ids::{AttrId, OptionId};
 
 /// What an actor can use on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,9 +31,9 @@ pub struct Action {
     /// Who it is aimed at, for abilities that choose; cards do not (their
     /// effects name roles), so a card's action has none.
     pub target: Option<EntityId>,
-    /// The option it is used with, for an action with `:choose`: its number
-    /// in [`RuleSet::options`] plus 1; 0 for none.
-    pub choice: u16,
+    /// The option it is used with, for an action with `:choose`: its place
+    /// in [`RuleSet::options`].
+    pub choice: Option<OptionId>,
 }
 
 impl Action {
@@ -143,11 +144,7 @@ impl Game<'_> {
                 .get(usize::from(i))
                 .is_some_and(|&c| self.chancy(c)),
             Ability::Discard(_) => false,
-            Ability::Action(id) => self
-                .rules
-                .actions
-                .get(usize::from(id))
-                .is_some_and(|a| a.draws),
+            Ability::Action(id) => self.rules.actions.get(id).is_some_and(|a| a.draws),
         }
     }
 
@@ -172,7 +169,7 @@ impl Game<'_> {
             ability,
             actor: self.current,
             target: None,
-            choice: 0,
+            choice: None,
         }
     }
 
@@ -182,7 +179,7 @@ impl Game<'_> {
             ability: Ability::Action(id),
             actor,
             target,
-            choice: 0,
+            choice: None,
         }
     }
 
@@ -202,7 +199,7 @@ impl Game<'_> {
         match (self.phase, action.ability) {
             (Phase::Over(_) | Phase::BetweenTurns, _)
             | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
-            (_, Ability::Discard(_)) => self.cards[card as usize].play.discardable,
+            (_, Ability::Discard(_)) => self.cards[card.index()].play.discardable,
             (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
         }
     }
@@ -210,7 +207,7 @@ impl Game<'_> {
     /// What action `id`'s conditions say for `action`'s actor and target, if
     /// they are in play and of its kinds (`None` otherwise).
     fn action_verdict(&mut self, id: ActionId, action: Action) -> Option<Verdict> {
-        let def = self.rules.actions.get(usize::from(id))?;
+        let def = self.rules.actions.get(id)?;
         let kind_of = |e: EntityId| self.state.kind(e);
         if kind_of(action.actor) != Some(def.actor) {
             return None;
@@ -223,12 +220,12 @@ impl Game<'_> {
         if !chosen_well(self.rules, def, action.choice) {
             return None;
         }
-        if !self.rules.turn_kinds[usize::from(self.turn_kind)].allows(def.type_) {
+        if !self.rules.turn_kinds[self.turn_kind].allows(def.type_) {
             return Some(Verdict::WrongTurn);
         }
-        let seat = self.current as usize;
+        let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
-        let code = &self.code.actions[usize::from(id)];
+        let code = &self.code.actions[id.index()];
         Some(verdict(code, &mut self.state, roles, action))
     }
 
@@ -258,16 +255,16 @@ impl Game<'_> {
         let Some(&card) = self.hand().get(i) else {
             return Err(Illegal::NoSuchCard(i));
         };
-        let def = &self.cards[card as usize];
+        let def = &self.cards[card.index()];
         match (self.phase, action.ability) {
             (Phase::MustDiscard(_), _) => Err(Illegal::MustDiscard),
             (_, Ability::Discard(_)) => Err(Illegal::Undiscardable(def.name.clone())),
             _ => {
-                let attr = def.play.pay_with.unwrap_or(0);
+                let attr = def.play.pay_with.unwrap_or(AttrId::FIRST);
                 Err(Illegal::CannotAfford {
                     name: def.name.clone(),
                     cost: def.play.cost,
-                    resource: self.rules.attributes[attr as usize].clone(),
+                    resource: self.rules.attributes[attr].clone(),
                     have: self.state.get(self.current, attr),
                 })
             }
@@ -278,17 +275,17 @@ impl Game<'_> {
     #[cold]
     fn action_refusal(&mut self, id: ActionId, action: Action) -> Illegal {
         let rules = self.rules;
-        let Some(def) = rules.actions.get(usize::from(id)) else {
-            return Illegal::NoSuchAction(usize::from(id));
+        let Some(def) = rules.actions.get(id) else {
+            return Illegal::NoSuchAction(id.index());
         };
         let names = rules.game_entity_names();
         let name = |e: EntityId| {
             names
-                .get(e as usize)
+                .get(e.index())
                 .cloned()
                 .unwrap_or_else(|| format!("#{e}"))
         };
-        let kind = |k: KindId| rules.kinds.get(usize::from(k)).map_or("?", String::as_str);
+        let kind = |k: KindId| rules.kinds.get(k).map_or("?", String::as_str);
         if !self.state.is_live(action.actor) {
             return Illegal::NotAllowed(format!("{} is not in play", name(action.actor)));
         }
@@ -318,38 +315,36 @@ impl Game<'_> {
             _ => {}
         }
         if !chosen_well(rules, def, action.choice) {
-            return Illegal::NotAllowed(
-                match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
-                    Some(set) => format!(
-                        "{} is used with one {}: {}",
-                        def.name,
-                        set.name,
-                        crate::check::list(
-                            rules.options[usize::from(set.first)..][..usize::from(set.len)]
-                                .iter()
-                                .map(|o| format!("`:{o}`"))
-                        )
-                    ),
-                    None => format!("{} takes no option", def.name),
-                },
-            );
+            return Illegal::NotAllowed(match def.choose.and_then(|c| rules.choices.get(c)) {
+                Some(set) => format!(
+                    "{} is used with one {}: {}",
+                    def.name,
+                    set.name,
+                    crate::check::list(
+                        rules.options.as_slice()[set.options()]
+                            .iter()
+                            .map(|o| format!("`:{o}`"))
+                    )
+                ),
+                None => format!("{} takes no option", def.name),
+            });
         }
         match self.action_verdict(id, action) {
             Some(Verdict::Refused(i)) => Illegal::Refused(def.refused[i].1.clone()),
             Some(Verdict::WrongTurn) => {
-                let turn = &rules.turn_kinds[usize::from(self.turn_kind)];
+                let turn = &rules.turn_kinds[self.turn_kind];
                 let allowed = rules
                     .turn_kinds
                     .iter()
                     .enumerate()
-                    .filter(|&(i, _)| turn.allows(i as TurnKindId))
+                    .filter(|&(i, _)| turn.allows(TurnKindId::new(i)))
                     .map(|(_, k)| k.name.clone());
                 Illegal::Refused(format!(
                     "a {} turn allows only {} actions; {} is a {} action",
                     turn.name,
                     crate::check::list(allowed),
                     def.name,
-                    rules.turn_kinds[usize::from(def.type_)].name
+                    rules.turn_kinds[def.type_].name
                 ))
             }
             _ => Illegal::NotAllowed(match action.target {
@@ -386,24 +381,24 @@ impl Game<'_> {
         if rules.actions.is_empty() || self.phase != Phase::Act {
             return;
         }
-        let seat = self.current as usize;
+        let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
-        let count = self.state.len() as EntityId;
+        let count = self.state.len();
         let mut found = 0;
         for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
-            for actor in 0..count {
+            for actor in EntityId::below(count) {
                 if self.state.kind(actor) != Some(def.actor) {
                     continue;
                 }
                 // One action for each option of its `:choose`, or one with none.
-                let options = def
-                    .choose
-                    .and_then(|c| rules.choices.get(usize::from(c)))
-                    .map_or(0..1, |set| set.first + 1..set.first + 1 + set.len);
+                let set = def.choose.and_then(|c| rules.choices.get(c));
+                // Without `:choose`, one action with no option.
+                let options = set.map_or(0..1, |set| set.options());
                 let mut try_one = |target: Option<EntityId>, state: &mut State| {
-                    for choice in options.clone() {
+                    for option in options.clone() {
+                        let choice = set.map(|_| OptionId::new(option));
                         let action = Action {
-                            ability: Ability::Action(id as ActionId),
+                            ability: Ability::Action(ActionId::new(id)),
                             actor,
                             target,
                             choice,
@@ -417,7 +412,7 @@ impl Game<'_> {
                 match def.target {
                     None => try_one(None, &mut self.state),
                     Some(kind) => {
-                        for target in 0..count {
+                        for target in EntityId::below(count) {
                             if self.state.kind(target) == Some(kind) {
                                 try_one(Some(target), &mut self.state);
                             }
@@ -436,7 +431,7 @@ impl Game<'_> {
     /// over the rule set's actions, stopping at the first allowed.
     pub(super) fn has_action(&mut self) -> bool {
         let zones = &self.zones;
-        let discardable = |c: CardId| self.cards[c as usize].play.discardable;
+        let discardable = |c: CardId| self.cards[c.index()].play.discardable;
         let hand = zones.hand(self.current);
         let cards = match self.phase {
             Phase::Act => hand
@@ -457,11 +452,11 @@ impl Game<'_> {
     }
 }
 
-/// Whether `choice` is one of the options of `def`'s `:choose` (0, without one).
-fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: u16) -> bool {
-    match def.choose.and_then(|c| rules.choices.get(usize::from(c))) {
-        Some(set) => choice > set.first && choice <= set.first + set.len,
-        None => choice == 0,
+/// Whether `choice` is one of the options of `def`'s `:choose` (none, without one).
+fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: Option<OptionId>) -> bool {
+    match (def.choose.and_then(|c| rules.choices.get(c)), choice) {
+        (Some(set), Some(option)) => set.options().contains(&option.index()),
+        (set, option) => set.is_none() && option.is_none(),
     }
 }
 
@@ -496,6 +491,6 @@ pub(super) fn bind_action<R>(
         }
         f(state, r)
     });
-    state.choice = 0;
+    state.choice = None;
     out
 }

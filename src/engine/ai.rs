@@ -144,7 +144,7 @@ impl Ai {
                 if self.legal.is_empty() {
                     let cards = game.cards();
                     for (i, &card) in hand.iter().enumerate() {
-                        if cards[card as usize].play.discardable {
+                        if cards[card.index()].play.discardable {
                             self.legal.push(game.discard(i));
                         }
                     }
@@ -194,7 +194,7 @@ impl Ai {
             world.state.rng = Rng::seed_from_u64(base ^ mix(u64::from(w)));
             world
                 .zones
-                .redeal_hidden(seat as usize, &mut world.state.rng);
+                .redeal_hidden(seat.index(), &mut world.state.rng);
             let node: u64 = world.state.rng.random();
             for (m, &action) in moves.iter().enumerate() {
                 let value =
@@ -322,10 +322,10 @@ impl Ai {
                     Ability::Card(i) => {
                         let id = game.hand()[usize::from(i)];
                         let samples = if game.chancy(id) { CHANCE_SAMPLES } else { 1 };
-                        (samples, cards[id as usize].play.play_again)
+                        (samples, cards[id.index()].play.play_again)
                     }
                     Ability::Action(id) => {
-                        let draws = rules.actions[usize::from(id)].draws;
+                        let draws = rules.actions[id].draws;
                         (if draws { CHANCE_SAMPLES } else { 1 }, false)
                     }
                     Ability::Discard(_) => continue,
@@ -336,7 +336,7 @@ impl Ai {
                     self.events.clear();
                     match action.ability {
                         Ability::Card(i) => {
-                            let id = game.hand()[usize::from(i)] as usize;
+                            let id = (game.hand()[usize::from(i)]).index();
                             cards::pay(rules, scratch, game.current, &cards[id], &mut self.events);
                             let (program, code) = (&game.code.program, &game.code.cards[id]);
                             program.apply_inline(rules, code, scratch, roles, &mut self.events);
@@ -382,7 +382,7 @@ impl Ai {
             let Ability::Discard(i) = action.ability else {
                 continue;
             };
-            let card = &game.cards()[game.hand()[usize::from(i)] as usize];
+            let card = &game.cards()[(game.hand()[usize::from(i)]).index()];
             let have = card.play.pay_with.map_or(0, |a| game.state.get(seat, a));
             let shortfall = card.play.cost.saturating_sub(have);
             if worst.is_none_or(|(w, _)| shortfall > w) {
@@ -399,11 +399,11 @@ fn score(game: &Game<'_>, state: &mut State, roles: &[EntityId]) -> i64 {
     let rules = game.rules();
     let code = game.code();
     let me = roles[0];
-    for seat in 0..game.seats() as EntityId {
+    for seat in EntityId::below(game.seats()) {
         let seat_roles = game.roles(seat);
         for (v, when) in rules.victory.iter().zip(&code.victory) {
             if when.holds(state, seat_roles) {
-                return if seat_roles[v.winner as usize] == me {
+                return if seat_roles[v.winner.index()] == me {
                     WIN
                 } else {
                     -WIN

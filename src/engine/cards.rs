@@ -9,8 +9,7 @@ use crate::check::defs::Card;
 use crate::check::rules::{CardZones, RuleSet};
 use crate::eval::{Cause, Event, Rng, State};
 
-/// Index of a card in the game's card list.
-pub type CardId = u16;
+pub use crate::ids::CardId;
 
 /// The zones of one game.
 #[derive(Clone, Debug)]
@@ -53,7 +52,11 @@ impl Zones {
             hand_size: zones.hand_size,
             costs: cards
                 .iter()
-                .map(|c| c.play.pay_with.map_or((0, 0), |a| (a, c.play.cost)))
+                .map(|c| {
+                    c.play
+                        .pay_with
+                        .map_or((AttrId::FIRST, 0), |a| (a, c.play.cost))
+                })
                 .collect(),
             chancy: cards.iter().map(|c| rules.draws(&c.effects)).collect(),
         }
@@ -70,7 +73,7 @@ impl Zones {
             draw.clear();
             for (id, card) in cards.iter().enumerate() {
                 for _ in 0..card.play.copies {
-                    draw.push(id as CardId);
+                    draw.push(CardId::new(id));
                 }
             }
             draw.shuffle(rng);
@@ -83,7 +86,7 @@ impl Zones {
     /// The hand of `seat`.
     #[inline]
     pub fn hand(&self, seat: EntityId) -> &[CardId] {
-        self.hands.get(seat as usize).map_or(&[], Vec::as_slice)
+        self.hands.get(seat.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Which pile `seat` draws from and discards to.
@@ -98,7 +101,7 @@ impl Zones {
 
     /// Cards left to draw for `seat`.
     pub fn draw_pile_len(&self, seat: EntityId) -> usize {
-        self.draw_piles[self.pile(seat as usize)].len()
+        self.draw_piles[self.pile(seat.index())].len()
     }
 
     #[inline]
@@ -169,7 +172,7 @@ impl Zones {
     #[inline]
     pub fn affordable(&self, state: &State, seat: EntityId, card: CardId) -> bool {
         // A card these zones do not hold (zones switched off) is never affordable.
-        let Some(&(attr, cost)) = self.costs.get(card as usize) else {
+        let Some(&(attr, cost)) = self.costs.get(card.index()) else {
             return false;
         };
         cost <= 0 || state.get(seat, attr) >= cost
@@ -195,9 +198,13 @@ impl Zones {
         let mut n = 0;
         for (i, &card) in hand.iter().enumerate() {
             // A card these zones do not hold is never affordable.
-            let known = (card as usize) < self.costs.len();
-            let (attr, cost) = self.costs.get(card as usize).copied().unwrap_or((0, 0));
-            let have = row.get(usize::from(attr)).copied().unwrap_or(0);
+            let known = card.index() < self.costs.len();
+            let (attr, cost) = self
+                .costs
+                .get(card.index())
+                .copied()
+                .unwrap_or((AttrId::FIRST, 0));
+            let have = row.get(attr.index()).copied().unwrap_or(0);
             out[n] = i as u8;
             n += usize::from(known & ((cost <= 0) | (have >= cost)));
         }
@@ -206,7 +213,7 @@ impl Zones {
 
     /// Whether `card`'s effects draw from the generator.
     pub fn chancy(&self, card: CardId) -> bool {
-        self.chancy.get(card as usize).copied().unwrap_or(false)
+        self.chancy.get(card.index()).copied().unwrap_or(false)
     }
 }
 
@@ -235,7 +242,7 @@ pub fn record_play(
     card: CardId,
     events: &mut Vec<Event>,
 ) {
-    let number = i64::from(card) + 1;
+    let number = card.index() as i64 + 1;
     let by = number.saturating_sub(state.get(seat, attr));
     crate::eval::add_to(rules, state, seat, attr, by, Cause::effect(0), events);
 }

@@ -196,7 +196,7 @@ impl Game<'_> {
             self.take_queued();
         }
         if self.removals {
-            let seat = self.current as usize;
+            let seat = self.current.index();
             let roles = &self.roles[seat * self.role_count..(seat + 1) * self.role_count];
             self.state
                 .remove_fallen(self.rules, roles, &mut self.removed, &mut self.events);
@@ -220,9 +220,9 @@ impl Game<'_> {
             match e.what {
                 // Only values some victory condition reads can end the game.
                 What::Attr(attr) => {
-                    if self.watched[attr as usize] {
+                    if self.watched[attr.index()] {
                         self.changed = true;
-                        self.dirty |= bit(e.entity as usize * width + attr as usize);
+                        self.dirty |= bit(e.entity.index() * width + attr.index());
                     }
                 }
                 // A condition may read statuses or entities: every one is checked again.
@@ -283,5 +283,5 @@ impl Game<'_> {
 
 /// The operation a cause came through, by name, for logs.
 pub fn via_name(rules: &RuleSet, via: Option<OpId>) -> Option<&str> {
-    via.map(|o| rules.operations[o as usize].as_str())
+    via.map(|o| rules.operations[o].as_str())
 }

@@ -23,6 +23,7 @@
 //! [`check_state`] needs only a state; [`Monitor`] follows a game action by
 //! action; [`play_checked`] plays one with computer players and checks it all.
 
+use crate::ids::AttrId;
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -131,8 +132,8 @@ fn broken(invariant: Invariant, detail: String) -> Violation {
 fn entity_name(rules: &RuleSet, entity: EntityId) -> String {
     let seats = rules.seats.len();
     let named = rules.setup.iter().filter(|s| s.seat.is_none());
-    match (entity as usize).checked_sub(seats) {
-        None => format!("`:{}`", rules.seats[entity as usize]),
+    match entity.index().checked_sub(seats) {
+        None => format!("`:{}`", rules.seats[entity.index()]),
         Some(k) => match named.clone().nth(k) {
             Some(s) => format!("`:{}`", s.name),
             None => format!("entity #{entity}"),
@@ -144,10 +145,10 @@ fn entity_name(rules: &RuleSet, entity: EntityId) -> String {
 /// status instance well formed with turns left.
 pub fn check_state(rules: &RuleSet, state: &State) -> Result<(), Violation> {
     let width = rules.attributes.len();
-    for entity in 0..state.len() as EntityId {
+    for entity in EntityId::below(state.len()) {
         // A value kept by an entity out of play was within bounds when it left.
         for (attr, &(min, max)) in rules.bounds.iter().enumerate().take(width) {
-            let a = attr as u16;
+            let a = AttrId::new(attr);
             for (what, v) in [
                 ("", state.get(entity, a)),
                 (" (base)", state.base(entity, a)),
@@ -158,7 +159,7 @@ pub fn check_state(rules: &RuleSet, state: &State) -> Result<(), Violation> {
                         format!(
                             "{} `:{}`{what} is {v}, outside {min}..={max}",
                             entity_name(rules, entity),
-                            rules.attributes[attr]
+                            rules.attributes[a]
                         ),
                     ));
                 }
@@ -167,7 +168,7 @@ pub fn check_state(rules: &RuleSet, state: &State) -> Result<(), Violation> {
     }
     let mut last: Option<u32> = None;
     for inst in state.statuses() {
-        let Some(def) = rules.status_defs.get(inst.status as usize) else {
+        let Some(def) = rules.status_defs.get(inst.status) else {
             return Err(broken(
                 Invariant::StatusInstance,
                 format!(
@@ -177,10 +178,7 @@ pub fn check_state(rules: &RuleSet, state: &State) -> Result<(), Violation> {
                 ),
             ));
         };
-        let name = rules
-            .statuses
-            .get(inst.status as usize)
-            .map_or("?", String::as_str);
+        let name = rules.statuses.get(inst.status).map_or("?", String::as_str);
         let on = || format!("`:{name}` on {}", entity_name(rules, inst.holder));
         if inst.turns_left() == Some(0) {
             return Err(broken(
@@ -255,17 +253,17 @@ impl Monitor {
     pub fn before(&mut self, game: &Game<'_>, action: Action) {
         self.before.clear();
         for seat in 0..game.seats() {
-            let hand = game.hand_of(seat as EntityId);
+            let hand = game.hand_of(EntityId::new(seat));
             let mut held = hand.len();
             let mut draw = 0;
-            if seat == game.current as usize && action.actor == game.current {
+            if seat == game.current.index() && action.actor == game.current {
                 match action.ability {
                     Ability::Card(i) => {
                         if let Some(&card) = hand.get(usize::from(i)) {
                             held -= 1;
                             draw = game
                                 .cards()
-                                .get(card as usize)
+                                .get(card.index())
                                 .map_or(0, |c| usize::from(c.play.draw));
                         }
                     }
@@ -310,7 +308,7 @@ impl Monitor {
             let can = game
                 .hand()
                 .iter()
-                .filter(|&&c| game.cards()[c as usize].play.discardable)
+                .filter(|&&c| game.cards()[c.index()].play.discardable)
                 .count();
             if can < usize::from(n) {
                 return Err(broken(
@@ -340,14 +338,14 @@ impl Monitor {
         for event in &log[from..] {
             match *event {
                 GameEvent::Changed { change, .. } => {
-                    let (min, max) = rules.bounds[change.attr as usize];
+                    let (min, max) = rules.bounds[change.attr];
                     if change.after < min || change.after > max {
                         return Err(broken(
                             Invariant::AttributeBounds,
                             format!(
                                 "the log changes {} `:{}` from {} to {}, outside {min}..={max}",
                                 entity_name(rules, change.entity),
-                                rules.attributes[change.attr as usize],
+                                rules.attributes[change.attr],
                                 change.before,
                                 change.after
                             ),
@@ -366,10 +364,7 @@ impl Monitor {
                         Invariant::StatusDuration,
                         format!(
                             "the log's {change:?} of `:{}` on {} counts {before} to {after}",
-                            rules
-                                .statuses
-                                .get(status as usize)
-                                .map_or("?", String::as_str),
+                            rules.statuses.get(status).map_or("?", String::as_str),
                             entity_name(rules, entity)
                         ),
                     ));
@@ -386,14 +381,14 @@ impl Monitor {
         };
         let before = std::mem::take(&mut self.before);
         for (seat, &(held, draw)) in before.iter().enumerate() {
-            let now = game.hand_of(seat as EntityId).len();
+            let now = game.hand_of(EntityId::new(seat)).len();
             let most = held.max(zones.hand_size) + draw;
             if now > most {
                 return Err(broken(
                     Invariant::HandLimit,
                     format!(
                         "{}'s hand went from {held} cards (hand size {}, {draw} to draw) to {now}",
-                        entity_name(game.rules(), seat as EntityId),
+                        entity_name(game.rules(), EntityId::new(seat)),
                         zones.hand_size
                     ),
                 ));
@@ -413,8 +408,8 @@ impl Monitor {
         self.counts.resize(n * piles, 0);
         let mut tally = |pile: usize, ids: &[CardId], place: &dyn Fn() -> String| {
             for &c in ids {
-                match self.counts.get_mut(pile * n + c as usize) {
-                    Some(k) if (c as usize) < n => *k += 1,
+                match self.counts.get_mut(pile * n + c.index()) {
+                    Some(k) if c.index() < n => *k += 1,
                     _ => {
                         return Err(broken(
                             Invariant::CardCount,
@@ -427,9 +422,9 @@ impl Monitor {
         };
         for seat in 0..game.seats() {
             let pile = if zones.per_seat { seat } else { 0 };
-            let hand = game.hand_of(seat as EntityId);
+            let hand = game.hand_of(EntityId::new(seat));
             tally(pile, hand, &|| {
-                format!("{}'s hand", entity_name(game.rules(), seat as EntityId))
+                format!("{}'s hand", entity_name(game.rules(), EntityId::new(seat)))
             })?;
         }
         for pile in 0..piles {

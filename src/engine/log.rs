@@ -1,5 +1,6 @@
 //! The game log as people read it: turns, plays and discards, every change, the end.
 
+use crate::ids::{AttrId, StatusId, TurnKindId};
 use std::fmt::Write as _;
 
 use super::{Ability, Action, By, GameEvent, Outcome, Stage, moment_label};
@@ -11,15 +12,12 @@ use crate::eval::{Cause, StatusChange};
 /// What happened to a status, as a log line says it after the holder's name.
 pub fn status_line(
     rules: &RuleSet,
-    status: u16,
+    status: StatusId,
     change: StatusChange,
     before: i64,
     after: i64,
 ) -> String {
-    let name = rules
-        .statuses
-        .get(status as usize)
-        .map_or("?", String::as_str);
+    let name = rules.statuses.get(status).map_or("?", String::as_str);
     let left = |n: i64| match n {
         -1 => "until removed".to_string(),
         1 => "1 left".to_string(),
@@ -48,20 +46,14 @@ pub fn action_words(
     name: impl Fn(EntityId) -> String,
 ) -> (String, String) {
     let what = match action.ability {
-        Ability::Action(id) => rules
-            .actions
-            .get(usize::from(id))
-            .map_or("?", |a| a.name.as_str()),
+        Ability::Action(id) => rules.actions.get(id).map_or("?", |a| a.name.as_str()),
         Ability::Card(_) | Ability::Discard(_) => "?",
     };
     let mut what = match action.target {
         Some(t) => format!("{what} {}", name(t)),
         None => what.to_string(),
     };
-    if let Some(option) = usize::from(action.choice)
-        .checked_sub(1)
-        .and_then(|o| rules.options.get(o))
-    {
+    if let Some(option) = action.choice.and_then(|o| rules.options.get(o)) {
         what.push_str(&format!(" ({option})"));
     }
     (name(action.actor), what)
@@ -71,13 +63,13 @@ pub fn action_words(
 fn through(rules: &RuleSet, cause: Cause) -> String {
     cause
         .status()
-        .and_then(|s| rules.statuses.get(s as usize))
+        .and_then(|s| rules.statuses.get(s))
         .map(|s| format!(" ({s})"))
         .unwrap_or_default()
 }
 
 /// The status whose effects made a change, if one did.
-fn by_status(by: By) -> Option<u16> {
+fn by_status(by: By) -> Option<StatusId> {
     match by {
         By::Hook(_, c)
         | By::Card(_, c)
@@ -114,12 +106,7 @@ pub fn render_named(
             hook_line.clear();
         }
     };
-    let scratch = |attr: u16| {
-        rules
-            .attribute_defs
-            .get(usize::from(attr))
-            .is_some_and(|d| d.scratch)
-    };
+    let scratch = |attr: AttrId| rules.attribute_defs.get(attr).is_some_and(|d| d.scratch);
     let mut rolls = Rolls::default();
     for e in log {
         match *e {
@@ -133,7 +120,7 @@ pub fn render_named(
                 change,
                 by: By::Hook(timing, cause),
             } if cause.status().is_none() => {
-                let name = moment_label(rules.timings[timing as usize].at);
+                let name = moment_label(rules.timings[timing].at);
                 if name != hook_name {
                     flush(&mut out, &mut hook_line, hook_name);
                     hook_name = name;
@@ -141,7 +128,7 @@ pub fn render_named(
                 hook_line.push(format!(
                     "{}.{} {} -> {}",
                     seat(change.entity),
-                    rules.attributes[change.attr as usize],
+                    rules.attributes[change.attr],
                     change.before,
                     change.after
                 ));
@@ -157,7 +144,7 @@ pub fn render_named(
 
 /// What a seat is called: its name in `names`, or `#n` for an entity added in play.
 fn seat_name(names: &[String], s: EntityId) -> std::borrow::Cow<'_, str> {
-    match names.get(s as usize) {
+    match names.get(s.index()) {
         Some(name) => std::borrow::Cow::Borrowed(name.as_str()),
         None => std::borrow::Cow::Owned(format!("#{s}")),
     }
@@ -177,7 +164,7 @@ fn render_event<'n>(
         GameEvent::TurnStart {
             turn,
             seat: s,
-            kind: 0,
+            kind: TurnKindId::FIRST,
         } => {
             let _ = writeln!(out, "turn {turn}: {}", seat(s));
         }
@@ -186,14 +173,11 @@ fn render_event<'n>(
             seat: s,
             kind,
         } => {
-            let kind = rules
-                .turn_kinds
-                .get(usize::from(kind))
-                .map_or("?", |k| k.name.as_str());
+            let kind = rules.turn_kinds.get(kind).map_or("?", |k| k.name.as_str());
             let _ = writeln!(out, "turn {turn}: {} ({kind} turn)", seat(s));
         }
         GameEvent::Played { seat: s, card } => {
-            let c = &cards[card as usize];
+            let c = &cards[card.index()];
             let _ = if c.text.is_empty() {
                 writeln!(out, "  {} plays {}", seat(s), c.name)
             } else {
@@ -206,7 +190,7 @@ fn render_event<'n>(
             forced,
         } => {
             let how = if forced { "must discard" } else { "discards" };
-            let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card as usize].name);
+            let _ = writeln!(out, "  {} {how} {}", seat(s), cards[card.index()].name);
         }
         GameEvent::Acted {
             seat: _,
@@ -232,7 +216,7 @@ fn render_event<'n>(
                 out,
                 "    {}.{} {} -> {}{note}",
                 seat(change.entity),
-                rules.attributes[change.attr as usize],
+                rules.attributes[change.attr],
                 change.before,
                 change.after
             );
@@ -277,7 +261,7 @@ fn render_event<'n>(
             );
         }
         GameEvent::Spawned { entity, kind } => {
-            let kind = rules.kinds.get(kind as usize).map_or("?", String::as_str);
+            let kind = rules.kinds.get(kind).map_or("?", String::as_str);
             let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
         }
         GameEvent::Removed { entity } => {
@@ -287,10 +271,7 @@ fn render_event<'n>(
             let _ = writeln!(out, "{}'s turn", seat(entity));
         }
         GameEvent::TimedRan { timing, entity } => {
-            let name = rules
-                .timings
-                .get(timing as usize)
-                .map_or("?", |t| t.name.as_str());
+            let name = rules.timings.get(timing).map_or("?", |t| t.name.as_str());
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
         }
         GameEvent::Ended(outcome) => render_outcome(out, rules, outcome, seat),
@@ -311,7 +292,7 @@ fn change_note(rules: &RuleSet, by: By) -> String {
         By::Hook(timing, cause) => format!(
             "{} at {}",
             through(rules, cause),
-            rules.timings[timing as usize].name
+            rules.timings[timing].name
         ),
     }
 }

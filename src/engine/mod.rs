@@ -40,6 +40,7 @@ use crate::check::defs::Card;
 use crate::check::rules::turn_kinds::TurnKindId;
 use crate::check::rules::{Moment, RuleSet};
 use crate::eval::{CompiledBool, CompiledEffects, CompiledInt, Event, Program, State};
+use crate::ids::KindId;
 use act::Pending;
 use action::ActionCode;
 use cards::Zones;
@@ -228,7 +229,7 @@ impl<'r> Game<'r> {
         let zones = Zones::new(rules, rules.cards.as_ref(), cards, seats);
         let role_count = rules.roles.len();
         let roles = (0..seats)
-            .flat_map(|seat| (0..role_count).map(move |i| ((seat + i) % seats) as EntityId))
+            .flat_map(|seat| (0..role_count).map(move |i| EntityId::new((seat + i) % seats)))
             .collect();
         let mut game = Game {
             rules,
@@ -238,9 +239,9 @@ impl<'r> Game<'r> {
             seats,
             queue: Vec::with_capacity(seats + 1),
             next: 0,
-            base: (0..seats as EntityId)
+            base: EntityId::below(seats)
                 .flat_map(|seat| {
-                    rules.kind_turns[0]
+                    rules.kind_turns[KindId::FIRST]
                         .iter()
                         .map(move |&k| Entry::Turn(seat, k))
                 })
@@ -248,8 +249,8 @@ impl<'r> Game<'r> {
             entity_turns: rules.status_turns
                 || rules.kind_turns.iter().skip(1).any(|t| !t.is_empty()),
             timed: Vec::new(),
-            turn_kind: 0,
-            current: 0,
+            turn_kind: TurnKindId::FIRST,
+            current: EntityId::FIRST,
             turn: 1,
             round: 1,
             phase: Phase::Act,
@@ -297,7 +298,7 @@ impl<'r> Game<'r> {
         };
         game.state.add_setup(rules);
         for &(entity, attr, value) in values {
-            if (entity as usize) < game.state.len() && (attr as usize) < rules.attributes.len() {
+            if entity.index() < game.state.len() && attr.index() < rules.attributes.len() {
                 game.state.put(entity, attr, value);
             }
         }
@@ -309,7 +310,7 @@ impl<'r> Game<'r> {
     pub fn reset(&mut self, seed: u64) {
         self.state.reset(self.rules, self.seats, seed);
         self.state.add_setup(self.rules);
-        self.current = 0;
+        self.current = EntityId::FIRST;
         self.turn = 1;
         self.round = 1;
         self.phase = Phase::Act;
@@ -419,7 +420,7 @@ impl<'r> Game<'r> {
 
     /// The entity each role means for `seat`.
     pub fn roles(&self, seat: EntityId) -> &[EntityId] {
-        self.seat_roles(seat as usize)
+        self.seat_roles(seat.index())
     }
 
     /// The compiled victory conditions and score.
@@ -474,7 +475,7 @@ impl<'r> Game<'r> {
     /// Does nothing without card zones.
     pub fn give(&mut self, card: CardId) {
         if self.rules.cards.is_some() {
-            self.zones.hands[self.current as usize].push(card);
+            self.zones.hands[self.current.index()].push(card);
         }
     }
 
@@ -504,7 +505,7 @@ impl<'r> Game<'r> {
     /// on-acquire effects), applied by the seat whose turn it is: a
     /// scenario's given statuses. Victory is judged after.
     pub fn give_status(&mut self, entity: EntityId, status: StatusId, magnitude: i64) {
-        let seat = self.current as usize;
+        let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         crate::eval::acquire(
             self.rules,
@@ -534,7 +535,7 @@ impl<'r> Game<'r> {
 
     /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.
     pub fn take_back(&mut self, at: usize) -> Option<CardId> {
-        let hand = &mut self.zones.hands[self.current as usize];
+        let hand = &mut self.zones.hands[self.current.index()];
         (at < hand.len()).then(|| hand.remove(at))
     }
 

@@ -49,7 +49,7 @@ impl Game<'_> {
         let rules = self.rules;
         match each {
             None => {
-                let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+                let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
                     program.apply_inline(rules, effects, &mut self.state, roles, &mut self.events);
@@ -67,13 +67,13 @@ impl Game<'_> {
     fn run_for_each(&mut self, timing: TimingId, kind: KindId, seat: EntityId) {
         let rules = self.rules;
         let mut roles = std::mem::take(&mut self.each_roles);
-        let mut entity = 0;
+        let mut entity = EntityId::FIRST;
         // Entities spawned meanwhile wait for the timing's next run, as with `:each` effects.
         let count = self.state.len();
-        while (entity as usize) < count {
+        while entity.index() < count {
             if self.state.kind(entity) == Some(kind) {
                 roles.clear();
-                roles.extend_from_slice(self.seat_roles(seat as usize));
+                roles.extend_from_slice(self.seat_roles(seat.index()));
                 roles.push(entity);
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
@@ -88,7 +88,7 @@ impl Game<'_> {
                     break;
                 }
             }
-            entity += 1;
+            entity = EntityId::new(entity.index() + 1);
         }
         self.each_roles = roles;
     }
@@ -99,7 +99,7 @@ impl Game<'_> {
         if self.state.statuses().is_empty() || matches!(self.phase, Phase::Over(_)) {
             return;
         }
-        let roles = &self.roles[seat as usize * self.role_count..][..self.role_count];
+        let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
         self.code.program.run_status_timing(
             self.rules,
             &mut self.state,
@@ -122,7 +122,7 @@ impl Game<'_> {
             return;
         }
         for &(timing, each) in rules.hooks_at(moment) {
-            for seat in 0..self.seats as EntityId {
+            for seat in EntityId::below(self.seats) {
                 if matches!(self.phase, Phase::Over(_)) {
                     return;
                 }
@@ -162,7 +162,7 @@ fn with_roles_outside<R>(rules: &RuleSet, seat: EntityId, f: impl FnOnce(&[Entit
     let seats = rules.seats.len().max(n).max(1);
     with_bindings(&[], n, |roles| {
         for (i, r) in roles.iter_mut().enumerate() {
-            *r = ((seat as usize + i) % seats) as EntityId;
+            *r = EntityId::new((seat.index() + i) % seats);
         }
         f(roles)
     })
@@ -185,7 +185,7 @@ pub fn run_moment(
         _ => rules.seats.len().min(state.len()).max(1),
     };
     let mut first = true;
-    for seat in 0..seats as EntityId {
+    for seat in EntityId::below(seats) {
         if seats > 1 && !state.is_live(seat) {
             continue;
         }

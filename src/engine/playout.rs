@@ -37,7 +37,7 @@ pub struct Computer<'a> {
 impl Decider for Computer<'_> {
     #[inline]
     fn decide(&mut self, game: &mut Game<'_>) -> Option<Action> {
-        let policy = Policy::for_seat(self.policies, game.current as usize);
+        let policy = Policy::for_seat(self.policies, game.current.index());
         self.ai.choose(game, policy)
     }
 }

@@ -69,9 +69,9 @@ impl Game<'_> {
     #[inline(never)]
     fn build_base_queue(&mut self) {
         self.base.clear();
-        for entity in 0..self.state.len() as EntityId {
+        for entity in EntityId::below(self.state.len()) {
             if let Some(kind) = self.state.kind(entity)
-                && let Some(turns) = self.rules.kind_turns.get(kind as usize)
+                && let Some(turns) = self.rules.kind_turns.get(kind)
             {
                 self.base
                     .extend(turns.iter().map(|&k| Entry::Turn(entity, k)));
@@ -87,7 +87,7 @@ impl Game<'_> {
     #[cold]
     fn add_status_turns(&mut self) {
         for inst in self.state.statuses() {
-            let def = &self.rules.status_defs[inst.status as usize];
+            let def = &self.rules.status_defs[inst.status];
             if def.turns.is_empty() || !self.state.is_live(inst.holder) {
                 continue;
             }
@@ -116,7 +116,7 @@ impl Game<'_> {
         let width = keys.len();
         let mut ranked = std::mem::take(&mut self.order_keys);
         ranked.clear();
-        for entity in 0..self.state.len() as EntityId {
+        for entity in EntityId::below(self.state.len()) {
             for key in keys {
                 ranked.push(match self.state.kind(entity) {
                     Some(_) => crate::eval::value(key, &mut self.state, &[entity]),
@@ -124,7 +124,7 @@ impl Game<'_> {
                 });
             }
         }
-        let row = |e: EntityId| &ranked[e as usize * width..][..width];
+        let row = |e: EntityId| &ranked[e.index() * width..][..width];
         // A stable sort: an entity's turns keep their order, ties keep entity order.
         self.base.sort_by(|a, b| match (a, b) {
             (Entry::Turn(a, _), Entry::Turn(b, _)) => row(*b).cmp(row(*a)).then(a.cmp(b)),
@@ -139,7 +139,7 @@ impl Game<'_> {
     pub(super) fn next_turn(&mut self) -> Option<EntityId> {
         // The common case: the next entry is the turn of a seat in play.
         if let Some(&Entry::Turn(entity, kind)) = self.queue.get(self.next)
-            && (entity as usize) < self.seats
+            && entity.index() < self.seats
             && self.state.is_live(entity)
         {
             self.next += 1;
@@ -161,7 +161,7 @@ impl Game<'_> {
             self.next += 1;
             match entry {
                 Some(Entry::Turn(entity, kind)) if self.state.is_live(entity) => {
-                    if (entity as usize) < self.seats {
+                    if entity.index() < self.seats {
                         self.turn_kind = kind;
                         return Some(entity);
                     }
@@ -204,7 +204,7 @@ impl Game<'_> {
         roles.clear();
         roles.extend_from_slice(self.seat_roles(0));
         roles.push(entity);
-        let effects = &rules.on_turn[kind as usize];
+        let effects = &rules.on_turn[kind];
         apply(rules, effects, &mut self.state, &roles, &mut self.events);
         self.each_roles = roles;
         self.flush_events(|cause| By::EntityTurn(entity, cause));
@@ -389,7 +389,7 @@ impl Game<'_> {
         if self.phase != Phase::BetweenTurns {
             return self.current;
         }
-        let live = |e: &&Entry| matches!(e, Entry::Turn(x, _) if (*x as usize) < self.seats && self.state.is_live(*x));
+        let live = |e: &&Entry| matches!(e, Entry::Turn(x, _) if (*x).index() < self.seats && self.state.is_live(*x));
         let turn = |e: &Entry| match *e {
             Entry::Turn(x, _) => x,
             Entry::Reorder | Entry::Timed(_) => self.current,

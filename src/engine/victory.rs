@@ -10,7 +10,7 @@ pub(super) fn watched(rules: &RuleSet) -> Vec<bool> {
     let mut out = vec![false; rules.attributes.len()];
     for v in &rules.victory {
         match &v.reads {
-            Some(reads) => reads.iter().for_each(|&(_, a)| out[a as usize] = true),
+            Some(reads) => reads.iter().for_each(|&(_, a)| out[a.index()] = true),
             None => out.iter_mut().for_each(|w| *w = true),
         }
     }
@@ -32,8 +32,8 @@ pub(super) fn victory_masks(rules: &RuleSet, seats: usize) -> Vec<u64> {
             out.push(match &v.reads {
                 // A condition that reads no value (`true`, params only) is checked every time.
                 Some(reads) if !reads.is_empty() => reads.iter().fold(0, |m, &(r, a)| {
-                    let entity = (seat + r as usize) % seats;
-                    m | bit(entity * width + a as usize)
+                    let entity = (seat + r.index()) % seats;
+                    m | bit(entity * width + a.index())
                 }),
                 _ => u64::MAX,
             });
@@ -69,12 +69,12 @@ impl Game<'_> {
             }
             let (seat, i) = (k / conditions, k % conditions);
             // A seat out of play can no longer win.
-            if !state.is_live(seat as EntityId) {
+            if !state.is_live(EntityId::new(seat)) {
                 continue;
             }
             let roles = &self.roles[seat * self.role_count..][..self.role_count];
             if self.code.victory[i].holds(state, roles) {
-                let w = roles[self.rules.victory[i].winner as usize];
+                let w = roles[(self.rules.victory[i].winner).index()];
                 match winner {
                     None => {
                         winner = Some(w);
@@ -92,7 +92,7 @@ impl Game<'_> {
             (Some(seat), false) => self.finish(Outcome::Win { seat, reason }),
             // Every seat fell at once (two fighters killing each other): a
             // draw now, not after rounds with nobody to take a turn.
-            (None, false) if (0..self.seats).all(|s| !self.state.is_live(s as EntityId)) => {
+            (None, false) if (0..self.seats).all(|s| !self.state.is_live(EntityId::new(s))) => {
                 self.finish(Outcome::NobodyLeft)
             }
             (None, false) => {}

@@ -22,6 +22,7 @@ use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
     each_of_kind, flush_rolls, run_nested,
 };
+use crate::ids::{RoleId, TimingId};
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
 type BoolCode = Box<dyn Fn(&mut State, &Frame<'_>) -> bool + Send + Sync>;
@@ -85,7 +86,7 @@ impl Leaf {
     fn of(e: &Int) -> Option<Leaf> {
         Some(match *e {
             Int::Lit(n) => Leaf::Lit(n),
-            Int::Attr(Entity::Role(r), a) => Leaf::RoleAttr(usize::from(r), a),
+            Int::Attr(Entity::Role(r), a) => Leaf::RoleAttr(r.index(), a),
             Int::Attr(Entity::Target, a) => Leaf::TargetAttr(a),
             Int::Amount | Int::Magnitude => Leaf::Amount,
             _ => return None,
@@ -218,7 +219,7 @@ fn int(e: &Int) -> IntCode {
             Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
         }
         &Int::Pick(cmp, r, attr, n, then, other) => {
-            let r = usize::from(r);
+            let r = r.index();
             let test = Within::new(cmp, n);
             Box::new(move |s, f| {
                 if test.holds(s.get(f.roles[r], attr)) {
@@ -349,7 +350,7 @@ fn boolean(c: &Bool) -> BoolCode {
     match c {
         &Bool::Lit(b) => Box::new(move |_, _| b),
         &Bool::AttrCmp(cmp, r, attr, n) => {
-            let r = usize::from(r);
+            let r = r.index();
             compare_with!(cmp, |s, f| (s.get(f.roles[r], attr), n))
         }
         Bool::CmpInt(cmp, a, b) => match (Leaf::of(a), Leaf::of(b)) {
@@ -396,7 +397,7 @@ type EntityCode = Box<dyn Fn(&mut State, &Frame<'_>) -> EntityId + Send + Sync>;
 fn entity(e: &Entity) -> EntityCode {
     match e {
         &Entity::Role(r) => {
-            let r = usize::from(r);
+            let r = r.index();
             Box::new(move |_, f| f.roles[r])
         }
         Entity::Target => Box::new(|_, f| f.target),
@@ -489,10 +490,10 @@ impl Program {
                     hook: def
                         .hooks
                         .iter()
-                        .position(|&(at, _)| usize::from(at) == t)
+                        .position(|&(at, _)| at.index() == t)
                         .and_then(|h| u32::try_from(first + h).ok())
                         .unwrap_or(NO_HOOK),
-                    counts_down: def.lasts.is_some_and(|(_, at)| usize::from(at) == t),
+                    counts_down: def.lasts.is_some_and(|(_, at)| at.index() == t),
                 }
             }));
         }
@@ -510,8 +511,8 @@ impl Program {
     }
 
     /// The rule set's hook at `timing`, compiled.
-    pub fn hook(&self, timing: u16) -> Option<&CompiledEffects> {
-        self.hooks.get(usize::from(timing))
+    pub fn hook(&self, timing: TimingId) -> Option<&CompiledEffects> {
+        self.hooks.get(timing.index())
     }
 
     /// What `status` does at `timing`: its hook there, compiled, and
@@ -521,14 +522,14 @@ impl Program {
     pub(super) fn status_at(
         &self,
         status: StatusId,
-        timing: u16,
+        timing: TimingId,
     ) -> Option<(Option<&CompiledEffects>, bool)> {
-        if usize::from(timing) >= self.timings {
+        if timing.index() >= self.timings {
             return None;
         }
         let at = self
             .status_at
-            .get(usize::from(status) * self.timings + usize::from(timing))?;
+            .get(status.index() * self.timings + timing.index())?;
         let hook = if at.hook == NO_HOOK {
             None
         } else {
@@ -604,7 +605,7 @@ impl Program {
         &self,
         rules: &RuleSet,
         state: &mut State,
-        timing: u16,
+        timing: TimingId,
         roles: &[EntityId],
         who: EntityId,
         events: &mut Vec<Event>,
@@ -618,7 +619,7 @@ impl Program {
         &self,
         rules: &RuleSet,
         state: &mut State,
-        timing: u16,
+        timing: TimingId,
         holder: Option<EntityId>,
         roles: &[EntityId],
         events: &mut Vec<Event>,
@@ -848,7 +849,7 @@ enum Nested {
     Each(Box<EachCode>),
     /// The timing's hooks, compiled, through the evaluator's guard on
     /// runs inside runs.
-    Run(u16),
+    Run(TimingId),
 }
 
 /// `{:each :kind :where … :effects […]}` (or `{:when … :effects […]}`), compiled.
@@ -857,7 +858,7 @@ struct EachCode {
     filter: Option<BoolCode>,
     effects: CompiledEffects,
     /// How many roles were bound around it: `:self` is the next.
-    outer: u8,
+    outer: RoleId,
 }
 
 impl EachCode {
@@ -889,12 +890,10 @@ impl EachCode {
 /// Effect `index` of its list.
 fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
     let does = match e.resource {
-        Resource::Attr(attr) if rules.modified[usize::from(attr)] => {
-            Does::Modified { attr, set: e.set }
-        }
+        Resource::Attr(attr) if rules.modified[attr] => Does::Modified { attr, set: e.set },
         Resource::Attr(attr) => Does::Attr {
             attr,
-            bounds: rules.bounds[usize::from(attr)],
+            bounds: rules.bounds[attr],
             set: e.set,
         },
         Resource::Op(op) => Does::Op(op),
@@ -918,7 +917,7 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
         }
     };
     match e.entity {
-        Entity::Role(r) => by_amount(RoleWho(usize::from(r)), &e.amount, does, index),
+        Entity::Role(r) => by_amount(RoleWho(r.index()), &e.amount, does, index),
         Entity::Target => by_amount(TargetWho, &e.amount, does, index),
         ref who => by_amount(ChosenWho(entity(who)), &e.amount, does, index),
     }
@@ -927,13 +926,11 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
 fn by_amount<W: Who>(who: W, amount: &Int, does: Does, index: usize) -> StepCode {
     match *amount {
         Int::Lit(n) => step(who, LitAmount(n), does, index),
-        Int::Attr(Entity::Role(r), attr) => {
-            step(who, RoleAttrAmount(usize::from(r), attr), does, index)
-        }
+        Int::Attr(Entity::Role(r), attr) => step(who, RoleAttrAmount(r.index(), attr), does, index),
         Int::Pick(cmp, r, attr, against, then, other) => {
             let pick = PickAmount {
                 test: Within::new(cmp, against),
-                role: usize::from(r),
+                role: r.index(),
                 attr,
                 then,
                 other,
@@ -984,7 +981,7 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
                 };
                 change_modified(rules, state, &change, attr, events);
             } else {
-                let bounds = rules.bounds[usize::from(attr)];
+                let bounds = rules.bounds[attr];
                 change_value(state, bounds, who, attr, set, amount, cause, events);
             }
         }),
@@ -1000,7 +997,7 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
                 ..*frame
             };
             let ops = &ctx.program.ops;
-            ops[usize::from(op)].run(ctx, state, &inner, Some(cause.through(op)), events);
+            ops[op.index()].run(ctx, state, &inner, Some(cause.through(op)), events);
         }),
         Does::Nested(nested) => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);

@@ -10,6 +10,7 @@ use super::state::{MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, Q
 use super::{Cause, Event, Program, State, What, status};
 use crate::check::ast::{AttrId, Effect, Entity, EntityId, Int, MAX_AT_ONCE, OpId, Resource};
 use crate::check::rules::RuleSet;
+use crate::ids::TimingId;
 
 /// Applies `effects` in order to `state`, with role `i` bound to entity `roles[i]`.
 ///
@@ -108,7 +109,7 @@ pub(super) fn at_once<const MODIFIED: bool>(
     events: &mut Vec<Event>,
     cause: impl Fn(usize) -> Cause,
 ) {
-    let mut resolved = [(0 as EntityId, Target::Attr(0), 0i64); MAX_AT_ONCE];
+    let mut resolved = [(EntityId::FIRST, Target::Attr(AttrId::FIRST), 0i64); MAX_AT_ONCE];
     for (k, (slot, effect)) in resolved.iter_mut().zip(group).enumerate() {
         *slot = (
             entity(&effect.entity, state, frame),
@@ -146,14 +147,14 @@ pub(super) fn apply_one<const MODIFIED: bool>(
     let amount = match effect.amount {
         Int::Lit(n) => n,
         Int::Pick(cmp, r, attr, n, then, other) => {
-            if cmp.test(state.get(frame.roles[r as usize], attr), n) {
+            if cmp.test(state.get(frame.roles[r.index()], attr), n) {
                 then
             } else {
                 other
             }
         }
         // A smart value as the amount (Arcomage's production, `[:you :quarry]`).
-        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r as usize], attr),
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r.index()], attr),
         ref e => amount_logged(e, state, frame, who, cause, events),
     };
     let change = Change {
@@ -203,12 +204,12 @@ impl Change {
     ) {
         match self.target {
             Target::Attr(attr) => {
-                if MODIFIED && !state.base.is_empty() && rules.modified[attr as usize] {
+                if MODIFIED && !state.base.is_empty() && rules.modified[attr] {
                     return change_modified(rules, state, &self, attr, events);
                 }
                 change_value(
                     state,
-                    rules.bounds[attr as usize],
+                    rules.bounds[attr],
                     self.entity,
                     attr,
                     self.set,
@@ -262,7 +263,7 @@ impl Change {
         let cause = self.cause.through(op);
         run::<MODIFIED>(
             rules,
-            &rules.operation_defs[op as usize].effects,
+            &rules.operation_defs[op].effects,
             state,
             &inner,
             events,
@@ -289,7 +290,7 @@ pub(super) fn change_value(
     // One index, one bounds check, for both the read and the write.
     let Some(value) = state
         .values
-        .get_mut(entity as usize * state.width + attr as usize)
+        .get_mut(entity.index() * state.width + attr.index())
     else {
         return;
     };
@@ -322,11 +323,11 @@ pub(super) fn change_modified(
     attr: AttrId,
     events: &mut Vec<Event>,
 ) {
-    let at = change.entity as usize * state.width + attr as usize;
+    let at = change.entity.index() * state.width + attr.index();
     let Some(&base) = state.base.get(at) else {
         return;
     };
-    let (min, max) = rules.bounds[attr as usize];
+    let (min, max) = rules.bounds[attr];
     let raw = if change.set {
         change.amount
     } else {
@@ -423,7 +424,7 @@ fn spawn_one(
         return;
     }
     // The values are computed before the entity exists, from the state as it was.
-    let mut values = [(0 as AttrId, 0i64); 16];
+    let mut values = [(AttrId::FIRST, 0i64); 16];
     let mut extra = Vec::new();
     for (i, (attr, value)) in spawn.values.iter().enumerate() {
         let v = int(value, state, frame);
@@ -442,7 +443,7 @@ fn spawn_one(
     });
     let n = spawn.values.len().min(values.len());
     for &(attr, v) in values[..n].iter().chain(&extra) {
-        let (min, max) = rules.bounds[attr as usize];
+        let (min, max) = rules.bounds[attr];
         state.put(entity, attr, v.clamp(min, max));
     }
 }
@@ -534,16 +535,16 @@ impl State {
             if !kinds && !statuses {
                 return;
             }
-            for entity in 0..self.len() as EntityId {
+            for entity in EntityId::below(self.len()) {
                 let Some(kind) = self.kind(entity) else {
                     continue;
                 };
-                if let Some(Some(cond)) = rules.removed_when.get(kind as usize)
+                if let Some(Some(cond)) = rules.removed_when.get(kind)
                     && boolean(cond, self, &Frame::outside(&[entity]))
                 {
                     self.remove(entity);
                     removed.push(entity);
-                    if let Some(effects) = rules.on_removed.get(kind as usize)
+                    if let Some(effects) = rules.on_removed.get(kind)
                         && !effects.is_empty()
                     {
                         apply(rules, effects, self, &[entity], events);
@@ -567,7 +568,7 @@ pub(super) fn run_nested(
     program: Option<&Program>,
     state: &mut State,
     frame: &Frame<'_>,
-    timing: u16,
+    timing: TimingId,
     who: EntityId,
     events: &mut Vec<Event>,
 ) {
@@ -600,7 +601,7 @@ pub(super) fn run_nested(
 pub fn run_timing(
     rules: &RuleSet,
     state: &mut State,
-    timing: u16,
+    timing: TimingId,
     roles: &[EntityId],
     who: EntityId,
     events: &mut Vec<Event>,
@@ -613,26 +614,20 @@ pub(super) fn timing(
     rules: &RuleSet,
     program: Option<&Program>,
     state: &mut State,
-    timing: u16,
+    timing: TimingId,
     roles: &[EntityId],
     who: EntityId,
     events: &mut Vec<Event>,
 ) {
     let n = roles.len();
-    let Some(def) = rules.timings.get(usize::from(timing)) else {
+    let Some(def) = rules.timings.get(timing) else {
         return;
     };
     let hook = |state: &mut State, roles: &[EntityId], events: &mut Vec<Event>| match program
         .and_then(|p| Some((p, p.hook(timing)?)))
     {
         Some((p, code)) => p.apply(rules, code, state, roles, events),
-        None => apply(
-            rules,
-            &rules.hooks[usize::from(timing)],
-            state,
-            roles,
-            events,
-        ),
+        None => apply(rules, &rules.hooks[timing], state, roles, events),
     };
     let statuses = |state: &mut State, holder, roles: &[EntityId], events: &mut Vec<Event>| {
         status::statuses_at(rules, program, state, timing, Some(holder), roles, events);
@@ -648,8 +643,7 @@ pub(super) fn timing(
             statuses(state, who, roles, events);
         }
         Some(kind) => with_bindings(roles, 1, |roles| {
-            let count = state.len() as EntityId;
-            for entity in 0..count {
+            for entity in EntityId::below(state.len()) {
                 if state.kind(entity) != Some(kind) {
                     continue;
                 }

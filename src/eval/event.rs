@@ -17,12 +17,12 @@ use super::StatusChange;
 pub struct Cause {
     /// Index of the effect in the list that was applied.
     pub effect: u16,
-    via: u16,
-    status: u16,
+    via: OpId,
+    status: StatusId,
 }
 
 /// How a [`Cause`] writes "none".
-const NONE: u16 = u16::MAX;
+const NONE: OpId = OpId::MAX;
 
 impl Cause {
     /// The `effect`-th effect of the list applied, on its own.
@@ -30,7 +30,7 @@ impl Cause {
         Cause {
             effect: u16::try_from(effect).unwrap_or(u16::MAX),
             via: NONE,
-            status: NONE,
+            status: StatusId::MAX,
         }
     }
 
@@ -42,7 +42,7 @@ impl Cause {
     /// The status whose effects made it, if a status's did (on acquiring it,
     /// at a timing, on its end).
     pub fn status(self) -> Option<StatusId> {
-        (self.status != NONE).then_some(self.status)
+        (self.status != StatusId::MAX).then_some(self.status)
     }
 
     /// The same cause, made through operation `op` (the outermost one, if it already was).

@@ -7,6 +7,7 @@ use rand::RngExt;
 use super::{Cause, Event, State, What, status};
 use crate::check::ast::{Arith, Bool, Dec, Entity, EntityId, Expr, Int, Rounding};
 use crate::check::rules::KindId;
+use crate::ids::RoleId;
 
 /// Bindings for one application: which entity each role means.
 #[derive(Clone, Copy)]
@@ -23,7 +24,7 @@ impl<'b> Frame<'b> {
     pub(super) fn outside(roles: &'b [EntityId]) -> Frame<'b> {
         Frame {
             roles,
-            target: 0,
+            target: EntityId::FIRST,
             amount: 0,
         }
     }
@@ -40,12 +41,12 @@ pub fn with_bindings<R>(
     f: impl FnOnce(&mut [EntityId]) -> R,
 ) -> R {
     let len = around.len() + more;
-    let mut stack = [0 as EntityId; 16];
+    let mut stack = [EntityId::FIRST; 16];
     let mut heap = Vec::new();
     let roles: &mut [EntityId] = if len <= stack.len() {
         &mut stack[..len]
     } else {
-        heap.resize(len, 0);
+        heap.resize(len, EntityId::FIRST);
         &mut heap
     };
     roles[..around.len()].copy_from_slice(around);
@@ -105,7 +106,7 @@ pub fn value_logged(
     events: &mut Vec<Event>,
 ) -> i64 {
     let n = int(e, state, &Frame::outside(roles));
-    let who = roles.first().copied().unwrap_or(0);
+    let who = roles.first().copied().unwrap_or_default();
     flush_rolls(state, who, Cause::effect(0), events);
     n
 }
@@ -114,14 +115,14 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
     match e {
         Int::Lit(n) => *n,
         Int::Pick(cmp, r, attr, n, then, other) => {
-            if cmp.test(state.get(frame.roles[*r as usize], *attr), *n) {
+            if cmp.test(state.get(frame.roles[(*r).index()], *attr), *n) {
                 *then
             } else {
                 *other
             }
         }
         // The common smart value `[:you :wall]`, without a call to resolve the entity.
-        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[*r as usize], *attr),
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[(*r).index()], *attr),
         Int::Attr(who, attr) => {
             let who = entity(who, state, frame);
             state.get(who, *attr)
@@ -150,7 +151,7 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             // is the seed's commonest shape: it runs here without further calls.
             let holds = match **c {
                 Bool::AttrCmp(cmp, r, attr, n) => {
-                    cmp.test(state.get(frame.roles[r as usize], attr), n)
+                    cmp.test(state.get(frame.roles[r.index()], attr), n)
                 }
                 ref c => boolean(c, state, frame),
             };
@@ -197,9 +198,9 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             .copied()
             .unwrap_or(0),
         Int::Best(higher, a) => best_of_two(*higher, a, state, frame),
-        Int::Choice(column) => usize::from(state.choice)
-            .checked_sub(1)
-            .and_then(|i| column.get(i))
+        Int::Choice(column) => state
+            .choice
+            .and_then(|o| column.get(o.index()))
             .copied()
             .unwrap_or(0),
     }
@@ -210,7 +211,7 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
 #[inline(always)]
 fn test(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     match *e {
-        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[r as usize], attr), n),
+        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[r.index()], attr), n),
         ref e => boolean(e, state, frame),
     }
 }
@@ -221,7 +222,7 @@ fn test(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
 fn operand(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
     match *e {
         Int::Lit(n) => n,
-        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r as usize], attr),
+        Int::Attr(Entity::Role(r), attr) => state.get(frame.roles[r.index()], attr),
         Int::Amount => frame.amount,
         ref e => int(e, state, frame),
     }
@@ -281,13 +282,12 @@ pub(super) fn each_of_kind(
     state: &mut State,
     frame: &Frame<'_>,
     kind: KindId,
-    outer: u8,
+    outer: RoleId,
     mut f: impl FnMut(&mut State, &Frame<'_>),
 ) {
-    let outer = usize::from(outer).min(frame.roles.len());
+    let outer = outer.index().min(frame.roles.len());
     with_bindings(&frame.roles[..outer], 1, |roles| {
-        let count = state.len() as EntityId;
-        for entity in 0..count {
+        for entity in EntityId::below(state.len()) {
             if state.kind(entity) != Some(kind) {
                 continue;
             }
@@ -336,7 +336,7 @@ pub(super) fn dec(e: &Dec, state: &mut State, frame: &Frame<'_>) -> f64 {
 pub(super) fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
     match e {
         Bool::Lit(b) => *b,
-        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[*r as usize], *attr), *n),
+        Bool::AttrCmp(cmp, r, attr, n) => cmp.test(state.get(frame.roles[(*r).index()], *attr), *n),
         Bool::CmpInt(cmp, a, b) => {
             let a = operand(a, state, frame);
             cmp.test(a, operand(b, state, frame))
@@ -373,14 +373,14 @@ pub(super) fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
 #[inline(always)]
 pub(super) fn entity(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
-        Entity::Role(r) => frame.roles[*r as usize],
+        Entity::Role(r) => frame.roles[(*r).index()],
         _ => entity_slow(e, state, frame),
     }
 }
 
 fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
-        Entity::Role(r) => frame.roles[*r as usize],
+        Entity::Role(r) => frame.roles[(*r).index()],
         Entity::Target => frame.target,
         Entity::If(c, a, b) => {
             if boolean(c, state, frame) {
@@ -434,7 +434,7 @@ pub(super) fn roller(e: &Int, frame: &Frame<'_>) -> EntityId {
     match e {
         Int::Attr(Entity::Role(r), _) => frame
             .roles
-            .get(*r as usize)
+            .get((*r).index())
             .copied()
             .unwrap_or(ROLLER_UNKNOWN),
         Int::Attr(Entity::Target, _) => frame.target,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{Event, Instance};
 use crate::check::ast::{AttrId, EntityId};
 use crate::check::rules::{KindId, RuleSet};
+use crate::ids::{OptionId, TimingId, TurnKindId};
 
 /// The most `{:run …}` effects that may run one inside another's hooks:
 /// deeper ones do nothing.
@@ -17,7 +18,7 @@ pub const MAX_RUN_DEPTH: usize = 8;
 /// The timings running one inside another through `{:run …}` effects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Running {
-    pub(super) timings: [u16; MAX_RUN_DEPTH],
+    pub(super) timings: [TimingId; MAX_RUN_DEPTH],
     pub(super) len: u8,
 }
 
@@ -73,10 +74,9 @@ pub struct State {
     /// engine to make (`{:queue …}`); outside a game nothing takes them.
     #[serde(skip)]
     pub queued: Vec<QueueRequest>,
-    /// The option chosen for the action being used, counted from 1 over
-    /// every option of the rule set; 0 when none is (what `[choice …]` reads).
+    /// The option chosen for the action being used, if any (what `[choice …]` reads).
     #[serde(skip)]
-    pub choice: u16,
+    pub choice: Option<OptionId>,
 }
 
 /// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
@@ -91,7 +91,7 @@ pub enum QueueRequest {
         /// Whose turns.
         entity: EntityId,
         /// Their turn kind.
-        kind: u8,
+        kind: TurnKindId,
         /// How many.
         count: u32,
     },
@@ -99,7 +99,7 @@ pub enum QueueRequest {
     /// with the rule set's roles bound as where it was queued.
     Timed {
         /// The timing it runs.
-        timing: u16,
+        timing: TimingId,
         /// For whom (`:self` in its hooks).
         entity: EntityId,
         /// Reorders before it.
@@ -174,10 +174,10 @@ impl State {
             args: Vec::new(),
             arg_base: 0,
             queued: Vec::new(),
-            choice: 0,
+            choice: None,
         };
         for _ in 0..entities {
-            state.add(rules, 0);
+            state.add(rules, KindId::FIRST);
         }
         state
     }
@@ -196,7 +196,7 @@ impl State {
         self.rng = Rng::seed_from_u64(seed);
         self.queued.clear();
         for _ in 0..entities {
-            self.add(rules, 0);
+            self.add(rules, KindId::FIRST);
         }
     }
 
@@ -206,7 +206,7 @@ impl State {
         for entity in &rules.setup {
             let id = match entity.seat {
                 // A seat's values, when the state has that seat.
-                Some(seat) if seat < self.len() => seat as EntityId,
+                Some(seat) if seat < self.len() => EntityId::new(seat),
                 Some(_) => continue,
                 None => self.add(rules, entity.kind),
             };
@@ -218,7 +218,7 @@ impl State {
 
     /// Adds an entity of `kind` with the rule set's defaults; its number is the next one.
     pub fn add(&mut self, rules: &RuleSet, kind: KindId) -> EntityId {
-        let id = self.kinds.len() as EntityId;
+        let id = EntityId::new(self.kinds.len());
         self.values
             .extend(rules.attribute_defs.iter().map(|a| a.default));
         if rules.modified.contains(&true) {
@@ -237,7 +237,7 @@ impl State {
     /// Takes an entity out of play; its values stay readable, its number is never
     /// reused, and its statuses end without running anything.
     pub fn remove(&mut self, entity: EntityId) {
-        if let Some(kind) = self.kinds.get_mut(entity as usize) {
+        if let Some(kind) = self.kinds.get_mut(entity.index()) {
             *kind = GONE;
             self.instances.retain(|i| i.holder != entity);
         }
@@ -251,14 +251,14 @@ impl State {
     /// The kind of `entity`, if it exists and is still in play.
     pub fn kind(&self, entity: EntityId) -> Option<KindId> {
         self.kinds
-            .get(entity as usize)
+            .get(entity.index())
             .copied()
             .filter(|&k| k != GONE)
     }
 
     /// The entities of `kind` still in play, in the order they were added.
     pub fn of_kind(&self, kind: KindId) -> impl Iterator<Item = EntityId> + '_ {
-        (0..self.kinds.len() as EntityId).filter(move |&e| self.kinds[e as usize] == kind)
+        EntityId::below(self.kinds.len()).filter(move |&e| self.kinds[e.index()] == kind)
     }
 
     /// How many entities were ever added (removed ones included).
@@ -274,13 +274,13 @@ impl State {
     /// The value of `attr` of `entity`.
     #[inline]
     pub fn get(&self, entity: EntityId, attr: AttrId) -> i64 {
-        self.values[entity as usize * self.width + attr as usize]
+        self.values[entity.index() * self.width + attr.index()]
     }
 
     /// Sets a value directly, without bounds, modifiers or events: for building
     /// states (its base too, where statuses modify it).
     pub fn put(&mut self, entity: EntityId, attr: AttrId, value: i64) {
-        let at = entity as usize * self.width + attr as usize;
+        let at = entity.index() * self.width + attr.index();
         self.values[at] = value;
         if !self.base.is_empty() {
             self.base[at] = value;
@@ -289,7 +289,7 @@ impl State {
 
     /// The value of `attr` of `entity` before status modifiers.
     pub fn base(&self, entity: EntityId, attr: AttrId) -> i64 {
-        let at = entity as usize * self.width + attr as usize;
+        let at = entity.index() * self.width + attr.index();
         self.base.get(at).copied().unwrap_or(self.values[at])
     }
 
@@ -305,7 +305,7 @@ impl State {
 
     /// Every value of `entity`, in the rule set's attribute order.
     pub fn row(&self, entity: EntityId) -> &[i64] {
-        let at = entity as usize * self.width;
+        let at = entity.index() * self.width;
         &self.values[at..at + self.width]
     }
 }

@@ -18,6 +18,7 @@ use crate::check::ast::{
     AttrId, CategoryId, Effect, EntityId, Filter, Pick, Polarity, StatusDef, StatusId, StatusOp,
 };
 use crate::check::rules::RuleSet;
+use crate::ids::{FlagId, TimingId};
 
 /// Turns left of a status that lasts until it is removed.
 pub const FOREVER: u32 = u32::MAX;
@@ -92,8 +93,8 @@ struct Held {
     magnitude: i64,
 }
 
-fn flag_bit(flag: u16) -> u64 {
-    1u64.checked_shl(u32::from(flag)).unwrap_or(0)
+fn flag_bit(flag: FlagId) -> u64 {
+    1u64.checked_shl(flag.index() as u32).unwrap_or(0)
 }
 
 /// What happened to a status.
@@ -290,7 +291,7 @@ impl<'r> Context<'r> {
         events: &mut Vec<Event>,
     ) {
         let rules = self.rules;
-        let Some(def) = rules.status_defs.get(status as usize) else {
+        let Some(def) = rules.status_defs.get(status) else {
             return;
         };
         if state.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) {
@@ -397,7 +398,7 @@ impl<'r> Context<'r> {
             if inst.holder != holder {
                 continue;
             }
-            let Some(block) = &rules.status_defs[inst.status as usize].blocks else {
+            let Some(block) = &rules.status_defs[inst.status].blocks else {
                 continue;
             };
             let incoming = Instance {
@@ -501,7 +502,7 @@ impl<'r> Context<'r> {
             return;
         };
         let inst = state.instances.remove(k);
-        let def = &self.rules.status_defs[inst.status as usize];
+        let def = &self.rules.status_defs[inst.status];
         let cause = self.cause.by_status(inst.status);
         events.push(Event {
             entity: inst.holder,
@@ -628,7 +629,7 @@ pub(super) fn recompute(
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
-    let at = entity as usize * state.width + attr as usize;
+    let at = entity.index() * state.width + attr.index();
     let Some(&base) = state.base.get(at) else {
         return;
     };
@@ -642,7 +643,7 @@ pub(super) fn recompute(
         if inst.holder != entity {
             continue;
         }
-        let def = &rules.status_defs[inst.status as usize];
+        let def = &rules.status_defs[inst.status];
         for m in def.modifiers.iter().filter(|m| m.attr == attr) {
             let roles = [inst.holder, inst.source];
             let frame = status_frame(&roles, inst.magnitude);
@@ -663,7 +664,7 @@ pub(super) fn recompute(
     } else {
         sum
     };
-    let bounds = rules.bounds[attr as usize];
+    let bounds = rules.bounds[attr];
     super::change_value(state, bounds, entity, attr, true, raw, cause, events);
 }
 
@@ -717,13 +718,13 @@ pub(super) fn remove_unbound(
         let found = state.instances.iter().copied().find(|i| {
             after.is_none_or(|a| i.serial > a)
                 && i.serial < end
-                && rules.status_defs[i.status as usize].removed_when.is_some()
+                && rules.status_defs[i.status].removed_when.is_some()
         });
         let Some(inst) = found else {
             return any;
         };
         after = Some(inst.serial);
-        let def = &rules.status_defs[inst.status as usize];
+        let def = &rules.status_defs[inst.status];
         let roles = [inst.holder, inst.source];
         let frame = status_frame(&roles, inst.magnitude);
         if def
@@ -744,7 +745,7 @@ pub(super) fn remove_unbound(
 pub fn run_status_timing(
     rules: &RuleSet,
     state: &mut State,
-    timing: u16,
+    timing: TimingId,
     holder: Option<EntityId>,
     roles: &[EntityId],
     events: &mut Vec<Event>,
@@ -757,7 +758,7 @@ pub(super) fn statuses_at(
     rules: &RuleSet,
     program: Option<&Program>,
     state: &mut State,
-    timing: u16,
+    timing: TimingId,
     holder: Option<EntityId>,
     roles: &[EntityId],
     events: &mut Vec<Event>,
@@ -790,7 +791,7 @@ pub(super) fn statuses_at(
         };
         from = k;
         after = Some(inst.serial);
-        let def = &rules.status_defs[inst.status as usize];
+        let def = &rules.status_defs[inst.status];
         // What it does here: looked up in a game, found in its definition by a tool.
         let (hook, counts_down) = match program
             .and_then(|p| Some((p, p.status_at(inst.status, timing)?)))

@@ -34,6 +34,7 @@ use crate::check::rules::ActionId;
 use crate::engine::CardId;
 use crate::syntax::Span;
 
+use crate::ids::{OptionId, TimingId, TurnKindId};
 pub use read::load;
 pub use run::run;
 
@@ -64,7 +65,7 @@ pub struct Scenario {
 impl Scenario {
     /// Whether it names a seat by its name (`:p1`) anywhere, rather than by role.
     fn names_a_seat(&self, seats: usize) -> bool {
-        let seat = |w: &Who| matches!(*w, Who::Entity(e) if (e as usize) < seats);
+        let seat = |w: &Who| matches!(*w, Who::Entity(e) if e.index() < seats);
         let values = self.start.iter().flatten().chain(&self.given);
         values.clone().any(|(w, _, _)| seat(w))
             || self.statuses.iter().any(|(w, _, _)| seat(w))
@@ -116,9 +117,9 @@ pub enum Step {
     /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`, with the
     /// option chosen (its [`Action::choice`](crate::engine::Action::choice)) for an action with `:choose`:
     /// `[:act :dio :stand-punch :pain :head]`.
-    Act(Who, ActionId, Option<Who>, u16),
+    Act(Who, ActionId, Option<Who>, Option<OptionId>),
     /// The action must be refused, with this reason if given.
-    RefusedAct(Who, ActionId, Option<Who>, u16, Option<String>),
+    RefusedAct(Who, ActionId, Option<Who>, Option<OptionId>, Option<String>),
     /// The next turn begins (`:next-turn`): a round's end and start on the way run.
     NextTurn,
     /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
@@ -132,11 +133,11 @@ pub enum Step {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueWant {
     /// A turn of this entity, of this turn kind if given.
-    Turn(Who, Option<u8>),
+    Turn(Who, Option<TurnKindId>),
     /// A reorder.
     Reorder,
     /// A timed entry running this timing, for this entity if given.
-    Timed(u16, Option<Who>),
+    Timed(TimingId, Option<Who>),
 }
 
 /// One expectation.

@@ -9,6 +9,7 @@ use crate::check::keys::Keys;
 use crate::check::rules::{ActionId, RuleSet};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::CardId;
+use crate::ids::{OptionId, TurnKindId};
 use crate::syntax::{Form, Kind, Span};
 
 /// Checks the scenario maps among `forms` against a rule set and its cards.
@@ -120,7 +121,7 @@ fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
     }
     let names = rules.game_entity_names();
     if let Some(e) = names.iter().position(|n| n == name) {
-        return Some(Who::Entity(e as EntityId));
+        return Some(Who::Entity(EntityId::new(e)));
     }
     let known: Vec<&str> = rules
         .roles
@@ -268,7 +269,7 @@ fn values(
             };
             match v.kind {
                 Kind::Int(n) => {
-                    let (min, max) = rules.bounds[attr as usize];
+                    let (min, max) = rules.bounds[attr];
                     if (min..=max).contains(&n) {
                         out.push((role, attr, n));
                     } else {
@@ -315,7 +316,7 @@ fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<C
             }),
         );
     }
-    found.map(|i| i as CardId)
+    found.map(CardId::new)
 }
 
 /// `[:act :hero :move :cell-2-1]`: actor, action, target (if the action
@@ -326,7 +327,7 @@ fn act(
     at: Span,
     rules: &RuleSet,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Who, ActionId, Option<Who>, u16)> {
+) -> Option<(Who, ActionId, Option<Who>, Option<OptionId>)> {
     let shape = |diags: &mut Vec<Diagnostic>| {
         diags.push(
             Diagnostic::new(Code::StepShape, at, "an action step is `[:act ACTOR ACTION TARGET OPTION]`")
@@ -358,8 +359,8 @@ fn act(
         );
         return None;
     };
-    let def = &rules.actions[id];
-    let set = def.choose.and_then(|c| rules.choices.get(usize::from(c)));
+    let def = &rules.actions[ActionId::new(id)];
+    let set = def.choose.and_then(|c| rules.choices.get(c));
     let (target, option) = match (def.target.is_some(), set.is_some(), rest) {
         (false, false, []) => (None, None),
         (true, false, [t]) => (Some(t), None),
@@ -368,7 +369,7 @@ fn act(
         // The target left out, the option given.
         (true, true, [o])
             if set.is_some_and(|set| {
-                rules.options[usize::from(set.first)..][..usize::from(set.len)]
+                rules.options.as_slice()[set.options()]
                     .iter()
                     .any(|n| Some(n.as_str()) == o.as_keyword())
             }) =>
@@ -387,7 +388,7 @@ fn act(
         // An action with `:choose` named with no option: say which there are.
         (true, true, [_]) | (false, true, []) => {
             let set = set?;
-            let options = &rules.options[usize::from(set.first)..][..usize::from(set.len)];
+            let options = &rules.options.as_slice()[set.options()];
             diags.push(
                 Diagnostic::new(
                     Code::ActionOption,
@@ -422,7 +423,7 @@ fn act(
     };
     let choice = match (set, option) {
         (Some(set), Some(o)) => {
-            let options = &rules.options[usize::from(set.first)..][..usize::from(set.len)];
+            let options = &rules.options.as_slice()[set.options()];
             let k = o.as_keyword().unwrap_or("");
             let message = format!("`:{}` has no option `{o}`", set.name);
             let found = crate::check::Declared::new(
@@ -432,11 +433,11 @@ fn act(
                 Code::ActionOption,
             )
             .find(k, o.span, message, diags)?;
-            set.first + found as u16 + 1
+            Some(OptionId::new(set.first.index() + found))
         }
-        _ => 0,
+        _ => None,
     };
-    Some((actor?, id as ActionId, target, choice))
+    Some((actor?, ActionId::new(id), target, choice))
 }
 
 /// `["Foundations" [:discard "Orc"] [:act :hero :wait] :next-turn]`
@@ -744,7 +745,7 @@ fn queue_wants(
                                 )),
                             );
                         }
-                        found.map(|f| f as u8)
+                        found.map(TurnKindId::new)
                     }
                     None => None,
                 };

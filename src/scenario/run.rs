@@ -10,6 +10,7 @@ use crate::check::defs::Card;
 use crate::check::rules::{ActionId, RuleSet};
 use crate::engine::{Action, CardId, Game, Illegal, Log, Outcome, Phase, Queued};
 use crate::eval::State;
+use crate::ids::RoleId;
 
 /// Runs a scenario: the log it produced, or what failed.
 pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {
@@ -62,7 +63,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
 fn entity(rules: &RuleSet, w: Who) -> EntityId {
     let seats = rules.seats.len().max(1);
     match w {
-        Who::Role(r) => (r as usize % seats) as EntityId,
+        Who::Role(r) => EntityId::new(r.index() % seats),
         Who::Entity(e) => e,
     }
 }
@@ -83,20 +84,24 @@ fn start<'r>(
     let mut game = Game::starting_from(rules, deck, s.seed, Log::Keep, &start)
         .map_err(|e| vec![e.to_string()])?;
     game.pause_between_turns(true);
-    let roles: Vec<EntityId> = game.roles(0).to_vec();
+    let roles: Vec<EntityId> = game.roles(EntityId::FIRST).to_vec();
     if s.start.is_none() {
         // What the game's start and the first turn's start did is undone: the
         // first step sees the defaults and `:given`, exactly.
         let defaults = State::new(rules, rules.seats.len(), s.seed);
-        for seat in 0..rules.seats.len() as EntityId {
+        for seat in EntityId::below(rules.seats.len()) {
             for attr in 0..rules.attributes.len() {
-                game.set(seat, attr as AttrId, defaults.get(seat, attr as AttrId));
+                game.set(
+                    seat,
+                    AttrId::new(attr),
+                    defaults.get(seat, AttrId::new(attr)),
+                );
             }
         }
         // A seat's own `:setup` values are part of its defaults.
         for e in rules.setup.iter().filter(|e| e.seat.is_some()) {
             for &(attr, value) in &e.values {
-                game.set(e.seat.unwrap_or(0) as EntityId, attr, value);
+                game.set(EntityId::new(e.seat.unwrap_or(0)), attr, value);
             }
         }
     }
@@ -126,8 +131,8 @@ fn names(s: &Scenario, rules: &RuleSet, roles: &[EntityId]) -> Vec<String> {
         .take(rules.seats.len())
         .filter(|_| roles_name_seats)
     {
-        if let Some(role) = roles.iter().position(|&r| r as usize == seat) {
-            *name = rules.roles[role].clone();
+        if let Some(role) = roles.iter().position(|&r| r.index() == seat) {
+            *name = rules.roles[RoleId::new(role)].clone();
         }
     }
     names
@@ -193,7 +198,7 @@ impl Running<'_> {
     }
 
     fn action_name(&self, id: ActionId) -> &str {
-        self.rules.actions[usize::from(id)].name.as_str()
+        self.rules.actions[id].name.as_str()
     }
 
     /// Action `id` used by `actor` on `target`, without a choice yet.
@@ -261,7 +266,7 @@ impl Running<'_> {
                         "step {}: expected {} {} to be refused, but it was allowed",
                         n + 1,
                         if play { "playing" } else { "discarding" },
-                        deck[card as usize].name
+                        deck[card.index()].name
                     ));
                     return ControlFlow::Break(());
                 }
@@ -277,7 +282,7 @@ impl Running<'_> {
                 "step {}: {} {}: {e}",
                 n + 1,
                 if play { "play" } else { "discard" },
-                deck[card as usize].name
+                deck[card.index()].name
             ));
             return ControlFlow::Break(());
         }
@@ -289,11 +294,11 @@ impl Running<'_> {
 fn describe(game: &Game<'_>, names: &[String]) -> String {
     let mut out = String::new();
     let _ = match game.outcome() {
-        Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat as usize]),
+        Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat.index()]),
         Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
         Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
         Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
-        None => write!(out, "{} is to act", names[game.next_actor() as usize]),
+        None => write!(out, "{} is to act", names[game.next_actor().index()]),
     };
     out
 }
@@ -328,17 +333,17 @@ struct Seen<'a, 'r> {
 impl Seen<'_, '_> {
     fn entity(&self, w: Who) -> EntityId {
         match w {
-            Who::Role(r) => self.roles[r as usize],
+            Who::Role(r) => self.roles[r.index()],
             Who::Entity(e) => e,
         }
     }
 
     fn who_name(&self, w: Who) -> String {
         match w {
-            Who::Role(r) => self.rules.roles[r as usize].clone(),
+            Who::Role(r) => self.rules.roles[r].clone(),
             Who::Entity(e) => self
                 .names
-                .get(e as usize)
+                .get(e.index())
                 .cloned()
                 .unwrap_or_else(|| format!("#{e}")),
         }
@@ -354,7 +359,7 @@ impl Seen<'_, '_> {
                     format!(
                         "{}.{} is {got}, expected {want}",
                         self.who_name(who),
-                        rules.attributes[attr as usize]
+                        rules.attributes[attr]
                     )
                 })
             }
@@ -365,7 +370,7 @@ impl Seen<'_, '_> {
                 .then(|| format!("expected {} out of play; it is in play", self.who_name(who))),
             Expect::Holds(ref cond, ref text) => {
                 let mut bound = self.roles.to_vec();
-                bound.extend(0..rules.game_entity_names().len() as EntityId);
+                bound.extend(EntityId::below(rules.game_entity_names().len()));
                 let mut state = game.state().clone();
                 (!crate::eval::holds(cond, &mut state, &bound))
                     .then(|| format!("expected {text} to hold; it does not"))
@@ -421,7 +426,7 @@ impl Seen<'_, '_> {
         let show = |list: &[(StatusId, i64)]| {
             let items: Vec<String> = list
                 .iter()
-                .map(|&(id, left)| format!(":{} {left}", rules.statuses[id as usize]))
+                .map(|&(id, left)| format!(":{} {left}", rules.statuses[id]))
                 .collect();
             format!("{{{}}}", items.join(" "))
         };
@@ -454,14 +459,14 @@ impl Seen<'_, '_> {
         let show = |q: &Queued| match *q {
             Queued::Turn(e, k) => format!(
                 "[:turn :{} :{}]",
-                names.get(e as usize).map_or("?", String::as_str),
-                rules.turn_kinds[usize::from(k)].name
+                names.get(e.index()).map_or("?", String::as_str),
+                rules.turn_kinds[k].name
             ),
             Queued::Reorder => ":reorder".to_string(),
             Queued::Timed(t, e) => format!(
                 "[:timed :{} :{}]",
-                rules.timings[usize::from(t)].name,
-                names.get(e as usize).map_or("?", String::as_str)
+                rules.timings[t].name,
+                names.get(e.index()).map_or("?", String::as_str)
             ),
         };
         Some(format!(

@@ -86,25 +86,25 @@ impl Observer for Marks<'_> {
 
     #[inline]
     fn deciding(&mut self, game: &Game<'_>) {
-        let seat = game.ctx().current as usize;
+        let seat = (game.ctx().current).index();
         for &card in game.hand() {
-            let k = seat * self.n + card as usize;
+            let k = seat * self.n + card.index();
             self.in_hand[k / 64] |= 1 << (k % 64);
         }
     }
 
     #[inline]
     fn chosen(&mut self, game: &mut Game<'_>, action: Action) {
-        let seat = game.ctx().current as usize;
+        let seat = (game.ctx().current).index();
         match action.ability {
             Ability::Card(h) => {
-                let k = seat * self.n + game.hand()[usize::from(h)] as usize;
+                let k = seat * self.n + (game.hand()[usize::from(h)]).index();
                 self.played[k / 64] |= 1 << (k % 64);
                 self.cards[k].plays += 1;
                 self.cards[k].play_turns += u64::from(game.ctx().turn);
             }
             Ability::Discard(h) => {
-                self.cards[seat * self.n + game.hand()[usize::from(h)] as usize].discards += 1;
+                self.cards[seat * self.n + (game.hand()[usize::from(h)]).index()].discards += 1;
             }
             Ability::Action(_) => {}
         }

@@ -55,8 +55,8 @@ impl Tally {
         self.games += 1;
         let ending = match (game.outcome(), stop) {
             (Some(Outcome::Win { seat, .. }), _) => {
-                self.wins[seat as usize] += 1;
-                return Some(seat as usize);
+                self.wins[seat.index()] += 1;
+                return Some(seat.index());
             }
             // Every seat out of play at once is a draw, as the log says.
             (Some(Outcome::Tie | Outcome::NobodyLeft), _) => &mut self.ties,

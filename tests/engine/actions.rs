@@ -7,6 +7,7 @@ use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Illegal, Log};
 
 use crate::common;
+use grimoire::ids::{ActionId, EntityId};
 
 const KINDS: &str = ":kinds {:player \"a seat\" :unit {:doc \"a piece\" :removed-when [<= [:self :hp] 0]} :cell \"a square\"}";
 
@@ -86,9 +87,9 @@ fn setup_gives_seats_values_and_makes_ranges_of_entities() {
     let game = Game::new(&r, &[], 1, Log::Skip).expect("a game");
     let team = r.attribute("team").unwrap();
     let x = r.attribute("x").unwrap();
-    assert_eq!(game.state().get(0, team), 1, "p1's own value");
-    assert_eq!(game.state().get(1, team), 0);
-    assert_eq!(game.state().get(6, x), 2, "cell-2-1");
+    assert_eq!(game.state().get(EntityId::FIRST, team), 1, "p1's own value");
+    assert_eq!(game.state().get(EntityId::new(1), team), 0);
+    assert_eq!(game.state().get(EntityId::new(6), x), 2, "cell-2-1");
     let e = errors(":setup {:p1 {:kind :unit}}");
     assert!(e.contains("is a seat"), "{e}");
     let e = errors(":setup {:cell {:kind :cell :for {:x [3 1]}}}");
@@ -107,12 +108,12 @@ fn on_removed_effects_run_as_an_entity_leaves_play() {
     )
     .expect("checks");
     let mut game = Game::new(&r, &[], 1, Log::Keep).expect("a game");
-    let hit = game.use_action(0, 0, Some(2));
+    let hit = game.use_action(ActionId::FIRST, EntityId::FIRST, Some(EntityId::new(2)));
     game.act(hit).expect("allowed");
     let acted = r.attribute("acted").unwrap();
-    assert!(!game.state().is_live(2));
+    assert!(!game.state().is_live(EntityId::new(2)));
     assert_eq!(
-        game.state().get(2, acted),
+        game.state().get(EntityId::new(2), acted),
         7,
         "the removed piece's x, read by its :on-removed"
     );
@@ -129,7 +130,7 @@ fn a_refused_action_says_the_designers_reason_and_changes_nothing() {
     )
     .expect("checks");
     let mut game = Game::new(&r, &[], 1, Log::Skip).expect("a game");
-    let hit = game.use_action(0, 0, Some(2));
+    let hit = game.use_action(ActionId::FIRST, EntityId::FIRST, Some(EntityId::new(2)));
     assert_eq!(
         game.check(hit),
         Err(Illegal::Refused("Too weak to hit".into()))
@@ -139,17 +140,20 @@ fn a_refused_action_says_the_designers_reason_and_changes_nothing() {
         Err(Illegal::Refused("Too weak to hit".into()))
     );
     let hp = r.attribute("hp").unwrap();
-    assert_eq!(game.state().get(2, hp), 3);
+    assert_eq!(game.state().get(EntityId::new(2), hp), 3);
     let mut legal = Vec::new();
     game.legal(&mut legal);
     // Any player may wait (the data does not tie actors to the seat); nobody may hit.
     assert_eq!(
         legal,
-        [game.use_action(1, 0, None), game.use_action(1, 1, None)],
+        [
+            game.use_action(ActionId::new(1), EntityId::FIRST, None),
+            game.use_action(ActionId::new(1), EntityId::new(1), None)
+        ],
         "a refused action is not legal"
     );
     // Aimed at something of the wrong kind: not allowed, with why.
-    let wrong = game.use_action(0, 0, Some(1));
+    let wrong = game.use_action(ActionId::FIRST, EntityId::FIRST, Some(EntityId::new(1)));
     match game.check(wrong) {
         Err(Illegal::NotAllowed(why)) => assert!(why.contains("aimed at a unit"), "{why}"),
         other => panic!("{other:?}"),

@@ -4,6 +4,7 @@
 use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Illegal, Log};
 use grimoire::eval::{State, What, apply};
+use grimoire::ids::{ActionId, EntityId, OptionId};
 use grimoire::syntax::{read, read_one};
 
 /// `text` parsed, with the statuses `defs` defines installed.
@@ -65,26 +66,24 @@ fn arena() -> RuleSet {
     rules_with(ARENA, "")
 }
 
-fn action(rules: &RuleSet, name: &str) -> u16 {
-    rules
-        .actions
-        .iter()
-        .position(|a| a.name == name)
-        .unwrap_or_else(|| panic!("no action {name}")) as u16
+fn action(rules: &RuleSet, name: &str) -> ActionId {
+    ActionId::new(
+        rules
+            .actions
+            .iter()
+            .position(|a| a.name == name)
+            .unwrap_or_else(|| panic!("no action {name}")),
+    )
 }
 
-fn option(rules: &RuleSet, name: &str) -> u16 {
-    rules
-        .options
-        .iter()
-        .position(|o| o == name)
-        .expect("option") as u16
-        + 1
+fn option(rules: &RuleSet, name: &str) -> Option<OptionId> {
+    let found = rules.options.iter().position(|o| o == name);
+    Some(OptionId::new(found.expect("option")))
 }
 
-fn value(game: &Game<'_>, rules: &RuleSet, entity: u32, attr: &str) -> i64 {
-    game.state()
-        .get(entity, rules.attribute(attr).expect("attr"))
+fn value(game: &Game<'_>, rules: &RuleSet, entity: usize, attr: &str) -> i64 {
+    let attr = rules.attribute(attr).expect("attr");
+    game.state().get(EntityId::new(entity), attr)
 }
 
 #[test]
@@ -95,7 +94,7 @@ fn each_option_is_a_legal_action_and_reads_its_own_set() {
     game.legal(&mut legal);
     // punch b × 2 parts, brace × 3 stances, aim × 3 stances.
     assert_eq!(legal.len(), 8, "{legal:?}");
-    let mut brace = game.use_action(action(&rules, "brace"), 0, None);
+    let mut brace = game.use_action(action(&rules, "brace"), EntityId::FIRST, None);
     brace.choice = option(&rules, "high");
     game.act(brace).unwrap();
     // The second set's options are numbered after the first's: high is 9.
@@ -107,14 +106,18 @@ fn the_chosen_option_is_cleared_after_the_action() {
     let rules = arena();
     let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
     game.pause_between_turns(true);
-    let mut brace = game.use_action(action(&rules, "brace"), 0, None);
+    let mut brace = game.use_action(action(&rules, "brace"), EntityId::FIRST, None);
     brace.choice = option(&rules, "mid");
     game.act(brace).unwrap();
     assert_eq!(value(&game, &rules, 0, "seen"), 105);
     // The turn-end hook applies the same operation with nothing chosen: 100.
     assert_eq!(value(&game, &rules, 1, "seen"), 100);
     game.resume();
-    let mut punch = game.use_action(action(&rules, "punch"), 1, Some(0));
+    let mut punch = game.use_action(
+        action(&rules, "punch"),
+        EntityId::new(1),
+        Some(EntityId::FIRST),
+    );
     punch.choice = option(&rules, "head");
     game.act(punch).unwrap();
     assert_eq!(value(&game, &rules, 0, "hp"), 14);
@@ -124,14 +127,21 @@ fn the_chosen_option_is_cleared_after_the_action() {
 fn an_option_outside_the_actions_set_is_not_allowed() {
     let rules = arena();
     let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
-    let mut punch = game.use_action(action(&rules, "punch"), 0, Some(1));
+    let mut punch = game.use_action(
+        action(&rules, "punch"),
+        EntityId::FIRST,
+        Some(EntityId::new(1)),
+    );
     for (choice, want) in [
-        (0, "punch is used with one part: `:head` or `:body`"),
+        (None, "punch is used with one part: `:head` or `:body`"),
         (
             option(&rules, "low"),
             "punch is used with one part: `:head` or `:body`",
         ),
-        (999, "punch is used with one part: `:head` or `:body`"),
+        (
+            Some(OptionId::new(999)),
+            "punch is used with one part: `:head` or `:body`",
+        ),
     ] {
         punch.choice = choice;
         assert!(!game.allowed(punch));
@@ -141,8 +151,8 @@ fn an_option_outside_the_actions_set_is_not_allowed() {
         }
         assert!(game.act(punch).is_err());
     }
-    let mut wait = game.use_action(action(&rules, "brace"), 0, None);
-    wait.choice = 0;
+    let mut wait = game.use_action(action(&rules, "brace"), EntityId::FIRST, None);
+    wait.choice = None;
     assert!(!game.allowed(wait));
     let rest_rules = rules_with(
         &ARENA
@@ -157,8 +167,8 @@ fn an_option_outside_the_actions_set_is_not_allowed() {
         "",
     );
     let mut game = Game::new(&rest_rules, &[], 1, Log::Skip).unwrap();
-    let mut aim = game.use_action(action(&rest_rules, "aim"), 0, None);
-    aim.choice = 1;
+    let mut aim = game.use_action(action(&rest_rules, "aim"), EntityId::FIRST, None);
+    aim.choice = Some(OptionId::FIRST);
     match game.check(aim) {
         Err(Illegal::NotAllowed(why)) => assert_eq!(why, "aim takes no option"),
         other => panic!("{other:?}"),
@@ -169,12 +179,12 @@ fn an_option_outside_the_actions_set_is_not_allowed() {
 fn a_delayed_action_resolves_with_the_option_it_was_chosen_with() {
     let rules = arena();
     let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
-    let mut aim = game.use_action(action(&rules, "aim"), 0, None);
+    let mut aim = game.use_action(action(&rules, "aim"), EntityId::FIRST, None);
     aim.choice = option(&rules, "mid");
     game.act(aim).unwrap();
     assert_eq!(value(&game, &rules, 0, "late"), 0);
     game.resume();
-    let mut brace = game.use_action(action(&rules, "brace"), 1, None);
+    let mut brace = game.use_action(action(&rules, "brace"), EntityId::new(1), None);
     brace.choice = option(&rules, "low");
     game.act(brace).unwrap();
     game.resume();
@@ -196,7 +206,7 @@ fn the_random_policy_picks_a_move_before_its_option() {
         let grimoire::engine::Ability::Action(id) = a.ability else {
             panic!("{a:?}");
         };
-        counts[usize::from(id)] += 1;
+        counts[id.index()] += 1;
     }
     for c in counts {
         assert!((850..1150).contains(&c), "{counts:?}");
@@ -234,11 +244,22 @@ fn a_status_that_acquires_itself_again_on_removal_does_not_loop() {
             .unwrap(),
         )
         .unwrap();
-    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     let mut removed = Vec::new();
-    state.remove_fallen(&rules, &[0, 1], &mut removed, &mut events);
+    state.remove_fallen(
+        &rules,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut removed,
+        &mut events,
+    );
     // Removed and acquired again once a wave, for a bounded number of waves.
-    let hp = state.get(0, rules.attribute("hp").unwrap());
+    let hp = state.get(EntityId::FIRST, rules.attribute("hp").unwrap());
     assert!((0..20).contains(&hp), "hp {hp}");
     assert_eq!(state.statuses().len(), 1);
 }
@@ -260,14 +281,34 @@ fn a_removal_that_makes_another_status_go_is_followed_in_the_same_check() {
     let effects = rules
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
-    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
-    state.remove_fallen(&rules, &[0, 1], &mut Vec::new(), &mut events);
+    apply(
+        &rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
+    state.remove_fallen(
+        &rules,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut Vec::new(),
+        &mut events,
+    );
     assert!(state.statuses().is_empty(), "{:?}", state.statuses());
-    assert_eq!(state.get(0, rules.attribute("hp").unwrap()), 17);
+    assert_eq!(
+        state.get(EntityId::FIRST, rules.attribute("hp").unwrap()),
+        17
+    );
 }
 
 fn tick(rules: &RuleSet, state: &mut State, events: &mut Vec<grimoire::eval::Event>) {
-    grimoire::engine::run_timing(rules, state, rules.timing("tick").unwrap(), 0, events);
+    grimoire::engine::run_timing(
+        rules,
+        state,
+        rules.timing("tick").unwrap(),
+        EntityId::FIRST,
+        events,
+    );
 }
 
 #[test]
@@ -290,12 +331,27 @@ fn acquiring_a_segmented_status_again_starts_its_segments_over() {
             .unwrap(),
         )
         .unwrap();
-    apply(&rules, &acquire, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &acquire,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     tick(&rules, &mut state, &mut events);
-    apply(&rules, &acquire, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &acquire,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     tick(&rules, &mut state, &mut events);
     // Part 1, then acquired again: part 1 once more, not part 2.
-    assert_eq!(state.get(0, rules.attribute("wall").unwrap()), 8);
+    assert_eq!(
+        state.get(EntityId::FIRST, rules.attribute("wall").unwrap()),
+        8
+    );
 }
 
 #[test]
@@ -318,13 +374,25 @@ fn a_segment_that_acquires_its_status_again_restarts_the_whole_run() {
             .unwrap(),
         )
         .unwrap();
-    apply(&rules, &acquire, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &acquire,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     for _ in 0..4 {
         tick(&rules, &mut state, &mut events);
     }
     // Parts 1, 2 (restart), 1, 2 (restart): the status never runs out.
-    assert_eq!(state.get(0, rules.attribute("hp").unwrap()), 18);
-    assert_eq!(state.get(0, rules.attribute("wall").unwrap()), 8);
+    assert_eq!(
+        state.get(EntityId::FIRST, rules.attribute("hp").unwrap()),
+        18
+    );
+    assert_eq!(
+        state.get(EntityId::FIRST, rules.attribute("wall").unwrap()),
+        8
+    );
     assert_eq!(state.statuses().len(), 1);
     assert_eq!(state.statuses()[0].turns_left(), Some(2));
 }
@@ -337,18 +405,18 @@ fn status_turns_are_capped_at_sixteen_an_entity() {
         &format!("{{:status :flurry :polarity :buff :stacking :independent :turns [{turns}]}}"),
     );
     let mut game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
-    game.give_status(0, rules.status("flurry").unwrap(), 0);
-    game.give_status(0, rules.status("flurry").unwrap(), 0);
+    game.give_status(EntityId::FIRST, rules.status("flurry").unwrap(), 0);
+    game.give_status(EntityId::FIRST, rules.status("flurry").unwrap(), 0);
     // Wait out the first round (a's turn, b's), then look at the second's queue.
-    let wait = rules.actions.iter().position(|a| a.name == "wait").unwrap() as u16;
-    for seat in [0, 1] {
+    let wait = action(&rules, "wait");
+    for seat in EntityId::below(2) {
         game.act(game.use_action(wait, seat, None)).unwrap();
     }
     assert_eq!(game.ctx().round, 2);
     let listing = game.queue_listing();
     let a_turns = listing
         .iter()
-        .filter(|q| matches!(q, grimoire::engine::Queued::Turn(0, _)))
+        .filter(|q| matches!(q, grimoire::engine::Queued::Turn(EntityId::FIRST, _)))
         .count();
     // The current turn is listed first; the rest of the base queue follows.
     assert_eq!(a_turns, 16, "{listing:?}");
@@ -371,13 +439,22 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
             .unwrap();
         let mut state = State::new(&rules, 2, 1);
         let mut events = Vec::new();
-        apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+        apply(
+            &rules,
+            &effects,
+            &mut state,
+            &[EntityId::FIRST, EntityId::new(1)],
+            &mut events,
+        );
         let rolls: Vec<_> = events
             .iter()
             .filter(|e| matches!(e.what, What::Rolled(..) | What::Die(_) | What::Kept(_)))
             .collect();
         assert!(!rolls.is_empty(), "{amount}");
-        assert!(rolls.iter().all(|e| e.entity == 0), "{amount}: {rolls:?}");
+        assert!(
+            rolls.iter().all(|e| e.entity == EntityId::FIRST),
+            "{amount}: {rolls:?}"
+        );
     }
     // Bare dice are the changed entity's.
     let effects = rules
@@ -391,6 +468,15 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
         .unwrap();
     let mut state = State::new(&rules, 2, 1);
     let mut events = Vec::new();
-    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
-    assert!(events.iter().all(|e| e.entity == 1), "{events:?}");
+    apply(
+        &rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
+    assert!(
+        events.iter().all(|e| e.entity == EntityId::new(1)),
+        "{events:?}"
+    );
 }

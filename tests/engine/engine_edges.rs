@@ -7,6 +7,7 @@ use grimoire::check::rules::RuleSet;
 use grimoire::cli::{self, Format, PlayArgs};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::{Game, Log, Outcome, SetupError};
+use grimoire::ids::{CardId, EntityId};
 use grimoire::syntax::read;
 
 /// A small game: two seats, gold and hp, with the given hand size, turn limit and victory.
@@ -111,7 +112,7 @@ fn paying_a_cost_respects_the_attributes_bounds() {
     let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     let gold = rules.attribute("gold").unwrap();
     game.act(game.play(0)).unwrap();
-    assert_eq!(game.state().get(0, gold), 1);
+    assert_eq!(game.state().get(EntityId::FIRST, gold), 1);
 }
 
 #[test]
@@ -281,11 +282,11 @@ fn the_greedy_ai_does_not_see_the_dice() {
     for seed in 0..400 {
         let mut game = Game::new(&rules, &deck, seed, Log::Skip).unwrap();
         let action = ai.choose(&mut game, Policy::Greedy).unwrap();
-        let name = &deck[game.hand()[action.hand_position()] as usize].name;
+        let name = &deck[(game.hand()[action.hand_position()]).index()].name;
         game.act(action).unwrap();
         if name == "Gamble" {
             chosen += 1;
-            hit += usize::from(game.state().get(1, hp) == 90);
+            hit += usize::from(game.state().get(EntityId::new(1), hp) == 90);
         }
     }
     // An AI that sees the dice chooses the gamble exactly when it hits (every time);
@@ -322,9 +323,9 @@ fn each_change_in_the_log_names_its_real_cause() {
         })
         .collect();
     // The cost names the card, not an effect; the damage names the card's second effect.
-    assert!(matches!(changes[0], By::Cost(0)), "{changes:?}");
+    assert!(matches!(changes[0], By::Cost(CardId::FIRST)), "{changes:?}");
     assert!(
-        matches!(changes[1], By::Card(0, cause) if cause.effect == 1 && cause.via().is_none()),
+        matches!(changes[1], By::Card(CardId::FIRST, cause) if cause.effect == 1 && cause.via().is_none()),
         "{changes:?}"
     );
     assert_eq!(changes.len(), 2);
@@ -395,11 +396,11 @@ fn stab_game() -> (RuleSet, Vec<Card>) {
 #[test]
 fn the_search_policy_sees_the_reply_and_not_the_hand() {
     let (rules, deck) = stab_game();
-    let names = |game: &Game<'_>, seat: u32| -> Vec<String> {
+    let names = |game: &Game<'_>, seat: usize| -> Vec<String> {
         let mut names: Vec<String> = game
-            .hand_of(seat)
+            .hand_of(EntityId::new(seat))
             .iter()
-            .map(|&c| deck[c as usize].name.clone())
+            .map(|&c| deck[c.index()].name.clone())
             .collect();
         names.sort();
         names
@@ -415,7 +416,9 @@ fn the_search_policy_sees_the_reply_and_not_the_hand() {
         let mut chosen = |policy: Policy| {
             let mut g = game.clone();
             let action = ai.choose(&mut g, policy).unwrap();
-            deck[g.hand()[action.hand_position()] as usize].name.clone()
+            deck[(g.hand()[action.hand_position()]).index()]
+                .name
+                .clone()
         };
         // Greedy looks one move ahead: the gold.
         assert_eq!(chosen(Policy::Greedy), "Loot", "seed {seed}");
@@ -433,7 +436,10 @@ fn the_search_policy_sees_the_reply_and_not_the_hand() {
             g.act(reply).unwrap();
             assert_eq!(
                 g.outcome(),
-                Some(Outcome::Win { seat: 1, reason: 0 }),
+                Some(Outcome::Win {
+                    seat: EntityId::new(1),
+                    reason: 0
+                }),
                 "seed {seed}"
             );
         } else {
@@ -469,15 +475,22 @@ fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards(
         let mut rng = grimoire::eval::Rng::seed_from_u64(5);
         let mut zones = Zones::new(&rules, rules.cards.as_ref(), &deck, 2);
         zones.deal(&deck, &mut rng);
-        let mine = zones.hand(0).to_vec();
-        let (theirs, pile) = (zones.hand(1).to_vec(), zones.draw_pile_len(1));
+        let mine = zones.hand(EntityId::FIRST).to_vec();
+        let (theirs, pile) = (
+            zones.hand(EntityId::new(1)).to_vec(),
+            zones.draw_pile_len(EntityId::new(1)),
+        );
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..300 {
             zones.redeal_hidden(0, &mut rng);
-            assert_eq!(zones.hand(0), mine, "{deck_kind}: the player's own hand");
-            assert_eq!(zones.hand(1).len(), 3, "{deck_kind}");
-            assert_eq!(zones.draw_pile_len(1), pile, "{deck_kind}");
-            seen.extend(zones.hand(1).iter().copied());
+            assert_eq!(
+                zones.hand(EntityId::FIRST),
+                mine,
+                "{deck_kind}: the player's own hand"
+            );
+            assert_eq!(zones.hand(EntityId::new(1)).len(), 3, "{deck_kind}");
+            assert_eq!(zones.draw_pile_len(EntityId::new(1)), pile, "{deck_kind}");
+            seen.extend(zones.hand(EntityId::new(1)).iter().copied());
         }
         // Every card the player cannot see reaches the other hand at some deal
         // (with a shared pile, never one the player holds).

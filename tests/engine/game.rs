@@ -8,6 +8,7 @@ use grimoire::cli::{self, Format, PlayArgs, SimArgs};
 use grimoire::engine::ai::Policy;
 use grimoire::engine::{Game, Illegal, Log};
 use grimoire::files;
+use grimoire::ids::CardId;
 
 fn play(seed: u64, ai: &[Policy]) -> cli::Output {
     let mut input: &[u8] = b"";
@@ -177,7 +178,7 @@ fn lodestone_cannot_be_discarded() {
     let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
     let checked = files::check_paths(&[PathBuf::from("cards/arcomage")], Some(&rules));
     let deck = Card::from_definitions(&checked.definitions, "arcomage");
-    let lodestone = deck.iter().position(|c| c.name == "Lodestone").unwrap() as u16;
+    let lodestone = CardId::new(deck.iter().position(|c| c.name == "Lodestone").unwrap());
     let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     game.give(lodestone);
     let at = game.hand().len() - 1;

@@ -10,6 +10,7 @@ use grimoire::engine::invariants::{Invariant, Monitor, check_state, play_checked
 use grimoire::engine::{Game, GameEvent, Log, Phase};
 use grimoire::eval::State;
 use grimoire::files;
+use grimoire::ids::{CardId, EntityId};
 use grimoire::{cli, sim::check_range};
 
 fn load(name: &str) -> (RuleSet, Vec<Card>) {
@@ -124,7 +125,7 @@ fn skills_with_status() -> (RuleSet, Vec<Card>, State) {
     let (rules, deck) = load("skills");
     let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     let status = rules.status("DecreasePower1").expect("status");
-    game.give_status(1, status, 5);
+    game.give_status(EntityId::new(1), status, 5);
     let state = game.state().clone();
     assert_eq!(check_state(&rules, &state), Ok(()));
     (rules, deck, state)
@@ -135,8 +136,8 @@ fn attribute_bounds_fire_on_a_value_past_its_bounds() {
     let (rules, deck) = load("arcomage");
     let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
     let wall = rules.attribute("wall").expect("wall");
-    let (min, _) = rules.bounds[wall as usize];
-    game.set(0, wall, min - 1);
+    let (min, _) = rules.bounds[wall];
+    game.set(EntityId::FIRST, wall, min - 1);
     let text = fires(Monitor::new().check(&game), Invariant::AttributeBounds);
     assert!(text.contains("`:p1` `:wall` is -1, outside 0..="), "{text}");
 }
@@ -152,12 +153,12 @@ fn attribute_bounds_fire_on_a_change_the_log_shows_past_its_bounds() {
     let log = game.log_mut_unchecked().expect("log");
     log.push(GameEvent::Changed {
         change: grimoire::engine::Change {
-            entity: 1,
+            entity: EntityId::new(1),
             attr: wall,
             before: 5,
             after: -3,
         },
-        by: grimoire::engine::By::Cost(0),
+        by: grimoire::engine::By::Cost(CardId::FIRST),
     });
     let text = fires(checker.check(&game), Invariant::AttributeBounds);
     assert!(text.contains("from 5 to -3"), "{text}");
@@ -182,12 +183,12 @@ fn status_duration_fires_on_a_negative_count_in_the_log() {
     game.log_mut_unchecked()
         .expect("log")
         .push(GameEvent::Status {
-            entity: 0,
-            status: 0,
+            entity: EntityId::FIRST,
+            status: grimoire::ids::StatusId::new(0),
             change: grimoire::eval::StatusChange::Extended,
             before: 1,
             after: -2,
-            by: grimoire::engine::By::Cost(0),
+            by: grimoire::engine::By::Cost(CardId::FIRST),
         });
     fires(checker.check(&game), Invariant::StatusDuration);
 }
@@ -221,7 +222,7 @@ fn status_instance_fires_on_instances_out_of_acquisition_order() {
     let (rules, deck) = load("skills");
     let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
     for name in ["DecreasePower1", "BlockHealing1"] {
-        game.give_status(1, rules.status(name).expect("status"), 5);
+        game.give_status(EntityId::new(1), rules.status(name).expect("status"), 5);
     }
     let state = game.state().clone();
     assert_eq!(state.statuses().len(), 2);
@@ -235,7 +236,11 @@ fn status_instance_fires_on_instances_out_of_acquisition_order() {
 fn status_instance_fires_on_a_block_with_no_charges() {
     let (rules, deck) = load("skills");
     let mut game = Game::new(&rules, &deck, 1, Log::Keep).expect("game");
-    game.give_status(0, rules.status("blockDebuffs3").expect("status"), 5);
+    game.give_status(
+        EntityId::FIRST,
+        rules.status("blockDebuffs3").expect("status"),
+        5,
+    );
     let state = game.state().clone();
     assert_eq!(check_state(&rules, &state), Ok(()));
     fires(
@@ -252,8 +257,8 @@ fn hand_limit_fires_on_a_hand_past_its_size() {
     let action = game.discard(0);
     checker.before(&game, action);
     // Two cards from nowhere after one discard: more than any refill.
-    game.give(0);
-    game.give(1);
+    game.give(CardId::FIRST);
+    game.give(CardId::new(1));
     let text = fires(checker.check(&game), Invariant::HandLimit);
     assert!(
         text.contains("hand went from 5 cards (hand size 6, 0 to draw) to 8"),
@@ -334,7 +339,9 @@ fn same_seed_same_log_fires_on_a_log_that_differs() {
     let v = replay_matches(&rules, &deck, 3, &policies, short, game.state()).expect_err("differs");
     assert_eq!(v.invariant, Invariant::SameSeedSameLog);
     let mut changed = log.clone();
-    changed[3] = GameEvent::Passed { seat: 1 };
+    changed[3] = GameEvent::Passed {
+        seat: EntityId::new(1),
+    };
     let v =
         replay_matches(&rules, &deck, 3, &policies, &changed, game.state()).expect_err("differs");
     assert!(v.detail.contains("part at entry 3"), "{v}");

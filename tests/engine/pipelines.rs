@@ -7,6 +7,7 @@ use grimoire::check::defs::Card;
 use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Log};
 use grimoire::eval::{State, apply};
+use grimoire::ids::{AttrId, CardId, EntityId};
 use grimoire::syntax::read_one;
 
 use crate::common;
@@ -43,12 +44,18 @@ fn run(rules: &RuleSet, effects: &str) -> State {
         .unwrap_or_else(|d| panic!("{d:?}"));
     let mut state = State::new(rules, 2, 1);
     let mut events = Vec::new();
-    apply(rules, &effects, &mut state, &[0, 1], &mut events);
+    apply(
+        rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     state
 }
 
-const WALL: u16 = 0;
-const HITS: u16 = 1;
+const WALL: AttrId = AttrId::new(0);
+const HITS: AttrId = AttrId::new(1);
 
 #[test]
 fn a_run_timing_runs_its_hook_for_the_effected_entity_with_self_bound() {
@@ -58,7 +65,10 @@ fn a_run_timing_runs_its_hook_for_the_effected_entity_with_self_bound() {
     );
     let s = run(&r, "[{:run :bump :effected :other} {:run :bump}]");
     // Once for :other (named), once for :you (the default).
-    assert_eq!((s.get(0, WALL), s.get(1, WALL)), (2, 2));
+    assert_eq!(
+        (s.get(EntityId::FIRST, WALL), s.get(EntityId::new(1), WALL)),
+        (2, 2)
+    );
 }
 
 #[test]
@@ -70,8 +80,14 @@ fn a_run_timing_with_each_runs_for_every_entity_of_the_kind() {
     );
     let s = run(&r, "[{:run :bump}]");
     // `[= :self :you]` compares entities: only seat 0 is the one whose turn it is.
-    assert_eq!((s.get(0, WALL), s.get(1, WALL)), (5, 0));
-    assert_eq!((s.get(0, HITS), s.get(1, HITS)), (1, 1));
+    assert_eq!(
+        (s.get(EntityId::FIRST, WALL), s.get(EntityId::new(1), WALL)),
+        (5, 0)
+    );
+    assert_eq!(
+        (s.get(EntityId::FIRST, HITS), s.get(EntityId::new(1), HITS)),
+        (1, 1)
+    );
 }
 
 #[test]
@@ -82,7 +98,7 @@ fn a_timing_never_runs_inside_its_own_run() {
          :hooks {:again [{:effected :you :resource :wall :amount 1} {:run :again}]}",
     );
     let s = run(&r, "[{:run :again}]");
-    assert_eq!(s.get(0, WALL), 1);
+    assert_eq!(s.get(EntityId::FIRST, WALL), 1);
 }
 
 #[test]
@@ -99,7 +115,7 @@ fn runs_nest_at_most_eight_deep() {
         .collect();
     let r = rules(&format!(":timings {{{timings}}} :hooks {{{hooks}}}"));
     let s = run(&r, "[{:run :t0}]");
-    assert_eq!(s.get(0, WALL), 8);
+    assert_eq!(s.get(EntityId::FIRST, WALL), 8);
 }
 
 #[test]
@@ -140,7 +156,7 @@ fn an_operation_may_run_a_timing_declared_after_it_in_the_file() {
     ))
     .unwrap_or_else(|d| panic!("{d:?}"));
     let s = run(&r, "[{:effected :other :resource :twice :amount 0}]");
-    assert_eq!(s.get(1, WALL), 6);
+    assert_eq!(s.get(EntityId::new(1), WALL), 6);
 }
 
 const STATUSES: &str = "
@@ -163,7 +179,7 @@ fn a_set_of_categories_in_a_filter_matches_any_of_them() {
           {:effected :you :acquire :blight} {:effected :you :acquire :glow}
           {:effected :you :dispel [:debuff #{:fire :ice}] :pick :all}]",
     );
-    let left: Vec<u16> = s.statuses_of(0).map(|i| i.status).collect();
+    let left: Vec<_> = s.statuses_of(EntityId::FIRST).map(|i| i.status).collect();
     // burn and chill go; blight (rot) and glow (a buff) stay.
     assert_eq!(
         left,
@@ -236,16 +252,24 @@ fn per_seat_decks_once_cards_and_the_played_number() {
     let mut game = Game::new(&r, &cards, 7, Log::Skip).unwrap();
     // Each seat holds its own copy of the whole deck.
     assert_eq!(game.hand().len(), 2);
-    let potion = game.hand().iter().position(|&c| c == 1).unwrap();
+    let potion = game
+        .hand()
+        .iter()
+        .position(|&c| c == CardId::new(1))
+        .unwrap();
     game.act(game.play(potion)).unwrap();
     // The player's `:card` is the number of the card played (its place, from 1).
-    assert_eq!(game.state().get(0, 2), 2);
-    assert_eq!(game.state().get(0, WALL), 10);
+    assert_eq!(game.state().get(EntityId::FIRST, AttrId::new(2)), 2);
+    assert_eq!(game.state().get(EntityId::FIRST, WALL), 10);
     // p2 still holds both; p1's potion is gone for good, its brick stays.
     assert_eq!(game.hand().len(), 2);
-    let brick = game.hand().iter().position(|&c| c == 0).unwrap();
+    let brick = game
+        .hand()
+        .iter()
+        .position(|&c| c == CardId::FIRST)
+        .unwrap();
     game.act(game.play(brick)).unwrap();
-    assert_eq!(game.hand(), &[0]);
+    assert_eq!(game.hand(), &[CardId::FIRST]);
 }
 
 #[test]
@@ -262,10 +286,22 @@ fn a_card_value_is_a_constant_in_the_cards_effects() {
     );
     let mut state = State::new(&r, 2, 1);
     let mut events = Vec::new();
-    apply(&r, &cards[0].effects, &mut state, &[0, 1], &mut events);
-    assert_eq!(state.get(0, WALL), 8);
-    apply(&r, &cards[1].effects, &mut state, &[0, 1], &mut events);
-    assert_eq!(state.get(0, WALL), 8 + 3);
+    apply(
+        &r,
+        &cards[0].effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
+    assert_eq!(state.get(EntityId::FIRST, WALL), 8);
+    apply(
+        &r,
+        &cards[1].effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
+    assert_eq!(state.get(EntityId::FIRST, WALL), 8 + 3);
 }
 
 #[test]

@@ -5,6 +5,7 @@ use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Log, Outcome, log};
 
 use crate::common::rules;
+use grimoire::ids::{ActionId, EntityId, TurnKindId};
 
 /// Two seats, no cards; each moment's hook counts on the seat it runs for.
 const COUNTING: &str = "
@@ -29,7 +30,7 @@ fn every_moment_runs_its_timings_hooks_in_order() {
     assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
     assert_eq!((game.ctx().turn, game.ctx().round), (4, 2));
     let value = |seat, name| game.state().get(seat, rules.attribute(name).unwrap());
-    for seat in 0..2 {
+    for seat in EntityId::below(2) {
         // Game start once; two rounds began; two turns each; one round closed
         // (the limit ends the game inside the second).
         assert_eq!(
@@ -56,7 +57,13 @@ fn a_hook_can_end_the_game_at_a_round_end() {
     let rules = rules(&text);
     let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     // North's round-end hook empties south's hp: north wins at the first round's end.
-    assert_eq!(game.outcome(), Some(Outcome::Win { seat: 0, reason: 0 }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win {
+            seat: EntityId::FIRST,
+            reason: 0
+        })
+    );
     assert_eq!(game.ctx().turn, 2);
 }
 
@@ -72,7 +79,7 @@ fn entities_added_in_play_are_rows_like_any_other_and_keep_their_numbers_once_re
         "no kind `rock` in this rule set"
     );
     let rock = game.add_entity("player").unwrap();
-    assert_eq!(rock, 2);
+    assert_eq!(rock, EntityId::new(2));
     let hp = rules.attribute("hp").unwrap();
     assert_eq!(game.state().get(rock, hp), 3);
     game.set(rock, hp, 1);
@@ -81,7 +88,7 @@ fn entities_added_in_play_are_rows_like_any_other_and_keep_their_numbers_once_re
     game.remove_entity(rock);
     assert!(!game.state().is_live(rock));
     // A removed entity keeps its number: the next one added is new.
-    assert_eq!(game.add_entity("player"), Some(3));
+    assert_eq!(game.add_entity("player"), Some(EntityId::new(3)));
 }
 
 #[test]
@@ -92,7 +99,7 @@ fn a_removed_seat_takes_no_more_turns() {
     let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
-    game.remove_entity(1);
+    game.remove_entity(EntityId::new(1));
     while game.outcome().is_none() {
         game.resume();
     }
@@ -111,8 +118,8 @@ fn a_removed_seat_takes_no_more_turns() {
         "{log}"
     );
     let starts = rules.attribute("starts").unwrap();
-    assert_eq!(game.state().get(1, starts), 0);
-    assert_eq!(game.state().get(0, starts), 6);
+    assert_eq!(game.state().get(EntityId::new(1), starts), 0);
+    assert_eq!(game.state().get(EntityId::FIRST, starts), 6);
 }
 
 #[test]
@@ -146,10 +153,10 @@ fn a_timing_with_each_runs_its_hook_for_every_entity_of_its_kind_with_self_bound
         [2, 2, 3]
     );
     // `:you` is the first seat's, once per rock.
-    assert_eq!(game.state().get(0, falls), 2);
-    assert_eq!(game.state().get(1, falls), 0);
+    assert_eq!(game.state().get(EntityId::FIRST, falls), 2);
+    assert_eq!(game.state().get(EntityId::new(1), falls), 0);
     // The seats are untouched: `:self` named only rocks.
-    assert_eq!(game.state().get(0, hp), 3);
+    assert_eq!(game.state().get(EntityId::FIRST, hp), 3);
 }
 
 #[test]
@@ -172,8 +179,8 @@ fn a_game_whose_seats_are_all_removed_ends_instead_of_looping() {
     let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
     game.reset(1);
-    game.remove_entity(0);
-    game.remove_entity(1);
+    game.remove_entity(EntityId::FIRST);
+    game.remove_entity(EntityId::new(1));
     game.resume();
     assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
     let log = log::render(&rules, &[], game.log().unwrap());
@@ -194,8 +201,8 @@ fn a_removed_seat_gets_no_round_hooks_and_cannot_win() {
     game.pause_between_turns(true);
     game.reset(1);
     let hp = rules.attribute("hp").unwrap();
-    game.remove_entity(1);
-    game.set(1, hp, 3);
+    game.remove_entity(EntityId::new(1));
+    game.set(EntityId::new(1), hp, 3);
     game.recheck();
     assert_eq!(game.outcome(), None, "a seat out of play cannot win");
     while game.outcome().is_none() {
@@ -205,8 +212,8 @@ fn a_removed_seat_gets_no_round_hooks_and_cannot_win() {
     let rounds = rules.attribute("rounds").unwrap();
     // South's round-start count stopped at the first round's; north, alone,
     // starts a round with each of its six turns.
-    assert_eq!(game.state().get(1, rounds), 1);
-    assert_eq!(game.state().get(0, rounds), 6);
+    assert_eq!(game.state().get(EntityId::new(1), rounds), 1);
+    assert_eq!(game.state().get(EntityId::FIRST, rounds), 6);
 }
 
 #[test]
@@ -219,13 +226,17 @@ fn a_pause_between_turns_comes_before_the_rounds_end() {
     game.resume();
     let closes = rules.attribute("closes").unwrap();
     assert_eq!(
-        game.state().get(0, closes),
+        game.state().get(EntityId::FIRST, closes),
         0,
         "round end ran before the pause"
     );
-    assert_eq!(game.next_actor(), 0, "north opens the next round");
+    assert_eq!(
+        game.next_actor(),
+        EntityId::FIRST,
+        "north opens the next round"
+    );
     game.resume();
-    assert_eq!(game.state().get(0, closes), 1);
+    assert_eq!(game.state().get(EntityId::FIRST, closes), 1);
     assert_eq!((game.ctx().turn, game.ctx().round), (3, 2));
 }
 
@@ -270,20 +281,21 @@ fn extra_turns_go_to_the_front_of_the_queue() {
     use grimoire::engine::Queued;
     let rules = queues_rules();
     let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
-    let act = |name: &str| rules.actions.iter().position(|a| a.name == name).unwrap() as u16;
-    game.act(game.use_action(act("stop-time"), 0, None))
+    let act =
+        |name: &str| ActionId::new(rules.actions.iter().position(|a| a.name == name).unwrap());
+    game.act(game.use_action(act("stop-time"), EntityId::FIRST, None))
         .unwrap();
     // The turn being taken, three classic turns for c1, then the rest of the round.
     assert_eq!(
         game.queue_listing(),
         [
-            Queued::Turn(0, 0),
-            Queued::Turn(0, 0),
-            Queued::Turn(0, 0),
-            Queued::Turn(0, 0),
-            Queued::Turn(0, 1),
-            Queued::Turn(1, 0),
-            Queued::Turn(1, 1)
+            Queued::Turn(EntityId::FIRST, TurnKindId::FIRST),
+            Queued::Turn(EntityId::FIRST, TurnKindId::FIRST),
+            Queued::Turn(EntityId::FIRST, TurnKindId::FIRST),
+            Queued::Turn(EntityId::FIRST, TurnKindId::FIRST),
+            Queued::Turn(EntityId::FIRST, TurnKindId::new(1)),
+            Queued::Turn(EntityId::new(1), TurnKindId::FIRST),
+            Queued::Turn(EntityId::new(1), TurnKindId::new(1))
         ]
     );
 }
@@ -303,7 +315,8 @@ fn seats_falling_together_end_the_game_at_once_as_a_draw() {
     );
     let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     game.pause_between_turns(true);
-    game.act(game.use_action(0, 0, None)).unwrap();
+    game.act(game.use_action(ActionId::FIRST, EntityId::FIRST, None))
+        .unwrap();
     // Both left play in the same action: nobody can win, and nothing runs after.
     assert_eq!(game.outcome(), Some(Outcome::NobodyLeft));
     assert_eq!((game.ctx().turn, game.ctx().round), (1, 1));

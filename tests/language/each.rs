@@ -5,6 +5,7 @@
 
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, acquire, apply};
+use grimoire::ids::EntityId;
 use grimoire::syntax::read_one;
 
 const RULES: &str = r#"
@@ -36,7 +37,7 @@ fn rules() -> RuleSet {
 /// Entities: p1 0, p2 1, a 2, b 3, c 4.
 fn hp(rules: &RuleSet, state: &State) -> Vec<i64> {
     let hp = rules.attribute("hp").unwrap();
-    (0..5).map(|e| state.get(e, hp)).collect()
+    EntityId::below(5).map(|e| state.get(e, hp)).collect()
 }
 
 fn start(rules: &RuleSet) -> State {
@@ -53,16 +54,16 @@ fn in_a_status_hook_self_is_each_unit_and_holder_stays_the_holder() {
     acquire(
         &rules,
         &mut state,
-        &[0, 1],
-        2,
-        0,
+        &[EntityId::FIRST, EntityId::new(1)],
+        EntityId::new(2),
+        EntityId::FIRST,
         rules.status("aura").unwrap(),
         0,
         &mut events,
     );
     let pulse = rules.timing("pulse").unwrap();
     // The timing runs for each unit; only `a` holds the aura, so it pulses once.
-    grimoire::engine::run_timing(&rules, &mut state, pulse, 0, &mut events);
+    grimoire::engine::run_timing(&rules, &mut state, pulse, EntityId::FIRST, &mut events);
     assert_eq!(hp(&rules, &state), [5, 5, 6, 6, 5]);
 }
 
@@ -79,9 +80,18 @@ fn a_nested_each_binds_the_innermost_self() {
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
     let mut events = Vec::new();
-    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     let mark = rules.attribute("mark").unwrap();
-    let marks: Vec<i64> = (2..5).map(|e| state.get(e, mark)).collect();
+    let marks: Vec<i64> = EntityId::below(5)
+        .skip(2)
+        .map(|e| state.get(e, mark))
+        .collect();
     assert_eq!(marks, [0, 0, 6]);
 }
 
@@ -95,9 +105,9 @@ fn an_each_in_an_operation_applied_from_a_status_binds_self_after_its_own_roles(
     acquire(
         &rules,
         &mut state,
-        &[0, 1],
-        3,
-        0,
+        &[EntityId::FIRST, EntityId::new(1)],
+        EntityId::new(3),
+        EntityId::FIRST,
         rules.status("rally").unwrap(),
         0,
         &mut events,
@@ -148,7 +158,13 @@ fn a_spawned_entity_takes_its_values_from_where_the_effect_runs_and_is_reached_b
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
     let mut events = Vec::new();
-    apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+    apply(
+        &rules,
+        &effects,
+        &mut state,
+        &[EntityId::FIRST, EntityId::new(1)],
+        &mut events,
+    );
     assert_eq!(state.len(), 6);
     let (hp, team, mark) = (
         rules.attribute("hp").unwrap(),
@@ -156,10 +172,18 @@ fn a_spawned_entity_takes_its_values_from_where_the_effect_runs_and_is_reached_b
         rules.attribute("mark").unwrap(),
     );
     assert_eq!(
-        (state.get(5, hp), state.get(5, team), state.get(5, mark)),
+        (
+            state.get(EntityId::new(5), hp),
+            state.get(EntityId::new(5), team),
+            state.get(EntityId::new(5), mark)
+        ),
         (2, 2, 1)
     );
-    assert!(events.iter().any(|e| e.entity == 5 && e.attr().is_none()));
+    assert!(
+        events
+            .iter()
+            .any(|e| e.entity == EntityId::new(5) && e.attr().is_none())
+    );
 }
 
 #[test]
@@ -175,7 +199,13 @@ fn spawning_stops_at_the_entity_limit() {
     let mut events = Vec::new();
     for _ in 0..20 {
         events.clear();
-        apply(&rules, &effects, &mut state, &[0, 1], &mut events);
+        apply(
+            &rules,
+            &effects,
+            &mut state,
+            &[EntityId::FIRST, EntityId::new(1)],
+            &mut events,
+        );
     }
     assert_eq!(state.len(), grimoire::eval::MAX_ENTITIES);
 }

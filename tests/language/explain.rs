@@ -12,6 +12,8 @@ use grimoire::check::rules::{BUNDLED, Moment};
 use grimoire::check::{ACTOR, HOLDER, SELF, SOURCE, TARGET};
 use grimoire::cli::explain::explain_card;
 use grimoire::files;
+use grimoire::ids::OpId;
+use grimoire::ids::TimingId;
 
 fn grimoire(args: &[&str]) -> Output {
     common::run_in(args, "", None)
@@ -62,7 +64,7 @@ fn every_bundled_effect_list_explains() {
         let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
         let mut lists: Vec<(String, Vec<grimoire::check::ast::Effect>, Vec<&str>)> = Vec::new();
         for (t, hook) in rules.hooks.iter().enumerate() {
-            let timing = &rules.timings[t];
+            let timing = &rules.timings[TimingId::new(t)];
             let bound = if timing.each.is_some() || timing.at == Moment::Run {
                 vec![SELF]
             } else {
@@ -71,7 +73,7 @@ fn every_bundled_effect_list_explains() {
             lists.push((format!("hook {}", timing.name), hook.clone(), bound));
         }
         for (o, op) in rules.operation_defs.iter().enumerate() {
-            let name = format!("operation {}", rules.operations[o]);
+            let name = format!("operation {}", rules.operations[OpId::new(o)]);
             lists.push((name, op.effects.clone(), vec![]));
         }
         for action in &rules.actions {
@@ -94,7 +96,7 @@ fn every_bundled_effect_list_explains() {
         for (k, effects) in rules.on_removed.iter().chain(&rules.on_turn).enumerate() {
             lists.push((format!("kind {k}"), effects.clone(), vec![SELF]));
         }
-        for (s, def) in rules.status_defs.iter().enumerate() {
+        for (s, def) in rules.status_defs.iter_ids() {
             let status = &rules.statuses[s];
             let lists_of = def
                 .hooks

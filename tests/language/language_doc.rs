@@ -5,6 +5,7 @@ use grimoire::check::rules::RuleSet;
 use grimoire::check::{self, ops};
 use grimoire::diag::Diagnostic;
 use grimoire::eval::{State, apply, eval_expr};
+use grimoire::ids::EntityId;
 use grimoire::syntax::{read, read_one};
 
 const DOC: &str = "docs/LANGUAGE.md";
@@ -63,7 +64,7 @@ fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
         let (path, value) = set.split_once('=').expect("entity.attr=value");
         let (who, attr) = path.split_once('.').expect("entity.attr");
         state.put(
-            rules.role(who).expect("role").into(),
+            EntityId::new(rules.role(who).expect("role").index()),
             rules.attribute(attr).expect("attribute"),
             value.parse().expect("integer"),
         );
@@ -146,7 +147,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
         };
     }
     let mut state = state(rules, fields);
-    let roles: Vec<u32> = (0..rules.roles.len() as u32).collect();
+    let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
     let mut diags = Vec::new();
     if let Some(text) = field(fields, "value")
         && field(fields, "effects").is_none()
@@ -159,7 +160,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
             let Some(k) = rules.options.iter().position(|o| o == option) else {
                 return fail(format!("choice: no option `{option}`"));
             };
-            state.choice = k as u16 + 1;
+            state.choice = Some(grimoire::ids::OptionId::new(k));
             scope.choosable = check::Choosable::Any;
         }
         let checked = check::expr(&form, &scope, &mut diags);
@@ -196,7 +197,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
                 let Some(t) = rules.timing(name) else {
                     return fail(format!("then: no timing `{name}`"));
                 };
-                grimoire::engine::run_timing(rules, &mut state, t, 0, &mut events);
+                grimoire::engine::run_timing(rules, &mut state, t, EntityId::FIRST, &mut events);
                 state.remove_fallen(rules, &roles, &mut removed, &mut events);
             }
             // `value:` after `effects:`: a query of the state they leave.
@@ -216,7 +217,7 @@ fn run(rules: &RuleSet, line: usize, fields: &[(String, String)]) -> Result<(), 
                 let (path, value) = want.split_once('=').expect("entity.attr=value");
                 let (who, attr) = path.split_once('.').expect("entity.attr");
                 let got = state.get(
-                    rules.role(who).expect("role").into(),
+                    EntityId::new(rules.role(who).expect("role").index()),
                     rules.attribute(attr).expect("attr"),
                 );
                 if got.to_string() != value {

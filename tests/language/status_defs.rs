@@ -59,7 +59,7 @@ fn every_key_lands_in_the_checked_definition() {
     assert_eq!(s.modifiers.len(), 1);
     assert_eq!(s.modifiers[0].attr, rules.attribute("attack").unwrap());
     assert!(s.modifiers[0].add.is_some() && s.modifiers[0].mul.is_some());
-    assert_eq!(s.flags, [0]);
+    assert_eq!(s.flags, [grimoire::ids::FlagId::FIRST]);
     assert_eq!(s.hooks.len(), 1);
     assert_eq!(s.hooks[0].0, rules.timing("bleed").unwrap());
     assert_eq!(

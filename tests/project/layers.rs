@@ -1,7 +1,7 @@
-//! The layers point one way: syntax (with dice, which the reader recognises)
-//! → check → eval → engine → sim → files → cli. A module may name modules of
-//! its own layer placed before it, and modules of lower layers; never a
-//! higher one. Adding a module means placing it here. The check layer is one
+//! The layers point one way: ids (the typed ids every layer names) → syntax
+//! (with dice, which the reader recognises) → check → eval → engine → sim →
+//! files → cli. A module may name modules of its own layer placed before it,
+//! and modules of lower layers; never a higher one. Adding a module means placing it here. The check layer is one
 //! folder, `check/`, holding the checked language too (`ast`, `rules`,
 //! definitions, explanations). Only the file layer and the CLI touch the file
 //! system, and the evaluator never sees the checker or raw syntax: of
@@ -14,6 +14,7 @@ use std::path::Path;
 
 /// Every top-level module, lowest first, with its layer.
 const MODULES: &[(&str, &str)] = &[
+    ("ids", "ids"),
     ("dice", "syntax"),
     ("syntax", "syntax"),
     ("diag", "syntax"),

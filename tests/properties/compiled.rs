@@ -12,6 +12,7 @@ use grimoire::eval::{
     value,
 };
 use grimoire::files::load_deck;
+use grimoire::ids::{AttrId, KindId, OpId, RoleId, TimingId};
 use grimoire::syntax::Span;
 use proptest::prelude::*;
 
@@ -28,7 +29,7 @@ const OPS: [Arith; 5] = [Arith::Add, Arith::Sub, Arith::Mul, Arith::Min, Arith::
 
 fn entity() -> impl Strategy<Value = Entity> {
     prop_oneof![
-        4 => (0u8..3).prop_map(Entity::Role),
+        4 => (0usize..3).prop_map(role),
         1 => Just(Entity::Target),
     ]
 }
@@ -46,19 +47,19 @@ fn number() -> impl Strategy<Value = i64> {
 fn leaf_int() -> impl Strategy<Value = Int> {
     prop_oneof![
         3 => number().prop_map(Int::Lit),
-        4 => (entity(), 0u16..3).prop_map(|(e, a)| Int::Attr(e, a)),
+        4 => (entity(), 0usize..3).prop_map(|(e, a)| Int::Attr(e, AttrId::new(a))),
         1 => Just(Int::Amount),
         1 => Just(Int::Magnitude),
-        1 => (0usize..6, 0u8..3, 0u16..3, number(), number(), number())
-            .prop_map(|(c, r, a, n, t, o)| Int::Pick(CMPS[c], r, a, n, t, o)),
+        1 => (0usize..6, 0usize..3, 0usize..3, number(), number(), number())
+            .prop_map(|(c, r, a, n, t, o)| Int::Pick(CMPS[c], RoleId::new(r), AttrId::new(a), n, t, o)),
     ]
 }
 
 fn leaf_bool() -> impl Strategy<Value = Bool> {
     prop_oneof![
         1 => any::<bool>().prop_map(Bool::Lit),
-        3 => (0usize..6, 0u8..3, 0u16..3, number())
-            .prop_map(|(c, r, a, n)| Bool::AttrCmp(CMPS[c], r, a, n)),
+        3 => (0usize..6, 0usize..3, 0usize..3, number())
+            .prop_map(|(c, r, a, n)| Bool::AttrCmp(CMPS[c], RoleId::new(r), AttrId::new(a), n)),
     ]
 }
 
@@ -74,8 +75,8 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
             1 => int.clone().prop_map(|a| Int::Abs(Box::new(a))),
             2 => (cond.clone(), int.clone(), int.clone())
                 .prop_map(|(c, a, b)| Int::If(Box::new(c), Box::new(a), Box::new(b))),
-            1 => (cond.clone(), entity(), entity(), 0u16..3).prop_map(|(c, x, y, a)| {
-                Int::Attr(Entity::If(Box::new(c), Box::new(x), Box::new(y)), a)
+            1 => (cond.clone(), entity(), entity(), 0usize..3).prop_map(|(c, x, y, a)| {
+                Int::Attr(Entity::If(Box::new(c), Box::new(x), Box::new(y)), AttrId::new(a))
             }),
             // Handed to the evaluator's helpers: dice (logged with the change
             // they are part of), a draw and a decimal.
@@ -120,7 +121,7 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
 fn state(rules: &RuleSet, values: &[i64], seed: u64) -> State {
     let mut state = State::new(rules, 3, seed);
     for (i, &v) in values.iter().enumerate() {
-        state.put((i / 3) as EntityId, (i % 3) as u16, v);
+        state.put(EntityId::new(i / 3), AttrId::new(i % 3), v);
     }
     state
 }
@@ -132,7 +133,7 @@ proptest! {
     fn compiled_expressions_agree_with_the_tree_walker(
         (int, cond) in tree(),
         values in prop::collection::vec(number(), 9),
-        roles in prop::sample::subsequence(vec![0u32, 1, 2], 3).prop_shuffle(),
+        roles in prop::sample::subsequence(EntityId::below(3).collect::<Vec<_>>(), 3).prop_shuffle(),
         seed in any::<u64>(),
     ) {
         let rules = crate::common::rules(RULES);
@@ -171,7 +172,7 @@ fn effect_rules(modified: bool) -> RuleSet {
     }
     let status = "{:status :bolster :polarity :buff :modifiers {:c {:add 3 :mul 1.5}}}";
     let rules = crate::common::rules_with_statuses(&rules, "bolster.edn", status);
-    assert!(rules.modified[2]);
+    assert!(rules.modified[AttrId::new(2)]);
     rules
 }
 
@@ -190,23 +191,23 @@ fn effect() -> impl Strategy<Value = Effect> {
         })
         .prop_map(|(of_kind, filter, effects)| {
             Resource::Each(Box::new(Each {
-                kind: of_kind.then_some(0),
+                kind: of_kind.then_some(KindId::new(0)),
                 filter,
                 effects,
-                outer: 3,
+                outer: RoleId::new(3),
             }))
         });
     let resource = prop_oneof![
-        3 => (0u16..3).prop_map(Resource::Attr),
-        2 => (0u16..2).prop_map(Resource::Op),
+        3 => (0usize..3).prop_map(|a| Resource::Attr(AttrId::new(a))),
+        2 => (0usize..2).prop_map(|o| Resource::Op(OpId::new(o))),
         1 => each,
     ];
     // An entity chosen by a condition can roll dice before the amount is computed.
     let who = prop_oneof![
-        4 => (0u8..3).prop_map(Entity::Role),
+        4 => (0usize..3).prop_map(role),
         1 => Just(Entity::Target),
-        1 => (tree().prop_map(|(_, c)| c), 0u8..3, 0u8..3).prop_map(|(c, a, b)| {
-            Entity::If(Box::new(c), Box::new(Entity::Role(a)), Box::new(Entity::Role(b)))
+        1 => (tree().prop_map(|(_, c)| c), 0usize..3, 0usize..3).prop_map(|(c, a, b)| {
+            Entity::If(Box::new(c), Box::new(role(a)), Box::new(role(b)))
         }),
     ];
     (
@@ -226,21 +227,21 @@ fn effect() -> impl Strategy<Value = Effect> {
 }
 
 /// An effect on an attribute or through an operation, of one of `roles` roles.
-fn simple_effect(roles: u8) -> impl Strategy<Value = Effect> {
+fn simple_effect(roles: usize) -> impl Strategy<Value = Effect> {
     let resource = prop_oneof![
-        3 => (0u16..3).prop_map(Resource::Attr),
-        1 => (0u16..2).prop_map(Resource::Op),
+        3 => (0usize..3).prop_map(|a| Resource::Attr(AttrId::new(a))),
+        1 => (0usize..2).prop_map(|o| Resource::Op(OpId::new(o))),
     ];
-    ((0..roles).prop_map(Entity::Role), resource, leaf_int()).prop_map(
-        |(entity, resource, amount)| Effect {
+    ((0..roles).prop_map(role), resource, leaf_int()).prop_map(|(entity, resource, amount)| {
+        Effect {
             entity,
             resource,
             amount,
             set: false,
             at_once: 1,
             span: Span::default(),
-        },
-    )
+        }
+    })
 }
 
 /// A list with `:at-once` groups in it, as the checker marks them: the
@@ -267,7 +268,7 @@ proptest! {
     fn compiled_effects_agree_with_the_evaluator(
         effects in effects(),
         values in prop::collection::vec(-60i64..120, 9),
-        roles in prop::sample::subsequence(vec![0u32, 1, 2], 3).prop_shuffle(),
+        roles in prop::sample::subsequence(EntityId::below(3).collect::<Vec<_>>(), 3).prop_shuffle(),
         seed in any::<u64>(),
         modified in any::<bool>(),
     ) {
@@ -289,18 +290,18 @@ proptest! {
 fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
     let mut state = State::new(rules, rules.seats.len().max(2), seed);
     state.add_setup(rules);
-    for entity in 0..state.len() as EntityId {
+    for entity in EntityId::below(state.len()) {
         for (attr, def) in rules.attribute_defs.iter().enumerate() {
             let span = def.max.saturating_sub(def.min).clamp(1, 40) as u64;
-            let v = def
-                .min
-                .saturating_add(((seed * 7 + entity as u64 * 3 + attr as u64) % span) as i64);
-            state.put(entity, attr as u16, v);
+            let v = def.min.saturating_add(
+                ((seed * 7 + entity.index() as u64 * 3 + attr as u64) % span) as i64,
+            );
+            state.put(entity, AttrId::new(attr), v);
         }
     }
-    let n = state.len() as EntityId;
-    let roles = (0..rules.roles.len() as EntityId + 2)
-        .map(|r| (r + seed as EntityId) % n)
+    let n = state.len();
+    let roles = (0..rules.roles.len() + 2)
+        .map(|r| EntityId::new((r + seed as usize) % n))
         .collect();
     (state, roles)
 }
@@ -318,11 +319,12 @@ fn timings_run_compiled_as_the_evaluator_runs_them() {
         let program = Program::new(&rules);
         for seed in 0..10u64 {
             let (mut walked, roles) = spread_state(&rules, seed);
-            let n = walked.len() as EntityId;
+            let n = walked.len();
             let mut setup = Vec::new();
             for status in 0..rules.status_defs.len() {
                 for holder in 0..n {
-                    let source = (holder + 1) % n;
+                    let source = EntityId::new((holder + 1) % n);
+                    let holder = EntityId::new(holder);
                     let magnitude = 1 + seed as i64;
                     acquire(
                         &rules,
@@ -330,19 +332,19 @@ fn timings_run_compiled_as_the_evaluator_runs_them() {
                         &roles,
                         holder,
                         source,
-                        status as StatusId,
+                        StatusId::new(status),
                         magnitude,
                         &mut setup,
                     );
                 }
             }
             let mut compiled = walked.clone();
-            for timing in 0..rules.timings.len() as u16 {
+            for timing in TimingId::below(rules.timings.len()) {
                 let hooked = rules
                     .status_defs
                     .iter()
                     .any(|d| d.hooks.iter().any(|(t, _)| *t == timing));
-                for who in 0..n {
+                for who in EntityId::below(n) {
                     let (mut a, mut b) = (Vec::new(), Vec::new());
                     let bound = &roles[..rules.roles.len()];
                     run_timing(&rules, &mut walked, timing, bound, who, &mut a);
@@ -447,22 +449,22 @@ fn dice_in_an_effects_entity_are_logged_where_the_evaluator_logs_them() {
                 Box::new(Int::Dice(grimoire::dice::parse("1d6").expect("dice"))),
                 Box::new(Int::Lit(3)),
             )),
-            Box::new(Entity::Role(0)),
-            Box::new(Entity::Role(1)),
+            Box::new(role(0)),
+            Box::new(role(1)),
         )
     };
     let amounts = [
         Int::Lit(4),
-        Int::Attr(Entity::Role(1), 2),
-        Int::Attr(Entity::Target, 2),
+        Int::Attr(role(1), AttrId::new(2)),
+        Int::Attr(Entity::Target, AttrId::new(2)),
         Int::Amount,
-        Int::Pick(Cmp::Eq, 1, 0, 5, 6, 3),
+        Int::Pick(Cmp::Eq, RoleId::new(1), AttrId::FIRST, 5, 6, 3),
         Int::Fold(
             Arith::Add,
-            vec![Int::Lit(1), Int::Attr(Entity::Role(2), 0)].into(),
+            vec![Int::Lit(1), Int::Attr(role(2), AttrId::new(0))].into(),
         ),
     ];
-    for resource in [Resource::Attr(0), Resource::Op(0)] {
+    for resource in [Resource::Attr(AttrId::new(0)), Resource::Op(OpId::FIRST)] {
         for amount in &amounts {
             for seed in 0..8 {
                 let effect = |amount: Int| Effect {
@@ -478,12 +480,29 @@ fn dice_in_an_effects_entity_are_logged_where_the_evaluator_logs_them() {
                 let mut walked = state(&rules, &values, seed);
                 let mut compiled = state(&rules, &values, seed);
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                apply(&rules, &effects, &mut walked, &[0, 1, 2], &mut a);
+                apply(
+                    &rules,
+                    &effects,
+                    &mut walked,
+                    &EntityId::below(3).collect::<Vec<_>>(),
+                    &mut a,
+                );
                 let code = CompiledEffects::new(&rules, &effects);
-                Program::new(&rules).apply(&rules, &code, &mut compiled, &[0, 1, 2], &mut b);
+                Program::new(&rules).apply(
+                    &rules,
+                    &code,
+                    &mut compiled,
+                    &EntityId::below(3).collect::<Vec<_>>(),
+                    &mut b,
+                );
                 assert_eq!(a, b, "{resource:?} {amount:?} seed {seed}");
                 assert_eq!(walked, compiled, "{resource:?} {amount:?} seed {seed}");
             }
         }
     }
+}
+
+/// Role `r` of the rule set, as an effect names it.
+fn role(r: usize) -> Entity {
+    Entity::Role(RoleId::new(r))
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use grimoire::check::rules::RuleSet;
 use grimoire::diag::{Diagnostic, Source};
 use grimoire::eval::{State, apply};
+use grimoire::ids::{AttrId, EntityId};
 use grimoire::syntax::{self, MAX_DEPTH, ReadError};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -53,13 +54,13 @@ fn config(cases: u32) -> Config {
 /// Applies checked effects to a state built from `values` (cycled over every slot)
 /// and checks what the evaluator promises: events change values, within bounds.
 fn run(rules: &RuleSet, effects: &[grimoire::check::ast::Effect], values: &[i64], seed: u64) {
-    for roles in [[0u32, 1], [1, 0]] {
+    for roles in [[0, 1], [1, 0]].map(|r| r.map(EntityId::new)) {
         let mut state = State::new(rules, rules.roles.len(), seed);
         if !values.is_empty() {
             let mut it = values.iter().cycle();
-            for entity in 0..state.len() as u32 {
+            for entity in EntityId::below(state.len()) {
                 for attr in 0..rules.attributes.len() {
-                    state.put(entity, attr as u16, *it.next().expect("cycle"));
+                    state.put(entity, AttrId::new(attr), *it.next().expect("cycle"));
                 }
             }
         }
@@ -67,12 +68,12 @@ fn run(rules: &RuleSet, effects: &[grimoire::check::ast::Effect], values: &[i64]
         apply(rules, effects, &mut state, &roles, &mut events);
         for e in &events {
             let Some(attr) = e.attr() else { continue };
-            let def = &rules.attribute_defs[attr as usize];
+            let def = &rules.attribute_defs[attr];
             assert!(e.before != e.after, "an event that changes nothing: {e:?}");
             assert!(
                 (def.min..=def.max).contains(&e.after),
                 "{e:?} leaves {} outside its bounds",
-                rules.attributes[attr as usize]
+                rules.attributes[attr]
             );
         }
         // The state holds what the last event of each value says.

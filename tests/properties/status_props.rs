@@ -45,19 +45,19 @@ fn rules() -> RuleSet {
 
 #[derive(Clone, Debug)]
 enum Step {
-    Acquire(EntityId, u16, i64),
-    Dispel(EntityId, u8, i64),
-    Extend(EntityId, i64),
-    Hurt(EntityId, i64),
+    Acquire(usize, u16, i64),
+    Dispel(usize, u8, i64),
+    Extend(usize, i64),
+    Hurt(usize, i64),
     RoundEnd,
 }
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        4 => (0u32..3, 0u16..7, -5i64..30).prop_map(|(e, s, m)| Step::Acquire(e, s, m)),
-        1 => (0u32..3, 0u8..6, 0i64..4).prop_map(|(e, p, n)| Step::Dispel(e, p, n)),
-        1 => (0u32..3, -3i64..3).prop_map(|(e, by)| Step::Extend(e, by)),
-        1 => (0u32..3, -8i64..8).prop_map(|(e, by)| Step::Hurt(e, by)),
+        4 => (0usize..3, 0u16..7, -5i64..30).prop_map(|(e, s, m)| Step::Acquire(e, s, m)),
+        1 => (0usize..3, 0u8..6, 0i64..4).prop_map(|(e, p, n)| Step::Dispel(e, p, n)),
+        1 => (0usize..3, -3i64..3).prop_map(|(e, by)| Step::Extend(e, by)),
+        1 => (0usize..3, -8i64..8).prop_map(|(e, by)| Step::Hurt(e, by)),
         2 => Just(Step::RoundEnd),
     ]
 }
@@ -82,7 +82,7 @@ fn expected_attack(rules: &RuleSet, state: &State, entity: EntityId) -> i64 {
     let attack = rules.attribute("attack").unwrap();
     let (mut add, mut mul) = (0i64, 1.0f64);
     for i in state.statuses_of(entity) {
-        match rules.statuses[i.status as usize].as_str() {
+        match rules.statuses[i.status].as_str() {
             "rage" => {
                 add += 2 * i64::from(i.stacks);
                 mul *= 1.5f64.powi(i32::from(i.stacks));
@@ -110,41 +110,46 @@ proptest! {
             // Roles: `:you` is the entity the step is about, `:other` the next.
             match *step {
                 Step::Acquire(e, s, m) => {
-                    let roles = [e, (e + 1) % 3];
-                    acquire(&rules, &mut state, &roles, e, roles[1], s, m, &mut events);
+                    let roles = pair(e);
+                    acquire(&rules, &mut state, &roles, roles[0], roles[1], grimoire::ids::StatusId::new(usize::from(s)), m, &mut events);
                 }
                 Step::Dispel(e, p, n) => {
-                    let roles = [e, (e + 1) % 3];
+                    let roles = pair(e);
                     let text = format!("[{{:effected :you :dispel :any :pick :{} :amount {n}}}]", PICKS[p as usize]);
                     apply(&rules, &effects(&rules, &text), &mut state, &roles, &mut events);
                 }
                 Step::Extend(e, by) => {
-                    let roles = [e, (e + 1) % 3];
+                    let roles = pair(e);
                     let text = format!("[{{:effected :you :extend :any :amount {by}}}]");
                     apply(&rules, &effects(&rules, &text), &mut state, &roles, &mut events);
                 }
                 Step::Hurt(e, by) => {
-                    let roles = [e, (e + 1) % 3];
+                    let roles = pair(e);
                     let text = format!("[{{:effected :you :resource :attack :amount {by}}} {{:effected :you :resource :hp :amount {by}}}]");
                     apply(&rules, &effects(&rules, &text), &mut state, &roles, &mut events);
                 }
                 Step::RoundEnd => {
                     for name in ["tick", "count"] {
                         let t = rules.timing(name).unwrap();
-                        grimoire::engine::run_timing(&rules, &mut state, t, 0, &mut events);
+                        grimoire::engine::run_timing(&rules, &mut state, t, EntityId::FIRST, &mut events);
                     }
                 }
             }
-            state.remove_fallen(&rules, &[0, 1], &mut removed, &mut events);
+            state.remove_fallen(&rules, &pair(0), &mut removed, &mut events);
             for i in state.statuses() {
                 prop_assert!(i.turns_left() != Some(0), "a status at 0 turns left: {i:?}");
                 prop_assert!(state.is_live(i.holder), "a status on an entity out of play: {i:?}");
                 prop_assert!((1..=3).contains(&i.stacks), "{i:?}");
             }
             // An entity out of play keeps the values it left with.
-            for e in (0..state.len() as EntityId).filter(|&e| state.is_live(e)) {
+            for e in EntityId::below(state.len()).filter(|&e| state.is_live(e)) {
                 prop_assert_eq!(state.get(e, attack), expected_attack(&rules, &state, e), "entity {}", e);
             }
         }
     }
+}
+
+/// Roles for a step about entity `e` of three: `:you` is `e`, `:other` the next.
+fn pair(e: usize) -> [EntityId; 2] {
+    [EntityId::new(e), EntityId::new((e + 1) % 3)]
 }

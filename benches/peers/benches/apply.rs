@@ -18,8 +18,9 @@ use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
 use grimoire::check::ast::Effect;
-use grimoire::eval::{Cause, CompiledEffects, Event, Program, State, What, apply};
 use grimoire::check::rules::RuleSet;
+use grimoire::eval::{Cause, CompiledEffects, Event, Program, State, What, apply};
+use grimoire::ids::EntityId;
 use grimoire::syntax::read_one;
 
 const FOUNDATIONS: &str = "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]";
@@ -53,10 +54,10 @@ struct Table {
     program: Program,
     code: CompiledEffects,
     state: State,
-    wall: u16,
+    wall: grimoire::ids::AttrId,
     events: Vec<Event>,
     /// The entity each role is bound to: `:you` 0, `:other` 1.
-    roles: [u32; 2],
+    roles: [EntityId; 2],
     /// Alternates the starting wall between 0 and 5.
     flip: bool,
 }
@@ -82,7 +83,7 @@ impl Table {
             // Opaque once here, so the optimiser cannot treat the roles as constants,
             // without a `black_box` in the timed loop (a `black_box` of a slice
             // there costs a store-forwarding stall that is the harness's, not grimoire's).
-            roles: black_box([0, 1]),
+            roles: black_box([EntityId::new(0), EntityId::new(1)]),
             flip: false,
         }
     }
@@ -91,7 +92,8 @@ impl Table {
     #[inline(always)]
     fn reset(&mut self) {
         self.flip = !self.flip;
-        self.state.put(0, self.wall, if self.flip { 0 } else { 5 });
+        self.state
+            .put(self.roles[0], self.wall, if self.flip { 0 } else { 5 });
         self.events.clear();
     }
 
@@ -146,7 +148,7 @@ impl Table {
 
     /// Checks the last application: the wall went 0 → 6 or 5 → 8, one event.
     fn check(&self) {
-        let after = self.state.get(0, self.wall);
+        let after = self.state.get(self.roles[0], self.wall);
         let expected = if self.flip { 6 } else { 8 };
         assert_eq!(after, expected);
         assert_eq!(self.events.len(), 1);

@@ -30,12 +30,13 @@ use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::diag::Source;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, Ending, play_out};
 use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files::{BUNDLED_DATA, check_sources, load_rules};
-use grimoire::check::rules::{BUNDLED, RuleSet};
+use grimoire::ids::EntityId;
 use grimoire::sim::{Tally, game_seed, run_games};
 
 const RHAI: &str = include_str!("../scripts/duel.rhai");
@@ -54,7 +55,7 @@ impl Duel {
     fn of(rules: &RuleSet) -> Duel {
         let game = Game::new(rules, &[], 0, Log::Skip).expect("a duel starts");
         let level = |seat, name| game.state().get(seat, rules.attribute(name).expect(name));
-        let levels = [0, 1]
+        let levels = [EntityId::new(0), EntityId::new(1)]
             .map(|seat| ["offense", "defense", "speed", "endurance"].map(|name| level(seat, name)));
         Duel {
             levels,
@@ -140,7 +141,7 @@ fn grimoire_endings(rules: &RuleSet, seed: u64, n: u64) -> Endings {
             "a legal action, allowed, until the end"
         );
         match game.outcome() {
-            Some(Outcome::Win { seat, .. }) => e.wins[seat as usize] += 1,
+            Some(Outcome::Win { seat, .. }) => e.wins[seat.index()] += 1,
             Some(Outcome::Tie) => e.ties += 1,
             Some(Outcome::TurnLimit) => e.turn_limits += 1,
             other => panic!("a duel ended {other:?}"),

@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::ai::Policy;
 use grimoire::files;
-use grimoire::check::rules::RuleSet;
 use grimoire::sim::{run_all, run_games};
 
 /// The deck `simulate arcomage` plays: the library's own loader of the bundled deck.

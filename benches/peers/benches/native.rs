@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, play_out};
 use grimoire::engine::{Game, Log, Outcome};
 use grimoire::files;
-use grimoire::check::rules::RuleSet;
 use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{Arcomage, Summary};
 
@@ -54,7 +54,7 @@ fn grimoire_bare(game: &mut Game<'_>, ai: &mut Ai, seed: u64, n: u64) -> Summary
         summary.games += 1;
         summary.turns += u64::from(game.ctx().turn);
         match game.outcome() {
-            Some(Outcome::Win { seat, .. }) => summary.wins[seat as usize] += 1,
+            Some(Outcome::Win { seat, .. }) => summary.wins[seat.index()] += 1,
             Some(Outcome::TurnLimit) => summary.turn_limits += 1,
             _ => summary.ties += 1,
         }

@@ -14,12 +14,16 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use grimoire::check::ast::Effect;
+use grimoire::check::rules::{RuleSet, TimingId};
 use grimoire::diag::Source;
 use grimoire::engine::run_timing;
 use grimoire::eval::{CompiledEffects, Event, Program, State, acquire, apply};
 use grimoire::files::check_sources;
-use grimoire::check::rules::{RuleSet, TimingId};
+use grimoire::ids::EntityId;
 use grimoire::syntax::read_one;
+
+/// The two fighters, the seats' players: the roles `:you` and `:other` of the turn measured.
+const FIGHTERS: [EntityId; 2] = [EntityId::new(0), EntityId::new(1)];
 
 /// Turns between restarts from the starting state.
 const ROUND: u32 = 500;
@@ -69,14 +73,14 @@ impl Grimoire {
         let rules = checked.extended.pop().expect("extended rules");
         let mut template = State::new(&rules, 2, 1);
         let mut events = Vec::with_capacity(256);
-        for fighter in 0..2 {
+        for fighter in FIGHTERS {
             for id in ["dot", "frenzy", "hot", "might", "guard"] {
                 for _ in 0..4 {
                     let s = rules.status(id).expect("status");
                     acquire(
                         &rules,
                         &mut template,
-                        &[0, 1],
+                        &FIGHTERS,
                         fighter,
                         fighter,
                         s,
@@ -114,21 +118,24 @@ impl Grimoire {
         let (rules, state, events) = (&self.rules, &mut self.state, &mut self.events);
         match &self.compiled {
             Some((program, strike)) => {
-                program.run_timing(rules, state, self.start, &[0, 1], 0, events);
-                program.apply(rules, strike, state, &[0, 1], events);
-                program.run_timing(rules, state, self.end, &[0, 1], 0, events);
+                program.run_timing(rules, state, self.start, &FIGHTERS, FIGHTERS[0], events);
+                program.apply(rules, strike, state, &FIGHTERS, events);
+                program.run_timing(rules, state, self.end, &FIGHTERS, FIGHTERS[0], events);
             }
             None => {
-                run_timing(rules, state, self.start, 0, events);
-                apply(rules, &self.strike, state, &[0, 1], events);
-                run_timing(rules, state, self.end, 0, events);
+                run_timing(rules, state, self.start, FIGHTERS[0], events);
+                apply(rules, &self.strike, state, &FIGHTERS, events);
+                run_timing(rules, state, self.end, FIGHTERS[0], events);
             }
         }
     }
 
     fn hp(&self) -> (i64, i64) {
         let hp = self.rules.attribute("hp").unwrap();
-        (self.state.get(0, hp), self.state.get(1, hp))
+        (
+            self.state.get(FIGHTERS[0], hp),
+            self.state.get(FIGHTERS[1], hp),
+        )
     }
 }
 

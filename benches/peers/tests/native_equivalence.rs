@@ -10,12 +10,13 @@
 use std::sync::atomic::AtomicU64;
 
 use grimoire::check::defs::Card;
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{self, Computer, play_out};
 use grimoire::engine::{Game, GameEvent, Log, Outcome};
 use grimoire::eval::{State, apply};
 use grimoire::files;
-use grimoire::check::rules::{BUNDLED, RuleSet};
+use grimoire::ids::EntityId;
 use grimoire::sim::{game_seed, run_games};
 use grimoire_peers::{
     Arcomage, CARDS, CardId, Colour, Ending, HAND_SIZE, Player, RESOURCE_GOAL, Reason, Summary,
@@ -59,8 +60,8 @@ fn player(v: [i64; 8]) -> Player {
     }
 }
 
-fn grimoire_values(rules: &RuleSet, state: &State, seat: u32) -> [i64; 8] {
-    ATTRIBUTES.map(|a| state.get(seat, rules.attribute(a).unwrap()))
+fn grimoire_values(rules: &RuleSet, state: &State, seat: usize) -> [i64; 8] {
+    ATTRIBUTES.map(|a| state.get(EntityId::new(seat), rules.attribute(a).unwrap()))
 }
 
 /// One move, as both games report it.
@@ -87,8 +88,8 @@ impl Watch for Moves {
 }
 
 fn grimoire_moves(log: &[GameEvent]) -> Vec<Move> {
-    let seat = |s: u32| u8::try_from(s).unwrap();
-    let card = |c: u16| CardId::try_from(c).unwrap();
+    let seat = |s: EntityId| u8::try_from(s.index()).unwrap();
+    let card = |c: grimoire::ids::CardId| CardId::try_from(c.index()).unwrap();
     log.iter()
         .filter_map(|e| match *e {
             GameEvent::Played { seat: s, card: c } => Some(Move::Played(seat(s), card(c))),
@@ -106,7 +107,7 @@ fn grimoire_moves(log: &[GameEvent]) -> Vec<Move> {
 fn native_ending(outcome: Outcome) -> Option<Ending> {
     Some(match outcome {
         Outcome::Win { seat, reason } => Ending::Won {
-            seat: u8::try_from(seat).unwrap(),
+            seat: u8::try_from(seat.index()).unwrap(),
             reason: match reason {
                 0 => Reason::BuiltTower,
                 1 => Reason::GatheredResources,
@@ -211,10 +212,10 @@ fn every_card_does_what_grimoires_effects_do() {
         }
         for (id, card) in deck.iter().enumerate() {
             for you in 0..2usize {
-                let roles = [you as u32, 1 - you as u32];
+                let roles = [EntityId::new(you), EntityId::new(1 - you)];
                 for (seat, v) in players.iter().enumerate() {
                     for (a, &x) in ATTRIBUTES.iter().zip(v) {
-                        state.put(seat as u32, rules.attribute(a).unwrap(), x);
+                        state.put(EntityId::new(seat), rules.attribute(a).unwrap(), x);
                     }
                 }
                 events.clear();
@@ -230,7 +231,7 @@ fn every_card_does_what_grimoires_effects_do() {
                 for (seat, p) in native.iter().enumerate() {
                     assert_eq!(
                         values(p),
-                        grimoire_values(&rules, &state, seat as u32),
+                        grimoire_values(&rules, &state, seat),
                         "{} played by seat {you} on {players:?}: seat {seat} ({ATTRIBUTES:?})",
                         card.name
                     );
@@ -333,19 +334,15 @@ fn line_up(rules: &RuleSet, native: &mut Arcomage, run_seed: u64, games: u64) ->
         for seat in 0..2 {
             assert_eq!(
                 grimoire_values(rules, game.state(), seat),
-                values(&native.players()[seat as usize]),
+                values(&native.players()[seat]),
                 "game {i}: seat {seat}'s values"
             );
             let hand: Vec<CardId> = game
-                .hand_of(seat)
+                .hand_of(EntityId::new(seat))
                 .iter()
-                .map(|&c| CardId::try_from(c).unwrap())
+                .map(|&c| CardId::try_from(c.index()).unwrap())
                 .collect();
-            assert_eq!(
-                hand,
-                native.hand(seat as usize),
-                "game {i}: seat {seat}'s hand"
-            );
+            assert_eq!(hand, native.hand(seat), "game {i}: seat {seat}'s hand");
         }
         assert_eq!(
             game.draw_pile_len(),

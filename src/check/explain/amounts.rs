@@ -190,7 +190,7 @@ impl En<'_> {
             .unwrap_or_default();
         let kind = self.kind(over.kind).to_string();
         let text = match &over.value {
-            Int::Attr(Entity::Role(r), a) if usize::from(*r) == usize::from(over.outer) => {
+            Int::Attr(Entity::Role(r), a) if (*r).index() == over.outer.index() => {
                 format!("the total {} of the {kind}s in play{filter}", self.attr(*a))
             }
             v => format!(

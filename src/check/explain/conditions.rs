@@ -4,6 +4,7 @@
 use super::En;
 use super::words::{Bound, Person, Prec, percent};
 use crate::check::ast::{Bool, Cmp, Dec, Entity, Int};
+use crate::ids::{AttrId, RoleId};
 
 fn cmp_words(c: Cmp) -> &'static str {
     match c {
@@ -59,13 +60,13 @@ impl En<'_> {
             Int::Attr(Entity::Role(r), a) => Some((*r, *a)),
             _ => None,
         };
-        let is_self = |en: &En, r: u8| {
-            usize::from(r) >= en.rules.roles.len()
+        let is_self = |en: &En, r: RoleId| {
+            r.index() >= en.rules.roles.len()
                 && matches!(
-                    en.bound.get(usize::from(r) - en.rules.roles.len()),
+                    en.bound.get(r.index() - en.rules.roles.len()),
                     Some(Bound::Each(_))
                 )
-                && usize::from(r) + 1 == en.rules.roles.len() + en.bound.len()
+                && r.index() + 1 == en.rules.roles.len() + en.bound.len()
         };
         let with = |cmp: Cmp| match cmp {
             Cmp::Eq => "equal to",
@@ -80,7 +81,7 @@ impl En<'_> {
                 format!(" with {} {} {n}", self.attr(a), with(cmp))
             }
             Bool::CmpInt(cmp, x, y) if self_attr(x).is_some_and(|(r, _)| is_self(self, r)) => {
-                let a = self_attr(x).map_or(0, |(_, a)| a);
+                let a = self_attr(x).map_or(AttrId::FIRST, |(_, a)| a);
                 let y = self.int(y).at(Prec::Sum);
                 format!(" with {} {} {y}", self.attr(a), with(*cmp))
             }

@@ -7,6 +7,7 @@ use super::words::{Item, Person, count_of, join, title};
 use super::{En, MAX_SPLIT};
 use crate::check::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, StatusOp};
 use crate::check::list_and;
+use crate::ids::{AttrId, KindId, OpId};
 
 /// How far after a change its twin for the other player is looked for.
 const TWIN_WINDOW: usize = 32;
@@ -15,7 +16,7 @@ impl En<'_> {
     /// Whether an attribute is something players spend (a card's cost is paid
     /// in it): losing it reads "enemy loses 3 Beasts", where a producer or a
     /// building reads "-1 enemy Quarry".
-    fn is_stock(&self, a: u16) -> bool {
+    fn is_stock(&self, a: AttrId) -> bool {
         self.rules
             .cards
             .as_ref()
@@ -26,7 +27,7 @@ impl En<'_> {
     /// roles are every seat), else "you and the enemy".
     fn everyone(&self) -> String {
         if self.rules.seats.len() == 2 {
-            format!("all {}s", self.kind(0))
+            format!("all {}s", self.kind(KindId::FIRST))
         } else {
             "you and the enemy".into()
         }
@@ -225,7 +226,7 @@ impl En<'_> {
                 Item::Text(text)
             }
             Resource::Run(t) => {
-                let each = self.rules.timings.get(usize::from(*t)).and_then(|t| t.each);
+                let each = self.rules.timings.get(*t).and_then(|t| t.each);
                 let whom = match each {
                     Some(k) => format!(" for each {}", self.kind(k)),
                     None if who == Person::You => String::new(),
@@ -235,7 +236,7 @@ impl En<'_> {
             }
             Resource::Queue(q) => Item::Text(match **q {
                 QueueOp::Turns(kind) => {
-                    let kind = match self.rules.turn_kind_names.get(usize::from(kind)) {
+                    let kind = match self.rules.turn_kind_names.get(kind) {
                         Some(k) if self.rules.turn_kind_names.len() > 1 => format!("{k} "),
                         _ => String::new(),
                     };
@@ -284,7 +285,7 @@ impl En<'_> {
         }
     }
 
-    fn attr_change(&mut self, who: &Person, a: u16, amount: &Int, set: bool) -> Item {
+    fn attr_change(&mut self, who: &Person, a: AttrId, amount: &Int, set: bool) -> Item {
         let name = self.attr(a).to_string();
         if set {
             return Item::Text(format!(
@@ -321,7 +322,7 @@ impl En<'_> {
         }
     }
 
-    fn op_change(&mut self, who: &Person, o: u16, amount: &Int) -> String {
+    fn op_change(&mut self, who: &Person, o: OpId, amount: &Int) -> String {
         let name = title(self.op(o));
         match self.short(amount) {
             Some((negative, n)) => format!(

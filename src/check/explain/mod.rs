@@ -18,6 +18,7 @@ mod words;
 
 use crate::check::ast::{Effect, Int};
 use crate::check::rules::RuleSet;
+use crate::ids::{AttrId, Id, KindId, OpId, StatusId, TimingId};
 use words::{Bound, capitalize, join};
 
 /// How deep conditions are split into cases before the rest is said as it is
@@ -85,8 +86,8 @@ struct En<'r> {
 }
 
 /// The `i`-th of a rule set's names, or `missing` past the end.
-fn name_at<'n>(names: &'n [String], i: u16, missing: &'n str) -> &'n str {
-    names.get(usize::from(i)).map_or(missing, String::as_str)
+fn name_at<'n, I: Id>(names: &'n [String], i: I, missing: &'n str) -> &'n str {
+    names.get(i.index()).map_or(missing, String::as_str)
 }
 
 impl<'r> En<'r> {
@@ -99,27 +100,24 @@ impl<'r> En<'r> {
         }
     }
 
-    fn kind(&self, k: u16) -> &str {
-        name_at(&self.rules.kinds, k, "entity")
+    fn kind(&self, k: KindId) -> &str {
+        self.rules.kinds.get(k).map_or("entity", String::as_str)
     }
 
-    fn attr(&self, a: u16) -> &str {
-        name_at(&self.rules.attributes, a, "?")
+    fn attr(&self, a: AttrId) -> &str {
+        self.rules.attributes.get(a).map_or("?", String::as_str)
     }
 
-    fn op(&self, o: u16) -> &str {
+    fn op(&self, o: OpId) -> &str {
         name_at(&self.rules.operations, o, "?")
     }
 
-    fn status(&self, s: u16) -> &str {
-        name_at(&self.rules.statuses, s, "?")
+    fn status(&self, s: StatusId) -> &str {
+        self.rules.statuses.get(s).map_or("?", String::as_str)
     }
 
-    fn timing(&self, t: u16) -> &str {
-        self.rules
-            .timings
-            .get(usize::from(t))
-            .map_or("?", |t| t.name.as_str())
+    fn timing(&self, t: TimingId) -> &str {
+        self.rules.timings.get(t).map_or("?", |t| t.name.as_str())
     }
 }
 
@@ -400,7 +398,7 @@ mod tests {
         let hit = tbwg.operations.iter().position(|o| o == "hit");
         let said = explain(
             &tbwg,
-            &tbwg.operation_defs[hit.unwrap_or(usize::MAX)].effects,
+            &tbwg.operation_defs[OpId::new(hit.unwrap_or(usize::MAX))].effects,
         );
         assert!(
             said.contains("1d6 + the target's dex + the chosen option's dodge"),

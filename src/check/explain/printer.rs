@@ -6,6 +6,7 @@ use super::words::Bound;
 use crate::check::ast::{
     Arith, Bool, Cmp, Dec, Entity, Filter, Int, Polarity, Rounding, category_bit,
 };
+use crate::ids::{CategoryId, RoleId};
 
 fn cmp_symbol(c: Cmp) -> &'static str {
     match c {
@@ -34,9 +35,9 @@ fn decimal(d: f64) -> String {
 }
 
 impl En<'_> {
-    fn role_syntax(&self, r: u8) -> String {
-        let r = usize::from(r);
-        if let Some(name) = self.rules.roles.get(r) {
+    fn role_syntax(&self, r: RoleId) -> String {
+        let r = r.index();
+        if let Some(name) = self.rules.roles.get(RoleId::new(r)) {
             return format!(":{name}");
         }
         match self.bound.get(r - self.rules.roles.len()) {
@@ -303,7 +304,7 @@ impl En<'_> {
             out.push(format!(":{}", self.status(s)));
         }
         for (i, c) in self.rules.categories.iter().enumerate() {
-            if f.categories & category_bit(i as u16) != 0 {
+            if f.categories & category_bit(CategoryId::new(i)) != 0 {
                 out.push(format!(":{c}"));
             }
         }
@@ -313,11 +314,7 @@ impl En<'_> {
             None => {}
         }
         if let Some(flag) = f.flag {
-            let flag = self
-                .rules
-                .flags
-                .get(usize::from(flag))
-                .map_or("?", String::as_str);
+            let flag = self.rules.flags.get(flag).map_or("?", String::as_str);
             out.push(format!(":{flag}"));
         }
         if out.is_empty() {

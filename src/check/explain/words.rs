@@ -5,6 +5,7 @@
 use super::En;
 use crate::check::ast::{Entity, Filter, Polarity, category_bit};
 use crate::check::list_and;
+use crate::ids::{CategoryId, KindId, RoleId};
 
 /// Person an effect or a smart value names.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +58,7 @@ pub(super) enum Bound {
     /// A name the engine binds (`holder`, `self` in a hook).
     Name(String),
     /// `:self` inside `{:each KIND …}`, `[count KIND …]` or `[sum KIND …]`.
-    Each(u16),
+    Each(KindId),
 }
 
 /// One part of an explanation, kept apart so that losses can be gathered:
@@ -203,9 +204,9 @@ pub(super) fn count_of(n: i64, one: &str, many: &str) -> String {
 
 impl En<'_> {
     /// Binds `:self` at role `outer` to an entity of `kind`; returns what to restore.
-    pub(super) fn bind_self(&mut self, outer: u8, kind: u16) -> Vec<Bound> {
+    pub(super) fn bind_self(&mut self, outer: RoleId, kind: KindId) -> Vec<Bound> {
         let saved = self.bound.clone();
-        let at = usize::from(outer).saturating_sub(self.rules.roles.len());
+        let at = outer.index().saturating_sub(self.rules.roles.len());
         self.bound.truncate(at);
         while self.bound.len() < at {
             self.bound.push(Bound::Name("entity".into()));
@@ -214,15 +215,19 @@ impl En<'_> {
         saved
     }
 
-    pub(super) fn role(&self, r: u8) -> Person {
-        let r = usize::from(r);
-        if let Some(name) = self.rules.roles.get(r) {
+    pub(super) fn role(&self, r: RoleId) -> Person {
+        let r = r.index();
+        if let Some(name) = self.rules.roles.get(RoleId::new(r)) {
             return match name.as_str() {
                 "you" => Person::You,
                 "other" => Person::Other,
                 _ => {
                     // A doc that is a short name ("the opponent") says it best.
-                    let doc = self.rules.role_docs.get(r).map_or("", String::as_str);
+                    let doc = self
+                        .rules
+                        .role_docs
+                        .get(RoleId::new(r))
+                        .map_or("", String::as_str);
                     let short = doc.starts_with("the ")
                         && doc.split_whitespace().count() <= 3
                         && doc
@@ -275,7 +280,7 @@ impl En<'_> {
             .categories
             .iter()
             .enumerate()
-            .filter(|(i, _)| f.categories & category_bit(*i as u16) != 0)
+            .filter(|(i, _)| f.categories & category_bit(CategoryId::new(*i)) != 0)
             .map(|(_, c)| c.as_str())
             .collect();
         let mut words = Vec::new();
@@ -292,11 +297,7 @@ impl En<'_> {
         };
         words.push(noun.to_string());
         if let Some(flag) = f.flag {
-            let flag = self
-                .rules
-                .flags
-                .get(usize::from(flag))
-                .map_or("?", String::as_str);
+            let flag = self.rules.flags.get(flag).map_or("?", String::as_str);
             words.push(format!("that sets {flag}"));
         }
         words.join(" ")

@@ -27,8 +27,8 @@ use crate::syntax::{Form, Kind};
 
 use super::KindId;
 
-/// Index of an action in [`RuleSet::actions`].
-pub type ActionId = u16;
+pub use crate::ids::ActionId;
+use crate::ids::TurnKindId;
 
 keys! {
     /// The keys of one action.
@@ -137,7 +137,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             .iter()
             .find(|(k, _)| *k == ActionKey::Choose)
             .and_then(|(_, v)| super::choices::named(rules, v, diags));
-        let choosable = match choose.and_then(|c| rules.choices.get(usize::from(c))) {
+        let choosable = match choose.and_then(|c| rules.choices.get(c)) {
             Some(set) => Choosable::Set(&set.name, &set.fields),
             // A `:choose` that names no set is its own error: no follow-on ones.
             None if body.has_key(ActionKey::Choose.name()) => Choosable::Any,
@@ -151,7 +151,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         let mut action = ActionDef {
             name: name.to_string(),
             doc: String::new(),
-            actor: 0,
+            actor: KindId::FIRST,
             target,
             when: None,
             refused: Vec::new(),
@@ -159,7 +159,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             pay: Vec::new(),
             effects: Vec::new(),
             draws: false,
-            type_: 0,
+            type_: TurnKindId::FIRST,
             choose,
         };
         for &(key, v) in &pairs {
@@ -191,7 +191,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             rules.actions.push(action);
         }
     }
-    if rules.actions.len() > usize::from(ActionId::MAX) {
+    if rules.actions.len() > ActionId::MAX.index() {
         diags.push(Diagnostic::new(
             Code::TooMany,
             value.span,

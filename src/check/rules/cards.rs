@@ -201,7 +201,7 @@ pub(super) fn attribute(
         format!("{key} names an attribute, found {}", v.describe()),
         diags,
     )
-    .map(|a| a as AttrId)
+    .map(AttrId::new)
 }
 
 fn pay_with(v: &Form<'_>, rules: &RuleSet, zones: &mut CardZones, diags: &mut Vec<Diagnostic>) {

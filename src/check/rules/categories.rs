@@ -9,16 +9,17 @@
 
 use super::{keyword_map, string};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::{Id, IdVec};
 use crate::syntax::Form;
 
 /// Reads a section of names with docs (`:categories`, `:flags`) into `names`;
 /// `noun` is what one of them is called in messages; at most `max` of them.
-pub(super) fn read(
+pub(super) fn read<I: Id>(
     value: &Form<'_>,
     section: &str,
     noun: &str,
     max: usize,
-    names: &mut Vec<String>,
+    names: &mut IdVec<I, String>,
     diags: &mut Vec<Diagnostic>,
 ) {
     for (name, (span, doc)) in keyword_map(value, section, diags) {

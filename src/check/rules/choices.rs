@@ -13,8 +13,7 @@ use crate::check::{self, Declared};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind, Span};
 
-/// Index of a set in [`RuleSet::choices`].
-pub type ChoiceSetId = u16;
+pub use crate::ids::{ChoiceSetId, OptionId};
 
 /// The most options a rule set may declare, over all its sets.
 pub const MAX_OPTIONS: usize = 1024;
@@ -39,9 +38,17 @@ pub struct ChoiceSet {
     /// Its fields' names, in the order the first option wrote them.
     pub fields: Vec<String>,
     /// The number of its first option in [`RuleSet::options`]; its others follow.
-    pub first: u16,
+    pub first: OptionId,
     /// How many options it has.
     pub len: u16,
+}
+
+impl ChoiceSet {
+    /// Where its options sit in [`RuleSet::options`].
+    #[must_use]
+    pub fn options(&self) -> std::ops::Range<usize> {
+        self.first.index()..self.first.index() + usize::from(self.len)
+    }
 }
 
 /// Reads `:choices`, once params are declared (values may name them).
@@ -72,9 +79,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             let Some(f) = set.fields.iter().position(|n| n == column) else {
                 continue;
             };
-            for k in 0..set.len {
-                let option = usize::from(set.first + k);
-                values[option] = rules.option_values[option][f];
+            for option in set.options() {
+                values[option] = rules.option_values[OptionId::new(option)][f];
             }
         }
     }
@@ -180,7 +186,7 @@ fn set(name: &str, span: Span, body: &Form<'_>, rules: &mut RuleSet, diags: &mut
     }
     // A set whose options have errors is still declared (their numbers
     // as far as they check), so actions that choose it add no errors of their own.
-    let first = rules.options.len() as u16;
+    let first = OptionId::new(rules.options.len());
     rules.choices.push(ChoiceSet {
         name: name.to_string(),
         doc,
@@ -238,5 +244,5 @@ pub(super) fn named(
     Declared::new(rules.choices.iter().map(|c| c.name.as_str()), "a choice", "choices", Code::UnknownChoice)
         .when_empty(String::from("declare it in the rule set: `:choices {:body-part {:options {:head {:dodge 4} :body {:dodge 0}}}}`"))
         .find(name, v.span, message, diags)
-        .map(|i| i as ChoiceSetId)
+        .map(ChoiceSetId::new)
 }

@@ -14,8 +14,7 @@ use crate::check::{self, SELF, Scope};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
-/// Index of a kind in [`RuleSet::kinds`].
-pub type KindId = u16;
+pub use crate::ids::KindId;
 
 keys! {
     /// The keys of a kind written as a map.
@@ -52,7 +51,7 @@ pub(super) fn read<'f, 'a>(
         }
         // Seats are of the first kind: each has one turn of the first turn kind a round.
         turns.push(if kinds.is_empty() {
-            vec![0]
+            vec![TurnKindId::FIRST]
         } else {
             Vec::new()
         });
@@ -62,12 +61,12 @@ pub(super) fn read<'f, 'a>(
                     // The doc is only read to check it is a string.
                     KindKey::Doc => drop(string(v, diags)),
                     KindKey::RemovedWhen => {
-                        reading.removals.push((kinds.len() as KindId, v));
+                        reading.removals.push((KindId::new(kinds.len()), v));
                     }
                     KindKey::OnRemoved => {
-                        reading.on_removed.push((kinds.len() as KindId, v));
+                        reading.on_removed.push((KindId::new(kinds.len()), v));
                     }
-                    KindKey::OnTurn => reading.on_turn.push((kinds.len() as KindId, v)),
+                    KindKey::OnTurn => reading.on_turn.push((KindId::new(kinds.len()), v)),
                     KindKey::Turns => {
                         if let Some(list) = turn_kinds::turn_list(v, rules, diags) {
                             turns[kinds.len()] = list;
@@ -89,15 +88,15 @@ pub(super) fn read<'f, 'a>(
             )
             .with_help("seats are of the first kind: `:kinds {:player \"a seat's player\"}`"),
         );
-    } else if kinds.len() >= usize::from(KindId::MAX) {
+    } else if kinds.len() >= KindId::MAX.index() {
         diags.push(Diagnostic::new(
             Code::TooMany,
             value.span,
             "a rule set may declare at most 65534 kinds",
         ));
     } else {
-        rules.kinds = kinds;
-        rules.kind_turns = turns;
+        rules.kinds = kinds.into();
+        rules.kind_turns = turns.into();
     }
 }
 
@@ -117,7 +116,7 @@ pub(super) fn removals(
     for &(kind, form) in &reading.removals {
         if let (Some(cond), Some(slot)) = (
             check::condition(form, &scope, diags),
-            out.get_mut(kind as usize),
+            out.get_mut(kind.index()),
         ) {
             *slot = Some(cond);
         }
@@ -126,13 +125,13 @@ pub(super) fn removals(
     for &(kind, form) in &reading.on_removed {
         if let (Some(list), Some(slot)) = (
             check::effects(form, &scope, diags),
-            effects.get_mut(kind as usize),
+            effects.get_mut(kind.index()),
         ) {
             *slot = list;
         }
     }
-    rules.removed_when = out;
-    rules.on_removed = effects;
+    rules.removed_when = out.into();
+    rules.on_removed = effects.into();
     // An entity's turn runs with the first seat's roles and `:self` bound to it.
     let scope = Scope {
         bound: &[SELF],
@@ -142,10 +141,10 @@ pub(super) fn removals(
     for &(kind, form) in &reading.on_turn {
         if let (Some(list), Some(slot)) = (
             check::effects(form, &scope, diags),
-            on_turn.get_mut(kind as usize),
+            on_turn.get_mut(kind.index()),
         ) {
             *slot = list;
         }
     }
-    rules.on_turn = on_turn;
+    rules.on_turn = on_turn.into();
 }

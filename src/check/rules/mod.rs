@@ -30,6 +30,7 @@ mod turns;
 mod victory;
 
 pub use crate::check::ast::CardValue;
+use crate::ids::{CategoryId, ChoiceSetId, FlagId, IdVec, OpId, OptionId, TurnKindId};
 pub use actions::{ActionDef, ActionId};
 pub use attributes::AttrDef;
 pub use cards::{CardZones, ValueDef, number as cards_number};
@@ -153,66 +154,66 @@ pub struct RuleSet {
     /// What it is, for people.
     pub doc: String,
     /// Role names, in declaration order; a role's index is its [`RoleId`].
-    pub roles: Vec<String>,
+    pub roles: IdVec<RoleId, String>,
     /// What each role means.
-    pub role_docs: Vec<String>,
+    pub role_docs: IdVec<RoleId, String>,
     /// Kinds of entity, in declaration order; a kind's index is its [`KindId`].
     /// Seats are of the first; without `:kinds` there is one, `player`.
-    pub kinds: Vec<String>,
+    pub kinds: IdVec<KindId, String>,
     /// For each kind, the condition under which an entity of it leaves play
     /// (`:removed-when`, with `:self` bound to it).
-    pub removed_when: Vec<Option<crate::check::ast::Bool>>,
+    pub removed_when: IdVec<KindId, Option<crate::check::ast::Bool>>,
     /// For each kind, the effects run as an entity of it leaves play (`:on-removed`,
     /// with `:self` bound to it).
-    pub on_removed: Vec<Vec<Effect>>,
+    pub on_removed: IdVec<KindId, Vec<Effect>>,
     /// The kinds of turn (`:turn-kinds`); one, `:turn`, allowing everything, if
     /// the rule set declares none.
-    pub turn_kinds: Vec<turn_kinds::TurnKind>,
+    pub turn_kinds: IdVec<TurnKindId, turn_kinds::TurnKind>,
     /// Their names, for the checker.
-    pub turn_kind_names: Vec<String>,
+    pub turn_kind_names: IdVec<TurnKindId, String>,
     /// For each kind, the turns each entity of it has in the base queue
     /// (`:turns [:classic]`); the first kind's default is one of the first turn kind.
-    pub kind_turns: Vec<Vec<turn_kinds::TurnKindId>>,
+    pub kind_turns: IdVec<KindId, Vec<turn_kinds::TurnKindId>>,
     /// For each kind, what an entity of it that is not a seat does on its turn
     /// (`:on-turn`, with `:self` bound to it): an entity turn, with no choice.
-    pub on_turn: Vec<Vec<Effect>>,
+    pub on_turn: IdVec<KindId, Vec<Effect>>,
     /// Entities every game starts with after the seats, by name (`:setup`).
     pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
-    pub categories: Vec<String>,
+    pub categories: IdVec<CategoryId, String>,
     /// The flags statuses may set, in declaration order; a flag's index is its [`crate::check::ast::FlagId`].
-    pub flags: Vec<String>,
+    pub flags: IdVec<FlagId, String>,
     /// Status names, by [`StatusId`]: every status of the definitions checked
     /// with the rule set, declared before any is checked so they can name each other.
-    pub statuses: Vec<String>,
+    pub statuses: IdVec<StatusId, String>,
     /// What the checker sees of each timing, by [`TimingId`]: for `{:run …}`.
     pub timing_shapes: Vec<check::TimingShape>,
     /// Each status's definition, by [`StatusId`] (a default one until installed).
-    pub status_defs: Vec<StatusDef>,
+    pub status_defs: IdVec<StatusId, StatusDef>,
     /// For each status, whether a definition was installed (not only its name declared).
-    pub status_installed: Vec<bool>,
+    pub status_installed: IdVec<StatusId, bool>,
     /// For each attribute, whether some status modifies it: only those keep a
     /// base value beside the one effects see.
-    pub modified: Vec<bool>,
+    pub modified: IdVec<AttrId, bool>,
     /// Whether some status has `:removed-when`: only then are statuses
     /// checked for it after every change.
     pub conditional_statuses: bool,
     /// Whether some status has `:turns`: only then do statuses add to the base queue.
     pub status_turns: bool,
     /// Attribute names, in declaration order.
-    pub attributes: Vec<String>,
+    pub attributes: IdVec<AttrId, String>,
     /// Defaults and bounds of each attribute.
-    pub attribute_defs: Vec<AttrDef>,
+    pub attribute_defs: IdVec<AttrId, AttrDef>,
     /// Each attribute's `(min, max)`, packed for the evaluator's clamp.
-    pub bounds: Vec<(i64, i64)>,
+    pub bounds: IdVec<AttrId, (i64, i64)>,
     /// Operation names, in declaration order.
-    pub operations: Vec<String>,
+    pub operations: IdVec<OpId, String>,
     /// Each operation's meaning.
-    pub operation_defs: Vec<OpDef>,
+    pub operation_defs: IdVec<OpId, OpDef>,
     /// How many attribute changes each operation expands to at most.
-    pub op_sizes: Vec<u64>,
+    pub op_sizes: IdVec<OpId, u64>,
     /// Whether applying each operation can draw from the generator.
-    pub op_draws: Vec<bool>,
+    pub op_draws: IdVec<OpId, bool>,
     /// Named constants (`:tower-goal 50`), usable wherever a number is.
     pub params: Vec<(String, i64)>,
     /// Lookup tables (`:lookups`), by name, for `[lookup :name x]`.
@@ -220,26 +221,26 @@ pub struct RuleSet {
     /// Named formulas (`:formulas`), by name, for `[formula :name …]`.
     pub formulas: Vec<(String, crate::check::ast::FormulaDef)>,
     /// Sets of options actions choose from (`:choices`).
-    pub choices: Vec<choices::ChoiceSet>,
+    pub choices: IdVec<ChoiceSetId, choices::ChoiceSet>,
     /// Every option's name, set after set: what an action's `choice` counts (from 1).
-    pub options: Vec<String>,
+    pub options: IdVec<OptionId, String>,
     /// Every option's numbers, in its set's field order.
-    pub option_values: Vec<Vec<i64>>,
+    pub option_values: IdVec<OptionId, Vec<i64>>,
     /// For each field name, its number for every option (0 where its set has
     /// no such field): what `[choice :field]` copies in.
     pub choice_columns: Vec<(String, Box<[i64]>)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
     pub seats: Vec<String>,
     /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
-    pub timings: Vec<Timing>,
+    pub timings: IdVec<TimingId, Timing>,
     /// The hook of each timing (empty where none is written), by [`TimingId`].
-    pub hooks: Vec<Vec<Effect>>,
+    pub hooks: IdVec<TimingId, Vec<Effect>>,
     /// For each moment (by `Moment as usize`), its timings whose hooks do
     /// something, in declaration order, each with its `:each` kind: what the
     /// turn machine runs there.
     pub at_moment: Vec<Vec<(TimingId, Option<KindId>)>>,
     /// What entities can do on their seat's turn besides playing cards, by [`ActionId`].
-    pub actions: Vec<ActionDef>,
+    pub actions: IdVec<ActionId, ActionDef>,
     /// How a game is won, checked after every change.
     pub victory: Vec<Victory>,
     /// Card zones (deck, hands, discards, costs), if the rule set switches them on.
@@ -378,44 +379,44 @@ impl RuleSet {
         let mut rules = RuleSet {
             name: String::new(),
             doc: String::new(),
-            roles: Vec::new(),
-            role_docs: Vec::new(),
-            kinds: vec!["player".to_string()],
-            removed_when: vec![None],
-            on_removed: vec![Vec::new()],
-            turn_kinds: turn_kinds::default_kinds(),
-            turn_kind_names: vec![turn_kinds::DEFAULT_TURN_KIND.to_string()],
-            kind_turns: vec![vec![0]],
-            on_turn: vec![Vec::new()],
+            roles: IdVec::new(),
+            role_docs: IdVec::new(),
+            kinds: vec!["player".to_string()].into(),
+            removed_when: vec![None].into(),
+            on_removed: vec![Vec::new()].into(),
+            turn_kinds: turn_kinds::default_kinds().into(),
+            turn_kind_names: vec![turn_kinds::DEFAULT_TURN_KIND.to_string()].into(),
+            kind_turns: vec![vec![TurnKindId::FIRST]].into(),
+            on_turn: vec![Vec::new()].into(),
             setup: Vec::new(),
-            categories: Vec::new(),
-            flags: Vec::new(),
-            statuses: Vec::new(),
-            status_defs: Vec::new(),
-            status_installed: Vec::new(),
+            categories: IdVec::new(),
+            flags: IdVec::new(),
+            statuses: IdVec::new(),
+            status_defs: IdVec::new(),
+            status_installed: IdVec::new(),
             conditional_statuses: false,
             status_turns: false,
-            modified: Vec::new(),
-            attributes: Vec::new(),
-            attribute_defs: Vec::new(),
-            bounds: Vec::new(),
-            operations: Vec::new(),
-            operation_defs: Vec::new(),
-            op_sizes: Vec::new(),
-            op_draws: Vec::new(),
+            modified: IdVec::new(),
+            attributes: IdVec::new(),
+            attribute_defs: IdVec::new(),
+            bounds: IdVec::new(),
+            operations: IdVec::new(),
+            operation_defs: IdVec::new(),
+            op_sizes: IdVec::new(),
+            op_draws: IdVec::new(),
             params: Vec::new(),
             lookups: Vec::new(),
             formulas: Vec::new(),
-            choices: Vec::new(),
-            options: Vec::new(),
-            option_values: Vec::new(),
+            choices: IdVec::new(),
+            options: IdVec::new(),
+            option_values: IdVec::new(),
             choice_columns: Vec::new(),
             seats: Vec::new(),
-            timings: Vec::new(),
+            timings: IdVec::new(),
             timing_shapes: Vec::new(),
-            hooks: Vec::new(),
+            hooks: IdVec::new(),
             at_moment: Vec::new(),
-            actions: Vec::new(),
+            actions: IdVec::new(),
             victory: Vec::new(),
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
@@ -490,7 +491,7 @@ impl RuleSet {
                     categories::read(value, "`:flags`", "flag", 64, &mut rules.flags, diags)
                 }
                 (Section::Statuses, Some(value)) => {
-                    let mut names = Vec::new();
+                    let mut names: IdVec<StatusId, String> = IdVec::new();
                     let max = usize::from(u16::MAX);
                     categories::read(value, "`:statuses`", "status", max, &mut names, diags);
                     rules.declare_statuses(names.iter().map(String::as_str));
@@ -537,7 +538,7 @@ impl RuleSet {
             );
         }
         seats::check_roles(form, &rules, diags);
-        rules.modified = vec![false; rules.attributes.len()];
+        rules.modified = vec![false; rules.attributes.len()].into();
         rules.plan_moments();
         Some(rules)
     }
@@ -553,7 +554,7 @@ impl RuleSet {
                 .map(|(t, _)| *t)
                 .chain(def.lasts.map(|l| l.1));
             for t in timings {
-                if let Some(b) = busy.get_mut(t as usize) {
+                if let Some(b) = busy.get_mut(t.index()) {
                     *b = true;
                 }
             }
@@ -562,8 +563,8 @@ impl RuleSet {
             .iter()
             .map(|&m| {
                 self.timings_at(m)
-                    .filter(|&t| busy[t as usize])
-                    .map(|t| (t, self.timings[t as usize].each))
+                    .filter(|&t| busy[t.index()])
+                    .map(|t| (t, self.timings[t].each))
                     .collect()
             })
             .collect();
@@ -589,16 +590,16 @@ impl RuleSet {
         for (name, def) in defs {
             self.declare_statuses([name]);
             if let Some(i) = self.statuses.iter().position(|s| s == name) {
-                self.status_defs[i] = def;
-                self.status_installed[i] = true;
+                self.status_defs[StatusId::new(i)] = def;
+                self.status_installed[StatusId::new(i)] = true;
             }
         }
-        self.modified = vec![false; self.attributes.len()];
+        self.modified = vec![false; self.attributes.len()].into();
         self.conditional_statuses = self.status_defs.iter().any(|d| d.removed_when.is_some());
         self.status_turns = self.status_defs.iter().any(|d| !d.turns.is_empty());
         for def in &self.status_defs {
             for m in &def.modifiers {
-                self.modified[m.attr as usize] = true;
+                self.modified[m.attr] = true;
             }
         }
         self.plan_moments();
@@ -628,7 +629,7 @@ impl RuleSet {
         fn cost(t: &Resource, sizes: &[u64]) -> u64 {
             match t {
                 Resource::Attr(_) => 1,
-                Resource::Op(o) => sizes.get(*o as usize).copied().unwrap_or(1),
+                Resource::Op(o) => sizes.get((*o).index()).copied().unwrap_or(1),
                 Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
                 // A status change's effects are counted where the status is defined.
                 Resource::Status(_) => 1,
@@ -652,9 +653,7 @@ impl RuleSet {
     /// Whether applying `effects` can draw from the generator (`random`,
     /// `chance`), in the operations they apply too.
     pub fn draws(&self, effects: &[Effect]) -> bool {
-        operations::effects_draw(effects, |o| {
-            self.op_draws.get(o as usize).copied().unwrap_or(true)
-        })
+        operations::effects_draw(effects, |o| self.op_draws.get(o).copied().unwrap_or(true))
     }
 
     /// The value of param `name`.
@@ -712,7 +711,7 @@ impl RuleSet {
     }
 
     /// The index of category `name`.
-    pub fn category(&self, name: &str) -> Option<u16> {
+    pub fn category(&self, name: &str) -> Option<CategoryId> {
         index_of(&self.categories, name)
     }
 
@@ -721,7 +720,7 @@ impl RuleSet {
         self.timings
             .iter()
             .position(|t| t.name == name)
-            .map(|i| i as TimingId)
+            .map(TimingId::new)
     }
 
     /// The timings attached to `moment` whose hooks do something, in declaration order.
@@ -738,7 +737,7 @@ impl RuleSet {
             .iter()
             .enumerate()
             .filter(move |(_, t)| t.at == moment)
-            .map(|(i, _)| i as TimingId)
+            .map(|(i, _)| TimingId::new(i))
     }
 }
 
@@ -815,7 +814,7 @@ fn kind_named(
         Code::UnknownKind,
     )
     .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
-    .map(|k| k as KindId)
+    .map(KindId::new)
 }
 
 /// A whole number from `min` to `max`, or a diagnostic naming `what`.

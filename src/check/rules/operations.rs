@@ -103,12 +103,12 @@ pub(super) fn bodies(
     if let Some(cycle) = find_cycle(&rules.operation_defs) {
         let path: Vec<String> = cycle
             .iter()
-            .map(|&o| format!("`:{}`", rules.operations[o as usize]))
+            .map(|&o| format!("`:{}`", rules.operations[o]))
             .collect();
         diags.push(
             Diagnostic::new(
                 Code::OperationLoop,
-                reading.op_forms[cycle[0] as usize].0,
+                reading.op_forms[(cycle[0]).index()].0,
                 format!("operations call each other in a loop: {}", path.join(" → ")),
             )
             .with_label("part of a loop")
@@ -133,7 +133,7 @@ pub(super) fn bodies(
             Diagnostic::new(
                 Code::ExpandsTooFar,
                 reading.op_forms[op].0,
-                format!("`:{}` {problem}", rules.operations[op]),
+                format!("`:{}` {problem}", rules.operations[OpId::new(op)]),
             )
             .with_label("expands too far")
             .with_help("an operation that applies another several times multiplies its work; flatten the chain"),
@@ -141,7 +141,7 @@ pub(super) fn bodies(
         return None;
     }
     rules.op_sizes = sizes.into_iter().map(|(n, _)| n).collect();
-    rules.op_draws = draws(&rules.operation_defs);
+    rules.op_draws = draws(&rules.operation_defs).into();
     Some(())
 }
 
@@ -152,7 +152,7 @@ fn draws(ops: &[OpDef]) -> Vec<bool> {
         if let Some(d) = memo[op] {
             return d;
         }
-        let draws = effects_draw(&ops[op].effects, |o| op_draws(o as usize, memo, ops));
+        let draws = effects_draw(&ops[op].effects, |o| op_draws(o.index(), memo, ops));
         memo[op] = Some(draws);
         draws
     }
@@ -210,7 +210,7 @@ fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
                 let (n, depth) = resource_cost(&e.resource, memo, ops);
                 (acc.0.saturating_add(n), acc.1.max(depth))
             }),
-            Resource::Op(o) => op_size(*o as usize, memo, ops),
+            Resource::Op(o) => op_size((*o).index(), memo, ops),
             Resource::If(_, a, b) => {
                 let (x, y) = (resource_cost(a, memo, ops), resource_cost(b, memo, ops));
                 (x.0.max(y.0), x.1.max(y.1))
@@ -250,9 +250,9 @@ fn find_cycle(ops: &[OpDef]) -> Option<Vec<OpId>> {
         path: &mut Vec<OpId>,
     ) -> Option<Vec<OpId>> {
         mark[n] = 1;
-        path.push(n as OpId);
+        path.push(OpId::new(n));
         for &m in &edges[n] {
-            match mark[m as usize] {
+            match mark[m.index()] {
                 1 => {
                     let start = path.iter().position(|&p| p == m).unwrap_or(0);
                     let mut cycle = path[start..].to_vec();
@@ -260,7 +260,7 @@ fn find_cycle(ops: &[OpDef]) -> Option<Vec<OpId>> {
                     return Some(cycle);
                 }
                 0 => {
-                    if let Some(c) = visit(m as usize, edges, mark, path) {
+                    if let Some(c) = visit(m.index(), edges, mark, path) {
                         return Some(c);
                     }
                 }

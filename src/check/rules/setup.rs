@@ -62,7 +62,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         }
         let mut entity = Setup {
             name: name.to_string(),
-            kind: 0,
+            kind: KindId::FIRST,
             values: Vec::new(),
             seat,
         };
@@ -174,7 +174,7 @@ fn values<'f, 'a>(
         )
         .find(attr, aspan, message, diags)
         {
-            out.push((a as AttrId, n));
+            out.push((AttrId::new(a), n));
         }
     }
     out
@@ -182,7 +182,7 @@ fn values<'f, 'a>(
 
 /// A value of attribute `a` within its bounds.
 fn whole(rules: &RuleSet, a: AttrId, n: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<i64> {
-    let (min, max) = rules.bounds[a as usize];
+    let (min, max) = rules.bounds[a];
     match n.kind {
         Kind::Int(x) if (min..=max).contains(&x) => Some(x),
         _ => {
@@ -193,13 +193,13 @@ fn whole(rules: &RuleSet, a: AttrId, n: &Form<'_>, diags: &mut Vec<Diagnostic>) 
 }
 
 fn out_of_bounds(rules: &RuleSet, a: AttrId, span: Span, found: &str, diags: &mut Vec<Diagnostic>) {
-    let (min, max) = rules.bounds[a as usize];
+    let (min, max) = rules.bounds[a];
     diags.push(Diagnostic::new(
         Code::OutOfBounds,
         span,
         format!(
             "`:{}` is a whole number from {min} to {max}, found {found}",
-            rules.attributes[a as usize]
+            rules.attributes[a]
         ),
     ));
 }

@@ -9,8 +9,7 @@ use crate::check::{self, Declared, SELF, Scope, list_and};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Span};
 
-/// Index of a timing in [`RuleSet::timings`].
-pub type TimingId = u16;
+pub use crate::ids::TimingId;
 
 keys! {
     /// The points the turn machine reaches by itself, where timings are attached.
@@ -117,7 +116,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             "a rule set may declare at most 65535 timings",
         ));
     }
-    rules.hooks = vec![Vec::new(); rules.timings.len()];
+    rules.hooks = vec![Vec::new(); rules.timings.len()].into();
 }
 
 fn kind(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<KindId> {
@@ -133,7 +132,7 @@ fn kind(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Ki
         format!("`:each` names a kind, found {}", v.describe()),
         diags,
     )
-    .map(|i| i as KindId)
+    .map(KindId::new)
 }
 
 impl RuleSet {
@@ -162,7 +161,7 @@ impl RuleSet {
             format!("no timing `{shown}` is declared"),
             diags,
         )
-        .map(|i| i as TimingId)
+        .map(TimingId::new)
     }
 }
 
@@ -187,7 +186,7 @@ pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagn
         // `:self` is the entity the hook runs for: each of an `:each` kind, or
         // the one an effect runs a `:run` timing for.
         let binds_self = timing.is_some_and(|t| {
-            let t = &rules.timings[t as usize];
+            let t = &rules.timings[t];
             t.each.is_some() || t.at == Moment::Run
         });
         let scope = Scope {
@@ -213,6 +212,6 @@ pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagn
                 .with_label("expands too far"),
             );
         }
-        rules.hooks[timing as usize] = effects;
+        rules.hooks[timing] = effects;
     }
 }

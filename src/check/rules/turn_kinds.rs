@@ -10,8 +10,7 @@ use crate::check::{self, Declared};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
-/// Index of a turn kind in [`RuleSet::turn_kinds`].
-pub type TurnKindId = u8;
+pub use crate::ids::TurnKindId;
 
 /// The most turn kinds a rule set may declare: `:allows` is a mask of them.
 pub const MAX_TURN_KINDS: usize = 64;
@@ -47,7 +46,7 @@ impl TurnKind {
     /// Whether a turn of this kind lets its entity use an action of `type_`.
     #[inline]
     pub fn allows(&self, type_: TurnKindId) -> bool {
-        self.allows & (1 << type_) != 0
+        self.allows & (1 << type_.index()) != 0
     }
 
     /// Whether it allows everything (and so card plays).
@@ -131,13 +130,13 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         let mut mask = 0u64;
         for item in items.iter() {
             if let Some(k) = named(&kinds, item, "`:allows`", diags) {
-                mask |= 1 << k;
+                mask |= 1 << k.index();
             }
         }
         kinds[i].allows = mask;
     }
     rules.turn_kind_names = kinds.iter().map(|k| k.name.clone()).collect();
-    rules.turn_kinds = kinds;
+    rules.turn_kinds = kinds.into();
 }
 
 /// The turn kind `form` names, or a located error with the nearest name.
@@ -158,7 +157,7 @@ pub(super) fn named(
         Code::UnknownTurnKind,
     )
     .find(form.as_keyword().unwrap_or(""), form.span, message, diags)
-    .map(|k| k as TurnKindId)
+    .map(TurnKindId::new)
 }
 
 /// `[:classic :fast-combat]`: turns in the base queue (a kind's, a status's `:turns`).
