@@ -12,6 +12,9 @@ use grimoire::eval::{CompiledEffects, Program, State, apply};
 use grimoire::ids::EntityId;
 use grimoire::syntax::read_one;
 
+/// The two seats' entities, as `apply` binds them to `:you` and `:other`.
+const TWO_SEATS: [EntityId; 2] = [EntityId::FIRST, EntityId::new(1)];
+
 struct Counting;
 
 thread_local! {
@@ -73,22 +76,10 @@ fn applying_effects_allocates_nothing_in_steady_state() {
     for i in 0..10_000 {
         events.clear();
         state.put(EntityId::FIRST, wall, i % 3);
-        apply(
-            &rules,
-            &effects,
-            &mut state,
-            &[EntityId::FIRST, EntityId::new(1)],
-            &mut events,
-        );
+        apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
         assert!(!events.is_empty());
         events.clear();
-        program.apply(
-            &rules,
-            &code,
-            &mut state,
-            &[EntityId::FIRST, EntityId::new(1)],
-            &mut events,
-        );
+        program.apply(&rules, &code, &mut state, &TWO_SEATS, &mut events);
         assert!(!events.is_empty());
     }
     let after = allocations();

@@ -10,8 +10,12 @@ use std::process::{Command, Output, Stdio};
 use grimoire::check::rules::RuleSet;
 use grimoire::diag::Source;
 use grimoire::files::check_sources;
+use grimoire::ids::EntityId;
 use grimoire::syntax::{Arena, read};
 use serde_json::Value;
+
+/// The two seats' entities, as `apply` binds them to `:you` and `:other`.
+pub const TWO_SEATS: [EntityId; 2] = [EntityId::FIRST, EntityId::new(1)];
 
 /// `grimoire ARGS…` as a command, not yet run: the built binary, as it is.
 pub fn command(args: &[&str]) -> Command {

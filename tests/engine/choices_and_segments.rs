@@ -1,6 +1,7 @@
 //! Choices on actions, status segments, `:removed-when` and status `:turns`,
 //! driven through the library on small rule sets written here.
 
+use crate::common::TWO_SEATS;
 use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Illegal, Log};
 use grimoire::eval::{State, What, apply};
@@ -244,20 +245,9 @@ fn a_status_that_acquires_itself_again_on_removal_does_not_loop() {
             .unwrap(),
         )
         .unwrap();
-    apply(
-        &rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
     let mut removed = Vec::new();
-    state.remove_fallen(
-        &rules,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut removed,
-        &mut events,
-    );
+    state.remove_fallen(&rules, &TWO_SEATS, &mut removed, &mut events);
     // Removed and acquired again once a wave, for a bounded number of waves.
     let hp = state.get(EntityId::FIRST, rules.attribute("hp").unwrap());
     assert!((0..20).contains(&hp), "hp {hp}");
@@ -281,19 +271,8 @@ fn a_removal_that_makes_another_status_go_is_followed_in_the_same_check() {
     let effects = rules
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
-    apply(
-        &rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
-    state.remove_fallen(
-        &rules,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut Vec::new(),
-        &mut events,
-    );
+    apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
+    state.remove_fallen(&rules, &TWO_SEATS, &mut Vec::new(), &mut events);
     assert!(state.statuses().is_empty(), "{:?}", state.statuses());
     assert_eq!(
         state.get(EntityId::FIRST, rules.attribute("hp").unwrap()),
@@ -331,21 +310,9 @@ fn acquiring_a_segmented_status_again_starts_its_segments_over() {
             .unwrap(),
         )
         .unwrap();
-    apply(
-        &rules,
-        &acquire,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &acquire, &mut state, &TWO_SEATS, &mut events);
     tick(&rules, &mut state, &mut events);
-    apply(
-        &rules,
-        &acquire,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &acquire, &mut state, &TWO_SEATS, &mut events);
     tick(&rules, &mut state, &mut events);
     // Part 1, then acquired again: part 1 once more, not part 2.
     assert_eq!(
@@ -374,13 +341,7 @@ fn a_segment_that_acquires_its_status_again_restarts_the_whole_run() {
             .unwrap(),
         )
         .unwrap();
-    apply(
-        &rules,
-        &acquire,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &acquire, &mut state, &TWO_SEATS, &mut events);
     for _ in 0..4 {
         tick(&rules, &mut state, &mut events);
     }
@@ -439,13 +400,7 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
             .unwrap();
         let mut state = State::new(&rules, 2, 1);
         let mut events = Vec::new();
-        apply(
-            &rules,
-            &effects,
-            &mut state,
-            &[EntityId::FIRST, EntityId::new(1)],
-            &mut events,
-        );
+        apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
         let rolls: Vec<_> = events
             .iter()
             .filter(|e| matches!(e.what, What::Rolled(..) | What::Die(_) | What::Kept(_)))
@@ -468,13 +423,7 @@ fn a_roll_is_rolled_by_the_entity_its_modifier_reads_through_any_operator() {
         .unwrap();
     let mut state = State::new(&rules, 2, 1);
     let mut events = Vec::new();
-    apply(
-        &rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
     assert!(
         events.iter().all(|e| e.entity == EntityId::new(1)),
         "{events:?}"

@@ -3,6 +3,7 @@
 //! (`[= :holder :you]`), category sets in filters, and the card zones' per-seat
 //! decks, `:once` cards, `:played` and card `:values`.
 
+use crate::common::TWO_SEATS;
 use grimoire::check::defs::Card;
 use grimoire::check::rules::RuleSet;
 use grimoire::engine::{Game, Log};
@@ -44,13 +45,7 @@ fn run(rules: &RuleSet, effects: &str) -> State {
         .unwrap_or_else(|d| panic!("{d:?}"));
     let mut state = State::new(rules, 2, 1);
     let mut events = Vec::new();
-    apply(
-        rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(rules, &effects, &mut state, &TWO_SEATS, &mut events);
     state
 }
 
@@ -286,21 +281,9 @@ fn a_card_value_is_a_constant_in_the_cards_effects() {
     );
     let mut state = State::new(&r, 2, 1);
     let mut events = Vec::new();
-    apply(
-        &r,
-        &cards[0].effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&r, &cards[0].effects, &mut state, &TWO_SEATS, &mut events);
     assert_eq!(state.get(EntityId::FIRST, WALL), 8);
-    apply(
-        &r,
-        &cards[1].effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&r, &cards[1].effects, &mut state, &TWO_SEATS, &mut events);
     assert_eq!(state.get(EntityId::FIRST, WALL), 8 + 3);
 }
 

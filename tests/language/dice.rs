@@ -2,13 +2,13 @@
 //! logs, `grimoire roll`, and what a misspelt die gets told.
 
 use crate::common;
+use crate::common::TWO_SEATS;
 
 use std::process::Command;
 
 use common::grimoire;
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, value};
-use grimoire::ids::EntityId;
 use serde_json::Value;
 
 fn arcomage() -> RuleSet {
@@ -26,7 +26,7 @@ fn rolls(expr: &str, n: u32) -> (f64, i64, i64) {
     let mut state = State::new(&rules, 2, 1);
     let (mut sum, mut min, mut max) = (0i64, i64::MAX, i64::MIN);
     for _ in 0..n {
-        let v = value(&e, &mut state, &[EntityId::FIRST, EntityId::new(1)]);
+        let v = value(&e, &mut state, &TWO_SEATS);
         sum += v;
         min = min.min(v);
         max = max.max(v);

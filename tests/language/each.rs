@@ -3,6 +3,7 @@
 //! wins), and in an operation applied from a status's effects, whose frame
 //! carries more roles than the operation's body was checked with.
 
+use crate::common::TWO_SEATS;
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{State, acquire, apply};
 use grimoire::ids::EntityId;
@@ -54,7 +55,7 @@ fn in_a_status_hook_self_is_each_unit_and_holder_stays_the_holder() {
     acquire(
         &rules,
         &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
+        &TWO_SEATS,
         EntityId::new(2),
         EntityId::FIRST,
         rules.status("aura").unwrap(),
@@ -80,13 +81,7 @@ fn a_nested_each_binds_the_innermost_self() {
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
     let mut events = Vec::new();
-    apply(
-        &rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
     let mark = rules.attribute("mark").unwrap();
     let marks: Vec<i64> = EntityId::below(5)
         .skip(2)
@@ -105,7 +100,7 @@ fn an_each_in_an_operation_applied_from_a_status_binds_self_after_its_own_roles(
     acquire(
         &rules,
         &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
+        &TWO_SEATS,
         EntityId::new(3),
         EntityId::FIRST,
         rules.status("rally").unwrap(),
@@ -158,13 +153,7 @@ fn a_spawned_entity_takes_its_values_from_where_the_effect_runs_and_is_reached_b
         .check_effects(&read_one(&arena, text).unwrap())
         .unwrap();
     let mut events = Vec::new();
-    apply(
-        &rules,
-        &effects,
-        &mut state,
-        &[EntityId::FIRST, EntityId::new(1)],
-        &mut events,
-    );
+    apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
     assert_eq!(state.len(), 6);
     let (hp, team, mark) = (
         rules.attribute("hp").unwrap(),
@@ -199,13 +188,7 @@ fn spawning_stops_at_the_entity_limit() {
     let mut events = Vec::new();
     for _ in 0..20 {
         events.clear();
-        apply(
-            &rules,
-            &effects,
-            &mut state,
-            &[EntityId::FIRST, EntityId::new(1)],
-            &mut events,
-        );
+        apply(&rules, &effects, &mut state, &TWO_SEATS, &mut events);
     }
     assert_eq!(state.len(), grimoire::eval::MAX_ENTITIES);
 }
