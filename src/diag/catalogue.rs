@@ -496,9 +496,10 @@ pub fn explain(code: Code) -> Explanation {
             r#"{:effect "Build" :effects [{:effected :you :resource :wall :amount 2}]}"#,
         ),
         Code::UnboundTarget => (
-            "`:target` outside an operation",
-            "`:target` names the entity an operation is applied to, so it is \
-             bound only in an operation's `:effects` (and an action's).",
+            "`:target` outside an operation or action",
+            "`:target` names the entity an operation is applied to, or the \
+             one an action is aimed at, so it is bound only in an operation's \
+             `:effects` and in an action with a `:target`.",
             "A card or hook names whom it touches by role: `:you`, `:other`.",
             Input::Definitions("arcomage"),
             r#"{:effect "Hit" :effects [{:effected :target :resource :wall :amount -2}]}"#,

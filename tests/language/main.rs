@@ -21,3 +21,4 @@ mod language_doc;
 mod md;
 mod seed004;
 mod status_defs;
+mod wording;
