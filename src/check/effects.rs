@@ -3,13 +3,16 @@
 
 use super::keys::{Keys, keys};
 use super::{
-    Checker, Declared, EachKey, QueueKey, RunKey, SpawnKey, WhenKey, fields, filter, keyword_in,
-    list,
+    Checker, Declared, EachKey, QueueKey, RunKey, SpawnKey, WhenKey, fields_among, filter,
+    keyword_in, list,
 };
 use crate::check::ast::{Effect, Entity, Int, MAX_AT_ONCE, Pick, Resource, StatusOp};
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{OpId, StatusId};
 use crate::syntax::{Form, Kind};
+
+/// The key of an `{:at-once […]}` group.
+const AT_ONCE: &str = "at-once";
 
 /// The most effects one list may hold.
 pub const MAX_EFFECTS: usize = 10_000;
@@ -119,7 +122,14 @@ impl<'a> Checker<'_, '_> {
                 }
                 ok.then_some(out)
             }
-            Kind::Map(_) => self.effect(form).map(|e| vec![e]),
+            // One `{:at-once […]}` group alone is a list of its effects.
+            Kind::Map(_) => match at_once_group(form) {
+                Some(group) => {
+                    let mut out = Vec::new();
+                    self.at_once(form, group, &mut out).then_some(out)
+                }
+                None => self.effect(form).map(|e| vec![e]),
+            },
             _ => {
                 self.error(
                     Diagnostic::new(
@@ -227,7 +237,17 @@ impl<'a> Checker<'_, '_> {
     #[inline(never)]
     fn change(&mut self, form: &Form<'a>) -> Option<Effect> {
         let before = self.diags.len();
-        let pairs = fields(form, "an effect map", EffectKey::ALL, self.diags)?;
+        // The keys that make an effect map another shape, which `effect` has
+        // sent elsewhere: named when a key is unknown, as one may be meant.
+        let others = [
+            EachKey::Each.name(),
+            WhenKey::When.name(),
+            SpawnKey::Spawn.name(),
+            RunKey::Run.name(),
+            QueueKey::Queue.name(),
+            AT_ONCE,
+        ];
+        let pairs = fields_among(form, "an effect map", EffectKey::ALL, &others, self.diags)?;
         let Change {
             entity,
             mut target,
@@ -523,7 +543,7 @@ fn pick_list() -> String {
 
 /// The group of an `{:at-once [...]}` map.
 fn at_once_group<'f, 'a>(form: &'f Form<'a>) -> Option<&'f Form<'a>> {
-    form.get("at-once")
+    form.get(AT_ONCE)
 }
 
 /// True if the map has an unknown keyword key that is a likely typo of `key`.

@@ -19,6 +19,20 @@ pub fn fields<'f, 'a, K: Keys>(
     fields_with(form, what, allowed, &[], diags).map(|(known, _)| known)
 }
 
+/// [`fields`] for a map of one shape among several written alike: the keys
+/// that make a map another shape (`:each` for an effect map) are not allowed
+/// here, but an unknown key's help and "did you mean" name them too, as the
+/// designer may have meant one.
+pub fn fields_among<'f, 'a, K: Keys>(
+    form: &'f Form<'a>,
+    what: &str,
+    allowed: &[K],
+    others: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<(K, &'f Form<'a>)>> {
+    read_fields(form, what, (allowed, &[], others), diags).map(|(known, _)| known)
+}
+
 /// [`fields`], where the keys named in `extra` (a rule set's own, such as a
 /// card's values) are allowed too and returned apart, by name.
 #[allow(clippy::type_complexity)]
@@ -27,6 +41,21 @@ pub fn fields_with<'f, 'a, K: Keys>(
     what: &str,
     allowed: &[K],
     extra: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<(K, &'f Form<'a>)>, Vec<(&'a str, &'f Form<'a>)>)> {
+    read_fields(form, what, (allowed, extra, &[]), diags)
+}
+
+/// The keys [`read_fields`] knows: those of `K` allowed, a rule set's own
+/// allowed too, and others only named in help.
+type KeySets<'k, K> = (&'k [K], &'k [&'k str], &'k [&'k str]);
+
+/// What [`fields_with`] and [`fields_among`] share.
+#[allow(clippy::type_complexity)]
+fn read_fields<'f, 'a, K: Keys>(
+    form: &'f Form<'a>,
+    what: &str,
+    (allowed, extra, others): KeySets<'_, K>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Vec<(K, &'f Form<'a>)>, Vec<(&'a str, &'f Form<'a>)>)> {
     let Kind::Map(pairs) = &form.kind else {
@@ -45,6 +74,7 @@ pub fn fields_with<'f, 'a, K: Keys>(
             .iter()
             .map(|k| k.name())
             .chain(extra.iter().copied())
+            .chain(others.iter().copied())
     };
     let known = |name: &str| K::find(name).filter(|k| allowed.contains(k));
     let mut out = Vec::with_capacity(pairs.len());

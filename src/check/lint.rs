@@ -11,12 +11,15 @@
 //!
 //! Without a target word, a change to an attribute is read as the card
 //! player's own (`:you`) and an operation as aimed at the opponent (`:other`):
-//! "+3 Wall" builds your wall, "5 Damage" hits the enemy.
+//! "+3 Wall" builds your wall, "5 Damage" hits the enemy. Changes inside
+//! `{:when …}` and `{:each …}` bodies count: in a loop over the seats, a
+//! change to `:self` is made to every seat ("For each player: +2 Wall" is
+//! "+2 Wall", yours and the enemy's).
 
 use crate::check::ast::{Effect, Entity, Int, Leaf, Resource};
 use crate::check::rules::RuleSet;
 use crate::diag::Code;
-use crate::ids::{OpId, RoleId};
+use crate::ids::{KindId, OpId, RoleId};
 
 /// Which way a claim says a number goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,31 +254,56 @@ fn values(amount: &Int, set: bool, out: &mut Vec<Value>) {
     }
 }
 
+/// Whom a change is made to, as claims name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Aim {
+    /// A role of the rule set.
+    Role(RoleId),
+    /// `:self` of an `{:each …}` over the seats: every seat, whichever a claim names.
+    EverySeat,
+    /// Someone no claim names: a target chosen by a condition, an entity of another kind.
+    Unnamed,
+}
+
 /// One case of an effect: who, what, and the numbers its amount can be.
 struct Change {
-    role: Option<RoleId>,
+    aim: Aim,
     resource: Resource,
     values: Vec<Value>,
 }
 
-/// Every case of every effect, `{:when …}` groups opened (they keep the
-/// roles); `{:each …}` groups are for other entities and are left out.
-fn changes(effects: &[Effect], out: &mut Vec<Change>) {
+/// Every case of every effect, `{:when …}` and `{:each …}` groups opened:
+/// `{:when …}` keeps the roles; in `{:each :kind …}`, `:self` is each seat
+/// where the kind is the seats' (the first), and someone unnamed otherwise.
+/// `loops` holds, for each `:self` bound around `effects`, its role and
+/// whether it ranges over the seats.
+fn changes(effects: &[Effect], loops: &mut Vec<(RoleId, bool)>, out: &mut Vec<Change>) {
     for e in effects {
         if let Resource::Each(each) = &e.resource {
-            if each.kind.is_none() {
-                changes(&each.effects, out);
+            match each.kind {
+                None => changes(&each.effects, loops, out),
+                Some(kind) => {
+                    loops.push((each.outer, kind == KindId::FIRST));
+                    changes(&each.effects, loops, out);
+                    loops.pop();
+                }
             }
             continue;
         }
         for case in crate::check::explain::cases(e) {
             let mut vs = Vec::new();
             values(&case.amount, case.set, &mut vs);
-            out.push(Change {
-                role: match case.entity {
-                    Entity::Role(r) => Some(r),
-                    _ => None,
+            let aim = match case.entity {
+                // The innermost loop binding the role wins, as in the checker.
+                Entity::Role(r) => match loops.iter().rev().find(|(bound, _)| *bound == r) {
+                    Some((_, true)) => Aim::EverySeat,
+                    Some((_, false)) => Aim::Unnamed,
+                    None => Aim::Role(r),
                 },
+                _ => Aim::Unnamed,
+            };
+            out.push(Change {
+                aim,
                 resource: case.resource,
                 values: vs,
             });
@@ -297,10 +325,11 @@ fn fits(values: &[Value], amount: i64, sign: Option<Sign>) -> bool {
     })
 }
 
-/// Whether an effect can change `resource` (or, for `Some`, the attribute `landing`).
+/// Whether an effect can change `resource` (or, for `Some`, the attribute
+/// `landing`), in `{:when …}` and `{:each …}` bodies too.
 fn touches(e: &Effect, resource: &Resource, landing: Option<&Resource>) -> bool {
     match &e.resource {
-        Resource::Each(each) if each.kind.is_none() => each
+        Resource::Each(each) => each
             .effects
             .iter()
             .any(|inner| touches(inner, resource, landing)),
@@ -319,7 +348,7 @@ pub fn text_vs_card(
 ) -> Vec<(Code, String)> {
     let mut out = Vec::new();
     let mut made = Vec::new();
-    changes(effects, &mut made);
+    changes(effects, &mut Vec::new(), &mut made);
     let role = |name: &str| rules.roles.iter().position(|r| r == name).map(RoleId::new);
     let (you, other) = (role("you"), role("other"));
     for claim in claims(text) {
@@ -354,7 +383,11 @@ pub fn text_vs_card(
         };
         let holds = targets.iter().all(|target| {
             made.iter().any(|c| {
-                let aimed = target.is_none() || c.role == *target;
+                let aimed = match (target, c.aim) {
+                    (None, _) | (_, Aim::EverySeat) => true,
+                    (Some(t), Aim::Role(r)) => r == *t,
+                    (Some(_), Aim::Unnamed) => false,
+                };
                 aimed
                     && ((c.resource == named && fits(&c.values, claim.amount, sign))
                         || (landing.as_ref() == Some(&c.resource)
@@ -551,6 +584,39 @@ mod tests {
         );
         assert_eq!(codes("-5 Wall", true), [Code::PlayAgainDisagrees]);
         assert_eq!(codes("-5 Wall", false), []);
+    }
+
+    #[test]
+    fn changes_inside_each_and_when_bodies_count() {
+        let each = "[{:each :player :effects [{:effected :self :resource :wall :amount 2}]}]";
+        // A loop over the seats changes your wall, and every player's.
+        assert_eq!(lint("+2 Wall", each), Vec::<String>::new());
+        assert_eq!(lint("+2 Wall to all players", each), Vec::<String>::new());
+        assert_eq!(lint("+2 enemy Wall", each), Vec::<String>::new());
+        // A claim it cannot make true is said with the loop, never as "no effect changes".
+        assert_eq!(
+            lint("+3 Wall", each),
+            [
+                "the text says \"+3 Wall\", but the card does: For each player: +2 Wall for that player"
+            ]
+        );
+        assert_eq!(
+            lint(
+                "+3 Wall",
+                "[{:when [> [:you :wall] 3] :effects [{:effected :you :resource :wall :amount 2}]}]"
+            ),
+            [
+                "the text says \"+3 Wall\", but the card does: +2 Wall if your wall is greater than 3"
+            ]
+        );
+        // Inside a loop, a role keeps its seat.
+        assert_eq!(
+            lint(
+                "+2 enemy Wall",
+                "[{:each :player :effects [{:effected :you :resource :wall :amount 2}]}]"
+            ),
+            ["the text says \"+2 enemy Wall\", but the card does: For each player: +2 Wall"]
+        );
     }
 
     #[test]

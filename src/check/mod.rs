@@ -36,7 +36,7 @@ mod scope;
 
 pub use crate::diag::{list, list_and};
 pub use effects::{DefKey, EffectKey, MAX_EFFECTS, PickName};
-pub use fields::{Declared, fields, fields_with, keyword_in};
+pub use fields::{Declared, fields, fields_among, fields_with, keyword_in};
 pub use flow::{EachKey, QueueKey, RunKey, SpawnKey, WhenKey};
 pub use scope::{
     ACTOR, AMOUNT, ANY, Choosable, HOLDER, MAGNITUDE, RESERVED, RUN, SELF, SOURCE, Scope, TARGET,

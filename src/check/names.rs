@@ -17,11 +17,11 @@ impl<'a> Checker<'_, '_> {
                     Diagnostic::new(
                         Code::UnboundTarget,
                         form.span,
-                        "`:target` is only bound inside an operation's `:effects`",
+                        "`:target` is bound only in an operation's `:effects` and in an action with a `:target`",
                     )
                     .with_label("not bound here")
                     .with_help(format!(
-                        "outside an operation, name a role: {}",
+                        "here, name a role: {}",
                         list(self.scope.roles.iter().map(|e| format!("`:{e}`")))
                     )),
                 );
@@ -38,26 +38,39 @@ impl<'a> Checker<'_, '_> {
             {
                 Some(i) => Some(Entity::Role(RoleId::new(i))),
                 None => {
-                    let mut candidates: Vec<&str> = self
-                        .scope
-                        .roles
-                        .iter()
-                        .map(String::as_str)
-                        .chain(self.scope.bound.iter().copied())
-                        .collect();
-                    if self.scope.in_operation {
+                    // Each name once: a nested `:each` binds `:self` again.
+                    let mut candidates: Vec<&str> = Vec::new();
+                    let names = self.scope.roles.iter().map(String::as_str);
+                    for name in names.chain(self.scope.bound.iter().copied()) {
+                        if !candidates.contains(&name) {
+                            candidates.push(name);
+                        }
+                    }
+                    if self.scope.in_operation && !candidates.contains(&TARGET) {
                         candidates.push(TARGET);
                     }
                     let names = list_and(candidates.iter().map(|e| format!("`:{e}`")));
+                    let help = match candidates.as_slice() {
+                        [] => "no role is bound here".to_string(),
+                        [one] => format!("the only role here is `:{one}`"),
+                        _ => format!("the roles are {names}"),
+                    };
+                    // Where no seat's turn is bound (a removal), `:you` is a
+                    // role of the rule set, only not one here.
+                    let label = if self.scope.roles.is_empty() {
+                        "not bound here"
+                    } else {
+                        "not a role of this rule set"
+                    };
                     self.error(
                         Diagnostic::new(
                             Code::UnknownRole,
                             form.span,
                             format!("unknown role `:{k}`"),
                         )
-                        .with_label("not a role of this rule set")
+                        .with_label(label)
                         .suggest(k, candidates.iter().copied(), |s| format!(":{s}"))
-                        .with_help_if_none(format!("the roles are {names}")),
+                        .with_help_if_none(help),
                     );
                     None
                 }

@@ -19,7 +19,7 @@ use crate::check::defs::{DefKind, Definition, definition, name_span};
 use crate::check::md::{CategoryRow, StatusRow, Table};
 use crate::check::rules::{BUNDLED, RuleSet};
 use crate::diag::{Code, Diagnostic, Source};
-use crate::syntax::{Arena, Form, Read, Span, read};
+use crate::syntax::{Arena, Form, Kind, Read, Span, read};
 
 /// What checking a project needs from the layers above the checker.
 pub trait Host {
@@ -65,14 +65,16 @@ pub fn check(
     // beside them. Each file is read once; its forms serve every pass below.
     let arena = Arena::new();
     let mut parsed: Vec<Option<Parsed<'_>>> = Vec::with_capacity(sources.len());
+    let mut files: Vec<RuleSetFile> = Vec::new();
     for (i, source) in sources.iter().enumerate() {
         parsed.push(if unreadable.contains(&i) {
             None
         } else {
-            classify(i, source, rules, host, &arena, &mut out)
+            classify(i, source, (rules, host), &arena, &mut files, &mut out)
         });
     }
-    let (chosen, mut extended) = assign_rule_sets(sources, &parsed, rules, host, &mut out);
+    let (chosen, mut extended) =
+        assign_rule_sets(sources, &parsed, (rules, host), &files, &mut out);
     let md_rows = status_rows(sources, &parsed, &chosen, &extended);
     declare_statuses(&chosen, &parsed, &md_rows, &mut extended);
     let mut statuses: Defined = Vec::new();
@@ -94,6 +96,7 @@ pub fn check(
         &mut out,
     );
     install_statuses(&mut extended, &statuses);
+    undefined_statuses(&files, &chosen, &parsed, &md_rows, &extended, &mut out);
     out.extended = extended;
     // Each file's diagnostics in reading order, whichever pass found them.
     out.diagnostics
@@ -108,6 +111,16 @@ enum Parsed<'a> {
     Edn(Read<'a>),
     /// A markdown document's tables.
     Md(Vec<Table<'a>>),
+}
+
+/// A rule-set file among the texts: its index, its rule set's name, whether
+/// it checked clean, and the statuses its `:statuses` declares, each with the
+/// span of its key.
+struct RuleSetFile {
+    index: usize,
+    name: String,
+    clean: bool,
+    declared: Vec<(String, Span)>,
 }
 
 /// A markdown document's status rows and category rows.
@@ -130,9 +143,9 @@ fn is_md(path: &str) -> bool {
 fn classify<'a>(
     i: usize,
     source: &'a Source,
-    rules: Option<&RuleSet>,
-    host: &dyn Host,
+    (rules, host): (Option<&RuleSet>, &dyn Host),
     arena: &'a Arena,
+    files: &mut Vec<RuleSetFile>,
     out: &mut Checked,
 ) -> Option<Parsed<'a>> {
     if is_csv(&source.path) {
@@ -187,7 +200,7 @@ fn classify<'a>(
     if let [form] = read.forms.as_slice()
         && form.has_key("rules")
     {
-        check_rule_set(i, form, &read, out);
+        files.extend(check_rule_set(i, form, &read, out));
         return None;
     }
     Some(Parsed::Edn(read))
@@ -195,10 +208,24 @@ fn classify<'a>(
 
 /// A rule set's file, `form` read as `read`: a rule set that checks clean
 /// joins those found; a file read with errors gives only the errors that do
-/// not follow from them.
-fn check_rule_set(i: usize, form: &Form<'_>, read: &Read<'_>, out: &mut Checked) {
+/// not follow from them. Returns what later passes need of the file, if it
+/// names its rule set.
+fn check_rule_set(
+    i: usize,
+    form: &Form<'_>,
+    read: &Read<'_>,
+    out: &mut Checked,
+) -> Option<RuleSetFile> {
     let mut diags = Vec::new();
     let rs = RuleSet::from_form(form, &mut diags);
+    let name = match &rs {
+        Some(rs) => Some(rs.name.clone()),
+        None => form
+            .get("rules")
+            .and_then(|v| v.as_keyword())
+            .map(str::to_string),
+    };
+    let clean = read.errors.is_empty() && rs.is_some() && diags.is_empty();
     if read.errors.is_empty() {
         if let Some(rs) = rs
             && diags.is_empty()
@@ -228,6 +255,20 @@ fn check_rule_set(i: usize, form: &Form<'_>, read: &Read<'_>, out: &mut Checked)
         }
     }
     out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    // A clean rule set's `:statuses` are keywords: each key, where it is written.
+    let declared = match form.get("statuses").map(|v| &v.kind) {
+        Some(Kind::Map(pairs)) if clean => pairs
+            .iter()
+            .filter_map(|(k, _)| k.as_keyword().map(|n| (n.to_string(), k.span)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    name.map(|name| RuleSetFile {
+        index: i,
+        name,
+        clean,
+        declared,
+    })
 }
 
 /// Which rule set each definitions file is written for: `chosen[i]` is the
@@ -237,8 +278,8 @@ fn check_rule_set(i: usize, form: &Form<'_>, read: &Read<'_>, out: &mut Checked)
 fn assign_rule_sets(
     sources: &[Source],
     parsed: &[Option<Parsed<'_>>],
-    rules: Option<&RuleSet>,
-    host: &dyn Host,
+    (rules, host): (Option<&RuleSet>, &dyn Host),
+    files: &[RuleSetFile],
     out: &mut Checked,
 ) -> (Vec<Option<usize>>, Vec<RuleSet>) {
     let mut bundled: HashMap<String, Option<RuleSet>> = HashMap::new();
@@ -270,27 +311,56 @@ fn assign_rule_sets(
             continue;
         }
         if found.is_none() {
-            let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
-            // The bundled rule-set files may be among those checked: each name once.
-            for r in &out.rule_sets {
-                if !names.contains(&r.name.as_str()) {
-                    names.push(&r.name);
-                }
-            }
-            let d = Diagnostic::new(
-                Code::WhichRuleSet,
-                Span::new(0, 0),
-                format!("cannot tell which rule set `{}` is written for", source.path),
-            )
-            .with_help(format!(
-                "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
-                names.join(", ")
-            ));
-            out.diagnostics.push((i, d));
+            out.diagnostics
+                .push((i, no_rule_set(sources, i, files, &out.rule_sets)));
         }
         chosen.push(found);
     }
     (chosen, extended)
+}
+
+/// Why file `i` has no rule set to be checked against: the rule set of its
+/// folder is among the files but has errors, or none can be told.
+fn no_rule_set(
+    sources: &[Source],
+    i: usize,
+    files: &[RuleSetFile],
+    found: &[RuleSet],
+) -> Diagnostic {
+    let source = &sources[i];
+    let broken = |name: &str| files.iter().find(|f| !f.clean && f.name == name);
+    if let Some(file) =
+        rules_folder(Path::new(&source.path), |dir| broken(dir).is_some()).and_then(broken)
+    {
+        return Diagnostic::new(
+            Code::RuleSetHasErrors,
+            Span::new(0, 0),
+            format!(
+                "`{}` is not checked: its rule set `{}` has errors",
+                source.path, file.name
+            ),
+        )
+        .with_help(format!(
+            "fix the errors of `{}` first: this file is checked against it once it checks clean",
+            sources[file.index].path
+        ));
+    }
+    let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+    // The bundled rule-set files may be among those checked: each name once.
+    for r in found {
+        if !names.contains(&r.name.as_str()) {
+            names.push(&r.name);
+        }
+    }
+    Diagnostic::new(
+        Code::WhichRuleSet,
+        Span::new(0, 0),
+        format!("cannot tell which rule set `{}` is written for", source.path),
+    )
+    .with_help(format!(
+        "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
+        names.join(", ")
+    ))
 }
 
 /// The status and category rows of each document, by its rule set's table shapes.
@@ -483,6 +553,74 @@ fn check_status_rows(
             }
         }
         out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
+    }
+}
+
+/// A status a rule-set file's `:statuses` declares that no definitions file
+/// checked with it defines: an error at the declaration, as the status would
+/// never run out and do nothing. A rule set checked with none of its
+/// definitions files is not judged: they may be checked another time.
+fn undefined_statuses(
+    files: &[RuleSetFile],
+    chosen: &[Option<usize>],
+    parsed: &[Option<Parsed<'_>>],
+    md_rows: &[Option<MdRows<'_>>],
+    extended: &[RuleSet],
+    out: &mut Checked,
+) {
+    for file in files.iter().filter(|f| !f.declared.is_empty()) {
+        let Some(k) = extended.iter().position(|r| r.name == file.name) else {
+            continue;
+        };
+        // Every status a file of this rule set defines, checked clean or not
+        // (a definition with errors has its own).
+        let mut defined: Vec<&str> = Vec::new();
+        for (i, p) in parsed.iter().enumerate() {
+            if chosen[i] != Some(k) {
+                continue;
+            }
+            match p {
+                Some(Parsed::Edn(read)) => defined.extend(
+                    read.forms
+                        .iter()
+                        .filter_map(|f| f.get("status").and_then(|v| v.as_keyword())),
+                ),
+                Some(Parsed::Md(_)) => defined.extend(
+                    md_rows[i]
+                        .iter()
+                        .flat_map(|(rows, _)| rows)
+                        .filter(|r| r.description.is_some())
+                        .map(|r| crate::check::md::status_id(&r.name.text, &extended[k])),
+                ),
+                _ => {}
+            }
+        }
+        let declared = || file.declared.iter().map(|(n, _)| n.as_str());
+        for (name, span) in &file.declared {
+            if defined.contains(&name.as_str()) {
+                continue;
+            }
+            // A definition under a near name no declaration claims is a likely misspelling.
+            let unclaimed = defined
+                .iter()
+                .copied()
+                .filter(|d| !declared().any(|n| n == *d));
+            let d = Diagnostic::new(
+                Code::StatusNeverDefined,
+                *span,
+                format!(
+                    "status `:{name}` is declared, but no definitions file of `{}` defines it",
+                    file.name
+                ),
+            )
+            .with_label("never defined")
+            .suggest(name, unclaimed, |s| format!(":{s}"))
+            .with_help_if_none(format!(
+                "define it in a definitions file checked with the rule set (such as `effects/{}/statuses.edn`): `{{:status :{name} :polarity :debuff …}}`; undefined, it would never run out and would do nothing",
+                file.name
+            ));
+            out.diagnostics.push((file.index, d));
+        }
     }
 }
 

@@ -496,9 +496,10 @@ pub fn explain(code: Code) -> Explanation {
             r#"{:effect "Build" :effects [{:effected :you :resource :wall :amount 2}]}"#,
         ),
         Code::UnboundTarget => (
-            "`:target` outside an operation",
-            "`:target` names the entity an operation is applied to, so it is \
-             bound only in an operation's `:effects` (and an action's).",
+            "`:target` outside an operation or action",
+            "`:target` names the entity an operation is applied to, or the \
+             one an action is aimed at, so it is bound only in an operation's \
+             `:effects` and in an action with a `:target`.",
             "A card or hook names whom it touches by role: `:you`, `:other`.",
             Input::Definitions("arcomage"),
             r#"{:effect "Hit" :effects [{:effected :target :resource :wall :amount -2}]}"#,
@@ -1131,6 +1132,21 @@ pub fn explain(code: Code) -> Explanation {
  :attributes {:attack {:default 1}}
  :tables {:summary {:columns {"Name" :status "ATK" [:modifier :attack]}}}}"#,
         ),
+        Code::StatusNeverDefined => (
+            "a declared status no file defines",
+            "A status the rule set's `:statuses` declares (for its own \
+             operations and hooks to name) is defined by none of the \
+             definitions files checked with the rule set. Undefined, the \
+             status would do nothing and never run out. A rule set checked \
+             with none of its definitions files is not judged on this.",
+            "Usually the status's definition is missing, misspelt \
+             (`{:status :vulnerible …}`: the help names it), or in a file \
+             left out of the check: define it in a definitions file of the \
+             rule set (`effects/NAME/`) and check the rule set with its files.",
+            Input::Command,
+            "check tests/data/undefined-status/rules tests/data/undefined-status/effects",
+            "check tests/data/undefined-status/rules tests/data/undefined-status/effects tests/data/undefined-status/fix",
+        ),
         Code::NotADefinition => (
             "not a definition",
             "A top-level form of a definitions file is not a card \
@@ -1584,6 +1600,18 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
             Input::Command,
             r#"eval --rules arcomage --set you.wall "[{:effected :you :resource :wall :amount 2}]""#,
             r#"eval --rules arcomage --set you.wall=0 "[{:effected :you :resource :wall :amount 2}]""#,
+        ),
+        Code::RuleSetHasErrors => (
+            "a file whose rule set has errors",
+            "A definitions file is in the folder of a rule set whose file is \
+             among those checked, but that rule set has errors: the file is \
+             not checked until the rule set checks clean, as its names (roles, \
+             attributes, operations) cannot be trusted.",
+            "Fix the rule set's errors, reported in its own file; its cards \
+             and effects are then checked against it.",
+            Input::Command,
+            "check tests/data/rule-set-errors/broken",
+            "check tests/data/rule-set-errors/fixed",
         ),
         Code::MoreNotShown => (
             "more diagnostics than shown",

@@ -234,6 +234,9 @@ codes! {
     TableColumns = "E0310",
     /// A `:tables` column meaning given the wrong number of arguments.
     ColumnShape = "E0311",
+    /// A status the rule set's `:statuses` declares that no definitions file
+    /// checked with it defines.
+    StatusNeverDefined = "E0312",
 
     // E04xx: definitions.
     /// A top-level form of a definitions file that is not `{:card …}`,
@@ -312,6 +315,8 @@ codes! {
     BadStateFile = "E0705",
     /// An `eval --set` or `--status` argument in the wrong shape.
     BadEvalArgument = "E0706",
+    /// A definitions file whose rule set is among the files checked but has errors.
+    RuleSetHasErrors = "E0707",
 
     // Warnings.
     /// More diagnostics in one file than `check` shows.

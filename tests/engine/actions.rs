@@ -68,7 +68,7 @@ fn target_is_bound_only_in_actions_that_have_one() {
     let e = errors(
         ":actions {:wait {:actor :unit :effects [{:effected :target :resource :hp :amount -1}]}}",
     );
-    assert!(e.contains("`:target` is only bound"), "{e}");
+    assert!(e.contains("`:target` is bound only in"), "{e}");
     let e = errors(":params {:actor 1}");
     assert!(e.contains("`:actor` is reserved"), "{e}");
 }

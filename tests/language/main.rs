@@ -19,5 +19,7 @@ mod explain;
 mod fmt;
 mod language_doc;
 mod md;
+mod rule_set_files;
 mod seed004;
 mod status_defs;
+mod wording;

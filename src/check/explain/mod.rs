@@ -180,6 +180,23 @@ mod tests {
     }
 
     #[test]
+    fn self_inside_count_and_sum_is_printed_as_written() {
+        // Too long for words: said in the language, with `:self` as written.
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :wall :amount [random [count :player [> [:self :wall] [:you :wall]]] [sum :player [:self :wall] [> [:self :tower] 3]]]}]"
+            ),
+            "Add `[random [count :player [> [:self :wall] [:you :wall]]] [sum :player [:self :wall] [> [:self :tower] 3]]]` to your wall"
+        );
+        assert_eq!(
+            say(
+                "[{:effected :you :resource :wall :amount [* 2 [random 1 [sum :player [* 2 [:self :wall]]]]]}]"
+            ),
+            "Add `[* 2 [random 1 [sum :player [* 2 [:self :wall]]]]]` to your wall"
+        );
+    }
+
+    #[test]
     fn targets_name_whom_an_effect_changes() {
         assert_eq!(
             say("[{:effected :other :resource :damage :amount 5}]"),

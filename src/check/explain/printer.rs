@@ -148,13 +148,21 @@ impl En<'_> {
                 let count = matches!(e, Int::Count(_));
                 out.push_str(if count { "[count :" } else { "[sum :" });
                 out.push_str(self.kind(over.kind));
+                // Inside, `:self` is each entity counted: said as written.
+                let mut inner = En {
+                    rules: self.rules,
+                    bound: self.bound.clone(),
+                    args: self.args.clone(),
+                    depth: self.depth,
+                };
+                inner.bind_self(over.outer, over.kind);
                 if !count {
                     out.push(' ');
-                    self.int_syntax(&over.value, out);
+                    inner.int_syntax(&over.value, out);
                 }
                 if let Some(c) = &over.filter {
                     out.push(' ');
-                    self.bool_syntax(c, out);
+                    inner.bool_syntax(c, out);
                 }
                 out.push(']');
             }

@@ -1,5 +1,6 @@
 //! `:victory [{:when … :winner :you :reason "…"}]`: how a game is won, checked
-//! after every change with `:you` bound to each seat in turn.
+//! after each action (once all its effects have run), each hook and each
+//! moment, with `:you` bound to each seat in turn.
 
 use super::{RuleSet, string};
 use crate::check::ast::{AttrId, Bool, Leaf, RoleId};
