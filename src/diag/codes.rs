@@ -312,6 +312,8 @@ codes! {
     BadStateFile = "E0705",
     /// An `eval --set` or `--status` argument in the wrong shape.
     BadEvalArgument = "E0706",
+    /// A project's manifest (`grimoire.edn`) that is not `{:project "NAME"}`.
+    BadManifest = "E0707",
 
     // Warnings.
     /// More diagnostics in one file than `check` shows.

@@ -59,7 +59,9 @@ fn scenario(
                 )),
             },
             ScenarioKey::Rules => {
-                if v.as_keyword() != Some(rules.name.as_str()) {
+                // A path (`:rules "../../../rules/mygame.edn"`) is what the
+                // rule set was loaded from; a name must be the rule set's.
+                if !matches!(v.kind, Kind::Str(_)) && v.as_keyword() != Some(rules.name.as_str()) {
                     diags.push(Diagnostic::new(
                         Code::ScenarioRules,
                         v.span,
