@@ -559,7 +559,10 @@ fn with_statuses(rules: RuleSet, definitions: &project::Definitions) -> RuleSet 
         .sources
         .iter()
         .filter_map(|s| s.as_ref().ok())
-        .filter(|s| s.text.contains(":status") || s.path.to_ascii_lowercase().ends_with(".md"))
+        .filter(|s| {
+            let path = s.path.to_ascii_lowercase();
+            s.text.contains(":status") || path.ends_with(".md") || path.ends_with(".md>")
+        })
         .cloned()
         .collect();
     if sources.is_empty() {
@@ -822,7 +825,7 @@ pub fn load_deck_changed(
     changes: &[CardChange],
 ) -> Result<Deck, DeckError> {
     let home = Library::current().tree_of(&rules.name);
-    deck_from(rules, home.as_ref(), cards, changes)
+    load_deck_in(rules, home.as_ref(), cards, changes)
 }
 
 /// The deck of [`load_deck_changed`], the rule set's own definitions being

@@ -121,12 +121,17 @@ type MdRows<'a> = (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>);
 /// The statuses the files define: each with its rule set's name and its id.
 type Defined = Vec<(String, String, StatusDef)>;
 
+/// A text's name without the `<bundled …>` around a bundled file's.
+fn file_name(path: &str) -> String {
+    path.strip_suffix('>').unwrap_or(path).to_ascii_lowercase()
+}
+
 fn is_csv(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".csv")
+    file_name(path).ends_with(".csv")
 }
 
 fn is_md(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".md")
+    file_name(path).ends_with(".md")
 }
 
 /// The first pass, for file `i`: what it is, read once. A rule set is checked
