@@ -126,7 +126,7 @@ fn a_bad_manifest_is_a_located_error_of_check() {
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stderr);
     assert!(said.contains("grimoire.edn:1:"), "{said}");
-    assert!(said.contains("did you mean"), "{said}");
+    assert!(said.contains("unknown key `:versoin`"), "{said}");
     std::fs::write(game.join("grimoire.edn"), "{:project :game}\n").unwrap();
     let out = run_in(&["check"], "", Some(&game));
     assert!(text(&out.stderr).contains("error[E0707]"), "{}", text(&out.stderr));
