@@ -324,9 +324,9 @@ fn check_scenarios(
 }
 
 /// The rule set a scenario file uses, as `--rules` takes it: a form's
-/// `:rules`, a name (`:rules :mygame`) or a path relative to the file's
-/// folder (`:rules "../../../rules/mygame.edn"`), else a folder named after a
-/// rule set the working folder's library knows.
+/// `:rules`, a name (`:rules :mygame`) or a path to an `.edn` file relative
+/// to the file's folder (`:rules "../../../rules/mygame.edn"`), else a folder
+/// named after a rule set the working folder's library knows.
 pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
     scenario_rules_in(Library::current(), path, forms)
 }
@@ -344,7 +344,9 @@ fn scenario_rules_in(
         if let Some(name) = v.as_keyword() {
             return Some(name.to_string());
         }
-        if let crate::syntax::Kind::Str(rel) = &v.kind {
+        if let crate::syntax::Kind::Str(rel) = &v.kind
+            && rel.ends_with(".edn")
+        {
             let dir = path.parent().unwrap_or(Path::new(""));
             return Some(dir.join(rel).display().to_string());
         }
