@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 use crate::check::defs::{DefKind, Definition};
 pub use crate::check::project::rules_folder;
 use crate::check::rules::RuleSet;
-pub use project::{Library, Project, Tree};
 use crate::diag::{Code, Diagnostic, Severity, Source};
 use crate::syntax::{Arena, Form, Span, read};
+pub use project::{Library, Project, Tree};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv", "md"];
@@ -498,7 +498,10 @@ impl Library {
             .map_err(|diags| LoadError::Invalid(Source::new(given, text.clone()), diags))?;
         let home = self.home(given, &rules.name);
         // A file of a project is said to be its, as when named from inside it.
-        let beside = path.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+        let beside = path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new(""));
         let shown = match &home {
             Some(Tree::Folder(root)) if root == beside => Project::at(root).map(|p| {
                 let file = path.file_name().unwrap_or_default().to_string_lossy();
@@ -877,7 +880,10 @@ pub fn load_deck_in(
                 Tree::Bundled => DeckSource::Bundled(rules.name.clone()),
                 Tree::Folder(_) => DeckSource::Paths(definitions.folders),
             };
-            (check_loaded(checked, Some(rules), Library::current()), source)
+            (
+                check_loaded(checked, Some(rules), Library::current()),
+                source,
+            )
         }
         _ if cards.is_empty() => return Err(DeckError::NoDeck(rules.name.clone())),
         _ => (

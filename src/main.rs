@@ -113,7 +113,9 @@ enum Command {
     /// The folder's name names the game (its rule set and project). Inside it,
     /// `grimoire check`, `grimoire test`, `grimoire play NAME` and `grimoire
     /// simulate NAME` work at once. Refused (exit 2) when DIR exists and is not empty.
-    #[command(after_help = "Examples:\n  grimoire new mygame\n  cd mygame && grimoire check && grimoire test && grimoire play mygame --seed 1")]
+    #[command(
+        after_help = "Examples:\n  grimoire new mygame\n  cd mygame && grimoire check && grimoire test && grimoire play mygame --seed 1"
+    )]
     New {
         /// The folder to create; its name is the game's.
         dir: PathBuf,

@@ -54,7 +54,10 @@ pub fn check(forms: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Option<Manifest
             return None;
         }
         [_, second, ..] => {
-            diags.push(bad(second.span, "a manifest holds one map; this is a second form"));
+            diags.push(bad(
+                second.span,
+                "a manifest holds one map; this is a second form",
+            ));
             return None;
         }
     };
@@ -84,14 +87,20 @@ pub fn check(forms: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Option<Manifest
             (ManifestKey::Doc, Some(doc)) => manifest.doc = doc,
             (ManifestKey::Doc, None) => diags.push(bad(
                 v.span,
-                format!("`:doc` is what the project is, a string; found {}", v.describe()),
+                format!(
+                    "`:doc` is what the project is, a string; found {}",
+                    v.describe()
+                ),
             )),
         }
     }
     if !named {
         diags.push(
-            bad(form.span, "a manifest names its project: `:project` is missing")
-                .with_help("write `{:project \"mygame\"}`"),
+            bad(
+                form.span,
+                "a manifest names its project: `:project` is missing",
+            )
+            .with_help("write `{:project \"mygame\"}`"),
         );
         return None;
     }

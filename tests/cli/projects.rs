@@ -29,7 +29,10 @@ fn repo() -> PathBuf {
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("a folder");
-    for entry in std::fs::read_dir(from).expect("a readable folder").flatten() {
+    for entry in std::fs::read_dir(from)
+        .expect("a readable folder")
+        .flatten()
+    {
         let path = entry.path();
         let target = to.join(entry.file_name());
         if path.is_dir() {
@@ -87,9 +90,15 @@ fn new_refuses_a_folder_in_use_and_a_name_that_names_no_game() {
     std::fs::write(dir.join("full/notes.txt"), "mine").expect("a file");
     let out = run_in(&["new", "full"], "", Some(&dir));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("not empty"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not empty"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(
-        std::fs::read_to_string(dir.join("full/notes.txt")).ok().as_deref(),
+        std::fs::read_to_string(dir.join("full/notes.txt"))
+            .ok()
+            .as_deref(),
         Some("mine")
     );
     let out = run_in(&["new", "My Game"], "", Some(&dir));
@@ -121,7 +130,11 @@ fn a_bad_manifest_is_a_located_error_of_check() {
     let dir = scratch_dir("projects-bad-manifest");
     ok_in(&dir, &["new", "game"]);
     let game = dir.join("game");
-    std::fs::write(game.join("grimoire.edn"), "{:project \"game\" :versoin 2}\n").unwrap();
+    std::fs::write(
+        game.join("grimoire.edn"),
+        "{:project \"game\" :versoin 2}\n",
+    )
+    .unwrap();
     let out = run_in(&["check"], "", Some(&game));
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stderr);
@@ -129,7 +142,11 @@ fn a_bad_manifest_is_a_located_error_of_check() {
     assert!(said.contains("unknown key `:versoin`"), "{said}");
     std::fs::write(game.join("grimoire.edn"), "{:project :game}\n").unwrap();
     let out = run_in(&["check"], "", Some(&game));
-    assert!(text(&out.stderr).contains("error[E0707]"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("error[E0707]"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -182,11 +199,24 @@ fn a_scenario_names_its_project_rule_set_by_name_or_by_relative_path() {
 /// applied Exhausted's −2; `--rules rules/duel.edn` changed nothing.
 #[test]
 fn eval_of_a_rule_set_by_path_applies_its_statuses() {
-    let by_name = ok_in(&repo(), &["eval", "--rules", "duel", "--status", "you=exhausted", "[]"]);
-    assert!(by_name.contains("you.roll-bonus       0 -> -2"), "{by_name}");
+    let by_name = ok_in(
+        &repo(),
+        &["eval", "--rules", "duel", "--status", "you=exhausted", "[]"],
+    );
+    assert!(
+        by_name.contains("you.roll-bonus       0 -> -2"),
+        "{by_name}"
+    );
     let by_path = ok_in(
         &repo(),
-        &["eval", "--rules", "rules/duel.edn", "--status", "you=exhausted", "[]"],
+        &[
+            "eval",
+            "--rules",
+            "rules/duel.edn",
+            "--status",
+            "you=exhausted",
+            "[]",
+        ],
     );
     assert_eq!(by_path, by_name);
 }
@@ -204,9 +234,14 @@ fn play_of_a_rule_set_by_path_is_the_game_by_name() {
 #[test]
 fn simulate_of_a_rule_set_by_path_is_the_run_by_name() {
     let run = |rules: &str| {
-        let out = ok_in(&repo(), &["simulate", rules, "--games", "100", "--seed", "2"]);
+        let out = ok_in(
+            &repo(),
+            &["simulate", rules, "--games", "100", "--seed", "2"],
+        );
         // The header's first line names the rule set as given.
-        out.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default()
+        out.split_once('\n')
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
     };
     assert_eq!(run("rules/tbwg.edn"), run("tbwg"));
 }
@@ -223,7 +258,17 @@ fn eval_applies_the_statuses_of_a_custom_rule_set() {
     std::fs::create_dir_all(dir.join("effects/brew")).unwrap();
     std::fs::write(dir.join("rules/brew.edn"), rules).unwrap();
     std::fs::write(dir.join("effects/brew/statuses.edn"), statuses).unwrap();
-    let beside = ok_in(&dir, &["eval", "--rules", "rules/brew.edn", "--status", "you=weak", "[]"]);
+    let beside = ok_in(
+        &dir,
+        &[
+            "eval",
+            "--rules",
+            "rules/brew.edn",
+            "--status",
+            "you=weak",
+            "[]",
+        ],
+    );
     assert!(
         beside.contains("you.strength") && beside.contains("5 -> 3"),
         "{beside}"
@@ -233,7 +278,9 @@ fn eval_applies_the_statuses_of_a_custom_rule_set() {
     std::fs::write(dir.join("weak.edn"), statuses).unwrap();
     let given = ok_in(
         &dir,
-        &["eval", "--rules", "brew.edn", "--cards", "weak.edn", "--status", "you=weak", "[]"],
+        &[
+            "eval", "--rules", "brew.edn", "--cards", "weak.edn", "--status", "you=weak", "[]",
+        ],
     );
     assert_eq!(given, beside);
 }
@@ -261,10 +308,24 @@ fn the_bundled_games_as_a_project_play_byte_for_byte_as_bundled() {
             let args = ["play", name.as_str(), "--seed", seed];
             let bundled = ok_in(&outside, &args);
             let project = ok_in(&dir, &args);
-            assert!(project.contains(&format!("rules: {name} of project copy")), "{project}");
-            assert_eq!(without_origin(project), without_origin(bundled), "{name} seed {seed}");
+            assert!(
+                project.contains(&format!("rules: {name} of project copy")),
+                "{project}"
+            );
+            assert_eq!(
+                without_origin(project),
+                without_origin(bundled),
+                "{name} seed {seed}"
+            );
         }
-        let args = ["simulate", name.as_str(), "--games", "40", "--format", "json"];
+        let args = [
+            "simulate",
+            name.as_str(),
+            "--games",
+            "40",
+            "--format",
+            "json",
+        ];
         let json = |out: String| {
             let mut v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
             v["deck"]["source"] = serde_json::Value::Null;
@@ -278,9 +339,27 @@ fn the_bundled_games_as_a_project_play_byte_for_byte_as_bundled() {
     }
     for args in [
         &["eval", "--rules", "duel", "--status", "you=exhausted", "[]"][..],
-        &["eval", "--rules", "arcomage", "--card", "Dragon", "--format", "json"][..],
-        &["eval", "--rules", "skills", "--card", "Fireball", "--status", "you=increasePower1@23"][..],
-        &["eval", "--rules", "tactics", "--status", "hero=weakness", "--then", "round-end"][..],
+        &[
+            "eval", "--rules", "arcomage", "--card", "Dragon", "--format", "json",
+        ][..],
+        &[
+            "eval",
+            "--rules",
+            "skills",
+            "--card",
+            "Fireball",
+            "--status",
+            "you=increasePower1@23",
+        ][..],
+        &[
+            "eval",
+            "--rules",
+            "tactics",
+            "--status",
+            "hero=weakness",
+            "--then",
+            "round-end",
+        ][..],
     ] {
         assert_eq!(ok_in(&dir, args), ok_in(&outside, args), "{args:?}");
     }

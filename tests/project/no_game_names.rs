@@ -34,7 +34,10 @@ fn code(text: &str) -> Vec<(usize, String)> {
             continue;
         }
         // A trailing comment; `://` is a URI's, not a comment.
-        let code = match line.match_indices("//").find(|(at, _)| !line[..*at].ends_with(':')) {
+        let code = match line
+            .match_indices("//")
+            .find(|(at, _)| !line[..*at].ends_with(':'))
+        {
             Some((at, _)) => &line[..at],
             None => line,
         };
@@ -70,7 +73,11 @@ fn no_bundled_game_is_named_in_the_code() {
     sources(&src, &mut files);
     let mut found = Vec::new();
     for file in &files {
-        let rel = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if DOCUMENTATION.contains(&rel.as_str()) {
             continue;
         }
@@ -83,7 +90,11 @@ fn no_bundled_game_is_named_in_the_code() {
             }
         }
     }
-    assert!(found.is_empty(), "bundled games named in code:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "bundled games named in code:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -91,6 +102,10 @@ fn the_scan_sees_a_name_in_code_and_not_in_a_comment() {
     let text = "let a = \"duel\"; // duel\n/// arcomage\nlet uri = \"file://x\"; // tbwg\nlet duels = 1;\n#[cfg(test)]\nmod tests { \"tbwg\" }\n";
     let lines = code(text);
     assert!(has_word(&lines[0].1, "duel"));
-    assert!(!lines.iter().any(|(_, l)| has_word(l, "arcomage") || has_word(l, "tbwg")));
+    assert!(
+        !lines
+            .iter()
+            .any(|(_, l)| has_word(l, "arcomage") || has_word(l, "tbwg"))
+    );
     assert!(!has_word(&lines[2].1, "duel"), "{:?}", lines[2]);
 }
