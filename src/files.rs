@@ -878,6 +878,15 @@ pub fn load_deck_in(
             checked.io_errors = definitions.io_errors;
             let source = match tree {
                 Tree::Bundled => DeckSource::Bundled(rules.name.clone()),
+                // A project's folders by their place in it, so the header is
+                // the same from any folder (and when replayed).
+                Tree::Folder(root) if Project::at(root).is_some() => DeckSource::Paths(
+                    definitions
+                        .folders
+                        .iter()
+                        .map(|f| f.strip_prefix(root).unwrap_or(f).to_path_buf())
+                        .collect(),
+                ),
                 Tree::Folder(_) => DeckSource::Paths(definitions.folders),
             };
             (

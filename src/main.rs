@@ -89,7 +89,7 @@ enum Command {
         /// Scenario files or folders. None: the `tests/scenarios` of the
         /// project the command runs in.
         paths: Vec<PathBuf>,
-        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+        /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
         #[arg(long)]
         cards: Vec<PathBuf>,
     },

@@ -346,10 +346,10 @@ pub struct EvalArgs {
     /// Apply this card's effects instead (from the bundled deck, or --cards).
     #[arg(long, conflicts_with = "effects")]
     pub card: Option<String>,
-    /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card and status files or folders: the deck of --card, and statuses they define join the rule set's (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     #[arg(long)]
     pub rules: String,
     /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.

@@ -21,7 +21,7 @@ pub(crate) const FORMAT: &str = "grimoire replay 1";
 pub struct Recording {
     /// What the file says it is: "grimoire replay 1".
     pub format: String,
-    /// The rule set as given: a bundled name or a path.
+    /// The rule set: a bundled name, or a path (a project's rule set is recorded by its file).
     pub rules: String,
     /// A digest of the rule set's text.
     pub rules_digest: String,
@@ -44,7 +44,7 @@ pub struct Recording {
 /// What a played game leaves for its recording: each decision, as its place
 /// in the legal actions of the moment, and what the person typed.
 pub(crate) struct Game<'a> {
-    /// The rule set as given: a bundled name or a path.
+    /// The rule set: a bundled name, or a path (a project's rule set is recorded by its file).
     pub(crate) rules: &'a str,
     /// The card files or folders given.
     pub(crate) cards: &'a [PathBuf],

@@ -369,3 +369,23 @@ fn the_bundled_games_as_a_project_play_byte_for_byte_as_bundled() {
     );
     ok_in(&dir, &["check"]);
 }
+
+/// A project's game recorded inside it replays byte for byte from anywhere:
+/// the recording names the rule set's file, and the header says the same.
+#[test]
+fn a_project_game_replays_from_outside_the_project() {
+    let dir = scratch_dir("projects-replay");
+    ok_in(&dir, &["new", "mygame"]);
+    let inner = dir.join("mygame/cards");
+    let recording = dir.join("game.json");
+    let recording_arg = recording.to_string_lossy().into_owned();
+    let played = ok_in(
+        &inner,
+        &["play", "mygame", "--seed", "4", "--record", &recording_arg],
+    );
+    assert!(
+        played.contains("\nrules: mygame of project mygame (rules/mygame.edn)\ndeck: cards/mygame, effects/mygame, 14 cards\n"),
+        "{played}"
+    );
+    assert_eq!(ok_in(&dir, &["replay", &recording_arg]), played);
+}
