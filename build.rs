@@ -13,7 +13,8 @@ fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
     let mut data = Vec::new();
-    for folder in ["rules", "cards", "effects"] {
+    // In sorted order, so the table is the sorted tree, as `discover` walks it.
+    for folder in ["cards", "effects", "rules"] {
         println!("cargo:rerun-if-changed={folder}");
         walk(&root, &root.join(folder), true, &mut data);
     }

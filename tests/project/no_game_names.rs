@@ -109,3 +109,52 @@ fn the_scan_sees_a_name_in_code_and_not_in_a_comment() {
     );
     assert!(!has_word(&lines[2].1, "duel"), "{:?}", lines[2]);
 }
+
+/// Every data file under the data folders, relative, sorted as `discover` finds them.
+fn data_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            data_files(root, &path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "edn" || e == "csv" || e == "md")
+        {
+            let rel = path.strip_prefix(root).unwrap().to_string_lossy();
+            out.push(rel.replace('\\', "/"));
+        }
+    }
+}
+
+#[test]
+fn what_is_bundled_is_what_the_data_folders_hold_in_their_order() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut want = Vec::new();
+    for folder in ["cards", "effects", "rules"] {
+        data_files(root, &root.join(folder), &mut want);
+    }
+    let have: Vec<&str> = grimoire::bundled::FILES.iter().map(|(p, _)| *p).collect();
+    assert_eq!(have, want);
+    for (path, text) in grimoire::bundled::FILES {
+        let on_disk = std::fs::read_to_string(root.join(path)).unwrap();
+        assert!(on_disk == *text, "{path} is not the bundled text");
+    }
+    let names: Vec<&str> = grimoire::bundled::RULE_SETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    let stems: Vec<String> = want
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix("rules/")?
+                .strip_suffix(".edn")
+                .map(str::to_string)
+        })
+        .collect();
+    assert_eq!(names, stems);
+}
