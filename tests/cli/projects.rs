@@ -76,6 +76,27 @@ fn a_new_game_checks_tests_plays_and_simulates_at_once() {
         "{log}"
     );
     ok_in(&game, &["simulate", "mygame", "--games", "1000"]);
+    // The other commands take the project's name as they take a bundled one.
+    let cards = ok_in(&game, &["cards", "mygame"]);
+    assert!(cards.contains("Fire Bolt"), "{cards}");
+    let said = ok_in(
+        &game,
+        &["explain", "--rules", "mygame", "--card", "Fire Bolt"],
+    );
+    assert!(said.contains("acquires burning"), "{said}");
+    let burnt = ok_in(
+        &game,
+        &[
+            "eval",
+            "--rules",
+            "mygame",
+            "--status",
+            "you=burning",
+            "--then",
+            "turn-start",
+        ],
+    );
+    assert!(burnt.contains("you.health          20 -> 19"), "{burnt}");
     // From a folder inside the project too, as cargo finds its package.
     let inner = game.join("cards/mygame");
     ok_in(&inner, &["check"]);
