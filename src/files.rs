@@ -6,14 +6,21 @@
 //! ([`crate::check::defs`]). A definitions file is checked against the rule set named
 //! by `--rules`, or else against the rule set whose name is one of the file's
 //! folders (`cards/arcomage/miners.edn` is an Arcomage file).
+//!
+//! Rule sets are named from a [`Library`]: the project the command runs in
+//! ([`project`]), then the bundled games, a project held in memory and loaded
+//! by the same code.
+
+pub mod project;
 
 use std::path::{Path, PathBuf};
 
 use crate::check::defs::{DefKind, Definition};
 pub use crate::check::project::rules_folder;
-use crate::check::rules::{BUNDLED, RuleSet};
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Severity, Source};
 use crate::syntax::{Arena, Form, Span, read};
+pub use project::{Library, Project, Tree};
 
 /// The file extensions `check` reads when given a folder.
 pub const EXTENSIONS: &[&str] = &["edn", "csv", "md"];
@@ -28,7 +35,7 @@ pub struct IoProblem {
 }
 
 impl IoProblem {
-    fn new(path: &Path, e: &std::io::Error) -> IoProblem {
+    pub(crate) fn new(path: &Path, e: &std::io::Error) -> IoProblem {
         IoProblem {
             path: path.display().to_string(),
             message: e.to_string(),
@@ -161,6 +168,23 @@ pub fn check_paths(paths: &[PathBuf], rules: Option<&RuleSet>) -> Checked {
     check_paths_with(paths, Vec::new(), rules)
 }
 
+/// Reads the files under `paths`, each as a source or with why it is not
+/// text; `io_errors` gets what could not be read.
+fn read_paths(
+    paths: &[PathBuf],
+    io_errors: &mut Vec<IoProblem>,
+) -> Vec<Result<Source, (Source, Diagnostic)>> {
+    let files = discover(paths, io_errors);
+    let mut out = Vec::with_capacity(files.len());
+    for path in &files {
+        match load(path) {
+            Ok(source) => out.push(source),
+            Err(e) => io_errors.push(IoProblem::new(path, &e)),
+        }
+    }
+    out
+}
+
 /// Checks every file under `paths` and the texts `extra` (standard input, say)
 /// together, as [`check_paths`] checks files.
 pub fn check_paths_with(
@@ -168,8 +192,18 @@ pub fn check_paths_with(
     extra: Vec<Result<Source, (Source, Diagnostic)>>,
     rules: Option<&RuleSet>,
 ) -> Checked {
+    let mut io_errors = Vec::new();
+    let mut read = extra;
+    read.extend(read_paths(paths, &mut io_errors));
+    let mut out = gather(read);
+    out.io_errors = io_errors;
+    check_loaded(out, rules, Library::current())
+}
+
+/// Texts read, some with why they are not text, gathered to be checked.
+fn gather(read: Vec<Result<Source, (Source, Diagnostic)>>) -> Checked {
     let mut out = Checked::default();
-    for source in extra {
+    for source in read {
         match source {
             Ok(source) => out.sources.push(source),
             Err((source, d)) => {
@@ -178,102 +212,37 @@ pub fn check_paths_with(
             }
         }
     }
-    let files = discover(paths, &mut out.io_errors);
-    for path in &files {
-        match load(path) {
-            Ok(Ok(source)) => out.sources.push(source),
-            Ok(Err((source, d))) => {
-                out.diagnostics.push((out.sources.len(), d));
-                out.sources.push(source);
-            }
-            Err(e) => out.io_errors.push(IoProblem::new(path, &e)),
-        }
-    }
-    check_loaded(out, rules)
+    out
 }
 
 /// Checks texts already in memory (the decks compiled into the binary, say) as
 /// [`check_paths`] checks files.
 pub fn check_sources(sources: Vec<Source>, rules: Option<&RuleSet>) -> Checked {
+    check_sources_in(Library::current(), sources, rules)
+}
+
+/// [`check_sources`], rule sets named from `library` (a language server's
+/// document's project, rather than the working folder's).
+pub fn check_sources_in(
+    library: &Library,
+    sources: Vec<Source>,
+    rules: Option<&RuleSet>,
+) -> Checked {
     check_loaded(
         Checked {
             sources,
             ..Checked::default()
         },
         rules,
+        library,
     )
 }
 
-/// The definitions files compiled into the binary, by rule set: the cards
-/// `play` and `simulate` deal when no `--cards` are given, and the statuses a
-/// bundled rule set always has.
-pub const BUNDLED_DATA: &[(&str, &[(&str, &str)])] = &[
-    (
-        "skills",
-        &[
-            (
-                "cards/skills/skills.edn",
-                include_str!("../cards/skills/skills.edn"),
-            ),
-            (
-                "cards/skills/talismans.edn",
-                include_str!("../cards/skills/talismans.edn"),
-            ),
-            (
-                "effects/skills/buffs.edn",
-                include_str!("../effects/skills/buffs.edn"),
-            ),
-            (
-                "effects/skills/debuffs.edn",
-                include_str!("../effects/skills/debuffs.edn"),
-            ),
-        ],
-    ),
-    (
-        "tbwg",
-        &[(
-            "effects/tbwg/statuses.edn",
-            include_str!("../effects/tbwg/statuses.edn"),
-        )],
-    ),
-    (
-        "duel",
-        &[(
-            "effects/duel/statuses.edn",
-            include_str!("../effects/duel/statuses.edn"),
-        )],
-    ),
-    (
-        "tactics",
-        &[(
-            "effects/tactics/buffs.edn",
-            include_str!("../effects/tactics/buffs.edn"),
-        )],
-    ),
-    (
-        "arcomage",
-        // In the order `discover` sorts the folder's files, so a seed deals the same game either way.
-        &[
-            (
-                "cards/arcomage/beasts.edn",
-                include_str!("../cards/arcomage/beasts.edn"),
-            ),
-            (
-                "cards/arcomage/bricks.edn",
-                include_str!("../cards/arcomage/bricks.edn"),
-            ),
-            (
-                "cards/arcomage/gems.edn",
-                include_str!("../cards/arcomage/gems.edn"),
-            ),
-        ],
-    ),
-];
-
 /// Checks the sources in `out` (files already read, with any read problems noted).
-fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
+fn check_loaded(mut out: Checked, rules: Option<&RuleSet>, library: &Library) -> Checked {
     let read_problems = std::mem::take(&mut out.diagnostics);
-    let project = crate::check::project::check(&out.sources, read_problems, rules, &FileLayer);
+    let host = FileLayer { library };
+    let project = crate::check::project::check(&out.sources, read_problems, rules, &host);
     out.diagnostics = project.diagnostics;
     out.rule_sets = project.rule_sets;
     out.definitions = project.definitions;
@@ -281,14 +250,21 @@ fn check_loaded(mut out: Checked, rules: Option<&RuleSet>) -> Checked {
     out
 }
 
-/// What checking a project needs from this layer: the bundled rule sets with
-/// their bundled statuses, and scenario files checked against their rule set
-/// and deck.
-struct FileLayer;
+/// What checking a project needs from this layer: the rule sets of the
+/// library by name with their definitions' statuses, and scenario files
+/// checked against their rule set and deck.
+struct FileLayer<'l> {
+    library: &'l Library,
+}
 
-impl crate::check::project::Host for FileLayer {
-    fn bundled(&self, name: &str) -> Option<RuleSet> {
-        load_rules(name).ok()
+impl crate::check::project::Host for FileLayer<'_> {
+    fn rule_set(&self, name: &str) -> Option<RuleSet> {
+        self.library.tree_of(name)?;
+        self.library.open(name).ok().map(|o| o.rules)
+    }
+
+    fn rule_set_names(&self) -> Vec<String> {
+        self.library.rule_set_names()
     }
 
     fn scenarios(
@@ -297,13 +273,14 @@ impl crate::check::project::Host for FileLayer {
         forms: &[Form<'_>],
         rules: Option<&RuleSet>,
     ) -> Vec<Diagnostic> {
-        check_scenarios(Path::new(path), forms, rules)
+        check_scenarios(self.library, Path::new(path), forms, rules)
     }
 }
 
 /// Checks the scenarios of the file at `path` against the rule set they name
-/// (`:rules`, else the folder they are in, else `rules`) and its bundled deck.
+/// (`:rules`, else the folder they are in, else `rules`) and its deck.
 fn check_scenarios(
+    library: &Library,
     path: &Path,
     forms: &[crate::syntax::Form<'_>],
     rules: Option<&RuleSet>,
@@ -316,8 +293,8 @@ fn check_scenarios(
         .iter()
         .find_map(|f| f.get("rules"))
         .map_or(whole, |v| v.span);
-    let mut loaded = match scenario_rules(path, forms) {
-        Some(name) => match load_rules(&name) {
+    let mut loaded = match scenario_rules_in(library, path, forms) {
+        Some(name) => match library.open(&name) {
             Ok(r) => r,
             Err(e) => {
                 return vec![Diagnostic::new(
@@ -328,7 +305,7 @@ fn check_scenarios(
             }
         },
         None => match rules {
-            Some(r) => r.clone(),
+            Some(r) => Opened::given(r.clone()),
             None => {
                 return vec![
                     Diagnostic::new(Code::WhichRuleSet, whole, "cannot tell which rule set these scenarios use")
@@ -337,102 +314,286 @@ fn check_scenarios(
             }
         },
     };
-    let deck = match load_deck(&mut loaded, &[]) {
+    let deck = match loaded.deck(library, &[], &[]) {
         Ok(deck) => deck.cards,
         Err(e) => return vec![Diagnostic::new(Code::DeckUnavailable, whole, e.to_string())],
     };
     let mut diags = Vec::new();
-    crate::scenario::load(forms, &loaded, &deck, &mut diags);
+    crate::scenario::load(forms, &loaded.rules, &deck, &mut diags);
     diags
 }
 
-/// The rule set a scenario file uses: a form's `:rules`, else a folder named
-/// after a bundled rule set.
+/// The rule set a scenario file uses, as `--rules` takes it: a form's
+/// `:rules`, a name (`:rules :mygame`) or a path to an `.edn` file relative
+/// to the file's folder (`:rules "../../../rules/mygame.edn"`), else a folder
+/// named after a rule set the working folder's library knows.
 pub fn scenario_rules(path: &Path, forms: &[crate::syntax::Form<'_>]) -> Option<String> {
-    for f in forms {
-        if let Some(name) = f.get("rules").and_then(|v| v.as_keyword()) {
-            return Some(name.to_string());
-        }
-    }
-    rules_folder(path, |dir| {
-        crate::check::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
-    })
-    .map(str::to_string)
+    scenario_rules_in(Library::current(), path, forms)
 }
 
-/// Loads a rule set by bundled name or from a file path; diagnostics come with their source.
-pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
-    if let Some(result) = RuleSet::bundled(name_or_path) {
-        let rules = result.map_err(|diags| {
-            LoadError::Invalid(
-                Source::new(
-                    format!("<bundled {name_or_path}>"),
-                    bundled_text(name_or_path),
-                ),
-                diags,
-            )
-        })?;
-        return Ok(with_bundled_statuses(rules));
+/// [`scenario_rules`], names known from `library`.
+fn scenario_rules_in(
+    library: &Library,
+    path: &Path,
+    forms: &[crate::syntax::Form<'_>],
+) -> Option<String> {
+    for f in forms {
+        let Some(v) = f.get("rules") else {
+            continue;
+        };
+        if let Some(name) = v.as_keyword() {
+            return Some(name.to_string());
+        }
+        if let crate::syntax::Kind::Str(rel) = &v.kind
+            && rel.ends_with(".edn")
+        {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            return Some(dir.join(rel).display().to_string());
+        }
     }
-    let text = match std::fs::read(name_or_path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+    let names = library.rule_set_names();
+    rules_folder(path, |dir| names.iter().any(|n| n == dir)).map(str::to_string)
+}
+
+/// Loads a rule set by name (the working folder's project's, else a bundled
+/// one) or from a file path, with the statuses of its definitions;
+/// diagnostics come with their source.
+pub fn load_rules(name_or_path: &str) -> Result<RuleSet, LoadError> {
+    Library::current().open(name_or_path).map(|o| o.rules)
+}
+
+/// A rule set loaded, and where it came from: what its deck, a log's header
+/// and a recording need.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The rule set, with the statuses its definitions define.
+    pub rules: RuleSet,
+    /// The tree its definitions are in (`cards/NAME/`, `effects/NAME/`), if any.
+    pub home: Option<Tree>,
+    /// The file it was read from; `None` for a bundled one.
+    pub file: Option<PathBuf>,
+    /// Its text, for a recording's digest.
+    pub text: String,
+    /// Where it came from, when a project's, for a log's header:
+    /// "duel of project mygame (rules/duel.edn)".
+    pub shown: Option<String>,
+}
+
+impl Opened {
+    /// A rule set given already loaded: its deck is the one of its name.
+    pub fn given(rules: RuleSet) -> Opened {
+        Opened {
+            rules,
+            home: None,
+            file: None,
+            text: String::new(),
+            shown: None,
+        }
+    }
+
+    /// The deck for a game: the files under `cards` when any are given, else
+    /// the rule set's own definitions (its home's `cards/NAME/` and
+    /// `effects/NAME/`, or, for a rule set with no home, those of the rule set
+    /// of its name in `library`), each of `changes` made first. Statuses the
+    /// files define join the rule set's.
+    pub fn deck(
+        &mut self,
+        library: &Library,
+        cards: &[PathBuf],
+        changes: &[CardChange],
+    ) -> Result<Deck, DeckError> {
+        let home = self
+            .home
+            .clone()
+            .or_else(|| library.tree_of(&self.rules.name));
+        let mut deck = load_deck_in(&mut self.rules, home.as_ref(), cards, changes)?;
+        deck.rules_from.clone_from(&self.shown);
+        Ok(deck)
+    }
+}
+
+impl Library {
+    /// The rule set `name_or_path` names: the project's of that name, else the
+    /// bundled one, else the file at that path; with the statuses of its
+    /// definitions, as every command loads it.
+    pub fn open(&self, name_or_path: &str) -> Result<Opened, LoadError> {
+        let mut opened = match self.tree_of(name_or_path) {
+            Some(tree) => self.open_named(tree, name_or_path)?,
+            None => self.open_path(name_or_path)?,
+        };
+        let name = opened.rules.name.clone();
+        let home = opened.home.clone().or_else(|| self.tree_of(&name));
+        if let Some(home) = home {
+            opened.rules = with_statuses(opened.rules, &home.definitions(&name));
+        }
+        Ok(opened)
+    }
+
+    /// Where the definitions of the rule set `given` names (called `name`)
+    /// are: the tree it is found in by name; for a file in a `rules/` folder
+    /// beside `cards/NAME/` or `effects/NAME/`, that folder; else the tree of
+    /// the rule set called `name`.
+    pub fn home(&self, given: &str, name: &str) -> Option<Tree> {
+        if let Some(tree) = self.tree_of(given) {
+            return Some(tree);
+        }
+        let beside = Path::new(given)
+            .parent()
+            .filter(|dir| dir.file_name().is_some_and(|n| n == "rules"))
+            .map(|dir| Tree::Folder(dir.parent().unwrap_or(Path::new("")).to_path_buf()))
+            .filter(|tree| !tree.definitions(name).folders.is_empty());
+        beside.or_else(|| self.tree_of(name))
+    }
+
+    /// `rules/NAME.edn` of `tree`.
+    fn open_named(&self, tree: Tree, name: &str) -> Result<Opened, LoadError> {
+        let rel = format!("rules/{name}.edn");
+        let (text, file, shown_path) = match &tree {
+            Tree::Bundled => (
+                crate::bundled::file(&rel).unwrap_or_default().to_string(),
+                None,
+                format!("<bundled {name}>"),
+            ),
+            Tree::Folder(_) => {
+                let path = tree.path(&rel);
+                let text = read_rules_text(&path)?;
+                let shown = path.display().to_string();
+                (text, Some(path), shown)
+            }
+        };
+        let rules = RuleSet::parse(&text)
+            .map_err(|diags| LoadError::Invalid(Source::new(shown_path, text.clone()), diags))?;
+        let shown = match (&tree, &self.project) {
+            (Tree::Folder(_), Some(project)) => Some(of_project(name, project, &rel)),
+            _ => None,
+        };
+        Ok(Opened {
+            rules,
+            home: Some(tree),
+            file,
+            text,
+            shown,
+        })
+    }
+
+    /// A rule-set file given by path. One in a `rules/` folder beside
+    /// `cards/NAME/` or `effects/NAME/` has those definitions, as a project's has.
+    fn open_path(&self, given: &str) -> Result<Opened, LoadError> {
+        let path = Path::new(given);
+        let text = match read_rules_text(path) {
             Ok(text) => text,
+            Err(LoadError::Missing { name, reason, .. }) => {
+                let known = self.rule_set_names();
+                return Err(LoadError::Missing {
+                    suggestion: crate::diag::nearest(&name, known.iter().map(String::as_str))
+                        .map(str::to_string),
+                    known: known.join(", "),
+                    name,
+                    reason,
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let rules = RuleSet::parse(&text)
+            .map_err(|diags| LoadError::Invalid(Source::new(given, text.clone()), diags))?;
+        let home = self.home(given, &rules.name);
+        // A file of a project is said to be its, as when named from inside it.
+        let beside = path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new(""));
+        let shown = match &home {
+            Some(Tree::Folder(root)) if root == beside => Project::at(root).map(|p| {
+                let file = path.file_name().unwrap_or_default().to_string_lossy();
+                of_project(&rules.name, &p, &format!("rules/{file}"))
+            }),
+            _ => None,
+        };
+        Ok(Opened {
+            rules,
+            home,
+            file: Some(path.to_path_buf()),
+            text,
+            shown,
+        })
+    }
+}
+
+/// A project's rule set as a log's header names it: "arcomage of project
+/// mygame (rules/arcomage.edn), not the bundled one".
+fn of_project(name: &str, project: &Project, rel: &str) -> String {
+    let shadows = Tree::Bundled.has_rule_set(name);
+    format!(
+        "{name} of project {} ({rel}){}",
+        project.name(),
+        if shadows { ", not the bundled one" } else { "" }
+    )
+}
+
+/// The text of a rule-set file; a file that is not UTF-8 is a located error.
+fn read_rules_text(path: &Path) -> Result<String, LoadError> {
+    let shown = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                let source = Source::new(
-                    name_or_path,
-                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                );
+                let source = Source::new(shown, String::from_utf8_lossy(e.as_bytes()).into_owned());
                 let d = Diagnostic::new(
                     Code::NotUtf8,
                     Span::new(at, at + 1),
                     "this file is not UTF-8 text",
                 );
-                return Err(LoadError::Invalid(source, vec![d]));
+                Err(LoadError::Invalid(source, vec![d]))
             }
         },
-        Err(e) => {
-            let known: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
-            return Err(LoadError::Missing {
-                name: name_or_path.to_string(),
-                reason: e.to_string(),
-                suggestion: crate::diag::nearest(name_or_path, known.iter().copied())
-                    .map(str::to_string),
-                known: known.join(", "),
-            });
-        }
-    };
-    let source = Source::new(name_or_path, text);
-    RuleSet::parse(&source.text).map_err(|diags| LoadError::Invalid(source, diags))
+        Err(e) => Err(LoadError::Missing {
+            name: shown,
+            reason: e.to_string(),
+            suggestion: None,
+            known: String::new(),
+        }),
+    }
 }
 
-/// A bundled rule set with the statuses its bundled definitions define.
-fn with_bundled_statuses(rules: RuleSet) -> RuleSet {
-    let Some((_, texts)) = BUNDLED_DATA.iter().find(|(name, _)| *name == rules.name) else {
-        return rules;
-    };
-    let sources = texts
+/// `rules` with the statuses its definitions define (the files that may
+/// define one: `.edn` files with `:status`, markdown tables). Definitions
+/// with errors are left out (`check` shows them; a game's deck refuses them).
+fn with_statuses(rules: RuleSet, definitions: &project::Definitions) -> RuleSet {
+    let sources: Vec<Source> = definitions
+        .sources
         .iter()
-        .filter(|(_, text)| text.contains(":status"))
-        .map(|(path, text)| Source::new(format!("<bundled {path}>"), *text))
-        .collect::<Vec<_>>();
+        .filter_map(|s| s.as_ref().ok())
+        .filter(|s| {
+            let path = s.path.to_ascii_lowercase();
+            s.text.contains(":status") || path.ends_with(".md") || path.ends_with(".md>")
+        })
+        .cloned()
+        .collect();
     if sources.is_empty() {
         return rules;
     }
     let mut checked = check_sources(sources, Some(&rules));
-    // The bundled data is checked by the test suite; a fault there keeps the
-    // rule set as it is rather than failing every command.
-    match checked.extended.pop() {
-        Some(extended) if checked.error_count() == 0 => extended,
-        _ => rules,
-    }
+    checked.extended.pop().unwrap_or(rules)
 }
 
-fn bundled_text(name: &str) -> &'static str {
-    BUNDLED
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or("", |(_, t)| t)
+/// `rules` with the statuses the files under `paths` define (`eval --cards`),
+/// checked against it: those that check clean are installed even when others
+/// do not, and the files' errors are returned.
+pub fn with_definitions(rules: &mut RuleSet, paths: &[PathBuf]) -> Result<(), DeckError> {
+    let mut checked = check_paths(paths, Some(rules));
+    if !checked.io_errors.is_empty() {
+        return Err(DeckError::Io(
+            checked.io_errors.iter().map(ToString::to_string).collect(),
+        ));
+    }
+    if let Some(extended) = checked.extended.pop() {
+        *rules = extended;
+    }
+    if checked.error_count() > 0 {
+        return Err(DeckError::Invalid(Box::new(checked)));
+    }
+    Ok(())
 }
 
 /// Why a rule set could not be loaded.
@@ -510,6 +671,8 @@ pub struct Deck {
     pub cards: Vec<crate::check::defs::Card>,
     /// Where they came from.
     pub source: DeckSource,
+    /// Where the rule set came from, when a project's: said in a log's header.
+    pub rules_from: Option<String>,
 }
 
 /// Why a deck could not be loaded.
@@ -560,9 +723,9 @@ impl std::fmt::Display for DeckError {
 }
 
 /// The deck for a game of `rules`: the files under `cards` when any are given,
-/// else the deck bundled with the rule set. The working directory plays no part,
-/// so the same command deals the same cards wherever it runs. Statuses the
-/// given files define join the rule set's (replacing bundled ones of the same id).
+/// else the definitions of the rule set of its name (the working folder's
+/// project's, else the bundled one). Statuses the given files define join
+/// the rule set's (replacing its own of the same id).
 pub fn load_deck(rules: &mut RuleSet, cards: &[PathBuf]) -> Result<Deck, DeckError> {
     load_deck_changed(rules, cards, &[])
 }
@@ -666,11 +829,24 @@ pub fn load_deck_changed(
     cards: &[PathBuf],
     changes: &[CardChange],
 ) -> Result<Deck, DeckError> {
+    let home = Library::current().tree_of(&rules.name);
+    load_deck_in(rules, home.as_ref(), cards, changes)
+}
+
+/// The deck of [`load_deck_changed`], the rule set's own definitions being
+/// those of `home` (see [`Library::home`]).
+pub fn load_deck_in(
+    rules: &mut RuleSet,
+    home: Option<&Tree>,
+    cards: &[PathBuf],
+    changes: &[CardChange],
+) -> Result<Deck, DeckError> {
     if rules.cards.is_none() {
         if cards.is_empty() {
             return Ok(Deck {
                 cards: Vec::new(),
                 source: DeckSource::NoZones,
+                rules_from: None,
             });
         }
         // Files of statuses only are welcome; cards have nowhere to go.
@@ -692,18 +868,30 @@ pub fn load_deck_changed(
         return Ok(Deck {
             cards: Vec::new(),
             source: DeckSource::NoZones,
+            rules_from: None,
         });
     }
-    let bundled = BUNDLED_DATA.iter().find(|(name, _)| *name == rules.name);
-    let (checked, source) = match bundled {
-        Some((name, texts)) if cards.is_empty() => {
-            let sources = texts
-                .iter()
-                .map(|(path, text)| Source::new(format!("<bundled {path}>"), *text))
-                .collect();
+    let (checked, source) = match home {
+        Some(tree) if cards.is_empty() => {
+            let definitions = tree.definitions(&rules.name);
+            let mut checked = gather(definitions.sources);
+            checked.io_errors = definitions.io_errors;
+            let source = match tree {
+                Tree::Bundled => DeckSource::Bundled(rules.name.clone()),
+                // A project's folders by their place in it, so the header is
+                // the same from any folder (and when replayed).
+                Tree::Folder(root) if Project::at(root).is_some() => DeckSource::Paths(
+                    definitions
+                        .folders
+                        .iter()
+                        .map(|f| f.strip_prefix(root).unwrap_or(f).to_path_buf())
+                        .collect(),
+                ),
+                Tree::Folder(_) => DeckSource::Paths(definitions.folders),
+            };
             (
-                check_sources(sources, Some(rules)),
-                DeckSource::Bundled(name.to_string()),
+                check_loaded(checked, Some(rules), Library::current()),
+                source,
             )
         }
         _ if cards.is_empty() => return Err(DeckError::NoDeck(rules.name.clone())),
@@ -739,5 +927,9 @@ pub fn load_deck_changed(
     if let Some(extended) = checked.extended.pop() {
         *rules = extended;
     }
-    Ok(Deck { cards, source })
+    Ok(Deck {
+        cards,
+        source,
+        rules_from: None,
+    })
 }

@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bundled;
 pub mod check;
 pub mod cli;
 pub mod diag;

@@ -33,13 +33,13 @@ enum Command {
     /// Exit codes: 0 clean, 1 diagnostics found, 2 usage or I/O error (and an
     /// unknown code given to --explain).
     #[command(
-        after_help = "Examples:\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  cat card.edn | grimoire check --rules arcomage -\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md\n  grimoire check --explain E0204"
+        after_help = "Examples:\n  grimoire check\n  grimoire check rules cards effects\n  grimoire check --format json cards/arcomage\n  cat card.edn | grimoire check --rules arcomage -\n  grimoire check --rules arcomage my-cards.edn\n  grimoire check --rules skills buff-tables.md\n  grimoire check --explain E0204"
     )]
     Check {
         /// Files or folders (folders are searched for .edn, .csv and .md files,
         /// skipping `target/` and hidden folders; scenario files are checked as
-        /// scenarios); `-` reads standard input.
-        #[arg(required_unless_present = "explain")]
+        /// scenarios); `-` reads standard input. None: the whole project the
+        /// command runs in (a folder with `grimoire.edn`, here or above).
         paths: Vec<PathBuf>,
         /// Explain a diagnostic code instead of checking: what it means, why it
         /// happens, an example failing and fixed.
@@ -83,13 +83,13 @@ enum Command {
     },
     /// Run scenario files: given a state, play cards, expect values and logs.
     #[command(
-        after_help = "Examples:\n  grimoire test tests/scenarios\n  grimoire test tests/scenarios/arcomage/bricks.edn --cards my-deck"
+        after_help = "Examples:\n  grimoire test\n  grimoire test tests/scenarios\n  grimoire test tests/scenarios/arcomage/bricks.edn --cards my-deck"
     )]
     Test {
-        /// Scenario files or folders.
-        #[arg(required = true)]
+        /// Scenario files or folders. None: the `tests/scenarios` of the
+        /// project the command runs in.
         paths: Vec<PathBuf>,
-        /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+        /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
         #[arg(long)]
         cards: Vec<PathBuf>,
     },
@@ -107,6 +107,18 @@ enum Command {
         /// Write nothing: print a diff of each file that would change, and exit 1 if any would.
         #[arg(long)]
         check: bool,
+    },
+    /// Make a new game: a folder with a rule set, cards, a status, scenarios and a README.
+    ///
+    /// The folder's name names the game (its rule set and project). Inside it,
+    /// `grimoire check`, `grimoire test`, `grimoire play NAME` and `grimoire
+    /// simulate NAME` work at once. Refused (exit 2) when DIR exists and is not empty.
+    #[command(
+        after_help = "Examples:\n  grimoire new mygame\n  cd mygame && grimoire check && grimoire test && grimoire play mygame --seed 1"
+    )]
+    New {
+        /// The folder to create; its name is the game's.
+        dir: PathBuf,
     },
     /// Run a language server on standard input and output, for editors.
     ///
@@ -279,6 +291,7 @@ fn main() -> ExitCode {
         Command::Cards(args) => cli::explain::cards(&CardsArgs { color, ..args }),
         Command::Test { paths, cards } => cli::test(&paths, &cards, color),
         Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
+        Command::New { dir } => cli::new(&dir),
         Command::Lsp => cli::lsp::lsp(),
         Command::Roll(args) => cli::roll(&RollArgs { color, ..args }),
         Command::Simulate(command) => {

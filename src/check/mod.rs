@@ -17,6 +17,7 @@ pub mod defs;
 pub mod explain;
 pub mod keys;
 pub mod lint;
+pub mod manifest;
 pub mod md;
 pub mod ops;
 pub mod project;

@@ -5,7 +5,8 @@
 //! definitions checked (a name defined twice, in one file or two, said once),
 //! the markdown rows joined to them, and the statuses installed. Nothing here
 //! reads a file: the file layer hands over the texts, and a [`Host`] gives
-//! what only the layers above can (bundled rule sets, scenario checks).
+//! what only the layers above can (the rule sets known by name, a project's
+//! and the bundled ones, and scenario checks).
 //!
 //! A definitions file is checked against the rule set given, or else against
 //! the rule set whose name is one of the file's folders
@@ -17,15 +18,19 @@ use std::path::Path;
 use crate::check::ast::StatusDef;
 use crate::check::defs::{DefKind, Definition, definition, name_span};
 use crate::check::md::{CategoryRow, StatusRow, Table};
-use crate::check::rules::{BUNDLED, RuleSet};
+use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::syntax::{Arena, Form, Kind, Read, Span, read};
 
 /// What checking a project needs from the layers above the checker.
 pub trait Host {
-    /// The bundled rule set `name` with the statuses its bundled definitions
-    /// define, as `--rules NAME` loads it; `None` if it does not load.
-    fn bundled(&self, name: &str) -> Option<RuleSet>;
+    /// The rule set called `name` (a project's own, else a bundled one) with
+    /// the statuses its definitions define, as `--rules NAME` loads it;
+    /// `None` if there is none or it does not load.
+    fn rule_set(&self, name: &str) -> Option<RuleSet>;
+
+    /// The name of every rule set [`Host::rule_set`] knows.
+    fn rule_set_names(&self) -> Vec<String>;
 
     /// The diagnostics of a scenario file's `forms`, checked against the rule
     /// set they name (else `rules`) and its deck.
@@ -129,12 +134,17 @@ type MdRows<'a> = (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>);
 /// The statuses the files define: each with its rule set's name and its id.
 type Defined = Vec<(String, String, StatusDef)>;
 
+/// A text's name without the `<bundled …>` around a bundled file's.
+fn file_name(path: &str) -> String {
+    path.strip_suffix('>').unwrap_or(path).to_ascii_lowercase()
+}
+
 fn is_csv(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".csv")
+    file_name(path).ends_with(".csv")
 }
 
 fn is_md(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".md")
+    file_name(path).ends_with(".md")
 }
 
 /// The first pass, for file `i`: what it is, read once. A rule set is checked
@@ -187,6 +197,16 @@ fn classify<'a>(
                 "this file holds no forms: expected a rule set or card and effect definitions",
             ),
         ));
+        return None;
+    }
+    // A project's manifest names the project; nothing else is in it.
+    let manifest_file = Path::new(&source.path)
+        .file_name()
+        .is_some_and(|n| n == crate::check::manifest::FILE_NAME);
+    if manifest_file || crate::check::manifest::is_manifest(&read.forms) {
+        let mut diags = Vec::new();
+        crate::check::manifest::check(&read.forms, &mut diags);
+        out.diagnostics.extend(diags.into_iter().map(|d| (i, d)));
         return None;
     }
     // A scenario file is checked as scenarios, against its rule set and deck.
@@ -311,8 +331,10 @@ fn assign_rule_sets(
             continue;
         }
         if found.is_none() {
-            out.diagnostics
-                .push((i, no_rule_set(sources, i, files, &out.rule_sets)));
+            out.diagnostics.push((
+                i,
+                no_rule_set(sources, i, files, &out.rule_sets, host.rule_set_names()),
+            ));
         }
         chosen.push(found);
     }
@@ -326,6 +348,7 @@ fn no_rule_set(
     i: usize,
     files: &[RuleSetFile],
     found: &[RuleSet],
+    mut names: Vec<String>,
 ) -> Diagnostic {
     let source = &sources[i];
     let broken = |name: &str| files.iter().find(|f| !f.clean && f.name == name);
@@ -345,11 +368,10 @@ fn no_rule_set(
             sources[file.index].path
         ));
     }
-    let mut names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
-    // The bundled rule-set files may be among those checked: each name once.
+    // The known rule-set files may be among those checked: each name once.
     for r in found {
-        if !names.contains(&r.name.as_str()) {
-            names.push(&r.name);
+        if !names.contains(&r.name) {
+            names.push(r.name.clone());
         }
     }
     Diagnostic::new(
@@ -358,7 +380,7 @@ fn no_rule_set(
         format!("cannot tell which rule set `{}` is written for", source.path),
     )
     .with_help(format!(
-        "put it in a folder named after its rule set (such as `cards/arcomage/`), or pass `--rules NAME`; known rule sets: {}",
+        "put it in a folder named after its rule set (such as `cards/NAME/`), or pass `--rules NAME`; known rule sets: {}",
         names.join(", ")
     ))
 }
@@ -637,7 +659,7 @@ fn install_statuses(extended: &mut [RuleSet], statuses: &Defined) {
     }
 }
 
-/// Whether a rule set given or bundled reads some table of `tables`: a
+/// Whether a rule set given or known reads some table of `tables`: a
 /// document whose rule set cannot be told is then a source gone astray, not prose.
 fn read_by_any(
     tables: &[Table<'_>],
@@ -648,10 +670,10 @@ fn read_by_any(
     given
         .iter()
         .any(|r| crate::check::md::any_of(tables, &r.tables))
-        || BUNDLED.iter().any(|(name, _)| {
+        || host.rule_set_names().iter().any(|name| {
             bundled
-                .entry(name.to_string())
-                .or_insert_with(|| host.bundled(name))
+                .entry(name.clone())
+                .or_insert_with(|| host.rule_set(name))
                 .as_ref()
                 .is_some_and(|r| crate::check::md::any_of(tables, &r.tables))
         })
@@ -664,17 +686,17 @@ fn rule_set_for<'r>(
     host: &dyn Host,
     bundled: &'r mut HashMap<String, Option<RuleSet>>,
 ) -> Option<&'r RuleSet> {
-    let is_bundled = |dir: &str| BUNDLED.iter().any(|(n, _)| *n == dir);
+    let known = host.rule_set_names();
     let dir = rules_folder(path, |dir| {
-        found.iter().any(|r| r.name == dir) || is_bundled(dir)
+        found.iter().any(|r| r.name == dir) || known.iter().any(|n| n == dir)
     })?;
     if let Some(rs) = found.iter().find(|r| r.name == dir) {
         return Some(rs);
     }
     bundled
         .entry(dir.to_string())
-        // With its bundled statuses, as `--rules` loads it.
-        .or_insert_with(|| host.bundled(dir))
+        // With its definitions' statuses, as `--rules` loads it.
+        .or_insert_with(|| host.rule_set(dir))
         .as_ref()
 }
 

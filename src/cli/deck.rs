@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::{Format, Output, load_rules};
+use super::{Format, Output, open_rules};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Severity, edit_distance, nearest, plural};
@@ -30,10 +30,18 @@ pub(crate) fn load_changed_deck(
     format: Format,
     color: bool,
 ) -> Result<(RuleSet, Deck), Output> {
-    let mut rules = load_rules(rules, format, color)?;
-    match files::load_deck_changed(&mut rules, cards, changes) {
-        Ok(deck) => Ok((rules, deck)),
-        Err(DeckError::Invalid(checked)) => {
+    let mut opened = open_rules(rules, format, color)?;
+    match opened.deck(files::Library::current(), cards, changes) {
+        Ok(deck) => Ok((opened.rules, deck)),
+        Err(e) => Err(deck_error(e, format, color)),
+    }
+}
+
+/// A deck that could not be loaded, as output: its files' located errors
+/// (in `format`), or what could not be read.
+pub(crate) fn deck_error(e: DeckError, format: Format, color: bool) -> Output {
+    match e {
+        DeckError::Invalid(checked) => {
             let errors: Vec<_> = checked
                 .diagnostics
                 .iter()
@@ -47,15 +55,15 @@ pub(crate) fn load_changed_deck(
                 errors.len(),
                 plural(errors.len())
             );
-            Err(out)
+            out
         }
-        Err(e @ DeckError::Io(_)) => {
+        e @ DeckError::Io(_) => {
             let mut out = Output::coded(Code::DeckUnavailable, e.to_string());
             out.stderr
                 .push_str("help: pass the card files or folders with --cards\n");
-            Err(out)
+            out
         }
-        Err(e) => Err(Output::coded(Code::DeckUnavailable, e.to_string())),
+        e => Output::coded(Code::DeckUnavailable, e.to_string()),
     }
 }
 
@@ -67,7 +75,8 @@ pub(crate) fn lenient_deck(
     cards: &[PathBuf],
     color: bool,
 ) -> Result<(Vec<Card>, String), Output> {
-    match files::load_deck(&mut rules.clone(), cards) {
+    let home = files::Library::current().home(name, &rules.name);
+    match files::load_deck_in(&mut rules.clone(), home.as_ref(), cards, &[]) {
         Ok(deck) => Ok((deck.cards, String::new())),
         Err(DeckError::Invalid(checked)) => {
             let shown: Vec<Diagnostic> = checked
@@ -134,14 +143,26 @@ pub(crate) fn find_card<'d>(deck: &'d [Card], name: &str, rules: &str) -> Result
     )))
 }
 
-/// The deck line of a log header or report: "deck: the bundled arcomage deck, 102 cards".
+/// The deck line of a log header or report: "deck: the bundled arcomage deck,
+/// 102 cards"; after a line saying where the rule set came from when it is a
+/// project's ("rules: arcomage of project mygame (rules/arcomage.edn), not the
+/// bundled one").
 pub(crate) fn deck_line(deck: &Deck) -> String {
+    let rules = deck
+        .rules_from
+        .as_ref()
+        .map(|from| format!("rules: {from}\n"))
+        .unwrap_or_default();
     if deck.source == DeckSource::NoZones {
-        return format!("deck: {}", deck.source);
+        return format!("{rules}deck: {}", deck.source);
     }
     // Every copy counts: a deck of 20 copies of one card holds 20 cards.
     let n = copies(deck);
-    format!("deck: {}, {n} card{}", deck.source, crate::diag::plural(n))
+    format!(
+        "{rules}deck: {}, {n} card{}",
+        deck.source,
+        crate::diag::plural(n)
+    )
 }
 
 /// How many cards a deck deals: every copy of every card.

@@ -26,10 +26,10 @@ pub struct ExplainArgs {
     /// Read the effects from this file.
     #[arg(long, conflicts_with = "effects")]
     pub file: Option<PathBuf>,
-    /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card files or folders for --card (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     #[arg(long)]
     pub rules: String,
     /// Colour diagnostics.
@@ -121,9 +121,9 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
 /// What `grimoire cards` needs.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct CardsArgs {
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     pub rules: String,
-    /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
     /// Output format; JSON: [{"name","type","cost","text"}].

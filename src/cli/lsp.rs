@@ -177,7 +177,7 @@ impl Server {
                 sources.push(Source::new(rules.display().to_string(), t));
             }
         }
-        let checked = files::check_sources(sources, None);
+        let checked = files::check_sources_in(&self.library(uri), sources, None);
         let source = &checked.sources[0];
         checked
             .diagnostics
@@ -208,6 +208,20 @@ impl Server {
                 })
             })
             .collect()
+    }
+
+    /// The rule sets the document can name: those of the project it is in
+    /// (found from its folder up), else of the workspace's project, and the
+    /// bundled ones.
+    fn library(&self, uri: &str) -> files::Library {
+        let found = uri_path(uri)
+            .and_then(|p| p.parent().map(files::Library::of))
+            .filter(|l| l.project.is_some());
+        match (found, &self.root) {
+            (Some(library), _) => library,
+            (None, Some(root)) => files::Library::of(root),
+            (None, None) => files::Library::default(),
+        }
     }
 
     /// `rules/*.edn` under the workspace root.
@@ -246,30 +260,40 @@ impl Server {
                 .map(|r| r.join("rules").join(format!("{name}.edn")))
                 .filter(|p| p.is_file())
         };
+        let library = self.library(uri);
+        let known = library.rule_set_names();
         let name = named.or_else(|| {
             files::rules_folder(&path, |dir| {
-                crate::check::rules::BUNDLED.iter().any(|(n, _)| *n == dir)
-                    || workspace(dir).is_some()
+                known.iter().any(|n| n == dir) || workspace(dir).is_some()
             })
             .map(str::to_string)
         })?;
-        match workspace(&name) {
-            Some(p) => files::load_rules(&p.display().to_string()).ok(),
-            None => files::load_rules(&name).ok(),
+        // The project's own first, then the workspace's file, then a bundled one.
+        let project = matches!(library.tree_of(&name), Some(files::Tree::Folder(_)));
+        match workspace(&name).filter(|_| !project) {
+            Some(p) => library.open(&p.display().to_string()).ok(),
+            None => library.open(&name).ok(),
         }
+        .map(|o| o.rules)
     }
 
-    /// The card and status definitions of `rules`: the workspace's `cards/NAME`
-    /// and `effects/NAME` folders, with where each is written.
-    fn definitions(&self, rules: &RuleSet) -> files::Checked {
-        let Some(root) = &self.root else {
-            return files::Checked::default();
+    /// The card and status definitions of `rules`: its project's (else the
+    /// workspace's) `cards/NAME` and `effects/NAME` folders, with where each
+    /// is written.
+    fn definitions(&self, uri: &str, rules: &RuleSet) -> files::Checked {
+        let folders: Vec<PathBuf> = match self.library(uri).tree_of(&rules.name) {
+            Some(tree @ files::Tree::Folder(_)) => tree.definitions(&rules.name).folders,
+            _ => {
+                let Some(root) = &self.root else {
+                    return files::Checked::default();
+                };
+                ["cards", "effects"]
+                    .iter()
+                    .map(|f| root.join(f).join(&rules.name))
+                    .filter(|p| p.is_dir())
+                    .collect()
+            }
         };
-        let folders: Vec<PathBuf> = ["cards", "effects"]
-            .iter()
-            .map(|f| root.join(f).join(&rules.name))
-            .filter(|p| p.is_dir())
-            .collect();
         if folders.is_empty() {
             return files::Checked::default();
         }
@@ -277,16 +301,17 @@ impl Server {
     }
 
     /// The card names of the document's deck: the workspace's, else the bundled one.
-    fn card_names(&self, rules: &RuleSet) -> Vec<(String, String)> {
-        let checked = self.definitions(rules);
+    fn card_names(&self, uri: &str, rules: &RuleSet) -> Vec<(String, String)> {
+        let checked = self.definitions(uri, rules);
         let mut cards: Vec<(String, String)> = checked
             .definitions
             .iter()
             .filter(|d| d.kind == DefKind::Card)
             .map(|d| (d.name.clone(), d.text.clone().unwrap_or_default()))
             .collect();
+        let home = self.library(uri).tree_of(&rules.name);
         if cards.is_empty()
-            && let Ok(deck) = files::load_deck(&mut rules.clone(), &[])
+            && let Ok(deck) = files::load_deck_in(&mut rules.clone(), home.as_ref(), &[], &[])
         {
             cards = deck
                 .cards
@@ -309,7 +334,7 @@ impl Server {
                 .map(|op| format!("`{}`\n\n{}", op.forms, op.doc)),
             Word::Keyword(k) => rules.as_ref().and_then(|r| describe_keyword(r, k)),
             Word::Str(s) => rules.as_ref().and_then(|r| {
-                self.card_names(r)
+                self.card_names(uri, r)
                     .into_iter()
                     .find(|(name, _)| name == s)
                     .map(|(name, card)| format!("card **{name}**: {card}"))
@@ -343,7 +368,7 @@ impl Server {
             } else {
                 at
             };
-            self.card_names(&rules)
+            self.card_names(uri, &rules)
                 .into_iter()
                 .map(|(name, card)| item(text, start, end, format!("\"{name}\""), card, 12))
                 .collect()
@@ -411,7 +436,7 @@ impl Server {
             }
             _ => return Value::Null,
         };
-        let checked = self.definitions(&rules);
+        let checked = self.definitions(uri, &rules);
         let Some(def) = checked
             .definitions
             .iter()

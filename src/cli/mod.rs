@@ -12,6 +12,7 @@ pub mod fmt;
 mod invariants;
 pub mod lsp;
 mod merge;
+mod new;
 mod play;
 mod recording;
 mod replay;
@@ -25,6 +26,7 @@ mod test;
 pub use crate::sim::Failure;
 pub use invariants::{REPLAY_EVERY, failure_message, simulate_checked};
 pub use merge::{MergeArgs, merge, merge_figures, merge_texts};
+pub use new::new;
 pub use play::{PlayArgs, play};
 pub use recording::Recording;
 pub use replay::replay;
@@ -48,6 +50,9 @@ use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
 use crate::syntax::Span;
+
+/// What `check` and `test` say when given no path outside a project.
+pub(crate) const NOT_IN_A_PROJECT: &str = "no files or folders given, and this folder is not in a project\nhelp: name them (`grimoire check rules cards`), or run inside a project: a folder with a `grimoire.edn` manifest, as `grimoire new NAME` makes";
 
 /// The most diagnostics `check` shows for one file.
 pub const MAX_PER_FILE: usize = 200;
@@ -168,7 +173,12 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
 
 /// Loads `--rules`, turning failures into output.
 pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<RuleSet, Output> {
-    files::load_rules(name).map_err(|e| match e {
+    open_rules(name, format, color).map(|o| o.rules)
+}
+
+/// [`load_rules`], with where the rule set came from (for its deck and a log's header).
+pub(crate) fn open_rules(name: &str, format: Format, color: bool) -> Result<files::Opened, Output> {
+    files::Library::current().open(name).map_err(|e| match e {
         LoadError::Invalid(source, diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
             Output::diagnostics(&located, format, color)
@@ -196,6 +206,16 @@ pub fn explain_code(code: &str) -> Output {
 
 /// `grimoire check PATH...`: checks files and folders, reporting every problem.
 pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool) -> Output {
+    // No path: the project the command runs in, whole.
+    let project_paths;
+    let paths = match (paths, &files::Library::current().project) {
+        ([], Some(project)) => {
+            project_paths = project.data_paths();
+            &project_paths
+        }
+        ([], None) => return Output::usage(NOT_IN_A_PROJECT),
+        _ => paths,
+    };
     let rules = match rules.map(|r| load_rules(r, format, color)).transpose() {
         Ok(r) => r,
         Err(out) => return out,
@@ -326,10 +346,10 @@ pub struct EvalArgs {
     /// Apply this card's effects instead (from the bundled deck, or --cards).
     #[arg(long, conflicts_with = "effects")]
     pub card: Option<String>,
-    /// Card files or folders for --card (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card and status files or folders: the deck of --card, and statuses they define join the rule set's (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     #[arg(long)]
     pub rules: String,
     /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.
@@ -391,10 +411,18 @@ struct StateFile {
 
 /// `grimoire eval`: applies effects to a state and prints the events and the new state.
 pub fn eval(args: &EvalArgs) -> Output {
-    let rules = match load_rules(&args.rules, args.format, args.color) {
+    let mut rules = match load_rules(&args.rules, args.format, args.color) {
         Ok(r) => r,
         Err(out) => return out,
     };
+    // The statuses `--cards` files define join the rule set's, as they do a
+    // game's; with `--card`, their errors are the deck's warnings (below).
+    if !args.cards.is_empty()
+        && let Err(e) = files::with_definitions(&mut rules, &args.cards)
+        && (args.card.is_none() || !matches!(e, files::DeckError::Invalid(_)))
+    {
+        return deck::deck_error(e, args.format, args.color);
+    }
     let mut seed = 0;
     let mut assignments: Vec<(String, String, i64, String)> = Vec::new();
     if let Some(path) = &args.state {

@@ -18,7 +18,7 @@ use crate::sim::game_seed;
 /// What `grimoire play` needs.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     pub rules: String,
     /// The game's seed: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
@@ -30,7 +30,7 @@ pub struct PlayArgs {
     /// Play the first seat yourself: N plays card N, d N discards it, q quits.
     #[arg(long)]
     pub human: bool,
-    /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
     /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.

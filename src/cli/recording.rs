@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::check::defs::Card;
+use crate::files::{self, Tree};
 
 /// What the first line of a recording says it is.
 pub(crate) const FORMAT: &str = "grimoire replay 1";
@@ -20,7 +21,7 @@ pub(crate) const FORMAT: &str = "grimoire replay 1";
 pub struct Recording {
     /// What the file says it is: "grimoire replay 1".
     pub format: String,
-    /// The rule set as given: a bundled name or a path.
+    /// The rule set: a bundled name, or a path (a project's rule set is recorded by its file).
     pub rules: String,
     /// A digest of the rule set's text.
     pub rules_digest: String,
@@ -43,7 +44,7 @@ pub struct Recording {
 /// What a played game leaves for its recording: each decision, as its place
 /// in the legal actions of the moment, and what the person typed.
 pub(crate) struct Game<'a> {
-    /// The rule set as given: a bundled name or a path.
+    /// The rule set: a bundled name, or a path (a project's rule set is recorded by its file).
     pub(crate) rules: &'a str,
     /// The card files or folders given.
     pub(crate) cards: &'a [PathBuf],
@@ -71,13 +72,15 @@ fn digest(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// The digest of a rule set's text: the bundled one, or the file's.
+/// The digest of a rule set's text: the one of that name (bundled, or the
+/// working folder's project's), or the file's.
 pub(crate) fn rules_digest(given: &str) -> std::io::Result<String> {
-    match crate::check::rules::BUNDLED
-        .iter()
-        .find(|(n, _)| *n == given)
-    {
-        Some((_, text)) => Ok(digest(text.as_bytes())),
+    let rel = format!("rules/{given}.edn");
+    match files::Library::current().tree_of(given) {
+        Some(Tree::Bundled) => Ok(digest(
+            crate::bundled::file(&rel).unwrap_or_default().as_bytes(),
+        )),
+        Some(tree) => std::fs::read(tree.path(&rel)).map(|b| digest(&b)),
         None => std::fs::read(given).map(|b| digest(&b)),
     }
 }
@@ -91,13 +94,14 @@ pub(crate) fn deck_digest(deck: &[Card]) -> String {
 pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
     // Paths as absolute ones, so the recording replays from any folder.
     let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let rules = if crate::check::rules::BUNDLED
-        .iter()
-        .any(|(n, _)| *n == game.rules)
-    {
-        game.rules.to_string()
-    } else {
-        absolute(Path::new(game.rules)).display().to_string()
+    // A bundled name stays a name; a project's rule set is its file, so the
+    // recording replays outside the project too.
+    let rules = match files::Library::current().tree_of(game.rules) {
+        Some(Tree::Bundled) => game.rules.to_string(),
+        Some(tree) => absolute(&tree.path(&format!("rules/{}.edn", game.rules)))
+            .display()
+            .to_string(),
+        None => absolute(Path::new(game.rules)).display().to_string(),
     };
     let recording = Recording {
         format: FORMAT.to_string(),

@@ -30,7 +30,7 @@ use crate::sim::{
 /// What `grimoire simulate` needs.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SimArgs {
-    /// Rule set: a bundled name (arcomage) or a rule-set file.
+    /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     pub rules: String,
     /// How many games.
     #[arg(long, default_value_t = 1000)]
@@ -45,7 +45,7 @@ pub struct SimArgs {
     /// Worker threads (default: every core). The figures do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Card files or folders (default: the deck bundled with the rule set; the working folder plays no part).
+    /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
     /// Output format (`main` reads `--format`, which also gives `csv`).

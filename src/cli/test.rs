@@ -102,8 +102,18 @@ fn collect(
     Ok((outcomes, problems))
 }
 
-/// `grimoire test PATH...`.
+/// `grimoire test PATH...`; with no path, the scenarios of the project the
+/// command runs in.
 pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
+    let project_paths;
+    let paths = match (paths, &files::Library::current().project) {
+        ([], Some(project)) => {
+            project_paths = vec![project.scenarios()];
+            &project_paths
+        }
+        ([], None) => return Output::usage(super::NOT_IN_A_PROJECT),
+        _ => paths,
+    };
     let (outcomes, problems) = match collect(paths, cards, color) {
         Ok(o) => o,
         Err(out) => return out,

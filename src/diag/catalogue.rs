@@ -1613,6 +1613,18 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
             "check tests/data/rule-set-errors/broken",
             "check tests/data/rule-set-errors/fixed",
         ),
+        Code::BadManifest => (
+            "a project manifest that is not `{:project \"NAME\"}`",
+            "A project is a folder with a manifest, `grimoire.edn`, at its root: \
+             one map naming the project, `{:project \"mygame\"}` (and `:doc`, \
+             what it is). A file with `:project` is read as a manifest.",
+            "`:project` is a string: a lowercase letter, then lowercase \
+             letters, digits, `-` or `_`; a manifest holds one map. \
+             `grimoire new DIR` writes one.",
+            Input::Unruled,
+            r#"{:project :mygame}"#,
+            r#"{:project "mygame"}"#,
+        ),
         Code::MoreNotShown => (
             "more diagnostics than shown",
             "A file has more diagnostics than `check` shows for one file (200); \

@@ -317,6 +317,8 @@ codes! {
     BadEvalArgument = "E0706",
     /// A definitions file whose rule set is among the files checked but has errors.
     RuleSetHasErrors = "E0707",
+    /// A project's manifest (`grimoire.edn`) that is not `{:project "NAME"}`.
+    BadManifest = "E0708",
 
     // Warnings.
     /// More diagnostics in one file than `check` shows.

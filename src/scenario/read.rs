@@ -59,7 +59,10 @@ fn scenario(
                 )),
             },
             ScenarioKey::Rules => {
-                if v.as_keyword() != Some(rules.name.as_str()) {
+                // A path to an `.edn` file (`:rules "../../../rules/mygame.edn"`)
+                // is what the rule set was loaded from; a name must be the rule set's.
+                let path = matches!(v.kind, Kind::Str(p) if p.ends_with(".edn"));
+                if !path && v.as_keyword() != Some(rules.name.as_str()) {
                     diags.push(Diagnostic::new(
                         Code::ScenarioRules,
                         v.span,

@@ -292,3 +292,48 @@ fn the_textmate_grammar_colours_every_operator_of_the_registry() {
     ops.sort();
     assert_eq!(listed, ops);
 }
+
+/// A scenario of a designer's project names the project's own cards: the
+/// editor checks it with them, as `grimoire check` does (it used to mark
+/// them unknown while completion offered them).
+#[test]
+fn a_project_scenario_is_checked_with_the_project_cards() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lsp-project");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let made = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .args(["new", "spells"])
+        .current_dir(&dir)
+        .output()
+        .expect("grimoire new");
+    assert!(made.status.success(), "{made:?}");
+    let game = dir.join("spells");
+    let mut c = Client::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&game), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let file = game.join("tests/scenarios/spells/new.edn");
+    let file_uri = uri(&file);
+    let text = "{:scenario \"Mend\" :given {:you {:mana 2}} :play [\"Mend\"] :expect {:you {:health 24}}}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file_uri, "languageId": "grimoire", "version": 1, "text": text}}),
+    );
+    assert_eq!(c.diagnostics(&file_uri), Vec::<Value>::new());
+    let wrong = text.replace("\"Mend\"]", "\"Mendd\"]");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": file_uri, "version": 2}, "contentChanges": [{"text": wrong}]}),
+    );
+    let diags = c.diagnostics(&file_uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0]["message"].as_str().unwrap_or("").contains("Mend"),
+        "{diags:?}"
+    );
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    let _ = c.child.wait();
+}

@@ -13,6 +13,7 @@ mod common;
 mod check_inputs;
 mod cli;
 mod lsp;
+mod projects;
 mod replay;
 mod report_browser;
 mod shards;

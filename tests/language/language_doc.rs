@@ -345,6 +345,10 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::test(&[file], &[], false);
             assert_eq!(out.code, 0, "{DOC}:{line}: {}{}", out.stdout, out.stderr);
+        } else if first.has_key("project") {
+            if let Err(diags) = grimoire::check::manifest::parse(text) {
+                panic!("{DOC}:{line}: {diags:?}");
+            }
         } else if first.has_key("rules") {
             if let Err(diags) = RuleSet::parse(text) {
                 panic!("{DOC}:{line}: {diags:?}");

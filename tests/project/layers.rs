@@ -1,4 +1,5 @@
-//! The layers point one way: ids (the typed ids every layer names) → syntax
+//! The layers point one way: ids (the typed ids every layer names, and the
+//! bundled data's texts) → syntax
 //! (with dice, which the reader recognises) → check → eval → engine → sim →
 //! files → cli. A module may name modules of its own layer placed before it,
 //! and modules of lower layers; never a higher one. Adding a module means placing it here. The check layer is one
@@ -15,6 +16,7 @@ use std::path::Path;
 /// Every top-level module, lowest first, with its layer.
 const MODULES: &[(&str, &str)] = &[
     ("ids", "ids"),
+    ("bundled", "ids"),
     ("dice", "syntax"),
     ("syntax", "syntax"),
     ("diag", "syntax"),

@@ -8,4 +8,5 @@
 mod fuzz_dict;
 mod layers;
 mod map;
+mod no_game_names;
 mod no_machine_paths;

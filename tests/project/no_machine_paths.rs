@@ -62,9 +62,7 @@ fn texts_compiled_into_the_binary_carry_no_machine_paths() {
     for (name, text) in grimoire::check::rules::BUNDLED {
         assert_eq!(machine_path(text), None, "bundled rule set {name}");
     }
-    for (rules, deck) in grimoire::files::BUNDLED_DATA {
-        for (path, text) in deck.iter() {
-            assert_eq!(machine_path(text), None, "bundled deck {rules}: {path}");
-        }
+    for (path, text) in grimoire::bundled::FILES {
+        assert_eq!(machine_path(text), None, "bundled file {path}");
     }
 }

@@ -35,7 +35,7 @@ use grimoire::diag::Source;
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::playout::{Computer, Ending, play_out};
 use grimoire::engine::{Game, Log, Outcome};
-use grimoire::files::{BUNDLED_DATA, check_sources, load_rules};
+use grimoire::files::{check_sources, load_rules};
 use grimoire::ids::EntityId;
 use grimoire::sim::{Tally, game_seed, run_games};
 
@@ -279,11 +279,11 @@ fn with_levels(text: &str, seat: usize, levels: [i64; 4]) -> String {
 /// A variant of the bundled duel read from `text`, with the bundled statuses.
 fn variant(text: &str) -> RuleSet {
     let rules = RuleSet::parse(text).expect("the variant checks");
-    let (_, files) = BUNDLED_DATA
+    let sources = grimoire::bundled::FILES
         .iter()
-        .find(|(name, _)| *name == "duel")
-        .expect("duel's bundled data");
-    let sources = files.iter().map(|(p, t)| Source::new(*p, *t)).collect();
+        .filter(|(p, _)| p.starts_with("cards/duel/") || p.starts_with("effects/duel/"))
+        .map(|(p, t)| Source::new(*p, *t))
+        .collect();
     let mut checked = check_sources(sources, Some(&rules));
     assert_eq!(checked.error_count(), 0, "{:?}", checked.diagnostics);
     checked.extended.pop().expect("with its statuses")

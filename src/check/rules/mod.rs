@@ -68,14 +68,9 @@ use crate::check::{self, Choosable, Scope};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Arena, Form, Kind, Span, read};
 
-/// Rule sets shipped inside the binary, by name.
-pub const BUNDLED: &[(&str, &str)] = &[
-    ("arcomage", include_str!("../../../rules/arcomage.edn")),
-    ("tactics", include_str!("../../../rules/tactics.edn")),
-    ("skills", include_str!("../../../rules/skills.edn")),
-    ("duel", include_str!("../../../rules/duel.edn")),
-    ("tbwg", include_str!("../../../rules/tbwg.edn")),
-];
+/// Rule sets shipped inside the binary, by name: the build script's table of
+/// the repository's `rules/NAME.edn` files (see [`crate::bundled`]).
+pub const BUNDLED: &[(&str, &str)] = crate::bundled::RULE_SETS;
 
 /// The most attribute changes one effect list (a card, a hook) may expand to.
 pub const MAX_LIST_EXPANSION: u64 = 100_000;

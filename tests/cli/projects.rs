@@ -1,0 +1,412 @@
+//! Projects: `grimoire new`, a folder with `grimoire.edn` found from the
+//! working folder up, its rule sets named like the bundled ones, and the
+//! bundled games behaving byte for byte as the same files in a project. And
+//! a rule set given by path, which gets its definitions' statuses.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{run_in, scratch_dir, text};
+
+/// Runs `grimoire ARGS…` in `dir`, asserts it exits 0, and returns its standard output.
+fn ok_in(dir: &Path, args: &[&str]) -> String {
+    let out = run_in(args, "", Some(dir));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "grimoire {} in {}:\n{}{}",
+        args.join(" "),
+        dir.display(),
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// The package root, where the bundled games' folders are.
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for entry in std::fs::read_dir(from)
+        .expect("a readable folder")
+        .flatten()
+    {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("a copy");
+        }
+    }
+}
+
+/// The repository's games copied into `dir` as a project of their own.
+fn repo_as_project(dir: &Path) {
+    for folder in ["rules", "cards", "effects", "tests/scenarios"] {
+        copy_tree(&repo().join(folder), &dir.join(folder));
+    }
+    std::fs::write(dir.join("grimoire.edn"), "{:project \"copy\"}\n").expect("a manifest");
+}
+
+#[test]
+fn a_new_game_checks_tests_plays_and_simulates_at_once() {
+    let dir = scratch_dir("projects-new");
+    let said = ok_in(&dir, &["new", "mygame"]);
+    assert!(said.contains("grimoire play mygame --seed 1"), "{said}");
+    let game = dir.join("mygame");
+    for file in [
+        "grimoire.edn",
+        "README.md",
+        "rules/mygame.edn",
+        "cards/mygame/spells.edn",
+        "effects/mygame/statuses.edn",
+        "tests/scenarios/mygame/cards.edn",
+    ] {
+        assert!(game.join(file).is_file(), "{file} was not made");
+    }
+    ok_in(&game, &["check"]);
+    let tested = ok_in(&game, &["test"]);
+    assert!(tested.contains("2 passed, 0 failed"), "{tested}");
+    let log = ok_in(&game, &["play", "mygame", "--seed", "1"]);
+    assert!(
+        log.contains("rules: mygame of project mygame (rules/mygame.edn)"),
+        "{log}"
+    );
+    ok_in(&game, &["simulate", "mygame", "--games", "1000"]);
+    // The other commands take the project's name as they take a bundled one.
+    let cards = ok_in(&game, &["cards", "mygame"]);
+    assert!(cards.contains("Fire Bolt"), "{cards}");
+    let said = ok_in(
+        &game,
+        &["explain", "--rules", "mygame", "--card", "Fire Bolt"],
+    );
+    assert!(said.contains("acquires burning"), "{said}");
+    let burnt = ok_in(
+        &game,
+        &[
+            "eval",
+            "--rules",
+            "mygame",
+            "--status",
+            "you=burning",
+            "--then",
+            "turn-start",
+        ],
+    );
+    assert!(burnt.contains("you.health          20 -> 19"), "{burnt}");
+    // From a folder inside the project too, as cargo finds its package.
+    let inner = game.join("cards/mygame");
+    ok_in(&inner, &["check"]);
+    ok_in(&inner, &["test"]);
+    ok_in(&inner, &["play", "mygame", "--seed", "1"]);
+}
+
+#[test]
+fn new_refuses_a_folder_in_use_and_a_name_that_names_no_game() {
+    let dir = scratch_dir("projects-new-refused");
+    std::fs::create_dir_all(dir.join("full")).expect("a folder");
+    std::fs::write(dir.join("full/notes.txt"), "mine").expect("a file");
+    let out = run_in(&["new", "full"], "", Some(&dir));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not empty"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("full/notes.txt"))
+            .ok()
+            .as_deref(),
+        Some("mine")
+    );
+    let out = run_in(&["new", "My Game"], "", Some(&dir));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("cannot name a game"));
+    assert!(!dir.join("My Game").exists());
+    // An empty folder is filled.
+    std::fs::create_dir_all(dir.join("empty")).expect("a folder");
+    ok_in(&dir, &["new", "empty"]);
+    assert!(dir.join("empty/rules/empty.edn").is_file());
+}
+
+#[test]
+fn check_and_test_with_no_path_outside_a_project_say_how_to_name_one() {
+    let dir = scratch_dir("projects-none");
+    for command in ["check", "test"] {
+        let out = run_in(&[command], "", Some(&dir));
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            text(&out.stderr).contains("grimoire.edn"),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_bad_manifest_is_a_located_error_of_check() {
+    let dir = scratch_dir("projects-bad-manifest");
+    ok_in(&dir, &["new", "game"]);
+    let game = dir.join("game");
+    std::fs::write(
+        game.join("grimoire.edn"),
+        "{:project \"game\" :versoin 2}\n",
+    )
+    .unwrap();
+    let out = run_in(&["check"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.contains("grimoire.edn:1:"), "{said}");
+    assert!(said.contains("unknown key `:versoin`"), "{said}");
+    std::fs::write(game.join("grimoire.edn"), "{:project :game}\n").unwrap();
+    let out = run_in(&["check"], "", Some(&game));
+    assert!(
+        text(&out.stderr).contains("error[E0707]"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_project_rule_set_shadows_a_bundled_one_and_the_header_says_so() {
+    let dir = scratch_dir("projects-shadow");
+    ok_in(&dir, &["new", "arcomage"]);
+    let game = dir.join("arcomage");
+    let log = ok_in(&game, &["play", "arcomage", "--seed", "1"]);
+    assert!(
+        log.contains(
+            "rules: arcomage of project arcomage (rules/arcomage.edn), not the bundled one\n"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains("deck: cards/arcomage, effects/arcomage, 14 cards"),
+        "{log}"
+    );
+    let summary = ok_in(&game, &["simulate", "arcomage", "--games", "10"]);
+    assert!(summary.contains("not the bundled one"), "{summary}");
+    // Outside the project the bundled game is played, as ever.
+    let bundled = ok_in(&dir, &["play", "arcomage", "--seed", "1"]);
+    assert!(bundled.contains("deck: the bundled arcomage deck, 102 cards"));
+    assert!(!bundled.contains("rules: "));
+}
+
+#[test]
+fn a_scenario_names_its_project_rule_set_by_name_or_by_relative_path() {
+    let dir = scratch_dir("projects-scenario-rules");
+    ok_in(&dir, &["new", "spells"]);
+    let game = dir.join("spells");
+    let scenarios = game.join("tests/scenarios/elsewhere");
+    std::fs::create_dir_all(&scenarios).unwrap();
+    std::fs::write(
+        scenarios.join("by-path.edn"),
+        "{:scenario \"Mend heals\" :rules \"../../../rules/spells.edn\"\n :given {:you {:mana 2 :health 10}}\n :play [\"Mend\"]\n :expect {:you {:health 14}}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        scenarios.join("by-name.edn"),
+        "{:scenario \"Spark hurts\" :rules :spells\n :given {:you {:mana 1}}\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    ok_in(&game, &["check"]);
+    let tested = ok_in(&game, &["test"]);
+    assert!(tested.contains("4 passed, 0 failed"), "{tested}");
+}
+
+/// Defect: a rule set given by path lost its statuses. `--rules duel`
+/// applied Exhausted's −2; `--rules rules/duel.edn` changed nothing.
+#[test]
+fn eval_of_a_rule_set_by_path_applies_its_statuses() {
+    let by_name = ok_in(
+        &repo(),
+        &["eval", "--rules", "duel", "--status", "you=exhausted", "[]"],
+    );
+    assert!(
+        by_name.contains("you.roll-bonus       0 -> -2"),
+        "{by_name}"
+    );
+    let by_path = ok_in(
+        &repo(),
+        &[
+            "eval",
+            "--rules",
+            "rules/duel.edn",
+            "--status",
+            "you=exhausted",
+            "[]",
+        ],
+    );
+    assert_eq!(by_path, by_name);
+}
+
+/// Defect: `play rules/tbwg.edn --seed 3` dealt with no statuses (DIO's DEX
+/// 11 where `play tbwg --seed 3` has 17).
+#[test]
+fn play_of_a_rule_set_by_path_is_the_game_by_name() {
+    let by_name = ok_in(&repo(), &["play", "tbwg", "--seed", "3"]);
+    let by_path = ok_in(&repo(), &["play", "rules/tbwg.edn", "--seed", "3"]);
+    assert_eq!(by_path, by_name);
+}
+
+/// Defect: `simulate rules/tbwg.edn` gave Pain 14.1 % where `tbwg` gave 0.0 %.
+#[test]
+fn simulate_of_a_rule_set_by_path_is_the_run_by_name() {
+    let run = |rules: &str| {
+        let out = ok_in(
+            &repo(),
+            &["simulate", rules, "--games", "100", "--seed", "2"],
+        );
+        // The header's first line names the rule set as given.
+        out.split_once('\n')
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(run("rules/tbwg.edn"), run("tbwg"));
+}
+
+/// Defect: `eval` never applied a custom rule set's status definitions,
+/// even with `--cards` naming them.
+#[test]
+fn eval_applies_the_statuses_of_a_custom_rule_set() {
+    let dir = scratch_dir("projects-eval-statuses");
+    let rules = "{:rules :brew\n :roles {:you \"the drinker\" :other \"the other\"}\n :statuses {:weak \"-2 strength\"}\n :attributes {:strength {:default 5}}}\n";
+    let statuses = "{:status :weak :polarity :debuff :modifiers {:strength {:add -2}}}\n";
+    // Given by path beside its definitions, as in a project's layout.
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("effects/brew")).unwrap();
+    std::fs::write(dir.join("rules/brew.edn"), rules).unwrap();
+    std::fs::write(dir.join("effects/brew/statuses.edn"), statuses).unwrap();
+    let beside = ok_in(
+        &dir,
+        &[
+            "eval",
+            "--rules",
+            "rules/brew.edn",
+            "--status",
+            "you=weak",
+            "[]",
+        ],
+    );
+    assert!(
+        beside.contains("you.strength") && beside.contains("5 -> 3"),
+        "{beside}"
+    );
+    // A loose rule-set file, its statuses named with --cards.
+    std::fs::write(dir.join("brew.edn"), rules).unwrap();
+    std::fs::write(dir.join("weak.edn"), statuses).unwrap();
+    let given = ok_in(
+        &dir,
+        &[
+            "eval", "--rules", "brew.edn", "--cards", "weak.edn", "--status", "you=weak", "[]",
+        ],
+    );
+    assert_eq!(given, beside);
+}
+
+/// The repository's games as a project give the bundled names' output byte
+/// for byte, but for the lines that say where the rule set and deck came from.
+#[test]
+fn the_bundled_games_as_a_project_play_byte_for_byte_as_bundled() {
+    let dir = scratch_dir("projects-repo-copy");
+    repo_as_project(&dir);
+    let outside = scratch_dir("projects-repo-outside");
+    let without_origin = |log: String| -> String {
+        log.lines()
+            .filter(|l| !l.starts_with("rules: ") && !l.starts_with("deck: "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let names: Vec<String> = grimoire::check::rules::BUNDLED
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    assert!(names.len() >= 5, "{names:?}");
+    for name in &names {
+        for seed in ["1", "2"] {
+            let args = ["play", name.as_str(), "--seed", seed];
+            let bundled = ok_in(&outside, &args);
+            let project = ok_in(&dir, &args);
+            assert!(
+                project.contains(&format!("rules: {name} of project copy")),
+                "{project}"
+            );
+            assert_eq!(
+                without_origin(project),
+                without_origin(bundled),
+                "{name} seed {seed}"
+            );
+        }
+        let args = [
+            "simulate",
+            name.as_str(),
+            "--games",
+            "40",
+            "--format",
+            "json",
+        ];
+        let json = |out: String| {
+            let mut v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+            v["deck"]["source"] = serde_json::Value::Null;
+            v
+        };
+        assert_eq!(
+            json(ok_in(&dir, &args)),
+            json(ok_in(&outside, &args)),
+            "{name}"
+        );
+    }
+    for args in [
+        &["eval", "--rules", "duel", "--status", "you=exhausted", "[]"][..],
+        &[
+            "eval", "--rules", "arcomage", "--card", "Dragon", "--format", "json",
+        ][..],
+        &[
+            "eval",
+            "--rules",
+            "skills",
+            "--card",
+            "Fireball",
+            "--status",
+            "you=increasePower1@23",
+        ][..],
+        &[
+            "eval",
+            "--rules",
+            "tactics",
+            "--status",
+            "hero=weakness",
+            "--then",
+            "round-end",
+        ][..],
+    ] {
+        assert_eq!(ok_in(&dir, args), ok_in(&outside, args), "{args:?}");
+    }
+    assert_eq!(
+        ok_in(&dir, &["test"]),
+        ok_in(&repo(), &["test", "tests/scenarios"])
+    );
+    ok_in(&dir, &["check"]);
+}
+
+/// A project's game recorded inside it replays byte for byte from anywhere:
+/// the recording names the rule set's file, and the header says the same.
+#[test]
+fn a_project_game_replays_from_outside_the_project() {
+    let dir = scratch_dir("projects-replay");
+    ok_in(&dir, &["new", "mygame"]);
+    let inner = dir.join("mygame/cards");
+    let recording = dir.join("game.json");
+    let recording_arg = recording.to_string_lossy().into_owned();
+    let played = ok_in(
+        &inner,
+        &["play", "mygame", "--seed", "4", "--record", &recording_arg],
+    );
+    assert!(
+        played.contains("\nrules: mygame of project mygame (rules/mygame.edn)\ndeck: cards/mygame, effects/mygame, 14 cards\n"),
+        "{played}"
+    );
+    assert_eq!(ok_in(&dir, &["replay", &recording_arg]), played);
+}
