@@ -265,3 +265,24 @@ fn an_action_step_without_its_option_or_with_a_misspelt_one_is_located() {
         assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
     }
 }
+
+#[test]
+fn turns_left_given_to_a_status_are_one_or_more() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenarios-turns-left/tactics");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("left.edn");
+    std::fs::write(
+        &file,
+        "{:scenario \"left\" :statuses {:hero {:power 0 :slow \"2\"}} :expect {:hero {:y 0}}}\n",
+    )
+    .unwrap();
+    let out = cli::test(&[file], &[], false);
+    assert_eq!(out.code, 1);
+    for want in [
+        "error[E0007]: turns left are a whole number from 1, found the integer 0",
+        "left.edn:1:44",
+        "error[E0006]: turns left are a whole number from 1, found a string",
+    ] {
+        assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
+    }
+}
