@@ -1,9 +1,9 @@
 //! Doing what an actor chose: a card played or discarded, an action of
 //! `:actions` used now or delayed to the next round, and "play again".
 
-use super::action::bind_action;
+use super::action::{Paid, bind_action};
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
-use crate::check::ast::{AttrId, EntityId};
+use crate::check::ast::EntityId;
 use crate::check::rules::ActionId;
 use crate::eval::{Event, State, holds};
 
@@ -21,9 +21,6 @@ pub(super) struct Pending {
     /// while it is checked again, so its spent cost does not make it illegal.
     paid: Vec<Paid>,
 }
-
-/// One value an action's `:pay` changed, and by how much.
-pub(super) type Paid = (EntityId, AttrId, i64);
 
 /// Which of an action's effect lists to run.
 #[derive(Clone, Copy)]

@@ -2,7 +2,6 @@
 //! whether it is allowed now: the cheap test, the reason it is not
 //! ([`Illegal`]), and every action that is.
 
-use super::act::Paid;
 use super::{Cancel, CardId, Game, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::turn_kinds::TurnKindId;
@@ -94,6 +93,9 @@ pub enum Illegal {
     #[error("{0}")]
     Refused(String),
 }
+
+/// One value an action's `:pay` changed, and by how much.
+pub(super) type Paid = (EntityId, AttrId, i64);
 
 /// What an action's conditions say for one actor and target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
