@@ -16,10 +16,12 @@
 //! turn's start runs after the last step, so the state is what the plays left.
 //!
 //! Rule sets with `:actions` and `:setup` entities name entities by their
-//! setup names too (`:hero`), give them statuses before the first step
-//! (`:statuses {:hero [:power]}`), and act: `[:act :hero :move :cell-2-1]`,
+//! setup names too (`:hero`), and entities that enter play by kind and
+//! number as logs name them (`:tile#33`); give them statuses before the
+//! first step (`:statuses {:hero [:power]}`, or with turns left,
+//! `{:hero {:power 1}}`), and act: `[:act :hero :move :cell-2-1]`,
 //! `[:refused [:act …] "reason"]`, `[:status :hero :power]` (acquired now),
-//! `:next-turn` (the next turn begins, with
+//! `:next-turn` (the turn being taken ends and the next begins, with
 //! any round end and start on the way). `:expect` may then name statuses and
 //! turns left (`:statuses {:hero {:power 2}}`), entities out of play
 //! (`:gone [:minion]`) and any condition (`:holds [[= 1 [count :tile]]]`,
