@@ -63,7 +63,7 @@ pub fn explain(args: &ExplainArgs) -> Output {
         Ok(source) => source,
         Err(out) => return out,
     };
-    match check_effects(&rules, &source) {
+    match check_effects(&rules, &source, &[]) {
         Ok(effects) => Output {
             stdout: format!("{}\n", crate::check::explain::explain(&rules, &effects)),
             ..Output::default()
@@ -224,10 +224,12 @@ pub(crate) fn effects_source(text: &str, file: Option<&Path>) -> Result<Source, 
     Ok(Source::new("<effects>", text.to_string()))
 }
 
-/// Reads and checks one vector of effects from `source`.
+/// Reads and checks one vector of effects from `source`, with the names
+/// `bound` bound as roles after the rule set's (`eval`'s setup entities).
 pub(crate) fn check_effects(
     rules: &RuleSet,
     source: &Source,
+    bound: &[&str],
 ) -> Result<Vec<Effect>, Vec<Diagnostic>> {
     let arena = Arena::new();
     let read = read(&arena, &source.text);
@@ -235,7 +237,17 @@ pub(crate) fn check_effects(
         return Err(read.errors.iter().map(Diagnostic::from).collect());
     }
     match read.forms.as_slice() {
-        [form] => rules.check_effects(form),
+        [form] => {
+            let scope = crate::check::Scope {
+                bound,
+                ..rules.scope()
+            };
+            let mut diags = Vec::new();
+            match crate::check::effects(form, &scope, &mut diags) {
+                Some(effects) if diags.is_empty() => Ok(effects),
+                _ => Err(diags),
+            }
+        }
         [] => Err(vec![Diagnostic::new(
             Code::OneForm,
             Span::new(0, 0),

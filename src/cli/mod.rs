@@ -392,10 +392,16 @@ fn entity_names(rules: &RuleSet) -> Vec<String> {
         .collect()
 }
 
-/// [`entity_names`] for every entity of `state`: those spawned since by number (`#7`).
-fn all_names(rules: &RuleSet, state: &State) -> Vec<String> {
+/// [`entity_names`] for every entity of `state`: those `events` saw enter
+/// play by kind and number, as logs name them (`tile#7`).
+fn all_names(rules: &RuleSet, state: &State, events: &[Event]) -> Vec<String> {
     let mut names = entity_names(rules);
     names.extend((names.len()..state.len()).map(|e| format!("#{e}")));
+    for e in events {
+        if let (What::Spawned(kind), Some(name)) = (e.what, names.get_mut(e.entity.index())) {
+            *name = crate::engine::log::spawned_name(rules, kind, e.entity);
+        }
+    }
     names
 }
 
@@ -478,7 +484,13 @@ pub fn eval(args: &EvalArgs) -> Output {
         Ok(source) => source,
         Err(out) => return out,
     };
-    match explain::check_effects(&rules, &source) {
+    // Effects name the setup entities as `--set` and `--status` do.
+    let setup = entity_names(&rules);
+    let bound: Vec<&str> = setup[rules.roles.len()..]
+        .iter()
+        .map(String::as_str)
+        .collect();
+    match explain::check_effects(&rules, &source, &bound) {
         Ok(effects) => run_effects(args, &rules, &effects, state),
         Err(diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
@@ -555,7 +567,9 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
         );
         state.remove_fallen(rules, &roles, &mut removed, &mut events);
     }
-    apply(rules, effects, &mut state, &roles, &mut events);
+    // The setup entities follow the roles, bound as the checker bound their names.
+    let frame: Vec<EntityId> = EntityId::below(names.len()).collect();
+    apply(rules, effects, &mut state, &frame, &mut events);
     state.remove_fallen(rules, &roles, &mut removed, &mut events);
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
@@ -682,7 +696,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
     if events.is_empty() {
         out.push_str("no changes\n");
     }
-    let names = entity_names(rules);
+    let names = all_names(rules, state, events);
     let mut rolls = crate::engine::log::Rolls::default();
     for e in events {
         let who = name_of(&names, e.entity);
@@ -703,11 +717,8 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 e.before,
                 e.after,
             ),
-            What::Spawned(kind) => writeln!(
-                out,
-                "{who} enters play as a {} (effect {effect}{via})",
-                rules.kinds[kind]
-            ),
+            // Its name says its kind: `tile#7`.
+            What::Spawned(_) => writeln!(out, "{who} enters play (effect {effect}{via})"),
             What::Status(status, change) => writeln!(
                 out,
                 "{who} {} (effect {effect}{via})",
@@ -727,7 +738,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         };
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &all_names(rules, state), state));
+    out.push_str(&state_table(rules, &names, state));
     out
 }
 
@@ -784,7 +795,7 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
 
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
     let mut entities = serde_json::Map::new();
-    let names = all_names(rules, state);
+    let names = all_names(rules, state, events);
     for (entity, who) in EntityId::below(usize::MAX).zip(&names) {
         let mut attrs: serde_json::Map<String, Value> = rules
             .attributes

@@ -10,8 +10,9 @@ use super::{Output, state_table};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
+use crate::engine::log::action_words;
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
-use crate::engine::{Action, Game, Illegal, Log, Phase};
+use crate::engine::{Ability, Action, Game, Illegal, Log, Phase};
 use crate::ids::EntityId;
 use crate::sim::game_seed;
 
@@ -192,7 +193,7 @@ impl Decider for Players<'_, '_> {
             return self.ai.choose(game, policy);
         }
         let log = game.log().unwrap_or(&[]);
-        let shown = crate::engine::log::render(game.rules(), game.cards(), &log[self.shown..]);
+        let shown = crate::engine::log::render_from(game.rules(), game.cards(), log, self.shown);
         let _ = self.output.write_all(shown.as_bytes());
         self.shown = log.len();
         let action = ask(game, self.input, self.output);
@@ -276,10 +277,11 @@ fn run_game(
     }
     let log = game.log().unwrap_or(&[]);
     let mut text = if args.human { String::new() } else { header };
-    text.push_str(&crate::engine::log::render(
+    text.push_str(&crate::engine::log::render_from(
         rules,
         deck,
-        &log[players.shown..],
+        log,
+        players.shown,
     ));
     text.push('\n');
     text.push_str(&state_table(
@@ -297,60 +299,52 @@ fn run_game(
     }
 }
 
-/// Shows the hand and reads a choice: `N` plays card N, `d N` discards it, `q` quits.
+/// Shows the hand and reads a choice: `N` plays card N, `d N` discards it,
+/// `q` quits; beside a hand, the rule set's legal actions, `a N` using one.
 fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<Action> {
     let rules = game.rules();
     if game.hand().is_empty() && !rules.actions.is_empty() {
         return ask_action(game, input, output);
     }
     let seat = (game.ctx().current).index();
+    // Every legal move is offered: the rule set's actions as well as the cards.
+    let mut actions = Vec::new();
+    game.legal(&mut actions);
+    actions.retain(|a| matches!(a.ability, Ability::Action(_)));
     loop {
-        let mut prompt = String::new();
-        let _ = writeln!(
-            prompt,
-            "\n{}",
-            state_table(rules, &rules.game_entity_names(), game.state())
-        );
-        match game.ctx().phase {
-            Phase::MustDiscard(n) => {
-                let _ = writeln!(
-                    prompt,
-                    "you must discard {n} card{}:",
-                    crate::diag::plural(n)
-                );
+        let mut prompt = hand_prompt(game);
+        if !actions.is_empty() {
+            prompt.push_str("your actions:\n");
+            for (i, &a) in actions.iter().enumerate() {
+                let (who, what) = action_words(rules, a, |e| game.entity_name(e));
+                let _ = writeln!(prompt, "  a{}. {who}: {what}", i + 1);
             }
-            _ => prompt.push_str("your hand:\n"),
         }
-        for (i, &card) in game.hand().iter().enumerate() {
-            let c = &game.cards()[card.index()];
-            let cost = c
-                .play
-                .pay_with
-                .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
-                .unwrap_or_else(|| "free".into());
-            let mut notes = Vec::new();
-            if !game.affordable(card) {
-                notes.push("cannot afford");
-            }
-            if !c.play.discardable {
-                notes.push("cannot be discarded");
-            }
-            let notes = if notes.is_empty() {
-                String::new()
-            } else {
-                format!("  [{}]", notes.join(", "))
-            };
-            let _ = writeln!(
-                prompt,
-                "  {}. {} ({cost}): {}{notes}",
-                i + 1,
-                c.name,
-                c.text
-            );
-        }
-        prompt.push_str("play N, discard with d N, quit with q > ");
+        let act = if actions.is_empty() {
+            ""
+        } else {
+            ", act with a N"
+        };
+        let _ = write!(prompt, "play N, discard with d N{act}, quit with q > ");
         let line = answer(&prompt, input, output)?;
         let line = line.as_str();
+        if let Some(number) = line.strip_prefix('a').filter(|_| !actions.is_empty()) {
+            let chosen = number.trim().parse::<usize>().ok();
+            match chosen
+                .and_then(|i| i.checked_sub(1))
+                .and_then(|i| actions.get(i))
+            {
+                Some(&action) => return Some(action),
+                None => {
+                    let _ = writeln!(
+                        output,
+                        "type a N, an action number from 1 to {}",
+                        actions.len()
+                    );
+                    continue;
+                }
+            }
+        }
         let (discard, number) = match line.strip_prefix('d') {
             Some(rest) => (true, rest.trim()),
             None => (false, line),
@@ -362,8 +356,13 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
         else {
             let _ = writeln!(
                 output,
-                "type a card number from 1 to {}, or d N to discard",
-                game.hand().len()
+                "type a card number from 1 to {}, or d N to discard{}",
+                game.hand().len(),
+                if actions.is_empty() {
+                    ""
+                } else {
+                    ", or a N to act"
+                }
             );
             continue;
         };
@@ -381,6 +380,55 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     }
 }
 
+/// The state and the hand, each card with its cost and what stops it.
+fn hand_prompt(game: &Game<'_>) -> String {
+    let rules = game.rules();
+    let mut prompt = String::new();
+    let _ = writeln!(
+        prompt,
+        "\n{}",
+        state_table(rules, &rules.game_entity_names(), game.state())
+    );
+    match game.ctx().phase {
+        Phase::MustDiscard(n) => {
+            let _ = writeln!(
+                prompt,
+                "you must discard {n} card{}:",
+                crate::diag::plural(n)
+            );
+        }
+        _ => prompt.push_str("your hand:\n"),
+    }
+    for (i, &card) in game.hand().iter().enumerate() {
+        let c = &game.cards()[card.index()];
+        let cost = c
+            .play
+            .pay_with
+            .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
+            .unwrap_or_else(|| "free".into());
+        let mut notes = Vec::new();
+        if !game.affordable(card) {
+            notes.push("cannot afford");
+        }
+        if !c.play.discardable {
+            notes.push("cannot be discarded");
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", notes.join(", "))
+        };
+        let _ = writeln!(
+            prompt,
+            "  {}. {} ({cost}): {}{notes}",
+            i + 1,
+            c.name,
+            c.text
+        );
+    }
+    prompt
+}
+
 /// Asks the person for one of the rule set's actions: every legal (action,
 /// actor, target), numbered.
 fn ask_action(
@@ -390,19 +438,13 @@ fn ask_action(
 ) -> Option<Action> {
     let rules = game.rules();
     let names = rules.game_entity_names();
-    let name = |e: crate::check::ast::EntityId| {
-        names
-            .get(e.index())
-            .cloned()
-            .unwrap_or_else(|| format!("#{e}"))
-    };
     let mut legal = Vec::new();
     game.legal(&mut legal);
     loop {
         let mut prompt = format!("\n{}", state_table(rules, &names, game.state()));
         prompt.push_str("your actions:\n");
         for (i, &a) in legal.iter().enumerate() {
-            let (who, what) = crate::engine::log::action_words(rules, a, name);
+            let (who, what) = action_words(rules, a, |e| game.entity_name(e));
             let _ = writeln!(prompt, "  {}. {who}: {what}", i + 1);
         }
         prompt.push_str("act with N, quit with q > ");

@@ -1520,9 +1520,11 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
         Code::UnknownEntity => (
             "unknown entity",
             "A scenario (or `eval --set`, `--status`) names an entity that is \
-             neither a role nor a seat or `:setup` entity of the rule set.",
+             neither a role nor a seat or `:setup` entity of the rule set, nor \
+             one that enters play named by kind and number as logs name it \
+             (`:tile#33`, numbered after the entities a game starts with).",
             "Usually a misspelling, or a role of another rule set; the help \
-             names the nearest.",
+             names the nearest. `:#7` leaves out the kind: write `:tile#7`.",
             Input::Scenario,
             r#"{:scenario "Miners" :rules :arcomage
  :given {:me {:quarry 1}}

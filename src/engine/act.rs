@@ -1,7 +1,7 @@
 //! Doing what an actor chose: a card played or discarded, an action of
 //! `:actions` used now or delayed to the next round, and "play again".
 
-use super::action::bind_action;
+use super::action::{Paid, bind_action};
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
 use crate::check::ast::EntityId;
 use crate::check::rules::ActionId;
@@ -12,11 +12,14 @@ use crate::eval::{Event, State, holds};
 pub const MAX_ACTIONS_PER_TURN: u32 = 100;
 
 /// A delayed action waiting for its round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Pending {
     action: Action,
     seat: EntityId,
     round: u32,
+    /// What its `:pay` changed (entity, attribute, by how much): taken back
+    /// while it is checked again, so its spent cost does not make it illegal.
+    paid: Vec<Paid>,
 }
 
 /// Which of an action's effect lists to run.
@@ -156,15 +159,18 @@ impl Game<'_> {
             action,
             stage,
         });
-        self.run_action(ActionList::Pay, id, seat, action);
         if delayed {
+            let mut paid = Vec::new();
+            self.run_action(ActionList::Pay, id, seat, action, Some(&mut paid));
             self.pending.push(Pending {
                 action,
                 seat,
                 round: self.round + 1,
+                paid,
             });
         } else {
-            self.run_action(ActionList::Effects, id, seat, action);
+            self.run_action(ActionList::Pay, id, seat, action, None);
+            self.run_action(ActionList::Effects, id, seat, action, None);
         }
         if matches!(self.phase, Phase::Over(_)) {
             return;
@@ -178,8 +184,16 @@ impl Game<'_> {
     }
 
     /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
-    /// and `:actor`, `:target` bound; then checks victory.
-    fn run_action(&mut self, list: ActionList, id: ActionId, seat: EntityId, action: Action) {
+    /// and `:actor`, `:target` bound; then checks victory. The values it
+    /// changes are added to `paid`, if given.
+    fn run_action(
+        &mut self,
+        list: ActionList,
+        id: ActionId,
+        seat: EntityId,
+        action: Action,
+        paid: Option<&mut Vec<Paid>>,
+    ) {
         let def = &self.rules.actions[id];
         let compiled = &self.code.actions[id.index()];
         let (source, code) = match list {
@@ -194,48 +208,52 @@ impl Game<'_> {
         bind_action(&mut self.state, roles, action, |state, r| {
             program.apply_inline(rules, code, state, r, events)
         });
+        if let Some(paid) = paid {
+            let changes = self.events.iter().filter_map(|e| {
+                e.attr()
+                    .map(|a| (e.entity, a, e.after.wrapping_sub(e.before)))
+            });
+            paid.extend(changes);
+        }
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();
     }
 
     /// Resolves the delayed actions whose round has come, in the order they
-    /// were chosen: each one whose actor and target are still in play runs its
-    /// effects; the others are cancelled.
+    /// were chosen: each one still allowed ([`Game::still_allowed`]) runs its
+    /// effects; the others are cancelled, and the log says why.
     pub(super) fn resolve_pending(&mut self) {
         if self.pending.is_empty() {
             return;
         }
-        let mut pending = std::mem::take(&mut self.pending);
+        let pending = std::mem::take(&mut self.pending);
         let round = self.round;
-        let mut waiting = 0;
-        for i in 0..pending.len() {
-            let p = pending[i];
+        let mut waiting = Vec::new();
+        for p in pending {
             if p.round > round || matches!(self.phase, Phase::Over(_)) {
-                pending[waiting] = p;
-                waiting += 1;
+                waiting.push(p);
                 continue;
             }
             let Ability::Action(id) = p.action.ability else {
                 continue;
             };
-            let live = self.state.is_live(p.action.actor)
-                && p.action.target.is_none_or(|t| self.state.is_live(t));
-            let stage = if live {
-                Stage::Resolved
-            } else {
-                Stage::Cancelled
+            let verdict = self.still_allowed(id, p.seat, p.action, &p.paid);
+            let stage = match verdict {
+                Ok(()) => Stage::Resolved,
+                Err(why) => Stage::Cancelled(why),
             };
             self.record(GameEvent::Acted {
                 seat: p.seat,
                 action: p.action,
                 stage,
             });
-            if live {
-                self.run_action(ActionList::Effects, id, p.seat, p.action);
+            if verdict.is_ok() {
+                self.run_action(ActionList::Effects, id, p.seat, p.action, None);
             }
         }
-        pending.truncate(waiting);
-        self.pending = pending;
+        // Actions delayed while these resolved wait behind those already waiting.
+        waiting.append(&mut self.pending);
+        self.pending = waiting;
     }
 }
 

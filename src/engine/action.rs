@@ -2,7 +2,7 @@
 //! whether it is allowed now: the cheap test, the reason it is not
 //! ([`Illegal`]), and every action that is.
 
-use super::{CardId, Game, Phase};
+use super::{Cancel, CardId, Game, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::turn_kinds::TurnKindId;
 use crate::check::rules::{ActionDef, ActionId, KindId, RuleSet};
@@ -93,6 +93,9 @@ pub enum Illegal {
     #[error("{0}")]
     Refused(String),
 }
+
+/// One value an action's `:pay` changed, and by how much.
+pub(super) type Paid = (EntityId, AttrId, i64);
 
 /// What an action's conditions say for one actor and target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,6 +232,45 @@ impl Game<'_> {
         Some(verdict(code, &mut self.state, roles, action))
     }
 
+    /// Whether delayed action `id`, chosen on `seat`'s turn, may still resolve
+    /// now: its actor and target in play, its `:when` holding and none of its
+    /// `:refused-when` cases, as when it was chosen, with `seat`'s roles bound.
+    /// What its `:pay` changed (`paid`) is taken back while its conditions are
+    /// read, so the cost it already spent does not count against it. The
+    /// turn's kind is not asked again: the action was chosen in a turn that
+    /// allowed it.
+    pub(super) fn still_allowed(
+        &mut self,
+        id: ActionId,
+        seat: EntityId,
+        action: Action,
+        paid: &[Paid],
+    ) -> Result<(), Cancel> {
+        for entity in [Some(action.actor), action.target].into_iter().flatten() {
+            if !self.state.is_live(entity) {
+                return Err(Cancel::Gone(entity));
+            }
+        }
+        let Some(code) = self.code.actions.get(id.index()) else {
+            return Err(Cancel::NotNow);
+        };
+        for &(entity, attr, by) in paid {
+            self.state.shift(entity, attr, by.wrapping_neg());
+        }
+        let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
+        let said = verdict(code, &mut self.state, roles, action);
+        for &(entity, attr, by) in paid.iter().rev() {
+            self.state.shift(entity, attr, by);
+        }
+        // Dice a condition rolled belong to no change.
+        self.state.forget_rolls();
+        match said {
+            Verdict::Allowed | Verdict::WrongTurn => Ok(()),
+            Verdict::NotNow => Err(Cancel::NotNow),
+            Verdict::Refused(i) => Err(Cancel::Refused(u16::try_from(i).unwrap_or(u16::MAX))),
+        }
+    }
+
     /// Is `action` allowed now, and if not, why?
     pub fn check(&mut self, action: Action) -> Result<(), Illegal> {
         if self.allowed(action) {
@@ -278,23 +320,21 @@ impl Game<'_> {
         let Some(def) = rules.actions.get(id) else {
             return Illegal::NoSuchAction(id.index());
         };
-        let names = rules.game_entity_names();
-        let name = |e: EntityId| {
-            names
-                .get(e.index())
-                .cloned()
-                .unwrap_or_else(|| format!("#{e}"))
-        };
+        let actor = self.entity_name(action.actor);
+        let target = action
+            .target
+            .map(|t| self.entity_name(t))
+            .unwrap_or_default();
         let kind = |k: KindId| rules.kinds.get(k).map_or("?", String::as_str);
         if !self.state.is_live(action.actor) {
-            return Illegal::NotAllowed(format!("{} is not in play", name(action.actor)));
+            return Illegal::NotAllowed(format!("{actor} is not in play"));
         }
         if self.state.kind(action.actor) != Some(def.actor) {
             return Illegal::NotAllowed(format!(
                 "{} is used by a {}; {} is not one",
                 def.name,
                 kind(def.actor),
-                name(action.actor)
+                actor
             ));
         }
         match (def.target, action.target) {
@@ -309,7 +349,7 @@ impl Game<'_> {
                     "{} is aimed at a {} in play; {} is not one",
                     def.name,
                     kind(k),
-                    name(t)
+                    target
                 ));
             }
             _ => {}
@@ -348,8 +388,8 @@ impl Game<'_> {
                 ))
             }
             _ => Illegal::NotAllowed(match action.target {
-                Some(t) => format!("{} cannot {} {} now", name(action.actor), def.name, name(t)),
-                None => format!("{} cannot {} now", name(action.actor), def.name),
+                Some(_) => format!("{actor} cannot {} {target} now", def.name),
+                None => format!("{actor} cannot {} now", def.name),
             }),
         }
     }

@@ -18,8 +18,19 @@ pub enum Stage {
     Delayed,
     /// A delayed action resolves.
     Resolved,
-    /// A delayed action is cancelled: its actor or target left play.
-    Cancelled,
+    /// A delayed action is cancelled: it is no longer allowed when its round comes.
+    Cancelled(Cancel),
+}
+
+/// Why a delayed action was cancelled when its round came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cancel {
+    /// This entity, its actor or its target, has left play.
+    Gone(EntityId),
+    /// Its `:when` no longer holds.
+    NotNow,
+    /// Its `:refused-when` case with this index holds.
+    Refused(u16),
 }
 
 /// What changed an attribute during a game.

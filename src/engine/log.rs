@@ -1,9 +1,9 @@
 //! The game log as people read it: turns, plays and discards, every change, the end.
 
-use crate::ids::{AttrId, StatusId, TurnKindId};
+use crate::ids::{AttrId, KindId, StatusId, TurnKindId};
 use std::fmt::Write as _;
 
-use super::{Ability, Action, By, GameEvent, Outcome, Stage, moment_label};
+use super::{Ability, Action, By, Cancel, GameEvent, Outcome, Stage, moment_label};
 use crate::check::ast::EntityId;
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
@@ -87,7 +87,38 @@ pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
     render_named(rules, cards, log, &rules.game_entity_names())
 }
 
-/// [`render`] with each seat called by `names[seat]` (scenarios say `you` and `other`).
+/// [`render`] of the log from entry `from` on (what a person has not seen
+/// yet), entities that entered play before it still called by their names.
+pub fn render_from(rules: &RuleSet, cards: &[Card], log: &[GameEvent], from: usize) -> String {
+    let from = from.min(log.len());
+    let names = with_spawned(rules, &log[..from], &rules.game_entity_names());
+    render_named(rules, cards, &log[from..], &names)
+}
+
+/// What logs call an entity that entered play during a game (`{:spawn …}`):
+/// its kind and number, `tile#33`.
+pub fn spawned_name(rules: &RuleSet, kind: KindId, entity: EntityId) -> String {
+    let kind = rules.kinds.get(kind).map_or("?", String::as_str);
+    format!("{kind}#{entity}")
+}
+
+/// `names`, with every entity `log` sees enter play called by [`spawned_name`].
+pub fn with_spawned(rules: &RuleSet, log: &[GameEvent], names: &[String]) -> Vec<String> {
+    let mut all = names.to_vec();
+    for e in log {
+        if let GameEvent::Spawned { entity, kind } = *e {
+            let at = entity.index();
+            if at >= all.len() {
+                all.extend((all.len()..=at).map(|i| format!("#{i}")));
+            }
+            all[at] = spawned_name(rules, kind, entity);
+        }
+    }
+    all
+}
+
+/// [`render`] with each seat called by `names[seat]` (scenarios say `you` and
+/// `other`); entities that enter play in `log` by [`spawned_name`].
 pub fn render_named(
     rules: &RuleSet,
     cards: &[Card],
@@ -95,8 +126,9 @@ pub fn render_named(
     names: &[String],
 ) -> String {
     let mut out = String::new();
-    // Seats by name; entities added in play by number.
-    let seat = |s: EntityId| seat_name(names, s);
+    let names = with_spawned(rules, log, names);
+    // Seats and setup entities by name, entities added in play by kind and number.
+    let seat = |s: EntityId| seat_name(&names, s);
     // A moment's hook changes share one line: "start: p1.bricks 5 -> 7, …".
     let mut hook_line: Vec<String> = Vec::new();
     let mut hook_name = "start";
@@ -142,7 +174,7 @@ pub fn render_named(
     out
 }
 
-/// What a seat is called: its name in `names`, or `#n` for an entity added in play.
+/// What an entity is called: its name in `names`, or `#n` for one added in play out of sight.
 fn seat_name(names: &[String], s: EntityId) -> std::borrow::Cow<'_, str> {
     match names.get(s.index()) {
         Some(name) => std::borrow::Cow::Borrowed(name.as_str()),
@@ -204,7 +236,21 @@ fn render_event<'n>(
                     writeln!(out, "  {who}: {what} (preparing: resolves next round)")
                 }
                 Stage::Resolved => writeln!(out, "  {who}'s prepared {what} resolves"),
-                Stage::Cancelled => writeln!(out, "  {who}'s prepared {what} is cancelled"),
+                Stage::Cancelled(why) => {
+                    let why = match why {
+                        Cancel::Gone(e) => format!("{} left play", seat(e)),
+                        Cancel::NotNow => "its :when no longer holds".to_string(),
+                        Cancel::Refused(i) => match action.ability {
+                            Ability::Action(id) => rules
+                                .actions
+                                .get(id)
+                                .and_then(|def| def.refused.get(usize::from(i)))
+                                .map_or_else(String::new, |(_, reason)| reason.clone()),
+                            Ability::Card(_) | Ability::Discard(_) => String::new(),
+                        },
+                    };
+                    writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")
+                }
             };
         }
         GameEvent::Passed { seat: s } => {
@@ -260,9 +306,9 @@ fn render_event<'n>(
                 kept_line(higher, kept, other)
             );
         }
-        GameEvent::Spawned { entity, kind } => {
-            let kind = rules.kinds.get(kind).map_or("?", String::as_str);
-            let _ = writeln!(out, "    {} enters play ({kind})", seat(entity));
+        // Its name says its kind: `tile#33`.
+        GameEvent::Spawned { entity, kind: _ } => {
+            let _ = writeln!(out, "    {} enters play", seat(entity));
         }
         GameEvent::Removed { entity } => {
             let _ = writeln!(out, "    {} leaves play", seat(entity));

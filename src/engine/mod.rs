@@ -31,7 +31,7 @@ mod victory;
 pub use act::MAX_ACTIONS_PER_TURN;
 pub use action::{Ability, Action, Illegal};
 pub use cards::CardId;
-pub use events::{By, Change, GameEvent, Stage, via_name};
+pub use events::{By, Cancel, Change, GameEvent, Stage, via_name};
 pub use moments::{moment_label, run_moment, run_timing};
 pub use queue::{MAX_QUEUE, Queued};
 
@@ -389,6 +389,25 @@ impl<'r> Game<'r> {
         self.log.as_mut()
     }
 
+    /// What logs call `entity`: its seat's or setup name, or, for one that
+    /// entered play during the game, its kind and number (`tile#33`).
+    pub fn entity_name(&self, entity: EntityId) -> String {
+        if let Some(name) = self.rules.game_entity_names().get(entity.index()) {
+            return name.clone();
+        }
+        // Out of play, an entity keeps no kind in the state; the log saw it enter.
+        let logged = || {
+            self.log.iter().flatten().find_map(|e| match *e {
+                GameEvent::Spawned { entity: e, kind } if e == entity => Some(kind),
+                _ => None,
+            })
+        };
+        match self.state.kind(entity).or_else(logged) {
+            Some(kind) => log::spawned_name(self.rules, kind, entity),
+            None => format!("#{entity}"),
+        }
+    }
+
     /// The rule set.
     pub fn rules(&self) -> &'r RuleSet {
         self.rules
@@ -471,6 +490,24 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Ends the turn being taken though its actor could still act (a
+    /// scenario's `:next-turn`): the turn's end runs, then the next turn
+    /// starts, or waits while paused ([`Game::pause_between_turns`]).
+    /// Between turns it does nothing; refused while a card must be
+    /// discarded, and once the game is over.
+    pub fn end_turn_now(&mut self) -> Result<(), Illegal> {
+        match self.phase {
+            Phase::Act => {
+                self.play_again_pending = false;
+                self.end_turn();
+                Ok(())
+            }
+            Phase::BetweenTurns => Ok(()),
+            Phase::MustDiscard(_) => Err(Illegal::MustDiscard),
+            Phase::Over(_) => Err(Illegal::Over),
+        }
+    }
+
     /// Puts `card` into the hand of the entity whose turn it is: for scenarios.
     /// Does nothing without card zones.
     pub fn give(&mut self, card: CardId) {
@@ -505,16 +542,28 @@ impl<'r> Game<'r> {
     /// on-acquire effects), applied by the seat whose turn it is: a
     /// scenario's given statuses. Victory is judged after.
     pub fn give_status(&mut self, entity: EntityId, status: StatusId, magnitude: i64) {
+        self.give_status_lasting(entity, status, magnitude, None);
+    }
+
+    /// [`Game::give_status`], with `left` turns left if given, instead of
+    /// what the status's definition says: a scenario's `{:hero {:power 1}}`.
+    pub fn give_status_lasting(
+        &mut self,
+        entity: EntityId,
+        status: StatusId,
+        magnitude: i64,
+        left: Option<u32>,
+    ) {
         let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
-        crate::eval::acquire(
+        crate::eval::acquire_lasting(
             self.rules,
             &mut self.state,
             roles,
-            entity,
-            self.current,
+            (entity, self.current),
             status,
             magnitude,
+            left,
             &mut self.events,
         );
         self.flush_events(By::Given);

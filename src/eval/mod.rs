@@ -26,7 +26,7 @@ pub use state::{
     MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, MAX_STATUS_DEPTH, QueueRequest,
     Rng, State,
 };
-pub use status::{Instance, StatusChange, acquire, end_status, run_status_timing};
+pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
 
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).

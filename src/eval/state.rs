@@ -287,6 +287,18 @@ impl State {
         }
     }
 
+    /// Adds `by` to a value (and its base, where statuses modify it), without
+    /// bounds, modifiers or events, wrapping: so that adding `-by` after it
+    /// gives back exactly what was there. For reading a state with a change
+    /// taken back for a moment (a delayed action's cost, while it is checked again).
+    pub fn shift(&mut self, entity: EntityId, attr: AttrId, by: i64) {
+        let at = entity.index() * self.width + attr.index();
+        self.values[at] = self.values[at].wrapping_add(by);
+        if let Some(base) = self.base.get_mut(at) {
+            *base = base.wrapping_add(by);
+        }
+    }
+
     /// The value of `attr` of `entity` before status modifiers.
     pub fn base(&self, entity: EntityId, attr: AttrId) -> i64 {
         let at = entity.index() * self.width + attr.index();

@@ -183,7 +183,16 @@ pub(super) fn change(
                 let Some(serial) = choose(state, entity, filter, *pick) else {
                     break;
                 };
-                cx.end(state, serial, 0, StatusChange::Removed, events);
+                // The removal is the dispel's doing: its events name the
+                // status or card whose effect dispelled, not the one removed.
+                cx.end_as(
+                    state,
+                    serial,
+                    0,
+                    StatusChange::Removed,
+                    Some(cx.cause),
+                    events,
+                );
             }
         }
         StatusOp::Extend { filter } => {
@@ -490,12 +499,28 @@ impl<'r> Context<'r> {
 
     /// Ends the instance numbered `serial` (likely at index `hint`): it ran
     /// out (its `:on-expire` runs) or was removed (its `:on-remove` runs).
+    /// Its events are the status's own doing.
     fn end(
         &self,
         state: &mut State,
         serial: u32,
         hint: usize,
         how: StatusChange,
+        events: &mut Vec<Event>,
+    ) {
+        self.end_as(state, serial, hint, how, None, events);
+    }
+
+    /// [`Context::end`], its event made by `by` (by the instance's own
+    /// status, without). The values that change as its modifiers end are
+    /// the status's own doing either way: logs name it beside them.
+    fn end_as(
+        &self,
+        state: &mut State,
+        serial: u32,
+        hint: usize,
+        how: StatusChange,
+        by: Option<Cause>,
         events: &mut Vec<Event>,
     ) {
         let Some(k) = locate(&state.instances, serial, hint) else {
@@ -509,7 +534,7 @@ impl<'r> Context<'r> {
             what: What::Status(inst.status, how),
             before: shown(inst.left),
             after: 0,
-            cause,
+            cause: by.unwrap_or(cause),
         });
         self.recompute_for(state, inst.holder, def, cause, events);
         let effects = match how {
@@ -684,6 +709,25 @@ pub fn acquire(
 ) {
     let cx = Context::outside(rules, roles);
     cx.acquire(state, holder, source, status, magnitude, None, events);
+}
+
+/// [`acquire`] by `(holder, source)`, with `left` turns left if given,
+/// instead of what the status's definition says (a scenario's
+/// `{:hero {:power 1}}`).
+#[allow(clippy::too_many_arguments)]
+pub fn acquire_lasting(
+    rules: &RuleSet,
+    state: &mut State,
+    roles: &[EntityId],
+    (holder, source): (EntityId, EntityId),
+    status: StatusId,
+    magnitude: i64,
+    left: Option<u32>,
+    events: &mut Vec<Event>,
+) {
+    let cx = Context::outside(rules, roles);
+    let lasts = left.map(i64::from);
+    cx.acquire(state, holder, source, status, magnitude, lasts, events);
 }
 
 /// Ends the instance numbered `serial` as removed (its `:on-remove` runs), with

@@ -16,10 +16,12 @@
 //! turn's start runs after the last step, so the state is what the plays left.
 //!
 //! Rule sets with `:actions` and `:setup` entities name entities by their
-//! setup names too (`:hero`), give them statuses before the first step
-//! (`:statuses {:hero [:power]}`), and act: `[:act :hero :move :cell-2-1]`,
+//! setup names too (`:hero`), and entities that enter play by kind and
+//! number as logs name them (`:tile#33`); give them statuses before the
+//! first step (`:statuses {:hero [:power]}`, or with turns left,
+//! `{:hero {:power 1}}`), and act: `[:act :hero :move :cell-2-1]`,
 //! `[:refused [:act …] "reason"]`, `[:status :hero :power]` (acquired now),
-//! `:next-turn` (the next turn begins, with
+//! `:next-turn` (the turn being taken ends and the next begins, with
 //! any round end and start on the way). `:expect` may then name statuses and
 //! turns left (`:statuses {:hero {:power 2}}`), entities out of play
 //! (`:gone [:minion]`) and any condition (`:holds [[= 1 [count :tile]]]`,
@@ -34,7 +36,7 @@ use crate::check::rules::ActionId;
 use crate::engine::CardId;
 use crate::syntax::Span;
 
-use crate::ids::{OptionId, TimingId, TurnKindId};
+use crate::ids::{KindId, OptionId, TimingId, TurnKindId};
 pub use read::load;
 pub use run::run;
 
@@ -50,8 +52,8 @@ pub struct Scenario {
     pub start: Option<Vec<(Who, AttrId, i64)>>,
     /// Values set before the first step: entity, attribute, value.
     pub given: Vec<(Who, AttrId, i64)>,
-    /// Statuses acquired before the first step, in order, each with its magnitude.
-    pub statuses: Vec<(Who, StatusId, i64)>,
+    /// Statuses acquired before the first step, in order.
+    pub statuses: Vec<GivenStatus>,
     /// What is done, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -68,7 +70,7 @@ impl Scenario {
         let seat = |w: &Who| matches!(*w, Who::Entity(e) if e.index() < seats);
         let values = self.start.iter().flatten().chain(&self.given);
         values.clone().any(|(w, _, _)| seat(w))
-            || self.statuses.iter().any(|(w, _, _)| seat(w))
+            || self.statuses.iter().any(|g| seat(&g.holder))
             || self.steps.iter().any(|step| match step {
                 Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
                     seat(a) || t.iter().any(seat)
@@ -96,13 +98,30 @@ impl Expect {
     }
 }
 
-/// Whom a scenario names: a role (`:you`) or a setup entity (`:hero`).
+/// A status a scenario gives before its first step: `:statuses {:hero
+/// [:power [:heal4 23]]}`, or with turns left, `:statuses {:hero {:power 1}}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GivenStatus {
+    /// Who acquires it.
+    pub holder: Who,
+    /// Which.
+    pub status: StatusId,
+    /// Its magnitude (0 unless given).
+    pub magnitude: i64,
+    /// Its turns left, if given; otherwise it lasts as its definition says.
+    pub left: Option<u32>,
+}
+
+/// Whom a scenario names: a role (`:you`), a setup entity (`:hero`), or an
+/// entity that enters play during it, as logs name it (`:tile#33`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Who {
     /// The entity a role means on the first seat's turn.
     Role(RoleId),
     /// An entity by number: a seat or a `:setup` entity.
     Entity(EntityId),
+    /// An entity of this kind that enters play during the scenario, by number.
+    Spawned(KindId, EntityId),
 }
 
 /// One step of a scenario.

@@ -1,7 +1,7 @@
 //! Reading scenario files: each `{:scenario …}` map checked against a rule set
 //! and its cards into a [`Scenario`], with a diagnostic for every mistake.
 
-use super::{Expect, ExpectKey, QueueWant, Scenario, ScenarioKey, Step, Who};
+use super::{Expect, ExpectKey, GivenStatus, QueueWant, Scenario, ScenarioKey, Step, Who};
 use crate::check;
 use crate::check::ast::{AttrId, EntityId, StatusId};
 use crate::check::defs::Card;
@@ -116,7 +116,8 @@ fn scenario(
     (diags.len() == before).then_some(s)
 }
 
-/// A role (`:you`) or the name of a seat or `:setup` entity (`:hero`).
+/// A role (`:you`), the name of a seat or `:setup` entity (`:hero`), or an
+/// entity that enters play, by kind and number as logs name it (`:tile#33`).
 fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Who> {
     let name = form.as_keyword().unwrap_or("");
     if let Some(r) = rules.role(name) {
@@ -125,6 +126,9 @@ fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
     let names = rules.game_entity_names();
     if let Some(e) = names.iter().position(|n| n == name) {
         return Some(Who::Entity(EntityId::new(e)));
+    }
+    if let Some((kind, number)) = name.split_once('#') {
+        return spawned(form, kind, number, &names, rules, diags);
     }
     let known: Vec<&str> = rules
         .roles
@@ -147,6 +151,63 @@ fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
     None
 }
 
+/// `:tile#33`: entity 33, of kind `:tile`, which enters play during the
+/// scenario (the entities a game starts with have names of their own).
+fn spawned(
+    form: &Form<'_>,
+    kind: &str,
+    number: &str,
+    names: &[String],
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Who> {
+    let example =
+        "an entity that enters play is named by its kind and number, as logs name it: `:tile#33`";
+    let number = number
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n < u32::MAX as usize);
+    let Some(number) = number.filter(|_| !kind.is_empty()) else {
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownEntity,
+                form.span,
+                format!("expected a role or entity, found {form}"),
+            )
+            .with_help(example),
+        );
+        return None;
+    };
+    if let Some(name) = names.get(number) {
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownEntity,
+                form.span,
+                format!(
+                    "entity {number} does not enter play: the game starts with it, as `:{name}`"
+                ),
+            )
+            .with_help(format!("name it `:{name}`")),
+        );
+        return None;
+    }
+    let Some(k) = rules.kind(kind) else {
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownKind,
+                form.span,
+                format!("`:{kind}` in `{form}` is not a kind of this rule set"),
+            )
+            .suggest(kind, rules.kinds.iter().map(String::as_str), |s| {
+                format!(":{s}#{number}")
+            })
+            .with_help_if_none(example),
+        );
+        return None;
+    };
+    Some(Who::Spawned(k, EntityId::new(number)))
+}
+
 /// A status id of the rule set.
 fn status(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<StatusId> {
     let name = form.as_keyword().unwrap_or("");
@@ -166,12 +227,12 @@ fn status(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Opti
     found
 }
 
-/// `{:hero [:power :slow]}`
+/// `{:hero [:power :slow]}`, or with turns left, `{:hero {:power 1}}`.
 fn given_statuses(
     form: &Form<'_>,
     rules: &RuleSet,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<(Who, StatusId, i64)> {
+) -> Vec<GivenStatus> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
         diags.push(Diagnostic::new(
@@ -182,18 +243,59 @@ fn given_statuses(
         return out;
     };
     for (k, v) in pairs.iter() {
-        let Some(w) = who(k, rules, diags) else {
+        let Some(holder) = who(k, rules, diags) else {
             continue;
         };
+        let given = |(status, magnitude, left)| GivenStatus {
+            holder,
+            status,
+            magnitude,
+            left,
+        };
+        if let Kind::Map(items) = &v.kind {
+            out.extend(
+                items
+                    .iter()
+                    .filter_map(|(id, left)| status_with_turns_left(id, left, rules, diags))
+                    .map(|(status, left)| given((status, 0, Some(left)))),
+            );
+            continue;
+        }
         let items = match &v.kind {
             Kind::Vector(items) => &items[..],
             _ => std::slice::from_ref(v),
         };
         for item in items {
-            out.extend(status_with_magnitude(item, rules, diags).map(|(s, m)| (w, s, m)));
+            out.extend(status_with_magnitude(item, rules, diags).map(|(s, m)| given((s, m, None))));
         }
     }
     out
+}
+
+/// `:power 1` in `{:hero {:power 1}}`: a status and the turns it has left, 1 or more.
+fn status_with_turns_left(
+    id: &Form<'_>,
+    left: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(StatusId, u32)> {
+    let status = status(id, rules, diags);
+    let turns = match left.kind {
+        // Up to the most a status lasts short of "until removed".
+        Kind::Int(n) if n >= 1 && n < i64::from(u32::MAX) => u32::try_from(n).ok(),
+        _ => None,
+    };
+    if turns.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::whole_number(left),
+                left.span,
+                format!("turns left are a whole number from 1, found {}", left.describe()),
+            )
+            .with_help("`{:hero {:power 1}}` gives `:power` with 1 turn left; `{:hero [:power]}` with its own duration"),
+        );
+    }
+    status.zip(turns)
 }
 
 /// `:power`, or `[:heal4 23]`: a status and the magnitude it is acquired with (0 without).
@@ -570,8 +672,10 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
     };
     for (k, v) in pairs.iter() {
         let name = k.as_keyword().unwrap_or("");
-        let entity =
-            rules.role(name).is_some() || rules.game_entity_names().iter().any(|n| n == name);
+        // `:tile#33`: an entity that enters play, named as logs name it.
+        let entity = rules.role(name).is_some()
+            || rules.game_entity_names().iter().any(|n| n == name)
+            || name.contains('#');
         match (entity.then_some(()), ExpectKey::find(name)) {
             (Some(()), _) => {
                 let pair = [(*k, *v)];

@@ -8,7 +8,8 @@ use super::{Expect, QueueWant, Scenario, Step, Who};
 use crate::check::ast::{AttrId, EntityId, StatusId};
 use crate::check::defs::Card;
 use crate::check::rules::{ActionId, RuleSet};
-use crate::engine::{Action, CardId, Game, Illegal, Log, Outcome, Phase, Queued};
+use crate::engine::log::spawned_name;
+use crate::engine::{Action, CardId, Game, GameEvent, Illegal, Log, Outcome, Phase, Queued};
 use crate::eval::State;
 use crate::ids::RoleId;
 
@@ -25,8 +26,9 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
         failures: Vec::new(),
     };
     for (n, step) in s.steps.iter().enumerate() {
-        // An expectation looks at the game as the last step left it.
-        if !matches!(step, Step::Expect(_)) {
+        // An expectation looks at the game as the last step left it;
+        // `:next-turn` starts the next turn itself.
+        if !matches!(step, Step::Expect(_) | Step::NextTurn) {
             running.game.resume();
         }
         if running.step(n, step).is_break() {
@@ -64,7 +66,35 @@ fn entity(rules: &RuleSet, w: Who) -> EntityId {
     let seats = rules.seats.len().max(1);
     match w {
         Who::Role(r) => EntityId::new(r.index() % seats),
-        Who::Entity(e) => e,
+        Who::Entity(e) | Who::Spawned(_, e) => e,
+    }
+}
+
+/// Why `w` names no entity of `game` now, if it names none: an entity named
+/// by kind and number (`tile#33`) that has not entered play as one of that kind.
+fn not_entered(game: &Game<'_>, w: Who) -> Option<String> {
+    let Who::Spawned(kind, e) = w else {
+        return None;
+    };
+    let rules = game.rules();
+    let name = spawned_name(rules, kind, e);
+    // Out of play, an entity keeps no kind in the state; the log saw it enter.
+    let logged = || {
+        game.log()
+            .unwrap_or(&[])
+            .iter()
+            .find_map(|event| match *event {
+                GameEvent::Spawned { entity, kind } if entity == e => Some(kind),
+                _ => None,
+            })
+    };
+    match game.state().kind(e).or_else(logged) {
+        Some(k) if k == kind => None,
+        Some(k) => Some(format!(
+            "there is no {name}: entity {e} entered play as {}",
+            spawned_name(rules, k, e)
+        )),
+        None => Some(format!("{name} has not entered play")),
     }
 }
 
@@ -75,6 +105,18 @@ fn start<'r>(
     rules: &'r RuleSet,
     deck: &'r [Card],
 ) -> Result<(Game<'r>, Vec<EntityId>), Vec<String>> {
+    let named_before_play = (s.start.iter().flatten().chain(&s.given))
+        .map(|g| g.0)
+        .chain(s.statuses.iter().map(|g| g.holder));
+    if let Some(Who::Spawned(kind, e)) = named_before_play
+        .into_iter()
+        .find(|w| matches!(w, Who::Spawned(..)))
+    {
+        return Err(vec![format!(
+            "{} has not entered play before the first step",
+            spawned_name(rules, kind, e)
+        )]);
+    }
     let start: Vec<(EntityId, AttrId, i64)> = s
         .start
         .iter()
@@ -112,8 +154,8 @@ fn start<'r>(
         game.clear_log();
     }
     // Given statuses are acquired through the normal path, and logged.
-    for &(who, status, magnitude) in &s.statuses {
-        game.give_status(entity(rules, who), status, magnitude);
+    for g in &s.statuses {
+        game.give_status_lasting(entity(rules, g.holder), g.status, g.magnitude, g.left);
     }
     // The given state may already be won (a tower at 0): judge it before any step.
     game.recheck();
@@ -157,7 +199,7 @@ impl Running<'_> {
             Step::Play(c) => (c, true, false),
             Step::Discard(c) => (c, false, false),
             Step::Refused(c, discard) => (c, !discard, true),
-            Step::NextTurn => return ControlFlow::Continue(()),
+            Step::NextTurn => return self.next_turn(n),
             Step::Expect(ref expect) => {
                 let before = self.failures.len();
                 check_expectations(
@@ -174,9 +216,18 @@ impl Running<'_> {
                 return ControlFlow::Continue(());
             }
             Step::Status(holder, id, magnitude) => {
+                if let Some(why) = not_entered(&self.game, holder) {
+                    self.failures.push(format!("step {}: {why}", n + 1));
+                    return ControlFlow::Break(());
+                }
                 self.game
                     .give_status(entity(self.rules, holder), id, magnitude);
                 return ControlFlow::Continue(());
+            }
+            Step::Act(actor, _, target, _) | Step::RefusedAct(actor, _, target, _, _)
+                if self.absent(n, actor, target) =>
+            {
+                return ControlFlow::Break(());
             }
             Step::Act(actor, id, target, choice) => {
                 let mut action = self.action(actor, id, target);
@@ -195,6 +246,34 @@ impl Running<'_> {
             }
         };
         self.card(n, card, play, refused)
+    }
+
+    /// Step `n`, `:next-turn`: the turn being taken ends, even if its actor
+    /// could still act, and the next one starts; a turn that has ended
+    /// already only lets the next one start.
+    fn next_turn(&mut self, n: usize) -> ControlFlow<()> {
+        if let Err(e) = self.game.end_turn_now() {
+            self.failures.push(format!(
+                "step {}: `:next-turn` cannot end the turn: {e}",
+                n + 1
+            ));
+            return ControlFlow::Break(());
+        }
+        self.game.resume();
+        ControlFlow::Continue(())
+    }
+
+    /// Whether step `n`'s actor or target is named by kind and number and has
+    /// not entered play as one (a failure, then).
+    fn absent(&mut self, n: usize, actor: Who, target: Option<Who>) -> bool {
+        let why = [Some(actor), target]
+            .into_iter()
+            .flatten()
+            .find_map(|w| not_entered(&self.game, w));
+        if let Some(why) = &why {
+            self.failures.push(format!("step {}: {why}", n + 1));
+        }
+        why.is_some()
     }
 
     fn action_name(&self, id: ActionId) -> &str {
@@ -334,7 +413,7 @@ impl Seen<'_, '_> {
     fn entity(&self, w: Who) -> EntityId {
         match w {
             Who::Role(r) => self.roles[r.index()],
-            Who::Entity(e) => e,
+            Who::Entity(e) | Who::Spawned(_, e) => e,
         }
     }
 
@@ -345,13 +424,20 @@ impl Seen<'_, '_> {
                 .names
                 .get(e.index())
                 .cloned()
-                .unwrap_or_else(|| format!("#{e}")),
+                .unwrap_or_else(|| self.game.entity_name(e)),
+            Who::Spawned(kind, e) => spawned_name(self.rules, kind, e),
         }
     }
 
     /// What is wrong with `e`, if it does not hold.
     fn failure(&self, e: &Expect) -> Option<String> {
         let (game, rules) = (self.game, self.rules);
+        // An entity named by kind and number must have entered play to be read.
+        if let Expect::Value(w, ..) | Expect::Statuses(w, _) | Expect::Gone(w) = e
+            && let Some(why) = not_entered(game, *w)
+        {
+            return Some(why);
+        }
         match *e {
             Expect::Value(who, attr, want) => {
                 let got = game.state().get(self.entity(who), attr);
@@ -440,7 +526,13 @@ impl Seen<'_, '_> {
 
     /// `:queue […]`: the turn queue, entry by entry.
     fn queue(&self, want: &[QueueWant]) -> Option<String> {
-        let (rules, names) = (self.rules, self.names);
+        let rules = self.rules;
+        let name = |e: EntityId| {
+            self.names
+                .get(e.index())
+                .cloned()
+                .unwrap_or_else(|| self.game.entity_name(e))
+        };
         let got = self.game.queue_listing();
         let matches = got.len() == want.len()
             && got.iter().zip(want).all(|(g, w)| match (*g, *w) {
@@ -457,17 +549,9 @@ impl Seen<'_, '_> {
             return None;
         }
         let show = |q: &Queued| match *q {
-            Queued::Turn(e, k) => format!(
-                "[:turn :{} :{}]",
-                names.get(e.index()).map_or("?", String::as_str),
-                rules.turn_kinds[k].name
-            ),
+            Queued::Turn(e, k) => format!("[:turn :{} :{}]", name(e), rules.turn_kinds[k].name),
             Queued::Reorder => ":reorder".to_string(),
-            Queued::Timed(t, e) => format!(
-                "[:timed :{} :{}]",
-                rules.timings[t].name,
-                names.get(e.index()).map_or("?", String::as_str)
-            ),
+            Queued::Timed(t, e) => format!("[:timed :{} :{}]", rules.timings[t].name, name(e)),
         };
         Some(format!(
             "the queue is [{}]",

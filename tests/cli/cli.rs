@@ -286,3 +286,53 @@ fn the_working_directory_does_not_change_the_deck_and_the_deck_is_named() {
         text(&out.stdout)
     );
 }
+
+/// A rule set with cards and actions side by side: a hand of Meteors nobody
+/// can afford at first, and a strike each turn.
+const CARDS_AND_ACTIONS: &str = r#"{:rules :mixed
+ :doc "cards and actions side by side"
+ :roles {:you "the player whose turn it is" :other "the opponent"}
+ :kinds {:player "a seat's player"}
+ :attributes {:gold {:default 1 :min 0} :hp {:default 5 :min 0} :acted {:default 0 :min 0}}
+ :seats [:p1 :p2]
+ :cards {:pay-with [:gold] :hand-size 2}
+ :timings {:ready {:at :turn-start :doc "each player may strike again"}}
+ :hooks {:ready [{:effected :you :resource :acted :set true :amount 0}]}
+ :actions {:strike {:doc "hit the other player" :actor :player :target :player
+                    :when [and [= :actor :you] [and [= :target :other] [= [:actor :acted] 0]]]
+                    :pay [{:effected :actor :resource :acted :amount 1}]
+                    :effects [{:effected :target :resource :hp :amount -1}]}}
+ :victory [{:when [<= [:other :hp] 0] :winner :you :reason "the other fell"}]
+ :turns {:limit 6}}
+"#;
+
+#[test]
+fn a_person_is_offered_the_rule_sets_actions_beside_a_hand_and_told_why_a_card_is_refused() {
+    let dir = common::scratch_dir("human-cards-and-actions");
+    std::fs::write(dir.join("mixed.edn"), CARDS_AND_ACTIONS).unwrap();
+    std::fs::write(
+        dir.join("meteors.edn"),
+        "{:card \"Meteor\" :type :gold :cost 5 :text \"-3 Hp\" :discardable false :copies 8\n \
+         :effects [{:effected :other :resource :hp :amount -3}]}\n",
+    )
+    .unwrap();
+    // A card that cannot be paid for, a mistyped action, the strike, then quit.
+    let out = common::run_in(
+        &["play", "mixed.edn", "--cards", "meteors.edn", "--human"],
+        "1\na 9\na 1\nq\n",
+        Some(&dir),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    for want in [
+        "your hand:\n  1. Meteor (5 gold): -3 Hp  [cannot afford, cannot be discarded]",
+        "your actions:\n  a1. p1: strike p2\n",
+        "play N, discard with d N, act with a N, quit with q > ",
+        "Meteor costs 5 gold; you have 1 (seat p1)",
+        "type a N, an action number from 1 to 1",
+        "  p1: strike p2\n    p1.acted 0 -> 1\n    p2.hp 5 -> 4",
+        "game abandoned",
+    ] {
+        assert!(shown.contains(want), "{want:?} in:\n{shown}");
+    }
+}

@@ -150,3 +150,29 @@ fn each_fighter_holds_every_skill_and_talisman() {
         "{log}"
     );
 }
+
+#[test]
+fn a_dispel_names_the_status_that_dispelled_as_its_cause() {
+    // removeEffect8 removes its holder's oldest debuff at its turn start: the
+    // removal is removeEffect8's doing, not DecreasePower1's.
+    let v = eval(&[
+        "--status",
+        "you=DecreasePower1",
+        "--status",
+        "you=removeEffect8",
+        "--then",
+        "etiOnTurnStart",
+    ]);
+    let events = v["events"].as_array().expect("events");
+    let removed = events
+        .iter()
+        .find(|e| e["status"] == "DecreasePower1" && e["change"] == "removed")
+        .unwrap_or_else(|| panic!("no removal in {v}"));
+    assert_eq!(removed["by"], "removeEffect8", "{removed}");
+    // Its acquisition is still its own.
+    let acquired = events
+        .iter()
+        .find(|e| e["status"] == "DecreasePower1" && e["change"] == "acquired")
+        .expect("acquired");
+    assert_eq!(acquired["by"], "DecreasePower1", "{acquired}");
+}

@@ -284,3 +284,28 @@ fn a_person_plays_the_board_by_numbered_actions() {
         "{text}"
     );
 }
+
+#[test]
+fn eval_effects_name_setup_entities_as_set_and_status_do() {
+    let v = eval(&[
+        "--set",
+        "foe-minion.hp=2",
+        "[{:effected :foe-minion :resource :hp :amount -1}]",
+    ]);
+    assert_eq!(value(&v, "foe-minion", "hp"), 1);
+}
+
+#[test]
+fn eval_names_a_spawned_entity_by_its_kind_and_number() {
+    // 2 roles, 4 units, 2 rocks and 25 cells are entities 0 to 32.
+    let v = eval(&["[{:spawn :tile :values {:ttl 2}}]"]);
+    assert_eq!(value(&v, "tile#33", "ttl"), 2);
+    assert_eq!(v["events"][0]["entity"], "tile#33", "{v}");
+    let text = grimoire(&[
+        "eval",
+        "--rules",
+        "tactics",
+        "[{:spawn :tile :values {:ttl 2}}]",
+    ]);
+    assert!(text.contains("tile#33 enters play (effect 1)"), "{text}");
+}
