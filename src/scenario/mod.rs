@@ -36,7 +36,7 @@ use crate::syntax::Span;
 
 use crate::ids::{OptionId, TimingId, TurnKindId};
 pub use read::load;
-pub use run::run;
+pub use run::{run, run_logged};
 
 /// One checked scenario.
 #[derive(Clone, Debug)]
