@@ -379,7 +379,8 @@ fn man_page(command: Option<&str>) -> Output {
         },
     };
     let mut roff = Vec::new();
-    match clap_mangen::Man::new(page).render(&mut roff) {
+    let source = format!("grimoire {}", env!("CARGO_PKG_VERSION"));
+    match clap_mangen::Man::new(page).source(source).render(&mut roff) {
         Ok(()) => text_output(roff),
         Err(e) => Output {
             stderr: format!("error: {e}\n"),

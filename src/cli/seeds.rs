@@ -181,7 +181,9 @@ fn human(rules: &RuleSet, seeds: SeedRange, runs: &Runs) -> String {
             mean(d),
             d.runs
         );
-        out.push_str(&bars(d.runs, min, max, &d.counts));
+        for line in bars(d.runs, min, max, &d.counts).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     if !gained.is_empty() {
         out.push('\n');
