@@ -815,10 +815,35 @@ fn change_card(sources: &mut [Source], change: &CardChange) -> Result<(), DeckEr
         *source = Source::new(source.path.clone(), text_now);
         return Ok(());
     }
+    // A half-remembered name ("Ogr") gets the nearest card's.
+    let names: Vec<String> = sources
+        .iter()
+        .flat_map(|source| card_names(&source.text))
+        .collect();
+    let hint = crate::diag::nearest(&change.card, names.iter().map(String::as_str))
+        .map(|n| format!("; did you mean \"{n}\"?"))
+        .unwrap_or_default();
     Err(DeckError::NoSuchCard(format!(
-        "--change {change}: no card named \"{}\" in the deck's EDN files",
+        "--change {change}: no card named \"{}\" in the deck's EDN files{hint}",
         change.card
     )))
+}
+
+/// The names of the cards (`{:card "Name" …}`) a text defines at its top level.
+fn card_names(text: &str) -> Vec<String> {
+    use crate::syntax::Kind;
+    let arena = Arena::new();
+    let read = read(&arena, text);
+    read.forms
+        .iter()
+        .filter_map(|form| match &form.kind {
+            Kind::Map(entries) => entries.iter().find_map(|(k, v)| match (&k.kind, &v.kind) {
+                (Kind::Keyword("card"), Kind::Str(name)) => Some(name.to_string()),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// [`load_deck`], each of `changes` made to the cards' definitions before

@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use grimoire::cli::explain::{CardsArgs, ExplainArgs};
 use grimoire::cli::{self, EvalArgs, Format, MergeArgs, Output, PlayArgs, RollArgs, SimArgs};
 use grimoire::engine::ai::Policy;
@@ -55,7 +55,7 @@ enum Command {
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
-        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23"
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23\n  grimoire eval --rules arcomage --seeds 0..999 '[{:effected :other :resource :damage :amount 1d6}]'"
     )]
     Eval(EvalArgs),
     /// Say what a card or effects do, in plain words (card-text English).
@@ -75,15 +75,21 @@ enum Command {
     Play(PlayArgs),
     /// Play a recorded game again: the same output byte for byte, or what changed since.
     #[command(
-        after_help = "Examples:\n  grimoire play arcomage --seed 7 --record game.json\n  grimoire replay game.json"
+        after_help = "Examples:\n  grimoire play arcomage --seed 7 --record game.json\n  grimoire replay game.json\n  grimoire replay --anyway game.json"
     )]
     Replay {
         /// A file written by `play --record` or `simulate --record-game`.
         file: PathBuf,
+        /// Replay even if the rule set or deck changed since the recording (each change is
+        /// named as a warning): the same seed, players and typed input with the data as it
+        /// is now, to see what a change does; the game may then go another way (a note says
+        /// from which decision), and it is not an error.
+        #[arg(long)]
+        anyway: bool,
     },
     /// Run scenario files: given a state, play cards, expect values and logs.
     #[command(
-        after_help = "Examples:\n  grimoire test\n  grimoire test tests/scenarios\n  grimoire test tests/scenarios/arcomage/bricks.edn --cards my-deck"
+        after_help = "Examples:\n  grimoire test\n  grimoire test tests/scenarios\n  grimoire test tests/scenarios/arcomage/bricks.edn --cards my-deck\n  grimoire test --log tests/scenarios/arcomage/bricks.edn"
     )]
     Test {
         /// Scenario files or folders. None: the `tests/scenarios` of the
@@ -92,16 +98,22 @@ enum Command {
         /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
         #[arg(long)]
         cards: Vec<PathBuf>,
+        /// Print each scenario's log under its result, passing or failing (what a `:log`
+        /// expectation compares with).
+        #[arg(long)]
+        log: bool,
     },
     /// Format .edn files: re-indent by structure, keeping comments, line breaks and every token.
     ///
     /// Exit codes: 0 formatted (with --check: nothing to change), 1 a file has
     /// syntax errors (left as it is) or, with --check, would change, 2 usage or I/O error.
     #[command(
-        after_help = "Examples:\n  grimoire fmt rules cards effects tests/scenarios\n  grimoire fmt --check cards/arcomage\n  grimoire fmt my-cards.edn"
+        after_help = "Examples:\n  grimoire fmt rules cards effects tests/scenarios\n  grimoire fmt --check cards/arcomage\n  grimoire fmt my-cards.edn\n  grimoire fmt - < my-cards.edn > formatted.edn"
     )]
     Fmt {
-        /// Files or folders (folders are searched for .edn files, skipping target/ and hidden folders).
+        /// Files or folders (folders are searched for .edn files, skipping target/ and hidden folders);
+        /// `-` alone formats standard input to standard output (nothing is printed for a text with
+        /// syntax errors, which exits 1).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Write nothing: print a diff of each file that would change, and exit 1 if any would.
@@ -160,6 +172,23 @@ enum Command {
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck\n  grimoire simulate tactics --games 10000 --check-invariants"
     )]
     Simulate(Simulate),
+    /// Print a completion script for a shell, generated from grimoire's own commands and flags.
+    #[command(
+        after_help = "Examples:\n  grimoire completions bash > ~/.local/share/bash-completion/completions/grimoire\n  grimoire completions zsh > ~/.zfunc/_grimoire\n  grimoire completions fish > ~/.config/fish/completions/grimoire.fish"
+    )]
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of grimoire, or of one of its commands, generated from the
+    /// same definitions as --help.
+    #[command(
+        after_help = "Examples:\n  grimoire man | man -l -\n  grimoire man simulate | man -l -\n  grimoire man > ~/.local/share/man/man1/grimoire.1"
+    )]
+    Man {
+        /// A command (`simulate`): its own page, `grimoire-simulate(1)`.
+        command: Option<String>,
+    },
     /// Merge the JSON of a run's shards (`simulate --shard K/N --format json`) into the
     /// figures one process would have printed for the whole run.
     #[command(
@@ -286,10 +315,10 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             cli::play(&args, &mut stdin.lock(), &mut std::io::stdout())
         }
-        Command::Replay { file } => cli::replay(&file, color),
+        Command::Replay { file, anyway } => cli::replay(&file, anyway, color),
         Command::Explain(args) => cli::explain::explain(&ExplainArgs { color, ..args }),
         Command::Cards(args) => cli::explain::cards(&CardsArgs { color, ..args }),
-        Command::Test { paths, cards } => cli::test(&paths, &cards, color),
+        Command::Test { paths, cards, log } => cli::test_logs(&paths, &cards, log, color),
         Command::Fmt { paths, check } => cli::fmt::fmt(&paths, check, color),
         Command::New { dir } => cli::new(&dir),
         Command::Lsp => cli::lsp::lsp(),
@@ -305,6 +334,12 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "grimoire", &mut script);
+            text_output(script)
+        }
+        Command::Man { command } => man_page(command.as_deref()),
         Command::Merge(Merge { args, format }) => {
             let (format, csv) = format.split();
             cli::merge(&MergeArgs {
@@ -319,4 +354,51 @@ fn main() -> ExitCode {
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());
     ExitCode::from(u8::try_from(out.code).unwrap_or(2))
+}
+
+/// Generated text (a completion script, a man page) as a command's output.
+fn text_output(bytes: Vec<u8>) -> Output {
+    Output {
+        stdout: String::from_utf8_lossy(&bytes).into_owned(),
+        ..Output::default()
+    }
+}
+
+/// `grimoire man [COMMAND]`: the page of grimoire, or of one of its
+/// commands (named `grimoire-COMMAND`, as git's are); an unknown command is
+/// a usage error naming the others.
+fn man_page(command: Option<&str>) -> Output {
+    let mut grimoire = Args::command();
+    grimoire.build();
+    let page = match command {
+        None => grimoire,
+        Some(name) => match grimoire.find_subcommand(name) {
+            Some(sub) => sub.clone().display_name(format!("grimoire-{name}")),
+            None => {
+                let names: Vec<&str> = grimoire
+                    .get_subcommands()
+                    .map(clap::Command::get_name)
+                    .filter(|n| *n != "help")
+                    .collect();
+                return Output {
+                    stderr: format!(
+                        "error: no command `{name}`; the commands are {}\n",
+                        names.join(", ")
+                    ),
+                    code: cli::EXIT_USAGE,
+                    ..Output::default()
+                };
+            }
+        },
+    };
+    let mut roff = Vec::new();
+    let source = format!("grimoire {}", env!("CARGO_PKG_VERSION"));
+    match clap_mangen::Man::new(page).source(source).render(&mut roff) {
+        Ok(()) => text_output(roff),
+        Err(e) => Output {
+            stderr: format!("error: {e}\n"),
+            code: cli::EXIT_USAGE,
+            ..Output::default()
+        },
+    }
 }

@@ -150,12 +150,16 @@ class Simulation(dict):
     helpers for tables."""
 
     def card_rows(self) -> List[Dict[str, Any]]:
-        """One flat row per card (both seats together): the columns of
+        """One flat row per card (both seats together): every column of
         ``simulate --format csv``, each rate's interval in ``_low``/``_high``."""
         rows = []
         for card in self.get("cards", []):
             row: Dict[str, Any] = {"card": card["card"]}
-            for key in ("in_hand", "played", "played_games", "discarded", "mean_turn"):
+            for key in ("in_hand", "played", "played_games"):
+                row[key] = card[key]
+            # The n of not_seen_wr, as the CSV's column of that name.
+            row["not_seen_games"] = card["not_seen_wr"]["n"]
+            for key in ("discarded", "mean_turn"):
                 row[key] = card[key]
             for key in ("play_rate", "in_hand_wr", "played_wr", "not_seen_wr"):
                 row[key] = card[key]["rate"]
@@ -224,6 +228,21 @@ def merge(shards: Iterable[Union[str, Mapping[str, Any]]]) -> Simulation:
     as ``grimoire merge --format json``."""
     texts = [s if isinstance(s, str) else json.dumps(s) for s in shards]
     return Simulation(_figures(_grimoire.merge(texts)))
+
+
+def __getattr__(name: str) -> Any:
+    """``grimoire.ray`` on first use, so that ``import grimoire`` alone is
+    enough for ``grimoire.ray.simulate(…)`` and yet never needs Ray."""
+    if name == "ray":
+        import importlib
+
+        try:
+            return importlib.import_module(".ray", __name__)
+        except ModuleNotFoundError as e:
+            if e.name != "ray":
+                raise
+            raise ImportError('grimoire.ray needs Ray: pip install "./python[ray]"') from e
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def env(

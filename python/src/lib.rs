@@ -130,6 +130,7 @@ fn eval(
         sets,
         state: None,
         seed,
+        seeds: None,
         statuses,
         then,
         format: Format::Json,

@@ -1,9 +1,13 @@
 """check, eval, simulate and merge: the same results as the CLI's JSON."""
 
+import csv
+import importlib.util
+import io
 import json
 import os
 import pickle
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,6 +85,37 @@ def test_card_rows_and_pandas():
     frame = figures.to_pandas()
     assert isinstance(frame, pandas.DataFrame)
     assert frame.loc["Dragon", "in_hand"] == next(r["in_hand"] for r in rows if r["card"] == "Dragon")
+
+
+def test_card_rows_and_pandas_hold_every_csv_column():
+    figures = grimoire.simulate("arcomage", games=200, seed=1)
+    done = cli("simulate", "arcomage", "--games", "200", "--seed", "1", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    table = list(csv.DictReader(io.StringIO(done.stdout)))
+    rows = {r["card"]: r for r in figures.card_rows()}
+    missing = [column for column in table[0] if column not in rows["Dragon"]]
+    assert not missing, missing
+    for line in table:
+        assert int(line["not_seen_games"]) == rows[line["card"]]["not_seen_games"], line["card"]
+    pandas = pytest.importorskip("pandas")
+    frame = figures.to_pandas()
+    assert frame.loc["Dragon", "not_seen_games"] == rows["Dragon"]["not_seen_games"]
+
+
+def test_grimoire_ray_is_there_after_import_grimoire_or_says_what_it_needs():
+    # In a fresh interpreter: only `import grimoire`, as the README writes it.
+    program = "import grimoire\nprint(callable(grimoire.ray.simulate))\n"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    if importlib.util.find_spec("ray") is not None:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "True"
+    # Without Ray: an ImportError that says how to get it, and nothing else breaks.
+    blocked = "import sys\nsys.modules['ray'] = None\n" + program
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert 'ImportError: grimoire.ray needs Ray: pip install "./python[ray]"' in done.stderr, done.stderr
+    with pytest.raises(AttributeError):
+        grimoire.no_such_thing  # noqa: B018
 
 
 def test_bad_arguments_raise():

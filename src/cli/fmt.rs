@@ -28,6 +28,18 @@ use crate::formatter::{FmtError, format_source};
 /// left untouched) or, with `check`, would change; 2 for a usage or I/O error,
 /// or a formatted text that would not read back the same (left unwritten).
 pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
+    if paths.iter().any(|p| p.as_os_str() == "-") {
+        if paths.len() > 1 {
+            return Output::usage(
+                "`fmt -` formats standard input to standard output, so it is given alone; format files in another run",
+            );
+        }
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
+            return Output::usage(format!("standard input: {e}"));
+        }
+        return fmt_text(bytes, check, color);
+    }
     let mut out = Output::default();
     let mut io_errors = Vec::new();
     let found = edn_files(paths, &mut io_errors, &mut out.stderr);
@@ -107,6 +119,47 @@ pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
     } else {
         EXIT_OK
     };
+    out
+}
+
+/// `grimoire fmt -`: `bytes` (standard input) formatted to standard output,
+/// as an editor's filter and `rustfmt` do it; with `check`, the diff instead
+/// and exit 1 if it would change. A text with syntax errors prints nothing on
+/// standard output (exit 1, the errors on standard error, as `<stdin>`), so
+/// that a filter that heeds the exit code keeps what it had.
+pub fn fmt_text(bytes: Vec<u8>, check: bool, color: bool) -> Output {
+    let mut out = Output::default();
+    let source = match files::source_of("<stdin>".to_string(), bytes) {
+        Ok(source) => source,
+        Err((source, d)) => {
+            report(&mut out.stderr, &source, &[d], color);
+            out.code = EXIT_DIAGNOSTICS;
+            return out;
+        }
+    };
+    match format_source(&source.text) {
+        Ok(formatted) if check => {
+            if formatted != source.text {
+                let diff = TextDiff::from_lines(source.text.as_str(), formatted.as_str());
+                let header = format!("{} (formatted)", source.path);
+                let unified = diff
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&source.path, &header)
+                    .to_string();
+                out.stdout = unified;
+                out.code = EXIT_DIAGNOSTICS;
+            }
+        }
+        Ok(formatted) => out.stdout = formatted,
+        Err(e) => {
+            out.code = match e {
+                FmtError::Syntax(_) => EXIT_DIAGNOSTICS,
+                FmtError::NotSame { .. } => EXIT_USAGE,
+            };
+            report(&mut out.stderr, &source, &e.diagnostics(), color);
+        }
+    }
     out
 }
 

@@ -18,6 +18,7 @@ mod recording;
 mod replay;
 mod report;
 mod roll;
+mod seeds;
 mod simulate;
 mod table;
 mod test;
@@ -31,8 +32,9 @@ pub use play::{PlayArgs, play};
 pub use recording::Recording;
 pub use replay::replay;
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};
+pub use seeds::{MAX_SEEDS, SeedRange};
 pub use simulate::{Prepared, ShardOf, SimArgs, SimJson, prepare as prepare_simulation, simulate};
-pub use test::{ScenarioOutcome, run_paths as run_scenarios, test};
+pub use test::{ScenarioOutcome, run_paths as run_scenarios, test, test_logs};
 
 use crate::ids::AttrId;
 use std::collections::BTreeMap;
@@ -94,6 +96,23 @@ pub fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
     use clap::builder::TypedValueParser as _;
     clap::builder::PossibleValuesParser::new(Policy::ALL.map(Policy::name))
         .map(|name: String| Policy::from_name(&name).unwrap_or(Policy::Random))
+}
+
+/// Refuses more `--ai` values than `rules` has seats (a usage error): a
+/// value past the last seat would play no one, and ignoring it silently
+/// hides a mistaken rule set or a stray flag.
+pub(crate) fn check_policies(ai: &[Policy], rules: &RuleSet) -> Result<(), Output> {
+    let seats = rules.seats.len();
+    if ai.len() <= seats {
+        return Ok(());
+    }
+    Err(Output::usage(format!(
+        "{} --ai values for {seats} seat{}: rule set `{}` has {seats} ({}); give one --ai for every seat, or one per seat in seat order",
+        ai.len(),
+        plural(seats),
+        rules.name,
+        rules.seats.join(", ")
+    )))
 }
 
 /// What a command printed and how it exits.
@@ -361,6 +380,11 @@ pub struct EvalArgs {
     /// Seed for chance (default: the state file's, else 0).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Run the case once for each seed FIRST..LAST (both included: 0..999 is a thousand runs)
+    /// and print, for every value it changed, its distribution over them: min, max, mean and
+    /// how many runs ended on each value (and how often each status was gained).
+    #[arg(long, value_name = "FIRST..LAST", value_parser = SeedRange::parse, conflicts_with = "seed")]
+    pub seeds: Option<SeedRange>,
     /// Before the effects, ENTITY acquires status ID through the normal path (repeatable), such as hero=weakness; ID@N gives it magnitude N (you=heal4@23).
     #[arg(long = "status", value_name = "ENTITY=ID")]
     pub statuses: Vec<String>,
@@ -461,15 +485,61 @@ pub fn eval(args: &EvalArgs) -> Output {
         }
     }
     let seed = args.seed.unwrap_or(seed);
-    let mut state = State::new(&rules, rules.roles.len(), seed);
-    state.add_setup(&rules);
-    for (entity, attr, value, shown) in &assignments {
-        if let Err((code, message)) = assign(&rules, &mut state, entity, attr, *value) {
-            return Output::coded(code, format!("{shown}: {message}"));
+    // The state before the effects, for any seed (`--seeds` starts one a seed).
+    let start = |seed: u64| -> Result<State, Output> {
+        let mut state = State::new(&rules, rules.roles.len(), seed);
+        state.add_setup(&rules);
+        for (entity, attr, value, shown) in &assignments {
+            if let Err((code, message)) = assign(&rules, &mut state, entity, attr, *value) {
+                return Err(Output::coded(code, format!("{shown}: {message}")));
+            }
         }
-    }
+        Ok(state)
+    };
+    let state = match start(seed) {
+        Ok(state) => state,
+        Err(out) => return out,
+    };
+    let (effects, warnings) = match case_effects(args, &rules) {
+        Ok(found) => found,
+        Err(out) => return out,
+    };
+    let mut out = match &args.seeds {
+        None => match apply_case(args, &rules, &effects, state) {
+            Ok((state, events)) => Output {
+                stdout: match args.format {
+                    Format::Human => render_eval(&rules, &state, &events),
+                    Format::Json => to_json(&eval_json(&rules, &state, &events)),
+                },
+                ..Output::default()
+            },
+            Err(out) => out,
+        },
+        Some(seeds) => seeds::over_seeds(args, &rules, *seeds, |seed| {
+            let before = start(seed)?;
+            let (after, events) = apply_case(args, &rules, &effects, before.clone())?;
+            Ok((before, after, events))
+        }),
+    };
+    // A deck's bad rows (`--card`) are warned of first.
+    out.stderr.insert_str(0, &warnings);
+    out
+}
+
+/// The effects `eval` applies: `--card`'s (with the warnings of its deck's
+/// bad rows), or those given (`--file`, `-`, the argument) checked.
+fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Vec<Effect>, String), Output> {
     if let Some(name) = &args.card {
-        return eval_card(args, &rules, name, state);
+        // A deck with a bad row still evaluates its good cards: the file's errors
+        // are shown as warnings first, and only the named card must check.
+        let (deck, warnings) = deck::lenient_deck(&args.rules, rules, &args.cards, args.color)?;
+        return match deck::find_card(&deck, name, &rules.name) {
+            Ok(card) => Ok((card.effects.clone(), warnings)),
+            Err(mut out) => {
+                out.stderr.insert_str(0, &warnings);
+                Err(out)
+            }
+        };
     }
     let text = if args.file.is_none()
         && args.effects.trim().is_empty()
@@ -480,52 +550,55 @@ pub fn eval(args: &EvalArgs) -> Output {
         args.effects.clone()
     };
     // `--file PATH` or `-` (standard input); diagnostics name where the text came from.
-    let source = match explain::effects_source(&text, args.file.as_deref()) {
-        Ok(source) => source,
-        Err(out) => return out,
-    };
+    let source = explain::effects_source(&text, args.file.as_deref())?;
     // Effects name the setup entities as `--set` and `--status` do.
-    let setup = entity_names(&rules);
+    let setup = entity_names(rules);
     let bound: Vec<&str> = setup[rules.roles.len()..]
         .iter()
         .map(String::as_str)
         .collect();
-    match explain::check_effects(&rules, &source, &bound) {
-        Ok(effects) => run_effects(args, &rules, &effects, state),
+    match explain::check_effects(rules, &source, &bound) {
+        Ok(effects) => Ok((effects, String::new())),
         Err(diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
-            Output::diagnostics(&located, args.format, args.color)
+            Err(Output::diagnostics(&located, args.format, args.color))
         }
     }
 }
 
-/// Applies effects with role `i` bound to entity `i` and prints the result:
-/// `--status` acquisitions first, `--then` timings after.
-fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: State) -> Output {
+/// Applies effects with role `i` bound to entity `i`: `--status`
+/// acquisitions first, `--then` timings after. The state they leave and
+/// every event, or what was wrong with a `--status` or `--then`.
+fn apply_case(
+    args: &EvalArgs,
+    rules: &RuleSet,
+    effects: &[Effect],
+    mut state: State,
+) -> Result<(State, Vec<Event>), Output> {
     let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
     let names = entity_names(rules);
     let mut events = Vec::new();
     let mut removed = Vec::new();
     for given in &args.statuses {
         let Some((who, id)) = given.split_once('=') else {
-            return Output::coded(
+            return Err(Output::coded(
                 Code::BadEvalArgument,
                 format!(
                     "`--status {given}` is not `ENTITY=STATUS` (for example `--status hero=weakness`)"
                 ),
-            );
+            ));
         };
         // `heal4@23`: with magnitude 23.
         let (id, magnitude) = match id.split_once('@') {
             Some((id, m)) => match m.trim().parse::<i64>() {
                 Ok(m) => (id, m),
                 Err(_) => {
-                    return Output::coded(
+                    return Err(Output::coded(
                         Code::BadEvalArgument,
                         format!(
                             "--status {given}: the magnitude after `@` is a whole number, found `{m}`"
                         ),
-                    );
+                    ));
                 }
             },
             None => (id, 0),
@@ -535,13 +608,13 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             id.trim().trim_start_matches(':'),
         );
         let Some(holder) = names.iter().position(|n| n == who) else {
-            return Output::coded(
+            return Err(Output::coded(
                 Code::UnknownEntity,
                 format!(
                     "--status {given}: unknown entity `{who}`{}",
                     did_you_mean(who, &names)
                 ),
-            );
+            ));
         };
         let Some(status) = rules.status(id) else {
             let hint = if rules.statuses.is_empty() {
@@ -549,10 +622,10 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
             } else {
                 did_you_mean(id, &rules.statuses)
             };
-            return Output::coded(
+            return Err(Output::coded(
                 Code::UnknownStatus,
                 format!("--status {given}: unknown status `{id}`{hint}"),
-            );
+            ));
         };
         let source = roles.first().copied().unwrap_or_default();
         crate::eval::acquire(
@@ -589,39 +662,17 @@ fn run_effects(args: &EvalArgs, rules: &RuleSet, effects: &[Effect], mut state: 
                 .map(|t| t.name.clone())
                 .chain(moments)
                 .collect();
-            return Output::coded(
+            return Err(Output::coded(
                 Code::UnknownTiming,
                 format!(
                     "--then {name}: rule set `{}` has no timing or moment `{name}`{}",
                     rules.name,
                     did_you_mean(name, &known)
                 ),
-            );
+            ));
         }
     }
-    Output {
-        stdout: match args.format {
-            Format::Human => render_eval(rules, &state, &events),
-            Format::Json => to_json(&eval_json(rules, &state, &events)),
-        },
-        ..Output::default()
-    }
-}
-
-/// `eval --card NAME`: one card's effects, from the rule set's cards.
-fn eval_card(args: &EvalArgs, rules: &RuleSet, name: &str, state: State) -> Output {
-    // A deck with a bad row still evaluates its good cards: the file's errors
-    // are shown as warnings first, and only the named card must check.
-    let (deck, warnings) = match deck::lenient_deck(&args.rules, rules, &args.cards, args.color) {
-        Ok(d) => d,
-        Err(out) => return out,
-    };
-    let mut out = match deck::find_card(&deck, name, &rules.name) {
-        Ok(card) => run_effects(args, rules, &card.effects, state),
-        Err(out) => out,
-    };
-    out.stderr.insert_str(0, &warnings);
-    out
+    Ok((state, events))
 }
 
 fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {

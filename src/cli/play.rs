@@ -13,6 +13,7 @@ use crate::engine::ai::{Ai, Policy};
 use crate::engine::log::action_words;
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
 use crate::engine::{Ability, Action, Game, Illegal, Log, Phase};
+use crate::files::DeckSource;
 use crate::ids::EntityId;
 use crate::sim::game_seed;
 
@@ -89,6 +90,7 @@ fn write_recording(
             rules: &args.rules,
             cards: &args.cards,
             deck: &game.deck,
+            rule_set: &game.rules,
             seed: args.seed,
             ai: (0..seats)
                 .map(|s| Policy::for_seat(&args.ai, s).name().to_string())
@@ -135,10 +137,27 @@ pub(crate) fn play_game(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> (Output, Option<Played>) {
-    let (rules, deck) = match load_deck(&args.rules, &args.cards, args.color) {
+    play_game_shown(args, None, input, output)
+}
+
+/// [`play_game`], the header naming the deck's files as `shown` when given
+/// (a replay names them as the recorded game did, not as it finds them).
+pub(crate) fn play_game_shown(
+    args: &PlayArgs,
+    shown: Option<&[PathBuf]>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> (Output, Option<Played>) {
+    let (rules, mut deck) = match load_deck(&args.rules, &args.cards, args.color) {
         Ok(d) => d,
         Err(out) => return (out, None),
     };
+    if let (Some(shown), DeckSource::Paths(_)) = (shown, &deck.source) {
+        deck.source = DeckSource::Paths(shown.to_vec());
+    }
+    if let Err(out) = super::check_policies(&args.ai, &rules) {
+        return (out, None);
+    }
     let mut decisions = Decisions::default();
     let players = Players {
         ai: Ai::new(),

@@ -5,12 +5,14 @@
 //!
 //! The file is JSON, so a person can read it and a tool can write one.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::defs::Card;
+use crate::check::defs::{Card, CardRules};
+use crate::check::rules::RuleSet;
 use crate::files::{self, Tree};
 
 /// What the first line of a recording says it is.
@@ -25,8 +27,13 @@ pub struct Recording {
     pub rules: String,
     /// A digest of the rule set's text.
     pub rules_digest: String,
-    /// The card files or folders given (empty: the bundled deck).
+    /// The card files or folders given (empty: the bundled deck), made
+    /// absolute so that the game replays from any folder.
     pub cards: Vec<PathBuf>,
+    /// The card files or folders as they were given, which the log's header
+    /// names; empty when they were given absolute (or not at all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards_given: Vec<PathBuf>,
     /// A digest of the checked deck.
     pub deck_digest: String,
     /// The game's seed.
@@ -39,6 +46,116 @@ pub struct Recording {
     pub input: String,
     /// Each decision: its place among the legal actions at that moment.
     pub decisions: Vec<u32>,
+    /// The deck's cards field by field, so that a replay names the card and
+    /// field that changed (recordings made before it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deck_cards: Vec<RecordedCard>,
+}
+
+/// One card of a recorded deck: its name, and each field as the game used it,
+/// named as in a card file (`cost`, `copies`, `type`); the text and the
+/// effects, long and not worth reading in a recording, as digests.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RecordedCard {
+    /// The card's name.
+    pub card: String,
+    /// Each field's value (or digest), by the field's name.
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, String>,
+}
+
+/// The fields of each card of `deck`, as [`RecordedCard`] records them.
+pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard> {
+    deck.iter()
+        .map(|card| {
+            // Every field named, so that one added to `CardRules` is recorded too.
+            let CardRules {
+                pay_with,
+                cost,
+                play_again,
+                discardable,
+                draw,
+                discard,
+                copies,
+                once,
+            } = &card.play;
+            let pay_with = pay_with.map_or("none".to_string(), |a| rules.attributes[a].clone());
+            let fields = [
+                ("type", pay_with),
+                ("cost", cost.to_string()),
+                ("play-again", play_again.to_string()),
+                ("discardable", discardable.to_string()),
+                ("draw", draw.to_string()),
+                ("discard", discard.to_string()),
+                ("copies", copies.to_string()),
+                ("once", once.to_string()),
+                ("text", digest(card.text.as_bytes())),
+                (
+                    "effects",
+                    digest(without_spans(&format!("{:?}", card.effects)).as_bytes()),
+                ),
+            ];
+            RecordedCard {
+                card: card.name.clone(),
+                fields: fields
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// A checked tree's debug text without its spans: where a card sits in its
+/// file (moved by an edit above it) is no change to what it does.
+fn without_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("Span { start: ") {
+        out.push_str(&rest[..at]);
+        out.push_str("Span");
+        rest = rest[at..].find('}').map_or("", |end| &rest[at + end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What changed between the deck `was` (recorded) and the deck `now`, one
+/// line a card: `card "Dragon": :cost 25 → 22`, a card gone or new, or the
+/// same cards dealt in another order. Empty when neither shows a change.
+pub(crate) fn deck_changes(was: &[RecordedCard], now: &[RecordedCard]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for old in was {
+        let Some(new) = now.iter().find(|c| c.card == old.card) else {
+            lines.push(format!("card \"{}\" is gone", old.card));
+            continue;
+        };
+        let mut fields = Vec::new();
+        for (key, before) in &old.fields {
+            match new.fields.get(key) {
+                // A digest says only that it changed.
+                Some(after) if after != before && matches!(key.as_str(), "text" | "effects") => {
+                    fields.push(format!(":{key} changed"));
+                }
+                Some(after) if after != before => {
+                    fields.push(format!(":{key} {before} → {after}"));
+                }
+                _ => {}
+            }
+        }
+        if !fields.is_empty() {
+            lines.push(format!("card \"{}\": {}", old.card, fields.join(", ")));
+        }
+    }
+    for new in now {
+        if !was.iter().any(|c| c.card == new.card) {
+            lines.push(format!("card \"{}\" is new", new.card));
+        }
+    }
+    if lines.is_empty() && was != now {
+        lines.push("the same cards, in another order (the deal changes)".to_string());
+    }
+    lines
 }
 
 /// What a played game leaves for its recording: each decision, as its place
@@ -50,6 +167,8 @@ pub(crate) struct Game<'a> {
     pub(crate) cards: &'a [PathBuf],
     /// The deck as checked.
     pub(crate) deck: &'a [Card],
+    /// The rule set the deck was checked against.
+    pub(crate) rule_set: &'a RuleSet,
     /// The game's seed.
     pub(crate) seed: u64,
     /// Each seat's policy, by name.
@@ -103,17 +222,26 @@ pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
             .to_string(),
         None => absolute(Path::new(game.rules)).display().to_string(),
     };
+    let cards: Vec<PathBuf> = game.cards.iter().map(|p| absolute(p)).collect();
+    // The header names the paths as typed: kept, so the replay prints them alike.
+    let cards_given = if cards.as_slice() == game.cards {
+        Vec::new()
+    } else {
+        game.cards.to_vec()
+    };
     let recording = Recording {
         format: FORMAT.to_string(),
         rules_digest: rules_digest(&rules).unwrap_or_default(),
         rules,
-        cards: game.cards.iter().map(|p| absolute(p)).collect(),
+        cards,
+        cards_given,
         deck_digest: deck_digest(game.deck),
         seed: game.seed,
         ai: game.ai,
         human: game.human,
         input: game.input,
         decisions: game.decisions,
+        deck_cards: recorded_cards(game.rule_set, game.deck),
     };
     let text = serde_json::to_string_pretty(&recording).map_err(std::io::Error::other)?;
     std::fs::write(path, text + "\n")

@@ -175,21 +175,30 @@ fn histogram(
         out,
         "{shown} rolled {count} times (seed {seed}): mean {mean:.3}, min {min}, max {max}"
     );
+    out.push_str(&bars(count, min, max, counts));
+    out
+}
+
+/// A distribution's lines: each value (or range of values, when there are
+/// many) with its share of `count` and a bar; `eval --seeds` shows its values so.
+pub(crate) fn bars(count: u64, min: i64, max: i64, counts: &BTreeMap<i64, u64>) -> String {
+    let mut out = String::new();
     // A wide distribution (1d1000) would print a line per value: it is
     // grouped into at most 40 ranges of equal width.
-    let span = (max - min).saturating_add(1).max(1) as u64;
+    // In i128: an attribute's values may span the whole of i64.
+    let span = (i128::from(max) - i128::from(min) + 1).max(1);
     let step = if counts.len() > 60 {
-        span.div_ceil(40)
+        (span + 39) / 40
     } else {
         1
     };
     let mut rows: Vec<(String, u64)> = Vec::new();
     for (v, n) in counts {
-        let lo = min + (((*v - min) as u64 / step) * step) as i64;
+        let lo = i128::from(min) + (i128::from(*v) - i128::from(min)) / step * step;
         let label = if step == 1 {
             lo.to_string()
         } else {
-            format!("{lo}..{}", lo + step as i64 - 1)
+            format!("{lo}..{}", lo + step - 1)
         };
         match rows.last_mut() {
             Some((l, total)) if *l == label => *total += n,

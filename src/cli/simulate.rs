@@ -136,13 +136,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
         args.format,
         args.color,
     )?;
-    if args.ai.len() > rules.seats.len() {
-        return Err(Output::usage(format!(
-            "{} --ai values for {} seats: give one for both, or one per seat",
-            args.ai.len(),
-            rules.seats.len()
-        )));
-    }
+    super::check_policies(&args.ai, &rules)?;
     // A shared deck that cannot fill every hand leaves the last seats with
     // few cards or none, passing all game. (A per-seat deck deals each seat
     // its own copy; its hand size is only a cap.)

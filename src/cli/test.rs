@@ -20,6 +20,8 @@ pub struct ScenarioOutcome {
     pub name: String,
     /// The log it produced, or what failed.
     pub result: Result<String, Vec<String>>,
+    /// The log it produced, passing or failing (none when its game could not start).
+    pub log: Option<String>,
 }
 
 /// Loads every scenario under `paths` and runs it; problems in the files are diagnostics.
@@ -92,9 +94,15 @@ fn collect(
         let index = crate::syntax::LineIndex::new(&source.text);
         for s in &scenarios {
             let line = index.location(&source.text, s.span.start).line;
+            let (log, failures) = scenario::run_logged(s, rules, deck);
+            let result = match &log {
+                Some(log) if failures.is_empty() => Ok(log.clone()),
+                _ => Err(failures),
+            };
             outcomes.push(ScenarioOutcome {
                 name: format!("{}:{line}: {}", source.path, s.name),
-                result: scenario::run(s, rules, deck),
+                result,
+                log,
             });
         }
         problems.extend(diags.into_iter().map(|d| (source.clone(), d)));
@@ -105,6 +113,12 @@ fn collect(
 /// `grimoire test PATH...`; with no path, the scenarios of the project the
 /// command runs in.
 pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
+    test_logs(paths, cards, false, color)
+}
+
+/// `grimoire test PATH...`, with `--log` (`logs`) each scenario's log shown
+/// under its result, passing or failing.
+pub fn test_logs(paths: &[PathBuf], cards: &[PathBuf], logs: bool, color: bool) -> Output {
     let project_paths;
     let paths = match (paths, &files::Library::current().project) {
         ([], Some(project)) => {
@@ -140,6 +154,9 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
                 }
             }
         }
+        if logs {
+            show_log(&mut out.stdout, o);
+        }
     }
     if outcomes.is_empty() && problems.is_empty() {
         let where_ = paths
@@ -157,4 +174,25 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
         out.code = EXIT_DIAGNOSTICS;
     }
     out
+}
+
+/// A scenario's log under its result (`test --log`), unless a failure
+/// already shows all of it ("the log differs; it was: …").
+fn show_log(stdout: &mut String, o: &ScenarioOutcome) {
+    let Some(log) = &o.log else {
+        return;
+    };
+    if let Err(why) = &o.result
+        && why.iter().any(|w| w.ends_with(log.as_str()))
+    {
+        return;
+    }
+    if log.trim().is_empty() {
+        let _ = writeln!(stdout, "        log: (empty: nothing happened)");
+        return;
+    }
+    let _ = writeln!(stdout, "        log:");
+    for l in log.lines() {
+        let _ = writeln!(stdout, "          {l}");
+    }
 }

@@ -38,7 +38,7 @@ use crate::syntax::Span;
 
 use crate::ids::{KindId, OptionId, TimingId, TurnKindId};
 pub use read::load;
-pub use run::run;
+pub use run::{run, run_logged};
 
 /// One checked scenario.
 #[derive(Clone, Debug)]

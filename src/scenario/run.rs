@@ -15,7 +15,19 @@ use crate::ids::RoleId;
 
 /// Runs a scenario: the log it produced, or what failed.
 pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<String>> {
-    let (game, roles) = start(s, rules, deck)?;
+    match run_logged(s, rules, deck) {
+        (Some(log), failures) if failures.is_empty() => Ok(log),
+        (_, failures) => Err(failures),
+    }
+}
+
+/// Runs a scenario: the log it produced, passing or failing (none when its
+/// game could not start), and what failed (empty when it passed).
+pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<String>, Vec<String>) {
+    let (game, roles) = match start(s, rules, deck) {
+        Ok(started) => started,
+        Err(failures) => return (None, failures),
+    };
     let names = names(s, rules, &roles);
     let mut running = Running {
         game,
@@ -53,11 +65,7 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
     {
         failures.push(format!("the log differs; it was:\n{log}"));
     }
-    if failures.is_empty() {
-        Ok(log)
-    } else {
-        Err(failures)
-    }
+    (Some(log), failures)
 }
 
 /// The entity `w` names for the steps: the first seat's roles, role `r` being

@@ -18,6 +18,8 @@ pub fn sort_columns() -> Vec<&'static str> {
         "card",
         "in_hand",
         "played",
+        "played_games",
+        "not_seen_games",
         "discarded",
         "play_rate",
         "in_hand_wr",
@@ -65,6 +67,8 @@ pub fn card_rows(
         match sort {
             "in_hand" => c.in_hand as f64,
             "played" => c.plays as f64,
+            "played_games" => c.played_games as f64,
+            "not_seen_games" => f.not_seen.n as f64,
             "discarded" => c.discards as f64,
             "play_rate" => f.play_rate.value,
             "in_hand_wr" => f.in_hand.value,

@@ -12,6 +12,7 @@ mod common;
 
 mod check_inputs;
 mod cli;
+mod commands;
 mod lsp;
 mod projects;
 mod replay;

@@ -119,12 +119,53 @@ fn a_changed_deck_or_a_broken_file_is_said_not_replayed() {
     .unwrap();
     let replayed = grimoire(&["replay", file.to_str().unwrap()], "");
     assert_eq!(replayed.status.code(), Some(1));
+    let said = text(&replayed.stderr);
+    assert!(said.contains("the deck changed since"), "{said}");
+    // The card and the field that changed are named, and --anyway offered.
     assert!(
-        text(&replayed.stderr).contains("the deck changed since"),
-        "{}",
-        text(&replayed.stderr)
+        said.contains("  card \"Dragon\": :cost 25 → 22\n"),
+        "{said}"
     );
+    assert!(said.contains("grimoire replay --anyway"), "{said}");
     assert!(replayed.stdout.is_empty());
+    // --anyway plays it with the deck as it is now, saying what changed.
+    let anyway = grimoire(&["replay", "--anyway", file.to_str().unwrap()], "");
+    assert_eq!(anyway.status.code(), Some(0), "{}", text(&anyway.stderr));
+    let said = text(&anyway.stderr);
+    assert!(
+        said.starts_with("warning: the deck changed since")
+            && said.contains("card \"Dragon\": :cost 25 → 22"),
+        "{said}"
+    );
+    let header = text(&played.stdout)
+        .lines()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        text(&anyway.stdout).starts_with(&header),
+        "{}",
+        text(&anyway.stdout)
+    );
+    // A card gone and a text changed are named too.
+    std::fs::write(
+        &beasts,
+        t.replace("{:card \"Dragon\"", "{:card \"Wyrm\"").replace(
+            "\"Ogre\" :type :beasts :cost 6",
+            "\"Ogre\" :type :beasts :cost 6 :copies 2",
+        ),
+    )
+    .unwrap();
+    let said = text(&grimoire(&["replay", file.to_str().unwrap()], "").stderr);
+    for line in [
+        "card \"Dragon\" is gone",
+        "card \"Ogre\": :copies 1 → 2",
+        "card \"Wyrm\" is new",
+    ] {
+        assert!(said.contains(line), "{line} in {said}");
+    }
+    // Cards that only moved in their file (a shorter name above them) did not change.
+    assert_eq!(said.matches("\n  card ").count(), 3, "{said}");
 
     std::fs::write(&file, "{\"format\": 3").unwrap();
     let broken = grimoire(&["replay", file.to_str().unwrap()], "");
@@ -272,4 +313,79 @@ fn a_recording_replays_from_another_folder_and_says_what_it_cannot_read() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn relative_card_paths_are_named_alike_in_the_game_and_its_replay() {
+    let dir = scratch("relative-cards");
+    let cards = dir.join("deck");
+    std::fs::create_dir_all(&cards).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/arcomage");
+    for entry in std::fs::read_dir(src).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, cards.join(p.file_name().unwrap())).unwrap();
+    }
+    let played = common::run_in(
+        &[
+            "play",
+            "arcomage",
+            "--seed",
+            "5",
+            "--cards",
+            "deck",
+            "--record",
+            "game.json",
+        ],
+        "",
+        Some(&dir),
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    assert!(text(&played.stdout).contains("\ndeck: deck, 102 cards\n"));
+    // From the folder it was played in, from another, and by an absolute path.
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    for (folder, file) in [(&dir, "game.json"), (&sub, "../game.json")] {
+        let replayed = common::run_in(&["replay", file], "", Some(folder));
+        assert_eq!(
+            replayed.status.code(),
+            Some(0),
+            "{}",
+            text(&replayed.stderr)
+        );
+        assert_eq!(text(&replayed.stdout), text(&played.stdout));
+    }
+    assert_eq!(replay(&dir.join("game.json")), text(&played.stdout));
+    // Found from anywhere: the recording holds where the cards are as well.
+    let rec = recording(&dir.join("game.json"));
+    assert_eq!(rec["cards_given"][0], "deck");
+    assert!(Path::new(rec["cards"][0].as_str().unwrap()).is_absolute());
+}
+
+#[test]
+fn a_recording_with_more_policies_than_seats_is_refused() {
+    let dir = scratch("policies");
+    let file = dir.join("game.json");
+    let played = grimoire(
+        &[
+            "play",
+            "arcomage",
+            "--seed",
+            "2",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let t = std::fs::read_to_string(&file).unwrap();
+    let edited = t.replacen("\"ai\": [", "\"ai\": [\n    \"random\",", 1);
+    assert_ne!(edited, t);
+    std::fs::write(&file, edited).unwrap();
+    let out = grimoire(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("3 --ai values for 2 seats"),
+        "{}",
+        text(&out.stderr)
+    );
 }
