@@ -164,7 +164,7 @@ fn a_bad_manifest_is_a_located_error_of_check() {
     std::fs::write(game.join("grimoire.edn"), "{:project :game}\n").unwrap();
     let out = run_in(&["check"], "", Some(&game));
     assert!(
-        text(&out.stderr).contains("error[E0707]"),
+        text(&out.stderr).contains("error[E0708]"),
         "{}",
         text(&out.stderr)
     );
