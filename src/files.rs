@@ -424,7 +424,12 @@ impl Library {
         let name = opened.rules.name.clone();
         let home = opened.home.clone().or_else(|| self.tree_of(&name));
         if let Some(home) = home {
-            opened.rules = with_statuses(opened.rules, &home.definitions(&name));
+            let shown = match &opened.file {
+                Some(file) => file.display().to_string(),
+                None => format!("<bundled rules/{name}.edn>"),
+            };
+            opened.rules =
+                with_statuses(opened.rules, &shown, &opened.text, &home.definitions(&name))?;
         }
         Ok(opened)
     }
@@ -556,25 +561,41 @@ fn read_rules_text(path: &Path) -> Result<String, LoadError> {
     }
 }
 
-/// `rules` with the statuses its definitions define (the files that may
-/// define one: `.edn` files with `:status`, markdown tables). Definitions
-/// with errors are left out (`check` shows them; a game's deck refuses them).
-fn with_statuses(rules: RuleSet, definitions: &project::Definitions) -> RuleSet {
-    let sources: Vec<Source> = definitions
-        .sources
-        .iter()
-        .filter_map(|s| s.as_ref().ok())
-        .filter(|s| {
-            let path = s.path.to_ascii_lowercase();
-            s.text.contains(":status") || path.ends_with(".md") || path.ends_with(".md>")
-        })
-        .cloned()
-        .collect();
-    if sources.is_empty() {
-        return rules;
+/// `rules` with the statuses its definitions define, checked together with
+/// its file (`shown`, `text`) as `check` of the project would: so a status
+/// it declares and no file defines (E0312), or a status definition with an
+/// error, stops every command that loads it rather than playing with the
+/// status inert. The cards' own errors are left to the deck, which refuses
+/// them for a game and warns of them for `eval --card`.
+fn with_statuses(
+    rules: RuleSet,
+    shown: &str,
+    text: &str,
+    definitions: &project::Definitions,
+) -> Result<RuleSet, LoadError> {
+    let defines_statuses = |s: &Source| {
+        let path = s.path.to_ascii_lowercase();
+        s.text.contains(":status") || path.ends_with(".md") || path.ends_with(".md>")
+    };
+    let mut sources = vec![Source::new(shown, text)];
+    sources.extend(
+        definitions
+            .sources
+            .iter()
+            .filter_map(|s| s.as_ref().ok())
+            .cloned(),
+    );
+    if sources.len() == 1 {
+        return Ok(rules);
     }
-    let mut checked = check_sources(sources, Some(&rules));
-    checked.extended.pop().unwrap_or(rules)
+    let mut checked = check_sources(sources, None);
+    checked.diagnostics.retain(|(i, d)| {
+        d.severity == Severity::Error && (*i == 0 || defines_statuses(&checked.sources[*i]))
+    });
+    if !checked.diagnostics.is_empty() {
+        return Err(LoadError::Definitions(Box::new(checked)));
+    }
+    Ok(checked.extended.pop().unwrap_or(rules))
 }
 
 /// `rules` with the statuses the files under `paths` define (`eval --cards`),
@@ -612,6 +633,10 @@ pub enum LoadError {
     },
     /// Read, but wrong: the diagnostics and the text they point into.
     Invalid(Source, Vec<Diagnostic>),
+    /// The rule set checks, but not with its status definitions: a status it
+    /// declares that none defines, or a definition with errors (only errors
+    /// are kept).
+    Definitions(Box<Checked>),
 }
 
 impl std::fmt::Display for LoadError {
@@ -634,6 +659,14 @@ impl std::fmt::Display for LoadError {
             }
             LoadError::Invalid(source, diags) => {
                 write!(f, "rule set {} has {} error(s)", source.path, diags.len())
+            }
+            LoadError::Definitions(checked) => {
+                let path = checked.sources.first().map_or("", |s| s.path.as_str());
+                write!(
+                    f,
+                    "rule set {path} does not check with its status definitions: {} error(s)",
+                    checked.diagnostics.len()
+                )
             }
         }
     }

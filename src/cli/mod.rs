@@ -202,6 +202,14 @@ pub(crate) fn open_rules(name: &str, format: Format, color: bool) -> Result<file
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
             Output::diagnostics(&located, format, color)
         }
+        LoadError::Definitions(checked) => {
+            let located: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .map(|(i, d)| (&checked.sources[*i], d))
+                .collect();
+            Output::diagnostics(&located, format, color)
+        }
         missing @ LoadError::Missing { .. } => {
             Output::coded(Code::RuleSetUnavailable, missing.to_string())
         }

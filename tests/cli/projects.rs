@@ -410,3 +410,51 @@ fn a_project_game_replays_from_outside_the_project() {
     );
     assert_eq!(ok_in(&dir, &["replay", &recording_arg]), played);
 }
+
+#[test]
+fn a_status_declared_and_not_defined_or_defined_wrong_stops_every_command() {
+    let dir = scratch_dir("projects-status-errors");
+    ok_in(&dir, &["new", "spells"]);
+    let game = dir.join("spells");
+    let rules = game.join("rules/spells.edn");
+    let statuses = game.join("effects/spells/statuses.edn");
+    let (rules_text, statuses_text) = (
+        std::fs::read_to_string(&rules).unwrap(),
+        std::fs::read_to_string(&statuses).unwrap(),
+    );
+    // Declared, defined nowhere: it would never run out and do nothing.
+    let declared = rules_text.replacen(":statuses {", ":statuses {:frozen \"skips a turn\" ", 1);
+    assert_ne!(declared, rules_text);
+    std::fs::write(&rules, &declared).unwrap();
+    for args in [
+        &["play", "spells", "--seed", "1"][..],
+        &["simulate", "spells", "--games", "10"],
+        &["eval", "--rules", "spells", "[]"],
+        &["eval", "--rules", "rules/spells.edn", "[]"],
+    ] {
+        let out = run_in(args, "", Some(&game));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let said = text(&out.stderr);
+        assert!(said.contains("error[E0312]"), "{args:?}: {said}");
+        assert!(said.contains("rules/spells.edn:"), "{args:?}: {said}");
+    }
+    std::fs::write(&rules, &rules_text).unwrap();
+    // A definition with an error: the status is not silently left out.
+    let broken = statuses_text.replacen(":polarity :debuff", ":polarity :debuf", 1);
+    assert_ne!(broken, statuses_text);
+    std::fs::write(&statuses, &broken).unwrap();
+    let out = run_in(
+        &["eval", "--rules", "spells", "--status", "you=burning", "[]"],
+        "",
+        Some(&game),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let said = text(&out.stderr);
+    assert!(said.contains("error[E0009]"), "{said}");
+    assert!(said.contains("statuses.edn:"), "{said}");
+}
