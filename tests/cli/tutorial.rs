@@ -138,7 +138,9 @@ fn steps(doc: &str) -> Result<Vec<Step>, String> {
                 } else if !(line.trim().is_empty() || line.trim() == "...") {
                     match steps.last_mut() {
                         Some(Step::Run { expect, .. }) => expect.push(line.trim_end().to_string()),
-                        _ => return Err(format!("line {number}: output under no `$ grimoire` line")),
+                        _ => {
+                            return Err(format!("line {number}: output under no `$ grimoire` line"));
+                        }
                     }
                 }
             }
@@ -171,7 +173,9 @@ fn inside(root: &Path, base: &Path, path: &str, line: usize) -> Result<PathBuf, 
     if out.starts_with(root) {
         Ok(out)
     } else {
-        Err(format!("line {line}: `{path}` leaves the tutorial's folder"))
+        Err(format!(
+            "line {line}: `{path}` leaves the tutorial's folder"
+        ))
     }
 }
 
@@ -232,13 +236,12 @@ fn run(doc: &str, root: &Path) -> Result<Vec<Vec<String>>, String> {
                     )
                 };
                 if out.status.code() != Some(exit) {
-                    return Err(said(format!(
-                        "exited {:?}, not {exit}",
-                        out.status.code()
-                    )));
+                    return Err(said(format!("exited {:?}, not {exit}", out.status.code())));
                 }
                 if let Some(wanted) = missing(&expect, &printed) {
-                    return Err(said(format!("did not print, in order, the line `{wanted}`")));
+                    return Err(said(format!(
+                        "did not print, in order, the line `{wanted}`"
+                    )));
                 }
                 ran.push(args);
             }
@@ -263,8 +266,11 @@ fn the_tutorial_runs_as_written() {
     ] {
         let wanted: Vec<&str> = wanted.split(' ').collect();
         assert!(
-            ran.iter()
-                .any(|args| args.iter().map(String::as_str).collect::<Vec<_>>().starts_with(&wanted)),
+            ran.iter().any(|args| args
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .starts_with(&wanted)),
             "docs/TUTORIAL.md runs no `grimoire {}`",
             wanted.join(" ")
         );
@@ -307,7 +313,10 @@ fn run_page(name: &str, page: &str) -> Result<Vec<Vec<String>>, String> {
 fn a_command_that_fails_fails_the_tutorial() {
     let page = "```sh\n$ grimoire new g\n$ cd g\n$ grimoire test no-such-file.edn\n```\n";
     let err = run_page("tutorial-fails", page).expect_err("a failing command");
-    assert!(err.starts_with("line 4: `grimoire test no-such-file.edn` exited Some(2), not 0"), "{err}");
+    assert!(
+        err.starts_with("line 4: `grimoire test no-such-file.edn` exited Some(2), not 0"),
+        "{err}"
+    );
     // Said to fail, it passes.
     let page = page.replace(".edn\n", ".edn  # exit 2\n");
     run_page("tutorial-fails", &page).expect("an expected exit code");
@@ -319,7 +328,10 @@ fn an_output_line_not_printed_fails_the_tutorial() {
     run_page("tutorial-output", page).expect("the line is printed");
     let wrong = page.replace("2 passed", "3 passed");
     let err = run_page("tutorial-output", &wrong).expect_err("a line not printed");
-    assert!(err.contains("did not print, in order, the line `3 passed, 0 failed`"), "{err}");
+    assert!(
+        err.contains("did not print, in order, the line `3 passed, 0 failed`"),
+        "{err}"
+    );
     // Lines are matched in the order shown.
     let swapped = "```sh\n$ grimoire new g\n$ cd g\n$ grimoire test\n2 passed, 0 failed\nok    tests/scenarios/g/cards.edn:4: Spark deals 3 damage\n```\n";
     run_page("tutorial-output", swapped).expect_err("lines out of order");
