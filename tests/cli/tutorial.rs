@@ -6,8 +6,9 @@
 //! The format, kept small so that what the page shows is what runs:
 //!
 //! - In a ```sh block, a line `$ grimoire ARGS…` runs the binary (words
-//!   split at spaces; no quoting), `$ cd DIR` changes the working folder
-//!   (inside the temporary one), and any other command is refused. A
+//!   split at spaces; no quoting, no absolute or `..` paths), `$ cd DIR`
+//!   changes the working folder (inside the temporary one), and any other
+//!   command is refused. A
 //!   trailing `# exit N` says the exit code it must have (0 without);
 //!   another `# comment` is for readers only.
 //! - The lines under a command, up to the next command or the block's end,
@@ -96,6 +97,15 @@ fn command(line: usize, body: &str) -> Result<Step, String> {
         ));
     }
     let words: Vec<String> = words.split_whitespace().map(str::to_string).collect();
+    // Whatever a command writes (a report, a recording) stays in the tutorial's folder.
+    if words
+        .iter()
+        .any(|w| w.starts_with(['/', '~']) || w.split('/').any(|part| part == ".."))
+    {
+        return Err(format!(
+            "line {line}: paths in a run command stay below the tutorial's folder: {body}"
+        ));
+    }
     match words.first().map(String::as_str) {
         Some("grimoire") => Ok(Step::Run {
             line,
@@ -139,7 +149,9 @@ fn steps(doc: &str) -> Result<Vec<Step>, String> {
                     match steps.last_mut() {
                         Some(Step::Run { expect, .. }) => expect.push(line.trim_end().to_string()),
                         _ => {
-                            return Err(format!("line {number}: output under no `$ grimoire` line"));
+                            return Err(format!(
+                                "line {number}: output under no `$ grimoire` line"
+                            ));
                         }
                     }
                 }
@@ -345,12 +357,32 @@ fn files_are_written_inside_the_folder_and_only_grimoire_runs() {
                 ```sh\n$ grimoire test\n3 passed, 0 failed\n```\n";
     let ran = run_page("tutorial-files", page).expect("a scenario added");
     assert_eq!(ran.len(), 2);
-    for bad in [
-        "```edn file=../outside.edn\n{}\n```\n",
-        "```edn file=/tmp/outside.edn\n{}\n```\n",
-        "```sh\n$ rm -rf g\n```\n",
-        "```sh\n$ grimoire new \"g h\"\n```\n",
+    // Refused before anything runs: each says why.
+    for (bad, why) in [
+        (
+            "```edn file=../outside.edn\n{}\n```\n",
+            "leaves the tutorial's folder",
+        ),
+        (
+            "```edn file=/tmp/outside.edn\n{}\n```\n",
+            "must be a relative path",
+        ),
+        (
+            "```sh\n$ rm -rf g\n```\n",
+            "only `$ grimoire …` and `$ cd DIR` are run",
+        ),
+        (
+            "```sh\n$ grimoire simulate g --report /tmp/r.html\n```\n",
+            "stay below",
+        ),
+        (
+            "```sh\n$ grimoire simulate g --report ../r.html\n```\n",
+            "stay below",
+        ),
+        ("```sh\n$ grimoire new \"g h\"\n```\n", "no quoting"),
+        ("```sh\n$ grimoire new g\n", "never closed"),
     ] {
-        run_page("tutorial-files", bad).expect_err(bad);
+        let err = run_page("tutorial-files", bad).expect_err(bad);
+        assert!(err.contains(why), "{bad}: {err}");
     }
 }
