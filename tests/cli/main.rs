@@ -1,7 +1,8 @@
 //! The built `grimoire` binary driven as a user drives it: exit codes,
 //! formats and colour, `check` on real inputs, `play --record` and `replay`,
 //! `simulate` (its per-card figures, shards and `merge`), the language
-//! server, and the HTML report in a headless browser.
+//! server, the HTML report in a headless browser, and docs/TUTORIAL.md run
+//! as written.
 //!
 //! One test binary for all of them (linking is most of a fresh `cargo test`):
 //! `cargo test --test cli shards` runs one module;
@@ -19,3 +20,4 @@ mod replay;
 mod report_browser;
 mod shards;
 mod simulate_cards;
+mod tutorial;
