@@ -203,7 +203,7 @@ fn a_scenario_names_its_project_rule_set_by_name_or_by_relative_path() {
     std::fs::create_dir_all(&scenarios).unwrap();
     std::fs::write(
         scenarios.join("by-path.edn"),
-        "{:scenario \"Mend heals\" :rules \"../../../rules/spells.edn\"\n :given {:you {:mana 2 :health 10}}\n :play [\"Mend\"]\n :expect {:you {:health 14}}}\n",
+        "{:scenario \"Mend heals\" :rules \"../../../rules/spells.edn\"\n :given {:you {:mana 2 :health 10}}\n :play [\"Mend\"]\n :expect {:you {:health 12}}}\n",
     )
     .unwrap();
     std::fs::write(

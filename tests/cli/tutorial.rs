@@ -353,7 +353,7 @@ fn an_output_line_not_printed_fails_the_tutorial() {
 fn files_are_written_inside_the_folder_and_only_grimoire_runs() {
     let page = "```sh\n$ grimoire new g\n$ cd g\n```\n\
                 ```edn file=tests/scenarios/g/more.edn\n\
-                {:scenario \"Mend heals 4\" :given {:you {:mana 2}} :play [\"Mend\"] :expect {:you {:health 24}}}\n```\n\
+                {:scenario \"Mend heals 2\" :given {:you {:mana 2}} :play [\"Mend\"] :expect {:you {:health 22}}}\n```\n\
                 ```sh\n$ grimoire test\n3 passed, 0 failed\n```\n";
     let ran = run_page("tutorial-files", page).expect("a scenario added");
     assert_eq!(ran.len(), 2);
