@@ -207,6 +207,7 @@ fn merged(
         rules: &rules,
         deck: &deck.cards,
         source: &source,
+        rules_from: deck.rules_from.as_deref(),
         deck_shown: &deck_shown,
         policies: &policies,
     };

@@ -101,6 +101,9 @@ pub struct Prepared {
     pub deck: Vec<Card>,
     /// Where the deck came from.
     pub source: String,
+    /// Where the rule set came from, when a project's ("arcomage of project
+    /// x (rules/arcomage.edn), not the bundled one").
+    pub rules_from: Option<String>,
     /// The deck's line in the table's head.
     pub deck_shown: String,
     /// The second deck of a comparison (`--versus-cards`): its line and cards.
@@ -118,6 +121,7 @@ impl Prepared {
             rules: &self.rules,
             deck: &self.deck,
             source: &self.source,
+            rules_from: self.rules_from.as_deref(),
             deck_shown: &self.deck_shown,
             policies: &self.policies,
         }
@@ -152,6 +156,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
         }
     }
     let source = deck.source.to_string();
+    let rules_from = deck.rules_from.clone();
     let deck_shown = changed_line(deck_line(&deck), &args.changes);
     let deck = deck.cards;
     if let Err(e) = Game::new(&rules, &deck, 0, Log::Skip) {
@@ -175,6 +180,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
         rules,
         deck,
         source,
+        rules_from,
         deck_shown,
         versus,
         pool,
@@ -372,6 +378,8 @@ pub(super) struct Run<'a> {
     pub(super) deck: &'a [Card],
     /// Where the deck came from.
     pub(super) source: &'a str,
+    /// Where the rule set came from, when a project's.
+    pub(super) rules_from: Option<&'a str>,
     /// The deck's line in the table's head.
     pub(super) deck_shown: &'a str,
     /// Each seat's policy's name.
@@ -435,6 +443,7 @@ impl SimJson {
             rules: run.rules,
             deck: run.deck,
             source: run.source,
+            rules_from: run.rules_from,
             changes: &changes,
             policies: run.policies,
             seed: args.seed,

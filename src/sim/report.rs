@@ -107,6 +107,9 @@ pub struct Played<'a> {
     pub deck: &'a [Card],
     /// Where the deck came from ("the bundled arcomage deck").
     pub source: &'a str,
+    /// Where the rule set came from, when a project's ("arcomage of project
+    /// x (rules/arcomage.edn), not the bundled one"); `None` for a bundled one.
+    pub rules_from: Option<&'a str>,
     /// The changes made to its cards, as written (`Dragon:cost=24`).
     pub changes: &'a [String],
     /// Each seat's policy's name.
@@ -120,6 +123,11 @@ pub struct Played<'a> {
 pub struct RunFigures {
     /// The rule set's name.
     pub rules: String,
+    /// Where it came from, when a project's (none: left out of the JSON):
+    /// the name alone does not say when a project's rule set shadows a
+    /// bundled one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_from: Option<String>,
     /// The deck played.
     pub deck: DeckFacts,
     /// Games counted.
@@ -237,6 +245,7 @@ impl RunFigures {
             .collect();
         RunFigures {
             rules: rules.name.clone(),
+            rules_from: played.rules_from.map(str::to_string),
             deck: DeckFacts {
                 source: played.source.to_string(),
                 cards: deck.len(),

@@ -188,10 +188,24 @@ fn a_project_rule_set_shadows_a_bundled_one_and_the_header_says_so() {
     );
     let summary = ok_in(&game, &["simulate", "arcomage", "--games", "10"]);
     assert!(summary.contains("not the bundled one"), "{summary}");
+    let json = ok_in(
+        &game,
+        &["simulate", "arcomage", "--games", "10", "--format", "json"],
+    );
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        json["rules_from"],
+        "arcomage of project arcomage (rules/arcomage.edn), not the bundled one"
+    );
     // Outside the project the bundled game is played, as ever.
     let bundled = ok_in(&dir, &["play", "arcomage", "--seed", "1"]);
     assert!(bundled.contains("deck: the bundled arcomage deck, 102 cards"));
     assert!(!bundled.contains("rules: "));
+    let json = ok_in(
+        &dir,
+        &["simulate", "arcomage", "--games", "10", "--format", "json"],
+    );
+    assert!(!json.contains("rules_from"), "{json}");
 }
 
 #[test]
