@@ -144,11 +144,25 @@ fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
         )
         .suggest(name, known.iter().copied(), |s| format!(":{s}"))
         .with_help_if_none(format!(
-            "the roles are {}",
-            crate::check::list_and(rules.roles.iter().map(|e| format!("`:{e}`")))
+            "the roles are {}; the entities, {}",
+            crate::check::list_and(rules.roles.iter().map(|e| format!("`:{e}`"))),
+            some_names(&names)
         )),
     );
     None
+}
+
+/// The entities a game starts with, as help names them: a board's many
+/// cells are cut short after the first few.
+fn some_names(names: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let shown = names.iter().take(SHOWN).map(|e| format!("`:{e}`"));
+    if names.len() > SHOWN {
+        let listed: Vec<String> = shown.collect();
+        format!("{}, … ({} in all)", listed.join(", "), names.len())
+    } else {
+        crate::check::list_and(shown)
+    }
 }
 
 /// `:tile#33`: entity 33, of kind `:tile`, which enters play during the
@@ -290,7 +304,11 @@ fn status_with_turns_left(
             Diagnostic::new(
                 Code::whole_number(left),
                 left.span,
-                format!("turns left are a whole number from 1, found {}", left.describe()),
+                format!(
+                    "turns left are a whole number from 1 to {}, found {}",
+                    u32::MAX - 1,
+                    left.describe()
+                ),
             )
             .with_help("`{:hero {:power 1}}` gives `:power` with 1 turn left; `{:hero [:power]}` with its own duration"),
         );

@@ -273,15 +273,17 @@ fn turns_left_given_to_a_status_are_one_or_more() {
     let file = dir.join("left.edn");
     std::fs::write(
         &file,
-        "{:scenario \"left\" :statuses {:hero {:power 0 :slow \"2\"}} :expect {:hero {:y 0}}}\n",
+        "{:scenario \"left\" :statuses {:hero {:power 0 :slow \"2\"} :minion {:power 4294967296}} :expect {:hero {:y 0}}}\n",
     )
     .unwrap();
     let out = cli::test(&[file], &[], false);
     assert_eq!(out.code, 1);
     for want in [
-        "error[E0007]: turns left are a whole number from 1, found the integer 0",
+        "error[E0007]: turns left are a whole number from 1 to 4294967294, found the integer 0",
         "left.edn:1:44",
-        "error[E0006]: turns left are a whole number from 1, found a string",
+        "error[E0006]: turns left are a whole number from 1 to 4294967294, found a string",
+        // The bound is said, not only the floor.
+        "error[E0007]: turns left are a whole number from 1 to 4294967294, found the integer 4294967296",
     ] {
         assert!(out.stderr.contains(want), "{want}: {}", out.stderr);
     }
