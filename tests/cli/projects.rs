@@ -458,3 +458,49 @@ fn a_status_declared_and_not_defined_or_defined_wrong_stops_every_command() {
     assert!(said.contains("error[E0009]"), "{said}");
     assert!(said.contains("statuses.edn:"), "{said}");
 }
+
+/// Defect: a relative path inside a data folder lost its rule set
+/// (`check spells.edn` typed in `cards/mygame/` was E0702, `check
+/// $PWD/spells.edn` checked); diagnostics still show the path as typed.
+#[test]
+fn a_relative_path_in_a_data_folder_is_told_its_rule_set_by_where_it_is() {
+    let dir = scratch_dir("projects-relative");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let cards = game.join("cards/mygame");
+    for path in ["spells.edn", "./spells.edn", "."] {
+        ok_in(&cards, &["check", path]);
+    }
+    std::fs::write(
+        cards.join("bad.edn"),
+        "{:card \"Dud\" :type :mana :cost 1 :copies 1 :text \"x\"\n :effects [{:effected :you :resource :helth :amount 1}]}\n",
+    )
+    .unwrap();
+    let out = run_in(&["check", "bad.edn"], "", Some(&cards));
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.contains("bad.edn:2:"), "{said}");
+    assert!(
+        !said.contains("E0702") && !said.contains("mygame/bad.edn"),
+        "{said}"
+    );
+    std::fs::remove_file(cards.join("bad.edn")).unwrap();
+    // A scenario file with no `:rules`, tested from its own folder.
+    let scenarios = game.join("tests/scenarios/mygame");
+    std::fs::write(
+        scenarios.join("folder.edn"),
+        "{:scenario \"Spark hurts\"\n :given {:you {:mana 1}}\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let tested = ok_in(&scenarios, &["test", "folder.edn"]);
+    assert!(
+        tested.contains("ok    folder.edn:1: Spark hurts"),
+        "{tested}"
+    );
+    assert!(tested.contains("1 passed, 0 failed"), "{tested}");
+    let tested = ok_in(
+        &repo().join("tests/scenarios/tactics"),
+        &["test", "board.edn"],
+    );
+    assert!(tested.contains(" passed, 0 failed"), "{tested}");
+}
