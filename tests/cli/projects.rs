@@ -504,3 +504,71 @@ fn a_relative_path_in_a_data_folder_is_told_its_rule_set_by_where_it_is() {
     );
     assert!(tested.contains(" passed, 0 failed"), "{tested}");
 }
+
+/// Defect: a scenario that did not load (an unknown card) was left out of
+/// the summary: E0604, then "2 passed, 0 failed".
+#[test]
+fn test_counts_a_scenario_that_does_not_load_as_failed() {
+    let dir = scratch_dir("projects-scenario-not-run");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::write(
+        game.join("tests/scenarios/mygame/typo.edn"),
+        "{:scenario \"Sprak typo\" :rules :mygame\n :play [\"Sprak\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}{errors}");
+    assert!(errors.contains("error[E0604]"), "{errors}");
+    assert!(
+        said.contains("FAIL  tests/scenarios/mygame/typo.edn:1: Sprak typo\n        not run:"),
+        "{said}"
+    );
+    assert!(said.ends_with("2 passed, 1 failed\n"), "{said}");
+}
+
+/// Defect: one scenario file's bad `:rules` stopped `test` with an unplaced
+/// E0703 (exit 2) and ran nothing.
+#[test]
+fn test_places_a_bad_rules_and_runs_the_other_files() {
+    let dir = scratch_dir("projects-bad-scenarios");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let scenarios = game.join("tests/scenarios");
+    std::fs::create_dir_all(scenarios.join("other")).unwrap();
+    std::fs::write(
+        scenarios.join("other/name.edn"),
+        "{:scenario \"By a wrong name\"\n :rules :mygam\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        scenarios.join("other/path.edn"),
+        "{:scenario \"By a wrong path\"\n :rules \"../../../rules/nope.edn\"\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}{errors}");
+    // The good file's scenarios still run; every scenario is counted.
+    assert!(
+        said.contains("ok    tests/scenarios/mygame/cards.edn:4:"),
+        "{said}"
+    );
+    for name in [
+        "other/name.edn:1: By a wrong name",
+        "other/path.edn:1: By a wrong path",
+    ] {
+        assert!(
+            said.contains(&format!("FAIL  tests/scenarios/{name}")),
+            "{said}"
+        );
+    }
+    assert!(said.ends_with("2 passed, 2 failed\n"), "{said}");
+    for file in ["name", "path"] {
+        assert!(
+            errors.contains(&format!("--> tests/scenarios/other/{file}.edn:2:9")),
+            "{errors}"
+        );
+    }
+}
