@@ -158,6 +158,14 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
 pub fn test_logs(paths: &[PathBuf], cards: &[PathBuf], logs: bool, color: bool) -> Output {
     let project_paths;
     let paths = match (paths, &files::Library::current().project) {
+        // A project made by hand may have no scenarios yet: nothing failed.
+        ([], Some(project)) if !project.scenarios().is_dir() => {
+            return Output {
+                stdout: "0 passed, 0 failed\n".to_string(),
+                stderr: "note: this project has no scenarios yet\nhelp: put scenario files in `tests/scenarios/NAME/` (NAME: the rule set they test); `grimoire new` makes one to start from\n".to_string(),
+                ..Output::default()
+            };
+        }
         ([], Some(project)) => {
             project_paths = vec![project.scenarios()];
             &project_paths

@@ -572,3 +572,21 @@ fn test_places_a_bad_rules_and_runs_the_other_files() {
         );
     }
 }
+
+/// Defect: `test` in a project with no `tests/scenarios/` was an I/O error
+/// ("tests/scenarios: No such file or directory", exit 2); a project made by
+/// hand has no scenarios yet, and nothing failed.
+#[test]
+fn test_in_a_project_with_no_scenarios_yet_says_where_they_go() {
+    let dir = scratch_dir("projects-no-scenarios");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::remove_dir_all(game.join("tests")).unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{said}{errors}");
+    assert_eq!(said, "0 passed, 0 failed\n");
+    assert!(errors.contains("no scenarios yet"), "{errors}");
+    assert!(errors.contains("tests/scenarios/NAME/"), "{errors}");
+    assert!(!errors.contains("No such file"), "{errors}");
+}
