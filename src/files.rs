@@ -267,6 +267,10 @@ impl crate::check::project::Host for FileLayer<'_> {
         self.library.rule_set_names()
     }
 
+    fn located(&self, path: &str) -> PathBuf {
+        absolute(Path::new(path))
+    }
+
     fn scenarios(
         &self,
         path: &str,
@@ -352,7 +356,31 @@ fn scenario_rules_in(
         }
     }
     let names = library.rule_set_names();
-    rules_folder(path, |dir| names.iter().any(|n| n == dir)).map(str::to_string)
+    let known = |dir: &str| names.iter().any(|n| n == dir);
+    // A relative path (`dead.edn` typed in its folder) is told by where it is.
+    rules_folder(path, known)
+        .map(str::to_string)
+        .or_else(|| rules_folder(&absolute(path), known).map(str::to_string))
+}
+
+/// `path` from the working folder, with `.` and `..` taken out by their
+/// names (links are not followed): where a file is, whatever way it was typed.
+pub fn absolute(path: &Path) -> PathBuf {
+    let joined = match std::env::current_dir() {
+        Ok(dir) if path.is_relative() => dir.join(path),
+        _ => path.to_path_buf(),
+    };
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Loads a rule set by name (the working folder's project's, else a bundled

@@ -32,6 +32,11 @@ pub trait Host {
     /// The name of every rule set [`Host::rule_set`] knows.
     fn rule_set_names(&self) -> Vec<String>;
 
+    /// Where the file shown as `path` is, absolute and normalised: its folders
+    /// tell its rule set when the path as typed does not (`check spells.edn`
+    /// typed in `cards/mygame/`).
+    fn located(&self, path: &str) -> std::path::PathBuf;
+
     /// The diagnostics of a scenario file's `forms`, checked against the rule
     /// set they name (else `rules`) and its deck.
     fn scenarios(&self, path: &str, forms: &[Form<'_>], rules: Option<&RuleSet>)
@@ -313,7 +318,7 @@ fn assign_rule_sets(
         let source = &sources[i];
         let found = match rules {
             Some(r) => Some(r),
-            None => rule_set_for(Path::new(&source.path), &out.rule_sets, host, &mut bundled),
+            None => rule_set_for(&source.path, &out.rule_sets, host, &mut bundled),
         };
         let found = found.map(|rs| match extended.iter().position(|r| r.name == rs.name) {
             Some(k) => k,
@@ -331,10 +336,8 @@ fn assign_rule_sets(
             continue;
         }
         if found.is_none() {
-            out.diagnostics.push((
-                i,
-                no_rule_set(sources, i, files, &out.rule_sets, host.rule_set_names()),
-            ));
+            out.diagnostics
+                .push((i, no_rule_set(sources, i, files, &out.rule_sets, host)));
         }
         chosen.push(found);
     }
@@ -348,12 +351,13 @@ fn no_rule_set(
     i: usize,
     files: &[RuleSetFile],
     found: &[RuleSet],
-    mut names: Vec<String>,
+    host: &dyn Host,
 ) -> Diagnostic {
     let source = &sources[i];
+    let mut names = host.rule_set_names();
     let broken = |name: &str| files.iter().find(|f| !f.clean && f.name == name);
     if let Some(file) =
-        rules_folder(Path::new(&source.path), |dir| broken(dir).is_some()).and_then(broken)
+        folder_rule_set(host, &source.path, |dir| broken(dir).is_some()).and_then(|d| broken(&d))
     {
         return Diagnostic::new(
             Code::RuleSetHasErrors,
@@ -681,23 +685,37 @@ fn read_by_any(
 
 /// The rule set a file belongs to: the nearest folder named after a known rule set.
 fn rule_set_for<'r>(
-    path: &Path,
+    path: &str,
     found: &'r [RuleSet],
     host: &dyn Host,
     bundled: &'r mut HashMap<String, Option<RuleSet>>,
 ) -> Option<&'r RuleSet> {
     let known = host.rule_set_names();
-    let dir = rules_folder(path, |dir| {
+    let dir = folder_rule_set(host, path, |dir| {
         found.iter().any(|r| r.name == dir) || known.iter().any(|n| n == dir)
     })?;
     if let Some(rs) = found.iter().find(|r| r.name == dir) {
         return Some(rs);
     }
     bundled
-        .entry(dir.to_string())
+        .entry(dir.clone())
         // With its definitions' statuses, as `--rules` loads it.
-        .or_insert_with(|| host.rule_set(dir))
+        .or_insert_with(|| host.rule_set(&dir))
         .as_ref()
+}
+
+/// [`rules_folder`] of the file shown as `path`: from its folders as typed,
+/// else from where it is (`spells.edn` typed in `cards/mygame/`), so that a
+/// relative path names the same rule set as the absolute one.
+fn folder_rule_set(
+    host: &dyn Host,
+    path: &str,
+    is_rule_set: impl Fn(&str) -> bool,
+) -> Option<String> {
+    if let Some(dir) = rules_folder(Path::new(path), &is_rule_set) {
+        return Some(dir.to_string());
+    }
+    rules_folder(&host.located(path), is_rule_set).map(str::to_string)
 }
 
 /// The nearest folder above `path` whose name `is_rule_set` accepts: the rule

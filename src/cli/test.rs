@@ -11,7 +11,7 @@ use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source};
 use crate::files;
 use crate::scenario::{self, Scenario};
-use crate::syntax::{Arena, Span, read};
+use crate::syntax::{Arena, Form, Kind, Span, read};
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
@@ -85,6 +85,19 @@ fn collect(
             continue;
         };
         if !decks.contains_key(&name) {
+            // A `:rules` that names no rule set is this file's error, as `check`
+            // says it; the other files' scenarios still run.
+            if let Err(e) = files::Library::current().open(&name) {
+                let at = read
+                    .forms
+                    .iter()
+                    .find_map(|f| f.get("rules"))
+                    .map_or(Span::new(0, 0), |v| v.span);
+                let d = Diagnostic::new(Code::RuleSetUnavailable, at, e.to_string());
+                outcomes.extend(read.forms.iter().map(|f| not_run(&source, f)));
+                problems.push((source, d));
+                continue;
+            }
             let (rules, deck) = load_deck(&name, cards, color)?;
             decks.insert(name.clone(), (rules, deck.cards));
         }
@@ -92,7 +105,12 @@ fn collect(
         let mut diags = Vec::new();
         let scenarios: Vec<Scenario> = scenario::load(&read.forms, rules, deck, &mut diags);
         let index = crate::syntax::LineIndex::new(&source.text);
-        for s in &scenarios {
+        // In the file's order, a scenario that did not load among those run.
+        for form in &read.forms {
+            let Some(s) = scenarios.iter().find(|s| s.span == form.span) else {
+                outcomes.push(not_run(&source, form));
+                continue;
+            };
             let line = index.location(&source.text, s.span.start).line;
             let (log, failures) = scenario::run_logged(s, rules, deck);
             let result = match &log {
@@ -110,6 +128,25 @@ fn collect(
     Ok((outcomes, problems))
 }
 
+/// A scenario of `source` that could not run (its errors are shown with the
+/// diagnostics): a failure, so that the summary counts every scenario written.
+fn not_run(source: &Source, form: &Form<'_>) -> ScenarioOutcome {
+    let line = crate::syntax::LineIndex::new(&source.text)
+        .location(&source.text, form.span.start)
+        .line;
+    let name = match form.get("scenario").map(|v| &v.kind) {
+        Some(Kind::Str(name)) => name.to_string(),
+        _ => "(no name)".to_string(),
+    };
+    ScenarioOutcome {
+        name: format!("{}:{line}: {name}", source.path),
+        result: Err(vec![
+            "not run: it does not load (see its errors)".to_string(),
+        ]),
+        log: None,
+    }
+}
+
 /// `grimoire test PATH...`; with no path, the scenarios of the project the
 /// command runs in.
 pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
@@ -121,6 +158,14 @@ pub fn test(paths: &[PathBuf], cards: &[PathBuf], color: bool) -> Output {
 pub fn test_logs(paths: &[PathBuf], cards: &[PathBuf], logs: bool, color: bool) -> Output {
     let project_paths;
     let paths = match (paths, &files::Library::current().project) {
+        // A project made by hand may have no scenarios yet: nothing failed.
+        ([], Some(project)) if !project.scenarios().is_dir() => {
+            return Output {
+                stdout: "0 passed, 0 failed\n".to_string(),
+                stderr: "note: this project has no scenarios yet\nhelp: put scenario files in `tests/scenarios/NAME/` (NAME: the rule set they test); `grimoire new` makes one to start from\n".to_string(),
+                ..Output::default()
+            };
+        }
         ([], Some(project)) => {
             project_paths = vec![project.scenarios()];
             &project_paths

@@ -472,3 +472,135 @@ fn a_status_declared_and_not_defined_or_defined_wrong_stops_every_command() {
     assert!(said.contains("error[E0009]"), "{said}");
     assert!(said.contains("statuses.edn:"), "{said}");
 }
+
+/// Defect: a relative path inside a data folder lost its rule set
+/// (`check spells.edn` typed in `cards/mygame/` was E0702, `check
+/// $PWD/spells.edn` checked); diagnostics still show the path as typed.
+#[test]
+fn a_relative_path_in_a_data_folder_is_told_its_rule_set_by_where_it_is() {
+    let dir = scratch_dir("projects-relative");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let cards = game.join("cards/mygame");
+    for path in ["spells.edn", "./spells.edn", "."] {
+        ok_in(&cards, &["check", path]);
+    }
+    std::fs::write(
+        cards.join("bad.edn"),
+        "{:card \"Dud\" :type :mana :cost 1 :copies 1 :text \"x\"\n :effects [{:effected :you :resource :helth :amount 1}]}\n",
+    )
+    .unwrap();
+    let out = run_in(&["check", "bad.edn"], "", Some(&cards));
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.contains("bad.edn:2:"), "{said}");
+    assert!(
+        !said.contains("E0702") && !said.contains("mygame/bad.edn"),
+        "{said}"
+    );
+    std::fs::remove_file(cards.join("bad.edn")).unwrap();
+    // A scenario file with no `:rules`, tested from its own folder.
+    let scenarios = game.join("tests/scenarios/mygame");
+    std::fs::write(
+        scenarios.join("folder.edn"),
+        "{:scenario \"Spark hurts\"\n :given {:you {:mana 1}}\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let tested = ok_in(&scenarios, &["test", "folder.edn"]);
+    assert!(
+        tested.contains("ok    folder.edn:1: Spark hurts"),
+        "{tested}"
+    );
+    assert!(tested.contains("1 passed, 0 failed"), "{tested}");
+    let tested = ok_in(
+        &repo().join("tests/scenarios/tactics"),
+        &["test", "board.edn"],
+    );
+    assert!(tested.contains(" passed, 0 failed"), "{tested}");
+}
+
+/// Defect: a scenario that did not load (an unknown card) was left out of
+/// the summary: E0604, then "2 passed, 0 failed".
+#[test]
+fn test_counts_a_scenario_that_does_not_load_as_failed() {
+    let dir = scratch_dir("projects-scenario-not-run");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::write(
+        game.join("tests/scenarios/mygame/typo.edn"),
+        "{:scenario \"Sprak typo\" :rules :mygame\n :play [\"Sprak\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}{errors}");
+    assert!(errors.contains("error[E0604]"), "{errors}");
+    assert!(
+        said.contains("FAIL  tests/scenarios/mygame/typo.edn:1: Sprak typo\n        not run:"),
+        "{said}"
+    );
+    assert!(said.ends_with("2 passed, 1 failed\n"), "{said}");
+}
+
+/// Defect: one scenario file's bad `:rules` stopped `test` with an unplaced
+/// E0703 (exit 2) and ran nothing.
+#[test]
+fn test_places_a_bad_rules_and_runs_the_other_files() {
+    let dir = scratch_dir("projects-bad-scenarios");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let scenarios = game.join("tests/scenarios");
+    std::fs::create_dir_all(scenarios.join("other")).unwrap();
+    std::fs::write(
+        scenarios.join("other/name.edn"),
+        "{:scenario \"By a wrong name\"\n :rules :mygam\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        scenarios.join("other/path.edn"),
+        "{:scenario \"By a wrong path\"\n :rules \"../../../rules/nope.edn\"\n :play [\"Spark\"]\n :expect {:other {:health 17}}}\n",
+    )
+    .unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}{errors}");
+    // The good file's scenarios still run; every scenario is counted.
+    assert!(
+        said.contains("ok    tests/scenarios/mygame/cards.edn:4:"),
+        "{said}"
+    );
+    for name in [
+        "other/name.edn:1: By a wrong name",
+        "other/path.edn:1: By a wrong path",
+    ] {
+        assert!(
+            said.contains(&format!("FAIL  tests/scenarios/{name}")),
+            "{said}"
+        );
+    }
+    assert!(said.ends_with("2 passed, 2 failed\n"), "{said}");
+    for file in ["name", "path"] {
+        assert!(
+            errors.contains(&format!("--> tests/scenarios/other/{file}.edn:2:9")),
+            "{errors}"
+        );
+    }
+}
+
+/// Defect: `test` in a project with no `tests/scenarios/` was an I/O error
+/// ("tests/scenarios: No such file or directory", exit 2); a project made by
+/// hand has no scenarios yet, and nothing failed.
+#[test]
+fn test_in_a_project_with_no_scenarios_yet_says_where_they_go() {
+    let dir = scratch_dir("projects-no-scenarios");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::remove_dir_all(game.join("tests")).unwrap();
+    let out = run_in(&["test"], "", Some(&game));
+    let (said, errors) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{said}{errors}");
+    assert_eq!(said, "0 passed, 0 failed\n");
+    assert!(errors.contains("no scenarios yet"), "{errors}");
+    assert!(errors.contains("tests/scenarios/NAME/"), "{errors}");
+    assert!(!errors.contains("No such file"), "{errors}");
+}
