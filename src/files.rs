@@ -423,6 +423,9 @@ impl Library {
         };
         let name = opened.rules.name.clone();
         let home = opened.home.clone().or_else(|| self.tree_of(&name));
+        if let Some(Tree::Folder(root)) = &home {
+            refuse_broken_manifest(root)?;
+        }
         if let Some(home) = home {
             let shown = match &opened.file {
                 Some(file) => file.display().to_string(),
@@ -521,6 +524,16 @@ impl Library {
             text,
             shown,
         })
+    }
+}
+
+/// A rule set of a project whose manifest does not check is refused with
+/// the manifest's located errors, as a rule set that does not check is: a
+/// game must not run under a project with no name.
+fn refuse_broken_manifest(root: &Path) -> Result<(), LoadError> {
+    match Project::at(root).map(|p| p.manifest) {
+        Some(Err((source, diags))) => Err(LoadError::Invalid(source, diags)),
+        _ => Ok(()),
     }
 }
 

@@ -458,3 +458,40 @@ fn a_status_declared_and_not_defined_or_defined_wrong_stops_every_command() {
     assert!(said.contains("error[E0009]"), "{said}");
     assert!(said.contains("statuses.edn:"), "{said}");
 }
+
+#[test]
+fn a_broken_manifest_stops_every_command_of_the_project_with_its_errors() {
+    let dir = scratch_dir("projects-broken-manifest");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let broken: [&[u8]; 4] = [
+        b"{:project \"My Game\"}\n",
+        b"{:project",
+        b"",
+        b"\x00\xff\xfe",
+    ];
+    for manifest in broken {
+        std::fs::write(game.join("grimoire.edn"), manifest).expect("a manifest");
+        let shown = String::from_utf8_lossy(manifest);
+        for args in [
+            &["check"][..],
+            &["test"],
+            &["play", "mygame", "--seed", "1"],
+            &["simulate", "mygame", "--games", "2"],
+            &["play", "rules/mygame.edn", "--seed", "1"],
+        ] {
+            let out = run_in(args, "", Some(&game));
+            let said = text(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} with {shown:?}: {said}"
+            );
+            assert!(
+                said.contains("grimoire.edn:1:"),
+                "{args:?} with {shown:?}: {said}"
+            );
+            assert!(text(&out.stdout).lines().all(|l| !l.starts_with("rules: ")));
+        }
+    }
+}
