@@ -734,6 +734,9 @@ pub enum DeckError {
         rules: String,
         /// Where the deck was looked for.
         source: DeckSource,
+        /// The folders of its own definitions looked for (`cards/NAME/`,
+        /// `effects/NAME/`), said when none of them is there.
+        looked: Vec<PathBuf>,
     },
     /// The rule set has no bundled deck and no card paths were given.
     NoDeck(String),
@@ -752,7 +755,22 @@ impl std::fmt::Display for DeckError {
                 let s = crate::diag::plural(n);
                 write!(f, "the deck does not check ({n} error{s}); not starting")
             }
-            DeckError::Empty { rules, source } => {
+            DeckError::Empty {
+                rules,
+                source: DeckSource::Paths(paths),
+                looked,
+            } if paths.is_empty() && !looked.is_empty() => {
+                let shown: Vec<String> = looked
+                    .iter()
+                    .map(|p| format!("`{}/`", p.display()))
+                    .collect();
+                write!(
+                    f,
+                    "no cards for rule set `{rules}`: looked in {}, and there is no such folder",
+                    shown.join(" and ")
+                )
+            }
+            DeckError::Empty { rules, source, .. } => {
                 write!(f, "no cards for rule set `{rules}` in {source}")
             }
             DeckError::NoDeck(rules) => write!(
@@ -942,8 +960,13 @@ pub fn load_deck_in(
             rules_from: None,
         });
     }
+    let mut looked = Vec::new();
     let (checked, source) = match home {
         Some(tree) if cards.is_empty() => {
+            looked = ["cards", "effects"]
+                .iter()
+                .map(|f| tree.path(&format!("{f}/{}", rules.name)))
+                .collect();
             let definitions = tree.definitions(&rules.name);
             let mut checked = gather(definitions.sources);
             checked.io_errors = definitions.io_errors;
@@ -993,6 +1016,7 @@ pub fn load_deck_in(
         return Err(DeckError::Empty {
             rules: rules.name.clone(),
             source,
+            looked,
         });
     }
     if let Some(extended) = checked.extended.pop() {

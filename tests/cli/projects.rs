@@ -495,3 +495,33 @@ fn a_broken_manifest_stops_every_command_of_the_project_with_its_errors() {
         }
     }
 }
+
+#[test]
+fn a_rule_set_with_no_definitions_folder_says_where_its_cards_were_looked_for() {
+    let dir = scratch_dir("projects-no-cards");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let text_of = std::fs::read_to_string(game.join("rules/mygame.edn")).expect("a rule set");
+    std::fs::write(
+        game.join("rules/duel.edn"),
+        text_of.replace(":rules :mygame", ":rules :duel"),
+    )
+    .expect("a rule set");
+    let out = run_in(&["play", "duel", "--seed", "1"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error[E0704]: no cards for rule set `duel`: looked in `cards/duel/` and `effects/duel/`, and there is no such folder\n"
+    );
+    // From a folder inside the project, the folders as seen from there.
+    let out = run_in(
+        &["play", "duel", "--seed", "1"],
+        "",
+        Some(&game.join("rules")),
+    );
+    assert!(
+        text(&out.stderr).contains("looked in `../cards/duel/` and `../effects/duel/`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
