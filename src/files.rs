@@ -267,6 +267,10 @@ impl crate::check::project::Host for FileLayer<'_> {
         self.library.rule_set_names()
     }
 
+    fn rule_set_file_name(&self, path: &str) -> Option<String> {
+        project::rule_set_file_name(path)
+    }
+
     fn scenarios(
         &self,
         path: &str,
@@ -470,7 +474,19 @@ impl Library {
             }
         };
         let rules = RuleSet::parse(&text)
-            .map_err(|diags| LoadError::Invalid(Source::new(shown_path, text.clone()), diags))?;
+            .map_err(|diags| LoadError::Invalid(Source::new(&shown_path, text.clone()), diags))?;
+        // `rules/NAME.edn` is the rule set NAME: one named otherwise is refused
+        // as `check` refuses it, not played under a name its cards are not under.
+        if rules.name != name {
+            let arena = Arena::new();
+            let misnamed = read(&arena, &text)
+                .forms
+                .iter()
+                .find_map(|f| crate::check::project::misnamed(f, name));
+            if let Some(d) = misnamed {
+                return Err(LoadError::Invalid(Source::new(shown_path, text), vec![d]));
+            }
+        }
         let shown = match (&tree, &self.project) {
             (Tree::Folder(_), Some(project)) => Some(of_project(name, project, &rel)),
             _ => None,

@@ -525,3 +525,39 @@ fn a_rule_set_with_no_definitions_folder_says_where_its_cards_were_looked_for() 
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_project_rule_set_file_must_be_named_after_its_rule_set() {
+    let dir = scratch_dir("projects-misnamed");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let text_of = std::fs::read_to_string(game.join("rules/mygame.edn")).expect("a rule set");
+    let wrong = text_of.replace(":rules :mygame", ":rules :wrongname");
+    std::fs::write(game.join("rules/second.edn"), &wrong).expect("a rule set");
+    let out = run_in(&["check"], "", Some(&game));
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let line = wrong[..wrong.find(":wrongname").expect("renamed")]
+        .lines()
+        .count();
+    assert!(
+        said.contains(&format!("error[E0709]: this file is the rule set `second`, named by its file, but its `:rules` is `:wrongname`\n  --> rules/second.edn:{line}:9\n")),
+        "{said}"
+    );
+    assert!(
+        said.contains("help: rename the file to `rules/wrongname.edn`, or write `:rules :second`"),
+        "{said}"
+    );
+    // Played by its file's name, it is refused with the same error.
+    let out = run_in(&["play", "second", "--seed", "1"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error[E0709]"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A rule-set file outside a project's `rules/` folder may have any name.
+    std::fs::remove_file(game.join("rules/second.edn")).expect("removed");
+    std::fs::write(dir.join("second.edn"), &wrong).expect("a loose rule set");
+    ok_in(&dir, &["check", "second.edn"]);
+}
