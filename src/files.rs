@@ -508,10 +508,21 @@ impl Library {
             Ok(text) => text,
             Err(LoadError::Missing { name, reason, .. }) => {
                 let known = self.rule_set_names();
+                // A project's own rule sets are listed apart from the bundled ones.
+                let own = self
+                    .project
+                    .as_ref()
+                    .map(|p| (p.name(), p.tree.rule_set_names()));
+                let bundled: Vec<&str> = known
+                    .iter()
+                    .filter(|n| own.as_ref().is_none_or(|(_, own)| !own.contains(n)))
+                    .map(String::as_str)
+                    .collect();
                 return Err(LoadError::Missing {
                     suggestion: crate::diag::nearest(&name, known.iter().map(String::as_str))
                         .map(str::to_string),
-                    known: known.join(", "),
+                    known: bundled.join(", "),
+                    project: own.map(|(p, names)| (p, names.join(", "))),
                     name,
                     reason,
                 });
@@ -586,6 +597,7 @@ fn read_rules_text(path: &Path) -> Result<String, LoadError> {
             reason: e.to_string(),
             suggestion: None,
             known: String::new(),
+            project: None,
         }),
     }
 }
@@ -657,8 +669,10 @@ pub enum LoadError {
         reason: String,
         /// The nearest bundled name.
         suggestion: Option<String>,
-        /// All bundled names.
+        /// The bundled names (those a project's do not shadow).
         known: String,
+        /// Inside a project: its name and its rule sets' names.
+        project: Option<(String, String)>,
     },
     /// Read, but wrong: the diagnostics and the text they point into.
     Invalid(Source, Vec<Diagnostic>),
@@ -676,15 +690,33 @@ impl std::fmt::Display for LoadError {
                 reason,
                 suggestion,
                 known,
+                project,
             } => {
-                write!(
-                    f,
-                    "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
-                )?;
+                match project {
+                    Some((project, own)) => write!(
+                        f,
+                        "no rule set `{name}`: it is not a rule set of project {project} ({own}) or bundled ({known}), and not a readable file ({reason})"
+                    )?,
+                    None => write!(
+                        f,
+                        "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
+                    )?,
+                }
                 if let Some(s) = suggestion {
                     write!(f, "; did you mean `{s}`?")?;
                 }
                 Ok(())
+            }
+            // A project's rule set refused for its manifest's errors.
+            LoadError::Invalid(source, diags)
+                if Path::new(&source.path).ends_with(crate::check::manifest::FILE_NAME) =>
+            {
+                write!(
+                    f,
+                    "the project's manifest {} has {} error(s)",
+                    source.path,
+                    diags.len()
+                )
             }
             LoadError::Invalid(source, diags) => {
                 write!(f, "rule set {} has {} error(s)", source.path, diags.len())

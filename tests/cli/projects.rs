@@ -561,3 +561,54 @@ fn a_project_rule_set_file_must_be_named_after_its_rule_set() {
     std::fs::write(dir.join("second.edn"), &wrong).expect("a loose rule set");
     ok_in(&dir, &["check", "second.edn"]);
 }
+
+#[test]
+fn an_unknown_rule_set_in_a_project_lists_the_project_s_apart_from_the_bundled() {
+    let dir = scratch_dir("projects-unknown-rule-set");
+    ok_in(&dir, &["new", "mygame"]);
+    let out = run_in(
+        &["play", "nosuch", "--seed", "1"],
+        "",
+        Some(&dir.join("mygame")),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(
+            "error[E0703]: no rule set `nosuch`: it is not a rule set of project mygame (mygame) or bundled (arcomage, duel, skills, tactics, tbwg), and not a readable file ("
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_manifest_name_that_is_a_string_but_no_name_says_what_a_name_is() {
+    let dir = scratch_dir("projects-manifest-name");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::write(game.join("grimoire.edn"), "{:project \"My Game\"}\n").expect("a manifest");
+    let out = run_in(&["check"], "", Some(&game));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("error[E0708]: \"My Game\" is not a valid project name\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("help: a project's name is a lowercase letter, then lowercase letters, digits, `-` or `_`, such as \"my-game\""),
+        "{said}"
+    );
+    assert!(!said.contains("found a string"), "{said}");
+}
+
+#[test]
+fn new_with_a_path_that_ends_in_no_folder_name_says_what_was_given() {
+    let dir = scratch_dir("projects-new-dotdot");
+    let inner = dir.join("inner");
+    std::fs::create_dir_all(&inner).expect("a folder");
+    let out = run_in(&["new", ".."], "", Some(&inner));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: `..` cannot name a game: it names no new folder (the folder's name is the game's)\nhelp: try `grimoire new my-game`\n"
+    );
+}
