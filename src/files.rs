@@ -522,7 +522,7 @@ impl Library {
                     suggestion: crate::diag::nearest(&name, known.iter().map(String::as_str))
                         .map(str::to_string),
                     known: bundled.join(", "),
-                    project: own.map(|(p, names)| (p, names.join(", "))),
+                    project: own.map(|(p, names)| Box::new((p, names.join(", ")))),
                     name,
                     reason,
                 });
@@ -672,7 +672,7 @@ pub enum LoadError {
         /// The bundled names (those a project's do not shadow).
         known: String,
         /// Inside a project: its name and its rule sets' names.
-        project: Option<(String, String)>,
+        project: Option<Box<(String, String)>>,
     },
     /// Read, but wrong: the diagnostics and the text they point into.
     Invalid(Source, Vec<Diagnostic>),
@@ -692,7 +692,7 @@ impl std::fmt::Display for LoadError {
                 known,
                 project,
             } => {
-                match project {
+                match project.as_deref() {
                     Some((project, own)) => write!(
                         f,
                         "no rule set `{name}`: it is not a rule set of project {project} ({own}) or bundled ({known}), and not a readable file ({reason})"
