@@ -8,7 +8,8 @@
 #   fuzz/corpus.sh            # every target
 #   fuzz/corpus.sh read fmt   # some
 # Inputs that pick a bundled rule set start with its index in
-# grimoire::check::rules::BUNDLED (read here from src/check/rules/mod.rs, in that order);
+# grimoire::check::rules::BUNDLED: the rule sets of rules/, by file name in byte order, as
+# build.rs bundles them;
 # one past the last means "no rule set" to the check target.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,9 +18,9 @@ out="$root/fuzz/corpus"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(read check csv md eval game fmt scenario)
 
-mapfile -t names < <(sed -n 's/^ *("\([A-Za-z0-9_-]*\)", include_str!("..\/..\/..\/rules\/.*/\1/p' src/check/rules/mod.rs)
+mapfile -t names < <(git -C "$root" ls-files -- 'rules/*.edn' | sed 's|^rules/||; s|\.edn$||' | LC_ALL=C sort)
 if [ ${#names[@]} -eq 0 ]; then
-  echo "corpus.sh: found no bundled rule sets in src/check/rules/mod.rs" >&2
+  echo "corpus.sh: found no bundled rule sets in rules/" >&2
   exit 1
 fi
 none=${#names[@]}

@@ -271,6 +271,10 @@ impl crate::check::project::Host for FileLayer<'_> {
         absolute(Path::new(path))
     }
 
+    fn rule_set_file_name(&self, path: &str) -> Option<String> {
+        project::rule_set_file_name(path)
+    }
+
     fn scenarios(
         &self,
         path: &str,
@@ -451,6 +455,9 @@ impl Library {
         };
         let name = opened.rules.name.clone();
         let home = opened.home.clone().or_else(|| self.tree_of(&name));
+        if let Some(Tree::Folder(root)) = &home {
+            refuse_broken_manifest(root)?;
+        }
         if let Some(home) = home {
             let shown = match &opened.file {
                 Some(file) => file.display().to_string(),
@@ -495,7 +502,19 @@ impl Library {
             }
         };
         let rules = RuleSet::parse(&text)
-            .map_err(|diags| LoadError::Invalid(Source::new(shown_path, text.clone()), diags))?;
+            .map_err(|diags| LoadError::Invalid(Source::new(&shown_path, text.clone()), diags))?;
+        // `rules/NAME.edn` is the rule set NAME: one named otherwise is refused
+        // as `check` refuses it, not played under a name its cards are not under.
+        if rules.name != name {
+            let arena = Arena::new();
+            let misnamed = read(&arena, &text)
+                .forms
+                .iter()
+                .find_map(|f| crate::check::project::misnamed(f, name));
+            if let Some(d) = misnamed {
+                return Err(LoadError::Invalid(Source::new(shown_path, text), vec![d]));
+            }
+        }
         let shown = match (&tree, &self.project) {
             (Tree::Folder(_), Some(project)) => Some(of_project(name, project, &rel)),
             _ => None,
@@ -517,10 +536,21 @@ impl Library {
             Ok(text) => text,
             Err(LoadError::Missing { name, reason, .. }) => {
                 let known = self.rule_set_names();
+                // A project's own rule sets are listed apart from the bundled ones.
+                let own = self
+                    .project
+                    .as_ref()
+                    .map(|p| (p.name(), p.tree.rule_set_names()));
+                let bundled: Vec<&str> = known
+                    .iter()
+                    .filter(|n| own.as_ref().is_none_or(|(_, own)| !own.contains(n)))
+                    .map(String::as_str)
+                    .collect();
                 return Err(LoadError::Missing {
                     suggestion: crate::diag::nearest(&name, known.iter().map(String::as_str))
                         .map(str::to_string),
-                    known: known.join(", "),
+                    known: bundled.join(", "),
+                    project: own.map(|(p, names)| Box::new((p, names.join(", ")))),
                     name,
                     reason,
                 });
@@ -549,6 +579,16 @@ impl Library {
             text,
             shown,
         })
+    }
+}
+
+/// A rule set of a project whose manifest does not check is refused with
+/// the manifest's located errors, as a rule set that does not check is: a
+/// game must not run under a project with no name.
+fn refuse_broken_manifest(root: &Path) -> Result<(), LoadError> {
+    match Project::at(root).map(|p| p.manifest) {
+        Some(Err((source, diags))) => Err(LoadError::Invalid(source, diags)),
+        _ => Ok(()),
     }
 }
 
@@ -585,6 +625,7 @@ fn read_rules_text(path: &Path) -> Result<String, LoadError> {
             reason: e.to_string(),
             suggestion: None,
             known: String::new(),
+            project: None,
         }),
     }
 }
@@ -656,8 +697,10 @@ pub enum LoadError {
         reason: String,
         /// The nearest bundled name.
         suggestion: Option<String>,
-        /// All bundled names.
+        /// The bundled names (those a project's do not shadow).
         known: String,
+        /// Inside a project: its name and its rule sets' names.
+        project: Option<Box<(String, String)>>,
     },
     /// Read, but wrong: the diagnostics and the text they point into.
     Invalid(Source, Vec<Diagnostic>),
@@ -675,15 +718,33 @@ impl std::fmt::Display for LoadError {
                 reason,
                 suggestion,
                 known,
+                project,
             } => {
-                write!(
-                    f,
-                    "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
-                )?;
+                match project.as_deref() {
+                    Some((project, own)) => write!(
+                        f,
+                        "no rule set `{name}`: it is not a rule set of project {project} ({own}) or bundled ({known}), and not a readable file ({reason})"
+                    )?,
+                    None => write!(
+                        f,
+                        "no rule set `{name}`: it is not bundled ({known}) and not a readable file ({reason})"
+                    )?,
+                }
                 if let Some(s) = suggestion {
                     write!(f, "; did you mean `{s}`?")?;
                 }
                 Ok(())
+            }
+            // A project's rule set refused for its manifest's errors.
+            LoadError::Invalid(source, diags)
+                if Path::new(&source.path).ends_with(crate::check::manifest::FILE_NAME) =>
+            {
+                write!(
+                    f,
+                    "the project's manifest {} has {} error(s)",
+                    source.path,
+                    diags.len()
+                )
             }
             LoadError::Invalid(source, diags) => {
                 write!(f, "rule set {} has {} error(s)", source.path, diags.len())
@@ -749,6 +810,9 @@ pub enum DeckError {
         rules: String,
         /// Where the deck was looked for.
         source: DeckSource,
+        /// The folders of its own definitions looked for (`cards/NAME/`,
+        /// `effects/NAME/`), said when none of them is there.
+        looked: Vec<PathBuf>,
     },
     /// The rule set has no bundled deck and no card paths were given.
     NoDeck(String),
@@ -767,7 +831,22 @@ impl std::fmt::Display for DeckError {
                 let s = crate::diag::plural(n);
                 write!(f, "the deck does not check ({n} error{s}); not starting")
             }
-            DeckError::Empty { rules, source } => {
+            DeckError::Empty {
+                rules,
+                source: DeckSource::Paths(paths),
+                looked,
+            } if paths.is_empty() && !looked.is_empty() => {
+                let shown: Vec<String> = looked
+                    .iter()
+                    .map(|p| format!("`{}/`", p.display()))
+                    .collect();
+                write!(
+                    f,
+                    "no cards for rule set `{rules}`: looked in {}, and there is no such folder",
+                    shown.join(" and ")
+                )
+            }
+            DeckError::Empty { rules, source, .. } => {
                 write!(f, "no cards for rule set `{rules}` in {source}")
             }
             DeckError::NoDeck(rules) => write!(
@@ -957,8 +1036,13 @@ pub fn load_deck_in(
             rules_from: None,
         });
     }
+    let mut looked = Vec::new();
     let (checked, source) = match home {
         Some(tree) if cards.is_empty() => {
+            looked = ["cards", "effects"]
+                .iter()
+                .map(|f| tree.path(&format!("{f}/{}", rules.name)))
+                .collect();
             let definitions = tree.definitions(&rules.name);
             let mut checked = gather(definitions.sources);
             checked.io_errors = definitions.io_errors;
@@ -1008,6 +1092,7 @@ pub fn load_deck_in(
         return Err(DeckError::Empty {
             rules: rules.name.clone(),
             source,
+            looked,
         });
     }
     if let Some(extended) = checked.extended.pop() {

@@ -77,7 +77,14 @@ pub fn check(forms: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Option<Manifest
                 manifest.name = name;
                 named = true;
             }
-            (ManifestKey::Project, _) => {
+            (ManifestKey::Project, Some(name)) => {
+                diags.push(
+                    bad(v.span, format!("\"{name}\" is not a valid project name"))
+                        .with_help("a project's name is a lowercase letter, then lowercase letters, digits, `-` or `_`, such as \"my-game\""),
+                );
+                named = true;
+            }
+            (ManifestKey::Project, None) => {
                 diags.push(
                     bad(v.span, format!("`:project` is the project's name, a string such as \"mygame\"; found {}", v.describe()))
                         .with_help("a name is a lowercase letter, then lowercase letters, digits, `-` or `_`"),

@@ -37,6 +37,11 @@ pub trait Host {
     /// typed in `cards/mygame/`).
     fn located(&self, path: &str) -> std::path::PathBuf;
 
+    /// The name the rule-set file at `path` must give its rule set: `X` for
+    /// `rules/X.edn` of a project (or of the bundled games), where a rule set
+    /// is named by its file; `None` for a file anywhere else.
+    fn rule_set_file_name(&self, path: &str) -> Option<String>;
+
     /// The diagnostics of a scenario file's `forms`, checked against the rule
     /// set they name (else `rules`) and its deck.
     fn scenarios(&self, path: &str, forms: &[Form<'_>], rules: Option<&RuleSet>)
@@ -225,24 +230,27 @@ fn classify<'a>(
     if let [form] = read.forms.as_slice()
         && form.has_key("rules")
     {
-        files.extend(check_rule_set(i, form, &read, out));
+        let named = host.rule_set_file_name(&source.path);
+        files.extend(check_rule_set(i, form, &read, named.as_deref(), out));
         return None;
     }
     Some(Parsed::Edn(read))
 }
 
-/// A rule set's file, `form` read as `read`: a rule set that checks clean
-/// joins those found; a file read with errors gives only the errors that do
-/// not follow from them. Returns what later passes need of the file, if it
-/// names its rule set.
+/// A rule set's file, `form` read as `read`, which must name its rule set
+/// `named` when given: a rule set that checks clean joins those found; a file
+/// read with errors gives only the errors that do not follow from them.
+/// Returns what later passes need of the file, if it names its rule set.
 fn check_rule_set(
     i: usize,
     form: &Form<'_>,
     read: &Read<'_>,
+    named: Option<&str>,
     out: &mut Checked,
 ) -> Option<RuleSetFile> {
     let mut diags = Vec::new();
     let rs = RuleSet::from_form(form, &mut diags);
+    diags.extend(named.and_then(|file| misnamed(form, file)));
     let name = match &rs {
         Some(rs) => Some(rs.name.clone()),
         None => form
@@ -293,6 +301,24 @@ fn check_rule_set(
         name,
         clean,
         declared,
+    })
+}
+
+/// The error of a rule set `form` whose `:rules` is not `file`, the name
+/// its file gives it (`rules/X.edn` is the rule set `X`), at the `:rules` value.
+pub fn misnamed(form: &Form<'_>, file: &str) -> Option<Diagnostic> {
+    let value = form.get("rules")?;
+    let name = value.as_keyword()?;
+    (name != file).then(|| {
+        Diagnostic::new(
+            Code::RuleSetMisnamed,
+            value.span,
+            format!("this file is the rule set `{file}`, named by its file, but its `:rules` is `:{name}`"),
+        )
+        .with_label(format!("expected `:{file}`"))
+        .with_help(format!(
+            "rename the file to `rules/{name}.edn`, or write `:rules :{file}`: in a project's `rules/` folder a rule set's name is its file's"
+        ))
     })
 }
 

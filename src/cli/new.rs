@@ -14,6 +14,14 @@ pub fn new(dir: &Path) -> Output {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
+    // `..`, `/` or `.` end in no folder name: the game would have no name.
+    if name.is_empty() || dir.ends_with("..") {
+        return Output::usage(format!(
+            "`{}` cannot name a game: it names no new folder (the folder's name is the game's)\n\
+             help: try `grimoire new my-game`",
+            dir.display()
+        ));
+    }
     if !valid_name(&name) {
         return Output::usage(format!(
             "`{name}` cannot name a game: the folder's name is the game's (its rule set's \

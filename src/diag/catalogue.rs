@@ -1627,6 +1627,19 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
             r#"{:project :mygame}"#,
             r#"{:project "mygame"}"#,
         ),
+        Code::RuleSetMisnamed => (
+            "a rule-set file named differently from its rule set",
+            "In a project's `rules/` folder, a rule set is named by its file: \
+             `rules/X.edn` is the rule set `X`, and its `:rules` must be `:X`. \
+             Otherwise the name a command is given and the name its cards are \
+             found under (`cards/X/`, `effects/X/`) would disagree.",
+            "Rename the file after its rule set, or change `:rules` to the \
+             file's name. A rule-set file outside a project's `rules/` folder \
+             may have any name.",
+            Input::Command,
+            "check tests/data/misnamed-rule-set/broken",
+            "check tests/data/misnamed-rule-set/fixed",
+        ),
         Code::MoreNotShown => (
             "more diagnostics than shown",
             "A file has more diagnostics than `check` shows for one file (200); \

@@ -319,6 +319,8 @@ codes! {
     RuleSetHasErrors = "E0707",
     /// A project's manifest (`grimoire.edn`) that is not `{:project "NAME"}`.
     BadManifest = "E0708",
+    /// A project's `rules/X.edn` whose `:rules` is not `:X`.
+    RuleSetMisnamed = "E0709",
 
     // Warnings.
     /// More diagnostics in one file than `check` shows.

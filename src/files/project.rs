@@ -120,6 +120,23 @@ pub struct Definitions {
     pub io_errors: Vec<super::IoProblem>,
 }
 
+/// The name the rule-set file at `path` (as a checked text's path is shown)
+/// must give its rule set: `X` for `rules/X.edn` of a project or of the
+/// bundled games; `None` for a loose file, which may name its rule set freely.
+pub fn rule_set_file_name(path: &str) -> Option<String> {
+    if let Some(rel) = path.strip_prefix("<bundled ") {
+        let stem = rel.strip_prefix("rules/")?.strip_suffix(".edn>")?;
+        return Some(stem.to_string());
+    }
+    let path = Path::new(path);
+    let folder = path.parent()?;
+    if path.extension()? != "edn" || folder.file_name()? != "rules" {
+        return None;
+    }
+    Project::at(folder.parent()?)?;
+    path.file_stem()?.to_str().map(str::to_string)
+}
+
 /// A project found on disk.
 #[derive(Clone, Debug)]
 pub struct Project {

@@ -607,4 +607,157 @@ fn test_in_a_project_with_no_scenarios_yet_says_where_they_go() {
     assert!(errors.contains("no scenarios yet"), "{errors}");
     assert!(errors.contains("tests/scenarios/NAME/"), "{errors}");
     assert!(!errors.contains("No such file"), "{errors}");
+
+#[test]
+fn a_broken_manifest_stops_every_command_of_the_project_with_its_errors() {
+    let dir = scratch_dir("projects-broken-manifest");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let broken: [&[u8]; 4] = [
+        b"{:project \"My Game\"}\n",
+        b"{:project",
+        b"",
+        b"\x00\xff\xfe",
+    ];
+    for manifest in broken {
+        std::fs::write(game.join("grimoire.edn"), manifest).expect("a manifest");
+        let shown = String::from_utf8_lossy(manifest);
+        for args in [
+            &["check"][..],
+            &["test"],
+            &["play", "mygame", "--seed", "1"],
+            &["simulate", "mygame", "--games", "2"],
+            &["play", "rules/mygame.edn", "--seed", "1"],
+        ] {
+            let out = run_in(args, "", Some(&game));
+            let said = text(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} with {shown:?}: {said}"
+            );
+            assert!(
+                said.contains("grimoire.edn:1:"),
+                "{args:?} with {shown:?}: {said}"
+            );
+            assert!(text(&out.stdout).lines().all(|l| !l.starts_with("rules: ")));
+        }
+    }
+}
+
+#[test]
+fn a_rule_set_with_no_definitions_folder_says_where_its_cards_were_looked_for() {
+    let dir = scratch_dir("projects-no-cards");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let text_of = std::fs::read_to_string(game.join("rules/mygame.edn")).expect("a rule set");
+    std::fs::write(
+        game.join("rules/duel.edn"),
+        text_of.replace(":rules :mygame", ":rules :duel"),
+    )
+    .expect("a rule set");
+    let out = run_in(&["play", "duel", "--seed", "1"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error[E0704]: no cards for rule set `duel`: looked in `cards/duel/` and `effects/duel/`, and there is no such folder\n"
+    );
+    // From a folder inside the project, the folders as seen from there.
+    let out = run_in(
+        &["play", "duel", "--seed", "1"],
+        "",
+        Some(&game.join("rules")),
+    );
+    assert!(
+        text(&out.stderr).contains("looked in `../cards/duel/` and `../effects/duel/`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_project_rule_set_file_must_be_named_after_its_rule_set() {
+    let dir = scratch_dir("projects-misnamed");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    let text_of = std::fs::read_to_string(game.join("rules/mygame.edn")).expect("a rule set");
+    let wrong = text_of.replace(":rules :mygame", ":rules :wrongname");
+    std::fs::write(game.join("rules/second.edn"), &wrong).expect("a rule set");
+    let out = run_in(&["check"], "", Some(&game));
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let line = wrong[..wrong.find(":wrongname").expect("renamed")]
+        .lines()
+        .count();
+    assert!(
+        said.contains(&format!("error[E0709]: this file is the rule set `second`, named by its file, but its `:rules` is `:wrongname`\n  --> rules/second.edn:{line}:9\n")),
+        "{said}"
+    );
+    assert!(
+        said.contains("help: rename the file to `rules/wrongname.edn`, or write `:rules :second`"),
+        "{said}"
+    );
+    // Played by its file's name, it is refused with the same error.
+    let out = run_in(&["play", "second", "--seed", "1"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error[E0709]"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A rule-set file outside a project's `rules/` folder may have any name.
+    std::fs::remove_file(game.join("rules/second.edn")).expect("removed");
+    std::fs::write(dir.join("second.edn"), &wrong).expect("a loose rule set");
+    ok_in(&dir, &["check", "second.edn"]);
+}
+
+#[test]
+fn an_unknown_rule_set_in_a_project_lists_the_project_s_apart_from_the_bundled() {
+    let dir = scratch_dir("projects-unknown-rule-set");
+    ok_in(&dir, &["new", "mygame"]);
+    let out = run_in(
+        &["play", "nosuch", "--seed", "1"],
+        "",
+        Some(&dir.join("mygame")),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(
+            "error[E0703]: no rule set `nosuch`: it is not a rule set of project mygame (mygame) or bundled (arcomage, duel, skills, tactics, tbwg), and not a readable file ("
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_manifest_name_that_is_a_string_but_no_name_says_what_a_name_is() {
+    let dir = scratch_dir("projects-manifest-name");
+    ok_in(&dir, &["new", "mygame"]);
+    let game = dir.join("mygame");
+    std::fs::write(game.join("grimoire.edn"), "{:project \"My Game\"}\n").expect("a manifest");
+    let out = run_in(&["check"], "", Some(&game));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("error[E0708]: \"My Game\" is not a valid project name\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("help: a project's name is a lowercase letter, then lowercase letters, digits, `-` or `_`, such as \"my-game\""),
+        "{said}"
+    );
+    assert!(!said.contains("found a string"), "{said}");
+}
+
+#[test]
+fn new_with_a_path_that_ends_in_no_folder_name_says_what_was_given() {
+    let dir = scratch_dir("projects-new-dotdot");
+    let inner = dir.join("inner");
+    std::fs::create_dir_all(&inner).expect("a folder");
+    let out = run_in(&["new", ".."], "", Some(&inner));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: `..` cannot name a game: it names no new folder (the folder's name is the game's)\nhelp: try `grimoire new my-game`\n"
+    );
 }
