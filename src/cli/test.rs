@@ -55,6 +55,8 @@ fn collect(
     let mut decks: HashMap<String, (RuleSet, Vec<Card>)> = HashMap::new();
     let mut outcomes = Vec::new();
     let mut problems: Vec<(Source, Diagnostic)> = Vec::new();
+    // Rule sets that did not load, their own errors shown once.
+    let mut unloadable: Vec<String> = Vec::new();
     for path in &files {
         let source = match files::load(path) {
             Ok(Ok(source)) => source,
@@ -96,6 +98,10 @@ fn collect(
                 let d = Diagnostic::new(Code::RuleSetUnavailable, at, e.to_string());
                 outcomes.extend(read.forms.iter().map(|f| not_run(&source, f)));
                 problems.push((source, d));
+                if !unloadable.contains(&name) {
+                    unloadable.push(name.clone());
+                    problems.extend(why_not_loaded(e));
+                }
                 continue;
             }
             let (rules, deck) = load_deck(&name, cards, color)?;
@@ -144,6 +150,26 @@ fn not_run(source: &Source, form: &Form<'_>) -> ScenarioOutcome {
             "not run: it does not load (see its errors)".to_string(),
         ]),
         log: None,
+    }
+}
+
+/// The errors a rule set that does not load has in its own files (its file,
+/// its manifest, its status definitions), each with the text it points into.
+fn why_not_loaded(e: files::LoadError) -> Vec<(Source, Diagnostic)> {
+    match e {
+        files::LoadError::Invalid(source, diags) => {
+            diags.into_iter().map(|d| (source.clone(), d)).collect()
+        }
+        files::LoadError::Definitions(checked) => {
+            let checked = *checked;
+            let sources = checked.sources;
+            checked
+                .diagnostics
+                .into_iter()
+                .map(|(i, d)| (sources[i].clone(), d))
+                .collect()
+        }
+        files::LoadError::Missing { .. } => Vec::new(),
     }
 }
 

@@ -607,6 +607,7 @@ fn test_in_a_project_with_no_scenarios_yet_says_where_they_go() {
     assert!(errors.contains("no scenarios yet"), "{errors}");
     assert!(errors.contains("tests/scenarios/NAME/"), "{errors}");
     assert!(!errors.contains("No such file"), "{errors}");
+}
 
 #[test]
 fn a_broken_manifest_stops_every_command_of_the_project_with_its_errors() {
