@@ -22,7 +22,15 @@ impl<'a> Checker<'_, '_> {
                     .with_label("not bound here")
                     .with_help(format!(
                         "here, name a role: {}",
-                        list(self.scope.roles.iter().map(|e| format!("`:{e}`")))
+                        // The names the engine binds here too (`:holder` in a status).
+                        list(
+                            self.scope
+                                .roles
+                                .iter()
+                                .map(String::as_str)
+                                .chain(self.scope.bound.iter().copied())
+                                .map(|e| format!("`:{e}`"))
+                        )
                     )),
                 );
                 None

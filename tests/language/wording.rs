@@ -128,3 +128,26 @@ fn one_at_once_group_alone_is_a_list_of_effects() {
     assert_eq!(effects.len(), 2);
     assert_eq!(effects[0].at_once, 2);
 }
+
+#[test]
+fn target_unbound_in_a_status_hook_suggests_the_holder_too() {
+    let rules = RuleSet::bundled("duel")
+        .and_then(Result::ok)
+        .expect("duel checks");
+    let text = "{:status :sting :polarity :debuff
+                 :hooks {:turn-start [{:effected :target :resource :roll-bonus :amount -1}]}}";
+    let checked = grimoire::files::check_sources(
+        vec![grimoire::diag::Source::new("cards/duel/s.edn", text)],
+        Some(&rules),
+    );
+    let said: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter(|(_, d)| d.code == Code::UnboundTarget)
+        .map(|(_, d)| d.help.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        said,
+        ["here, name a role: `:you`, `:other`, `:holder` or `:source`"]
+    );
+}
