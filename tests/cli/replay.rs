@@ -29,6 +29,14 @@ fn recording(file: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
 }
 
+/// `play arcomage --seed SEED --record FILE`, which must succeed.
+fn record_arcomage(file: &Path, seed: &str) -> std::process::Output {
+    let file = file.to_str().expect("a UTF-8 path");
+    let played = grimoire(&["play", "arcomage", "--seed", seed, "--record", file], "");
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    played
+}
+
 fn scratch(name: &str) -> PathBuf {
     common::scratch_dir(&format!("replay/{name}"))
 }
@@ -37,18 +45,7 @@ fn scratch(name: &str) -> PathBuf {
 fn an_ai_game_replays_byte_for_byte() {
     let dir = scratch("ai");
     let file = dir.join("game.json");
-    let played = grimoire(
-        &[
-            "play",
-            "arcomage",
-            "--seed",
-            "7",
-            "--record",
-            file.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let played = record_arcomage(&file, "7");
     assert_eq!(replay(&file), text(&played.stdout));
     let rec = recording(&file);
     assert_eq!(rec["format"], "grimoire replay 1");
@@ -365,18 +362,7 @@ fn relative_card_paths_are_named_alike_in_the_game_and_its_replay() {
 fn a_recording_with_more_policies_than_seats_is_refused() {
     let dir = scratch("policies");
     let file = dir.join("game.json");
-    let played = grimoire(
-        &[
-            "play",
-            "arcomage",
-            "--seed",
-            "2",
-            "--record",
-            file.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    record_arcomage(&file, "2");
     let t = std::fs::read_to_string(&file).unwrap();
     let edited = t.replacen("\"ai\": [", "\"ai\": [\n    \"random\",", 1);
     assert_ne!(edited, t);

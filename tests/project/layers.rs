@@ -59,7 +59,8 @@ fn mentions(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// Every `.rs` file under `dir`, into `out` (the other checks of src/ use it too).
+pub(crate) fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
         if path.is_dir() {

@@ -6,20 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::layers::sources;
+
 /// Files whose string literals are documentation: the help's examples and the
 /// diagnostics catalogue, whose examples are checked against a bundled game.
 const DOCUMENTATION: &[&str] = &["main.rs", "diag/catalogue.rs"];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The code of a source text: comments gone, and the tests at its end (from
 /// `#[cfg(test)]` on) left out.
