@@ -275,6 +275,21 @@ impl crate::check::project::Host for FileLayer<'_> {
         project::rule_set_file_name(path)
     }
 
+    fn definition_files(&self, path: &str, name: &str) -> Option<Vec<PathBuf>> {
+        let tree = self.library.home(path, name)?;
+        let Tree::Folder(_) = tree else {
+            return None;
+        };
+        let folders: Vec<PathBuf> = ["cards", "effects"]
+            .iter()
+            .map(|f| tree.path(&format!("{f}/{name}")))
+            .filter(|p| p.is_dir())
+            .collect();
+        let mut unread = Vec::new();
+        let files = discover(&folders, &mut unread);
+        Some(files.iter().map(|p| absolute(p)).collect())
+    }
+
     fn scenarios(
         &self,
         path: &str,

@@ -42,6 +42,12 @@ pub trait Host {
     /// is named by its file; `None` for a file anywhere else.
     fn rule_set_file_name(&self, path: &str) -> Option<String>;
 
+    /// Every definitions file of rule set `name`, whose file is shown as
+    /// `path`, where that is known (a folder's `cards/NAME/` and
+    /// `effects/NAME/`), each as [`Host::located`] gives it; `None` where it is
+    /// not (a loose file, the bundled games).
+    fn definition_files(&self, path: &str, name: &str) -> Option<Vec<std::path::PathBuf>>;
+
     /// The diagnostics of a scenario file's `forms`, checked against the rule
     /// set they name (else `rules`) and its deck.
     fn scenarios(&self, path: &str, forms: &[Form<'_>], rules: Option<&RuleSet>)
@@ -111,7 +117,20 @@ pub fn check(
         &mut out,
     );
     install_statuses(&mut extended, &statuses);
-    undefined_statuses(&files, &chosen, &parsed, &md_rows, &extended, &mut out);
+    // Judged only when every definitions file of the rule set is here, where
+    // that is known: `check rules/x.edn cards` leaves out the statuses in
+    // effects/ and must not call them undefined.
+    let here: Vec<_> = sources.iter().map(|s| host.located(&s.path)).collect();
+    let complete: Vec<bool> = files
+        .iter()
+        .map(|f| {
+            host.definition_files(&sources[f.index].path, &f.name)
+                .is_none_or(|all| all.iter().all(|p| here.contains(p)))
+        })
+        .collect();
+    undefined_statuses(
+        &files, &complete, &chosen, &parsed, &md_rows, &extended, &mut out,
+    );
     out.extended = extended;
     // Each file's diagnostics in reading order, whichever pass found them.
     out.diagnostics
@@ -611,16 +630,22 @@ fn check_status_rows(
 /// A status a rule-set file's `:statuses` declares that no definitions file
 /// checked with it defines: an error at the declaration, as the status would
 /// never run out and do nothing. A rule set checked with none of its
-/// definitions files is not judged: they may be checked another time.
+/// definitions files, or without some of them (`complete`, by file), is not
+/// judged: they may be checked another time.
 fn undefined_statuses(
     files: &[RuleSetFile],
+    complete: &[bool],
     chosen: &[Option<usize>],
     parsed: &[Option<Parsed<'_>>],
     md_rows: &[Option<MdRows<'_>>],
     extended: &[RuleSet],
     out: &mut Checked,
 ) {
-    for file in files.iter().filter(|f| !f.declared.is_empty()) {
+    for (file, _) in files
+        .iter()
+        .zip(complete)
+        .filter(|(f, complete)| **complete && !f.declared.is_empty())
+    {
         let Some(k) = extended.iter().position(|r| r.name == file.name) else {
             continue;
         };

@@ -762,3 +762,36 @@ fn new_with_a_path_that_ends_in_no_folder_name_says_what_was_given() {
         "error: `..` cannot name a game: it names no new folder (the folder's name is the game's)\nhelp: try `grimoire new my-game`\n"
     );
 }
+
+/// A rule set checked with only some of its definitions files is not told
+/// its statuses are undefined: they are in the files left out.
+#[test]
+fn a_check_of_the_rule_set_and_cards_alone_does_not_call_its_statuses_undefined() {
+    let dir = scratch_dir("projects-partial-check");
+    ok_in(&dir, &["new", "spells"]);
+    let game = dir.join("spells");
+    // `:burning` is declared in rules/ and defined in effects/, left out here.
+    let said = ok_in(&game, &["check", "rules/spells.edn", "cards"]);
+    assert!(said.is_empty(), "{said}");
+    let out = run_in(&["check", "rules/spells.edn", "cards"], "", Some(&game));
+    assert!(
+        !text(&out.stderr).contains("E0312"),
+        "{}",
+        text(&out.stderr)
+    );
+    // With every file of the rule set, an undefined one is still found.
+    let rules = game.join("rules/spells.edn");
+    let text_before = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(
+        &rules,
+        text_before.replacen(":statuses {", ":statuses {:frozen \"skips a turn\" ", 1),
+    )
+    .unwrap();
+    let out = run_in(&["check", "rules", "cards", "effects"], "", Some(&game));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("error[E0312]"),
+        "{}",
+        text(&out.stderr)
+    );
+}
