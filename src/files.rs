@@ -280,13 +280,8 @@ impl crate::check::project::Host for FileLayer<'_> {
         let Tree::Folder(_) = tree else {
             return None;
         };
-        let folders: Vec<PathBuf> = ["cards", "effects"]
-            .iter()
-            .map(|f| tree.path(&format!("{f}/{name}")))
-            .filter(|p| p.is_dir())
-            .collect();
         let mut unread = Vec::new();
-        let files = discover(&folders, &mut unread);
+        let files = discover(&tree.definition_folders(name), &mut unread);
         Some(files.iter().map(|p| absolute(p)).collect())
     }
 
@@ -723,6 +718,23 @@ pub enum LoadError {
     /// declares that none defines, or a definition with errors (only errors
     /// are kept).
     Definitions(Box<Checked>),
+}
+
+impl LoadError {
+    /// The errors it holds, each with the text it points into: a rule set's
+    /// own, its manifest's or its status definitions'; none when the rule set
+    /// was not found at all.
+    pub fn located(&self) -> Vec<(&Source, &Diagnostic)> {
+        match self {
+            LoadError::Invalid(source, diags) => diags.iter().map(|d| (source, d)).collect(),
+            LoadError::Definitions(checked) => checked
+                .diagnostics
+                .iter()
+                .map(|(i, d)| (&checked.sources[*i], d))
+                .collect(),
+            LoadError::Missing { .. } => Vec::new(),
+        }
+    }
 }
 
 impl std::fmt::Display for LoadError {

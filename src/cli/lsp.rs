@@ -282,16 +282,13 @@ impl Server {
     /// is written.
     fn definitions(&self, uri: &str, rules: &RuleSet) -> files::Checked {
         let folders: Vec<PathBuf> = match self.library(uri).tree_of(&rules.name) {
-            Some(tree @ files::Tree::Folder(_)) => tree.definitions(&rules.name).folders,
+            // Only the folders: check_paths reads their files.
+            Some(tree @ files::Tree::Folder(_)) => tree.definition_folders(&rules.name),
             _ => {
                 let Some(root) = &self.root else {
                     return files::Checked::default();
                 };
-                ["cards", "effects"]
-                    .iter()
-                    .map(|f| root.join(f).join(&rules.name))
-                    .filter(|p| p.is_dir())
-                    .collect()
+                files::Tree::Folder(root.clone()).definition_folders(&rules.name)
             }
         };
         if folders.is_empty() {

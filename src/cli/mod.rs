@@ -198,21 +198,10 @@ pub(crate) fn load_rules(name: &str, format: Format, color: bool) -> Result<Rule
 /// [`load_rules`], with where the rule set came from (for its deck and a log's header).
 pub(crate) fn open_rules(name: &str, format: Format, color: bool) -> Result<files::Opened, Output> {
     files::Library::current().open(name).map_err(|e| match e {
-        LoadError::Invalid(source, diags) => {
-            let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
-            Output::diagnostics(&located, format, color)
-        }
-        LoadError::Definitions(checked) => {
-            let located: Vec<_> = checked
-                .diagnostics
-                .iter()
-                .map(|(i, d)| (&checked.sources[*i], d))
-                .collect();
-            Output::diagnostics(&located, format, color)
-        }
         missing @ LoadError::Missing { .. } => {
             Output::coded(Code::RuleSetUnavailable, missing.to_string())
         }
+        e => Output::diagnostics(&e.located(), format, color),
     })
 }
 

@@ -100,7 +100,7 @@ fn collect(
                 problems.push((source, d));
                 if !unloadable.contains(&name) {
                     unloadable.push(name.clone());
-                    problems.extend(why_not_loaded(e));
+                    problems.extend(e.located().into_iter().map(|(s, d)| (s.clone(), d.clone())));
                 }
                 continue;
             }
@@ -150,26 +150,6 @@ fn not_run(source: &Source, form: &Form<'_>) -> ScenarioOutcome {
             "not run: it does not load (see its errors)".to_string(),
         ]),
         log: None,
-    }
-}
-
-/// The errors a rule set that does not load has in its own files (its file,
-/// its manifest, its status definitions), each with the text it points into.
-fn why_not_loaded(e: files::LoadError) -> Vec<(Source, Diagnostic)> {
-    match e {
-        files::LoadError::Invalid(source, diags) => {
-            diags.into_iter().map(|d| (source.clone(), d)).collect()
-        }
-        files::LoadError::Definitions(checked) => {
-            let checked = *checked;
-            let sources = checked.sources;
-            checked
-                .diagnostics
-                .into_iter()
-                .map(|(i, d)| (sources[i].clone(), d))
-                .collect()
-        }
-        files::LoadError::Missing { .. } => Vec::new(),
     }
 }
 

@@ -69,6 +69,16 @@ impl Tree {
         }
     }
 
+    /// The folders of rule set `name`'s definitions in a folder tree, those
+    /// there are: `cards/NAME/`, then `effects/NAME/`.
+    pub fn definition_folders(&self, name: &str) -> Vec<PathBuf> {
+        ["cards", "effects"]
+            .iter()
+            .map(|f| self.path(&format!("{f}/{name}")))
+            .filter(|p| p.is_dir())
+            .collect()
+    }
+
     /// The definitions files of rule set `name` (those under `cards/NAME/`,
     /// then `effects/NAME/`, each folder's sorted as `discover` sorts them), and
     /// how each is shown: what a game of it deals and the statuses it has.
@@ -92,11 +102,7 @@ impl Tree {
                 }
             }
             Tree::Folder(_) => {
-                out.folders = ["cards", "effects"]
-                    .iter()
-                    .map(|f| self.path(&format!("{f}/{name}")))
-                    .filter(|p| p.is_dir())
-                    .collect();
+                out.folders = self.definition_folders(name);
                 for path in super::discover(&out.folders, &mut out.io_errors) {
                     match super::load(&path) {
                         Ok(source) => out.sources.push(source),
