@@ -455,6 +455,9 @@ pub struct StatusDef {
     /// Turns (by turn kind) its holder has in the base queue while it is
     /// active, after its kind's: a passive that gives an extra turn a round.
     pub turns: Vec<TurnKindId>,
+    /// Left out of what a player is shown: their screen's statuses and log
+    /// lines (a spectator's log marks it); the holder does not know it has it.
+    pub invisible: bool,
 }
 
 impl StatusDef {
@@ -490,6 +493,7 @@ impl Default for StatusDef {
             segments: Vec::new(),
             removed_when: None,
             turns: Vec::new(),
+            invisible: false,
         }
     }
 }

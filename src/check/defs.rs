@@ -195,9 +195,13 @@ pub fn definition(
             DefKey::Draw => play.draw = count(value, key, 10, diags).unwrap_or(0) as u8,
             DefKey::Discard => play.discard = count(value, key, 10, diags).unwrap_or(0) as u8,
             DefKey::Copies => play.copies = count(value, key, 100, diags).unwrap_or(1) as u8,
-            DefKey::PlayAgain => play.play_again = flag(value, key, diags).unwrap_or(false),
-            DefKey::Discardable => play.discardable = flag(value, key, diags).unwrap_or(true),
-            DefKey::Once => play.once = flag(value, key, diags).unwrap_or(false),
+            DefKey::PlayAgain => {
+                play.play_again = super::fields::flag(value, key, diags).unwrap_or(false)
+            }
+            DefKey::Discardable => {
+                play.discardable = super::fields::flag(value, key, diags).unwrap_or(true)
+            }
+            DefKey::Once => play.once = super::fields::flag(value, key, diags).unwrap_or(false),
             DefKey::Card | DefKey::Effect => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 Kind::Str(_) => diags.push(
@@ -533,23 +537,6 @@ fn count(value: &Form<'_>, key: &str, max: i64, diags: &mut Vec<Diagnostic>) -> 
                     Err(_) => format!("write a whole number without quotes: `:{key} 3`"),
                 });
             }
-            None
-        }
-    }
-}
-
-fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool> {
-    match value.kind {
-        Kind::Bool(b) => Some(b),
-        _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    value.span,
-                    format!("`:{key}` is `true` or `false`, found {}", value.describe()),
-                )
-                .with_label("expected `true` or `false`"),
-            );
             None
         }
     }

@@ -262,3 +262,21 @@ pub(super) fn named_entry<'s, T>(
         .and_then(|i| list.get(i))
         .map(|(_, entry)| entry)
 }
+
+/// A `true` or `false` value of `:key`, or a type error.
+pub fn flag(value: &Form<'_>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    match value.kind {
+        Kind::Bool(b) => Some(b),
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongType,
+                    value.span,
+                    format!("`:{key}` is `true` or `false`, found {}", value.describe()),
+                )
+                .with_label("expected `true` or `false`"),
+            );
+            None
+        }
+    }
+}

@@ -67,6 +67,8 @@ keys! {
         RemovedWhen = "removed-when",
         /// `:turns [:fast-combat]`: turns its holder has in the base queue while it is active.
         Turns = "turns",
+        /// `:invisible true`: left out of what a player is shown (seed 002's `EFFECT_INVISIBLE`).
+        Invisible = "invisible",
     }
 }
 
@@ -181,6 +183,10 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
             StatusKey::Turns => {
                 def.turns =
                     crate::check::rules::turn_kinds::turn_list(v, rules, diags).unwrap_or_default()
+            }
+            StatusKey::Invisible => {
+                def.invisible =
+                    check::fields::flag(v, StatusKey::Invisible.name(), diags).unwrap_or(false)
             }
             StatusKey::Flags => def.flags = flags(v, rules, diags),
             StatusKey::Blocks => def.blocks = blocks(v, &scope, diags),

@@ -48,6 +48,7 @@ use crate::check::ast::{Effect, EntityId};
 use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source, plural};
 use crate::engine::ai::Policy;
+use crate::engine::log::Sight;
 use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
@@ -786,7 +787,7 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         };
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &names, state));
+    out.push_str(&state_table(rules, &names, state, Sight::All));
     out
 }
 
@@ -798,8 +799,9 @@ fn name_of(names: &[String], entity: EntityId) -> String {
         .unwrap_or_else(|| format!("#{entity}"))
 }
 
-/// The state as a table: one row per entity, one column per attribute.
-pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
+/// The state as a table: one row per entity, one column per attribute, and
+/// the statuses each holds as `sight` may see them.
+pub fn state_table(rules: &RuleSet, rows: &[String], state: &State, sight: Sight) -> String {
     let name_width = rows.iter().map(String::len).max().unwrap_or(0);
     let widths: Vec<usize> = rules
         .attributes
@@ -828,9 +830,14 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State) -> String {
         }
         let held: Vec<String> = state
             .statuses_of(entity)
-            .map(|i| match i.turns_left() {
-                Some(n) => format!("{} ({n})", rules.statuses[i.status]),
-                None => rules.statuses[i.status].clone(),
+            .filter(|i| sight.shows(rules, i.status))
+            .map(|i| {
+                let name = &rules.statuses[i.status];
+                let mark = sight.mark(rules, i.status);
+                match i.turns_left() {
+                    Some(n) => format!("{name} ({n}){mark}"),
+                    None => format!("{name}{mark}"),
+                }
             })
             .collect();
         if !held.is_empty() {

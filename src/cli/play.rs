@@ -10,7 +10,7 @@ use super::{Output, state_table};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::log::action_words;
+use crate::engine::log::{Sight, action_words};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
 use crate::engine::{Ability, Action, Game, Illegal, Log, Phase};
 use crate::files::DeckSource;
@@ -212,7 +212,13 @@ impl Decider for Players<'_, '_> {
             return self.ai.choose(game, policy);
         }
         let log = game.log().unwrap_or(&[]);
-        let shown = crate::engine::log::render_from(game.rules(), game.cards(), log, self.shown);
+        let shown = crate::engine::log::render_from(
+            game.rules(),
+            game.cards(),
+            log,
+            self.shown,
+            Sight::Player,
+        );
         let _ = self.output.write_all(shown.as_bytes());
         self.shown = log.len();
         let action = ask(game, self.input, self.output);
@@ -295,18 +301,26 @@ fn run_game(
         Ending::Stopped(never) => match never {},
     }
     let log = game.log().unwrap_or(&[]);
+    // A person at the table sees what their seat may; a log of AIs is a spectator's.
+    let sight = if args.human {
+        Sight::Player
+    } else {
+        Sight::All
+    };
     let mut text = if args.human { String::new() } else { header };
     text.push_str(&crate::engine::log::render_from(
         rules,
         deck,
         log,
         players.shown,
+        sight,
     ));
     text.push('\n');
     text.push_str(&state_table(
         rules,
         &rules.game_entity_names(),
         game.state(),
+        sight,
     ));
     if args.human {
         let _ = players.output.write_all(text.as_bytes());
@@ -406,7 +420,12 @@ fn hand_prompt(game: &Game<'_>) -> String {
     let _ = writeln!(
         prompt,
         "\n{}",
-        state_table(rules, &rules.game_entity_names(), game.state())
+        state_table(
+            rules,
+            &rules.game_entity_names(),
+            game.state(),
+            Sight::Player
+        )
     );
     match game.ctx().phase {
         Phase::MustDiscard(n) => {
@@ -460,7 +479,10 @@ fn ask_action(
     let mut legal = Vec::new();
     game.legal(&mut legal);
     loop {
-        let mut prompt = format!("\n{}", state_table(rules, &names, game.state()));
+        let mut prompt = format!(
+            "\n{}",
+            state_table(rules, &names, game.state(), Sight::Player)
+        );
         prompt.push_str("your actions:\n");
         for (i, &a) in legal.iter().enumerate() {
             let (who, what) = action_words(rules, a, |e| game.entity_name(e));

@@ -59,10 +59,12 @@ pub fn action_words(
     (name(action.actor), what)
 }
 
-/// " (weakness)": the status whose effects made a change, if one did.
-fn through(rules: &RuleSet, cause: Cause) -> String {
+/// " (weakness)": the status whose effects made a change, if one did and
+/// `sight` may see it.
+fn through(rules: &RuleSet, cause: Cause, sight: Sight) -> String {
     cause
         .status()
+        .filter(|&s| sight.shows(rules, s))
         .and_then(|s| rules.statuses.get(s))
         .map(|s| format!(" ({s})"))
         .unwrap_or_default()
@@ -81,18 +83,55 @@ fn by_status(by: By) -> Option<StatusId> {
     }
 }
 
+/// Who reads a log or a state, and so what it shows of `:invisible` statuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// A spectator, a designer, a scenario: everything, each invisible
+    /// status marked "(invisible)".
+    All,
+    /// A seat's player at the table: invisible statuses are left out, and a
+    /// change one makes is shown without naming it.
+    Player,
+}
+
+impl Sight {
+    /// Whether a line about `status` is shown at all.
+    pub fn shows(self, rules: &RuleSet, status: StatusId) -> bool {
+        self == Sight::All || !invisible(rules, status)
+    }
+
+    /// What follows a status's name: " (invisible)" for a spectator.
+    pub fn mark(self, rules: &RuleSet, status: StatusId) -> &'static str {
+        if self == Sight::All && invisible(rules, status) {
+            " (invisible)"
+        } else {
+            ""
+        }
+    }
+}
+
+fn invisible(rules: &RuleSet, status: StatusId) -> bool {
+    rules.status_defs.get(status).is_some_and(|d| d.invisible)
+}
+
 /// A game log as people read it: turns, plays and discards, every change
 /// (those of `:scratch` attributes only where a status made them), the end.
 pub fn render(rules: &RuleSet, cards: &[Card], log: &[GameEvent]) -> String {
-    render_named(rules, cards, log, &rules.game_entity_names())
+    render_named(rules, cards, log, &rules.game_entity_names(), Sight::All)
 }
 
 /// [`render`] of the log from entry `from` on (what a person has not seen
 /// yet), entities that entered play before it still called by their names.
-pub fn render_from(rules: &RuleSet, cards: &[Card], log: &[GameEvent], from: usize) -> String {
+pub fn render_from(
+    rules: &RuleSet,
+    cards: &[Card],
+    log: &[GameEvent],
+    from: usize,
+    sight: Sight,
+) -> String {
     let from = from.min(log.len());
     let names = with_spawned(rules, &log[..from], &rules.game_entity_names());
-    render_named(rules, cards, &log[from..], &names)
+    render_named(rules, cards, &log[from..], &names, sight)
 }
 
 /// What logs call an entity that entered play during a game (`{:spawn …}`):
@@ -118,12 +157,14 @@ pub fn with_spawned(rules: &RuleSet, log: &[GameEvent], names: &[String]) -> Vec
 }
 
 /// [`render`] with each seat called by `names[seat]` (scenarios say `you` and
-/// `other`); entities that enter play in `log` by [`spawned_name`].
+/// `other`); entities that enter play in `log` by [`spawned_name`]; as
+/// `sight` may see it.
 pub fn render_named(
     rules: &RuleSet,
     cards: &[Card],
     log: &[GameEvent],
     names: &[String],
+    sight: Sight,
 ) -> String {
     let mut out = String::new();
     let names = with_spawned(rules, log, names);
@@ -140,11 +181,14 @@ pub fn render_named(
     };
     let scratch = |attr: AttrId| rules.attribute_defs.get(attr).is_some_and(|d| d.scratch);
     let mut rolls = Rolls::default();
+    // A status a player may not see made nothing, as far as they are told.
+    let seen_status = |by: By| by_status(by).filter(|&s| sight.shows(rules, s));
     for e in log {
         match *e {
+            GameEvent::Status { status, .. } if !sight.shows(rules, status) => continue,
             // A working value shows only where a status changed it: that names a trigger.
             GameEvent::Changed { change, by }
-                if scratch(change.attr) && by_status(by).is_none() =>
+                if scratch(change.attr) && seen_status(by).is_none() =>
             {
                 continue;
             }
@@ -168,7 +212,7 @@ pub fn render_named(
             }
             _ => flush(&mut out, &mut hook_line, hook_name),
         }
-        render_event(&mut out, rules, cards, e, &seat, &mut rolls);
+        render_event(&mut out, rules, cards, e, &seat, &mut rolls, sight);
     }
     flush(&mut out, &mut hook_line, hook_name);
     out
@@ -190,6 +234,7 @@ fn render_event<'n>(
     e: &GameEvent,
     seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
     rolls: &mut Rolls,
+    sight: Sight,
 ) {
     match *e {
         // A turn of another kind than the first says which.
@@ -257,7 +302,7 @@ fn render_event<'n>(
             let _ = writeln!(out, "  {} cannot act and passes", seat(s));
         }
         GameEvent::Changed { change, by } => {
-            let note = change_note(rules, by);
+            let note = change_note(rules, by, sight);
             let _ = writeln!(
                 out,
                 "    {}.{} {} -> {}{note}",
@@ -277,9 +322,10 @@ fn render_event<'n>(
         } => {
             let _ = writeln!(
                 out,
-                "    {} {}",
+                "    {} {}{}",
                 seat(entity),
-                status_line(rules, status, change, before, after)
+                status_line(rules, status, change, before, after),
+                sight.mark(rules, status)
             );
         }
         GameEvent::Die { face, kept, .. } => rolls.die(face, kept),
@@ -325,21 +371,18 @@ fn render_event<'n>(
 }
 
 /// What a change's line says after its numbers: what made it.
-fn change_note(rules: &RuleSet, by: By) -> String {
+fn change_note(rules: &RuleSet, by: By, sight: Sight) -> String {
+    let through = |cause| through(rules, cause, sight);
     match by {
         By::Cost(_) => " (cost)".to_string(),
         By::Played(_) => " (the card's number)".to_string(),
-        By::Card(_, cause) => through(rules, cause),
-        By::Action(_, cause) => through(rules, cause),
-        By::Given(cause) => format!("{} (given)", through(rules, cause)),
-        By::Removal(cause) => format!("{} (on removal)", through(rules, cause)),
-        By::EntityTurn(_, cause) => through(rules, cause),
+        By::Card(_, cause) => through(cause),
+        By::Action(_, cause) => through(cause),
+        By::Given(cause) => format!("{} (given)", through(cause)),
+        By::Removal(cause) => format!("{} (on removal)", through(cause)),
+        By::EntityTurn(_, cause) => through(cause),
         // A status's hook: which status, at which timing.
-        By::Hook(timing, cause) => format!(
-            "{} at {}",
-            through(rules, cause),
-            rules.timings[timing].name
-        ),
+        By::Hook(timing, cause) => format!("{} at {}", through(cause), rules.timings[timing].name),
     }
 }
 

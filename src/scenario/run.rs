@@ -58,7 +58,13 @@ pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<Strin
     if s.steps.last() == Some(&Step::NextTurn) {
         game.resume();
     }
-    let log = crate::engine::log::render_named(rules, deck, game.log().unwrap_or(&[]), &names);
+    let log = crate::engine::log::render_named(
+        rules,
+        deck,
+        game.log().unwrap_or(&[]),
+        &names,
+        crate::engine::log::Sight::All,
+    );
     check_expectations(&s.expect, &game, rules, &names, &roles, &mut failures);
     if let Some(want) = &s.log
         && want.trim() != log.trim()

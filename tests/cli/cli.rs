@@ -336,3 +336,56 @@ fn a_person_is_offered_the_rule_sets_actions_beside_a_hand_and_told_why_a_card_i
         assert!(shown.contains(want), "{want:?} in:\n{shown}");
     }
 }
+
+/// A project whose `:whisper` gives the other seat a curse nobody is shown.
+const HIDDEN_CURSE: &str = r#"{:rules :hide
+ :doc "an invisible status and a visible one"
+ :roles {:you "the player whose turn it is" :other "the other player"}
+ :statuses {:hex "a curse its holder is not told of" :ward "a ward everyone sees"}
+ :attributes {:luck {:default 5}}
+ :seats [:p1 :p2]
+ :actions {:whisper {:doc "curse the other, unseen" :actor :player :target :player
+                     :when [and [= :actor :you] [= :target :other]]
+                     :effects [{:effected :target :acquire :hex}]}
+           :ward {:doc "ward yourself" :actor :player :when [= :actor :you]
+                  :effects [{:effected :actor :acquire :ward}]}}
+ :turns {:limit 2}}
+"#;
+
+#[test]
+fn an_invisible_status_is_kept_from_the_person_at_the_table_and_marked_for_a_spectator() {
+    let dir = common::scratch_dir("invisible-status");
+    std::fs::write(dir.join("grimoire.edn"), "{:project \"hide\"}\n").unwrap();
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("effects/hide")).unwrap();
+    std::fs::write(dir.join("rules/hide.edn"), HIDDEN_CURSE).unwrap();
+    std::fs::write(
+        dir.join("effects/hide/statuses.edn"),
+        "{:status :hex :text \"luck -1, unseen\" :polarity :debuff :invisible true\n \
+         :modifiers {:luck {:add -1}}}\n\
+         {:status :ward :text \"luck +1\" :polarity :buff :modifiers {:luck {:add 1}}}\n",
+    )
+    .unwrap();
+    // The person whispers (the first action), then wards on nothing: the AI plays p2.
+    let out = common::run_in(
+        &["play", "hide", "--human", "--seed", "2"],
+        "1\n",
+        Some(&dir),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("p1: whisper p2"), "{shown}");
+    // p2's luck falls, but the person is never told of the hex.
+    assert!(shown.contains("p2.luck 5 -> 4"), "{shown}");
+    assert!(
+        !shown.contains("hex"),
+        "the hex is shown to the person:\n{shown}"
+    );
+    // A spectator of the same game sees it, marked.
+    let out = common::run_in(&["play", "hide", "--seed", "2"], "", Some(&dir));
+    let log = text(&out.stdout);
+    assert!(
+        log.contains("acquires hex (until removed) (invisible)"),
+        "{log}"
+    );
+}
