@@ -122,7 +122,8 @@ pub enum Int {
     /// `[sum :unit value condition]`: a value summed over entities of a kind in play.
     Sum(Box<Over>),
     /// `[formula :stamina x]`: a named formula of the rule set applied to its
-    /// arguments, each evaluated once (the body copied in).
+    /// arguments, each evaluated once (the body shared, never copied: a
+    /// formula using another twice stays the size it is written).
     Formula(Box<Formula>),
     /// An argument inside a formula's body, by position.
     Arg(u8),
@@ -141,14 +142,22 @@ pub enum Int {
     Choice(Box<[i64]>),
 }
 
-/// A named formula applied: its body, with [`Int::Arg`] for its arguments,
+/// A named formula applied: its definition, shared with every other use,
 /// and the arguments.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Formula {
     /// What it computes.
-    pub body: Int,
+    pub def: std::sync::Arc<FormulaDef>,
     /// What its arguments are here.
     pub args: Box<[Int]>,
+}
+
+/// The same formula (one definition) with equal arguments: never a walk of
+/// the body, which a chain of formulas makes exponential.
+impl PartialEq for Formula {
+    fn eq(&self, other: &Formula) -> bool {
+        std::sync::Arc::ptr_eq(&self.def, &other.def) && self.args == other.args
+    }
 }
 
 /// A named formula of the rule set's `:formulas`, as declared.
@@ -158,6 +167,30 @@ pub struct FormulaDef {
     pub args: Vec<String>,
     /// What it computes, with [`Int::Arg`] for its arguments.
     pub body: Int,
+    /// The leaves of the body, each once, the formulas it uses included:
+    /// what [`Int::leaves`] reports for a use, without walking the body again.
+    pub leaves: Box<[Leaf]>,
+    /// Whether the body uses another formula.
+    pub nested: bool,
+}
+
+impl FormulaDef {
+    /// A definition of `body` over `args`, its leaves gathered once;
+    /// `nested` when the body uses another formula.
+    pub fn new(args: Vec<String>, body: Int, nested: bool) -> FormulaDef {
+        let mut leaves: Vec<Leaf> = Vec::new();
+        body.leaves(&mut |leaf| {
+            if !leaves.contains(&leaf) {
+                leaves.push(leaf);
+            }
+        });
+        FormulaDef {
+            args,
+            body,
+            leaves: leaves.into(),
+            nested,
+        }
+    }
 }
 
 /// A lookup table of the rule set's `:lookups`: ranges of numbers, each
@@ -551,7 +584,8 @@ pub enum Leaf {
 }
 
 impl Int {
-    /// Calls `f` on every leaf, conditions included, in source order.
+    /// Calls `f` on every leaf, conditions included, in source order (a
+    /// formula's leaves once each, as its definition gathered them).
     pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
         match self {
             Int::Lit(n) => f(Leaf::Int(*n)),
@@ -589,7 +623,7 @@ impl Int {
             }
             Int::Lookup(l) => l.1.leaves(f),
             Int::Formula(call) => {
-                call.body.leaves(f);
+                call.def.leaves.iter().for_each(|&leaf| f(leaf));
                 call.args.iter().for_each(|a| a.leaves(f));
             }
             // An argument's leaves are its value's, walked with the arguments.

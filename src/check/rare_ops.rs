@@ -98,7 +98,7 @@ impl<'a> Checker<'_, '_> {
             }
             let args = checked.into_iter().collect::<Option<Box<[Int]>>>()?;
             return Some(Int::Formula(Box::new(crate::check::ast::Formula {
-                body: def.body.clone(),
+                def: std::sync::Arc::clone(def),
                 args,
             })));
         }

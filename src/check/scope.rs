@@ -19,7 +19,7 @@ pub struct Scope<'r> {
     /// Lookup tables (`damage`), copied into the expressions that read them.
     pub lookups: &'r [(String, crate::check::ast::Lookup)],
     /// Named formulas (`stamina`), copied into the expressions that apply them.
-    pub formulas: &'r [(String, crate::check::ast::FormulaDef)],
+    pub formulas: &'r [(String, std::sync::Arc<crate::check::ast::FormulaDef>)],
     /// The arguments of the formula whose body is being checked (`:index`).
     pub args: &'r [String],
     /// Status names (`weakness`), by id: those of the definitions checked with the rule set.

@@ -244,7 +244,7 @@ fn formula(f: &crate::check::ast::Formula, state: &mut State, frame: &Frame<'_>)
         state.args.push(v);
     }
     let outer = std::mem::replace(&mut state.arg_base, base);
-    let v = int(&f.body, state, frame);
+    let v = int(&f.def.body, state, frame);
     state.arg_base = outer;
     state.args.truncate(base);
     v

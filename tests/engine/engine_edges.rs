@@ -500,3 +500,38 @@ fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards(
         assert!(theirs.iter().all(|c| seen.contains(c)));
     }
 }
+
+/// Forty formulas, each using the one before twice: written in 2 KB, they
+/// stand for 2^40 nodes if a use copies the body in. Checking, loading and
+/// compiling them for a game share each body instead (issue 29's repro
+/// `formula-chain-check-oom` ran out of memory at 30); a use evaluates right.
+#[test]
+fn a_chain_of_formulas_each_using_the_last_twice_loads_in_its_written_size() {
+    let mut formulas = String::from(":f0 {:args [:x] :value [+ :x 1]}\n");
+    for i in 1..40 {
+        formulas.push_str(&format!(
+            ":f{i} {{:args [:x] :value [+ [formula :f{p} :x] [formula :f{p} :x]]}}\n",
+            p = i - 1
+        ));
+    }
+    let text = format!(
+        "{{:rules :chain
+ :roles {{:you \"the seat\" :other \"the other\"}}
+ :attributes {{:hp {{:default 1}} :big {{}}}}
+ :formulas {{{formulas}}}
+ :seats [:north :south]
+ :turns {{:limit 2}}
+ :timings {{:begin {{:at :game-start}} :go {{:at :turn-start}}}}
+ :hooks {{:begin [{{:effected :you :resource :hp :set true :amount [formula :f2 1]}}]
+         :go [{{:effected :you :resource :big :set true :amount [formula :f3 [:you :hp]]}}]}}
+ :ai {{:score [formula :f39 0]}}}}"
+    );
+    let rules = crate::common::rules(&text);
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    let value = |name| {
+        game.state()
+            .get(EntityId::FIRST, rules.attribute(name).unwrap())
+    };
+    // f(n)(x) = 2^n (x + 1): f2(1) = 8, then at each turn start f3(8) = 72.
+    assert_eq!((value("hp"), value("big")), (8, 72));
+}

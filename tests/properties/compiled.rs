@@ -3,8 +3,8 @@
 //! compiler lowers, and the ones it hands to the evaluator's helpers.
 
 use grimoire::check::ast::{
-    Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, Int, Lookup, Resource,
-    Rounding, StatusId,
+    Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, FormulaDef, Int, Lookup,
+    Resource, Rounding, StatusId,
 };
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{
@@ -85,10 +85,15 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
             1 => (int.clone(), int.clone())
                 .prop_map(|(a, b)| Int::Random(Box::new(a), Box::new(b))),
             // A formula of two arguments; one inside another reads its own.
-            1 => (0usize..5, int.clone(), int.clone(), int.clone()).prop_map(|(op, a, b, rest)| {
-                let body = Int::Fold(OPS[op], vec![Int::Arg(0), Int::Arg(1), rest].into());
-                Int::Formula(Box::new(Formula { body, args: vec![a, b].into() }))
-            }),
+            // Compiled, or walked by the evaluator as a body using other
+            // formulas is (`nested`): either way the same value.
+            1 => (0usize..5, int.clone(), int.clone(), int.clone(), any::<bool>()).prop_map(
+                |(op, a, b, rest, nested)| {
+                    let body = Int::Fold(OPS[op], vec![Int::Arg(0), Int::Arg(1), rest].into());
+                    let def = FormulaDef::new(vec!["a".into(), "b".into()], body, nested);
+                    Int::Formula(Box::new(Formula { def: std::sync::Arc::new(def), args: vec![a, b].into() }))
+                }
+            ),
             // A table, keyed by a number (looked up when compiled) or an expression.
             1 => int.clone().prop_map(|key| {
                 let table = Lookup {

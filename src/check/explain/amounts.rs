@@ -206,14 +206,19 @@ impl En<'_> {
     /// else its body with the arguments said in.
     fn formula(&mut self, f: &Formula) -> Ph {
         let args: Vec<String> = f.args.iter().map(|a| self.int(a).words()).collect();
-        match self.rules.formulas.iter().find(|(_, d)| d.body == f.body) {
+        match self
+            .rules
+            .formulas
+            .iter()
+            .find(|(_, d)| std::sync::Arc::ptr_eq(d, &f.def))
+        {
             Some((name, _)) => Ph(
                 format!("the {name} formula of {}", list_and(args)),
                 Prec::Phrase,
             ),
             None => {
                 let saved = std::mem::replace(&mut self.args, args);
-                let body = self.int(&f.body);
+                let body = self.int(&f.def.body);
                 self.args = saved;
                 body
             }

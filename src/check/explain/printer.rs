@@ -166,12 +166,17 @@ impl En<'_> {
                 }
                 out.push(']');
             }
-            Int::Formula(f) => match self.rules.formulas.iter().find(|(_, d)| d.body == f.body) {
+            Int::Formula(f) => match self
+                .rules
+                .formulas
+                .iter()
+                .find(|(_, d)| std::sync::Arc::ptr_eq(d, &f.def))
+            {
                 Some((name, _)) => {
                     let items: Vec<&Int> = f.args.iter().collect();
                     list(&format!("formula :{name}"), &items, out);
                 }
-                None => self.int_syntax(&f.body, out),
+                None => self.int_syntax(&f.def.body, out),
             },
             Int::Lookup(l) => {
                 let name = self

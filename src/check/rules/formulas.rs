@@ -101,9 +101,24 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             ..rules.scope()
         };
         if let Some(body) = check::integer(v, &scope, diags) {
+            let def = FormulaDef::new(args, body, calls_formula(v));
             rules
                 .formulas
-                .push((name.to_string(), FormulaDef { args, body }));
+                .push((name.to_string(), std::sync::Arc::new(def)));
         }
+    }
+}
+
+/// Whether `form` has a `[formula …]` call anywhere in it.
+fn calls_formula(form: &Form<'_>) -> bool {
+    match form.kind {
+        Kind::Vector(items) | Kind::List(items) | Kind::Set(items) => {
+            matches!(items.first().map(|f| f.kind), Some(Kind::Symbol("formula")))
+                || items.iter().any(calls_formula)
+        }
+        Kind::Map(pairs) => pairs
+            .iter()
+            .any(|(k, v)| calls_formula(k) || calls_formula(v)),
+        _ => false,
     }
 }

@@ -214,7 +214,7 @@ pub struct RuleSet {
     /// Lookup tables (`:lookups`), by name, for `[lookup :name x]`.
     pub lookups: Vec<(String, crate::check::ast::Lookup)>,
     /// Named formulas (`:formulas`), by name, for `[formula :name …]`.
-    pub formulas: Vec<(String, crate::check::ast::FormulaDef)>,
+    pub formulas: Vec<(String, std::sync::Arc<crate::check::ast::FormulaDef>)>,
     /// Sets of options actions choose from (`:choices`).
     pub choices: IdVec<ChoiceSetId, choices::ChoiceSet>,
     /// Every option's name, set after set: what an action's `choice` counts (from 1).
