@@ -164,6 +164,12 @@ class GrimoireEnv(AECEnv):
         outcome = self._match.outcome()
         if outcome is not None:
             kind, winner = outcome
+            # A step that ran out of a budget: the rule set does unbounded
+            # work, which no agent should learn from as a result.
+            if kind.startswith("aborted"):
+                from . import GrimoireError
+
+                raise GrimoireError(f"the game was {kind}", 1)
             # The turn limit cuts the game short: the rules did not end it.
             ended = self.truncations if kind == "turn-limit" else self.terminations
             for i, a in enumerate(self.possible_agents):

@@ -424,8 +424,9 @@ impl Match {
         }))
     }
 
-    /// `None` while the game goes on; else `"win"`, `"tie"`, `"turn-limit"`
-    /// or `"nobody-left"`, and the winning seat for a win.
+    /// `None` while the game goes on; else `"win"`, `"tie"`, `"turn-limit"`,
+    /// `"nobody-left"` or `"aborted: …"` (a budget ran out: why), and the
+    /// winning seat for a win.
     fn outcome(&self) -> Option<(String, Option<usize>)> {
         self.playing.with_dependent(|_, game| {
             game.outcome().map(|o| match o {
@@ -433,6 +434,7 @@ impl Match {
                 Outcome::Tie => ("tie".to_string(), None),
                 Outcome::TurnLimit => ("turn-limit".to_string(), None),
                 Outcome::NobodyLeft => ("nobody-left".to_string(), None),
+                Outcome::Aborted(why) => (format!("aborted: {why}"), None),
             })
         })
     }

@@ -148,6 +148,16 @@ impl Output {
     /// A usage error that is a kind of diagnostic with no place in a file (a
     /// rule set or deck that cannot be loaded, an argument of the wrong
     /// shape): `error[E0703]: …`, exit 2.
+    /// An evaluation stopped by a budget: the data is at fault, as with a
+    /// diagnostic, so the exit code is 1.
+    pub(crate) fn budget(why: crate::eval::Exhausted) -> Output {
+        Output {
+            stderr: format!("error[{}]: {why}\n", Code::BudgetExhausted),
+            code: 1,
+            ..Output::default()
+        }
+    }
+
     pub(crate) fn coded(code: Code, message: impl Into<String>) -> Output {
         Output {
             stderr: format!("error[{code}]: {}\n", message.into()),
@@ -669,6 +679,9 @@ fn apply_case(
                 ),
             ));
         }
+    }
+    if let Some(why) = state.exhausted() {
+        return Err(Output::budget(why));
     }
     Ok((state, events))
 }

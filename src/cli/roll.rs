@@ -93,6 +93,9 @@ pub fn roll(args: &RollArgs) -> Output {
     let mut events: Vec<Event> = Vec::new();
     if args.count == 1 {
         let value = crate::eval::value_logged(&expr, &mut state, &[EntityId::FIRST], &mut events);
+        if let Some(why) = state.exhausted() {
+            return Output::budget(why);
+        }
         let lines = roll_lines(&events);
         let stdout = match args.format {
             Format::Json => {
@@ -124,6 +127,10 @@ pub fn roll(args: &RollArgs) -> Output {
     for _ in 0..args.count {
         let v = crate::eval::value(&expr, &mut state, &[EntityId::FIRST]);
         state.forget_rolls();
+        // Each roll of the distribution is a step of its own.
+        if let Some(why) = state.refuel() {
+            return Output::budget(why);
+        }
         sum += i128::from(v);
         *counts.entry(v).or_default() += 1;
     }

@@ -538,6 +538,14 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
             100.0 * rate(n, figures.games)
         );
     }
+    // An aborted game is neither a draw nor a loss: its own rows, when there are any.
+    for (why, n) in &figures.aborted {
+        let _ = writeln!(
+            out,
+            "aborted {n:>8} {:>6.1}%  ({why} budget ran out: `grimoire check --explain E0801`)",
+            100.0 * rate(*n, figures.games)
+        );
+    }
     let _ = writeln!(out, "\nmean length: {:.1} turns", figures.mean_turns);
     // A rule set without cards has no card table to show.
     if figures.cards.is_empty() {

@@ -1640,6 +1640,24 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
             "check tests/data/misnamed-rule-set/broken",
             "check tests/data/misnamed-rule-set/fixed",
         ),
+        Code::BudgetExhausted => (
+            "an evaluation that ran out of its budget",
+            "Every step of a game (an action and all it sets off, a moment's \
+             hooks), every `eval` and every `roll` may do a bounded amount of \
+             work: each entity an `:each`, `count` or `sum` visits, each die, \
+             each `advantage` and each status acquired costs one unit, and a \
+             step may spend 1,000,000; at most 10,000 statuses may be held at \
+             once. Past a budget the step stops: `eval` and `roll` report it, \
+             a game ends as aborted (`simulate` counts it apart, never as a \
+             draw). Nested `advantage` or `:each` double the work at each \
+             level, and a status that acquires itself multiplies.",
+            "Flatten what fans out: roll once and keep the result in an \
+             attribute, loop over fewer entities, give a self-acquiring \
+             status `:stacking :refresh` or a condition that stops it.",
+            Input::Command,
+            "eval --rules arcomage \"[{:effected :you :resource :wall :amount [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage [advantage 1d6]]]]]]]]]]]]]]]]]]]]}]\"",
+            "eval --rules arcomage \"[{:effected :you :resource :wall :amount [advantage 1d6]}]\"",
+        ),
         Code::MoreNotShown => (
             "more diagnostics than shown",
             "A file has more diagnostics than `check` shows for one file (200); \

@@ -13,6 +13,7 @@
 //! | E05xx | spreadsheets (`.csv`) and markdown tables (`.md`) |
 //! | E06xx | scenario files |
 //! | E07xx | loading: files, rule sets, decks, `eval`'s state and arguments |
+//! | E08xx | running: the budgets an evaluation may not pass |
 //! | W0xxx | warnings, by the same areas |
 //!
 //! A code is never reused for another kind, and never renumbered; what each
@@ -321,6 +322,11 @@ codes! {
     BadManifest = "E0708",
     /// A project's `rules/X.edn` whose `:rules` is not `:X`.
     RuleSetMisnamed = "E0709",
+
+    // E08xx: running.
+    /// An evaluation that ran out of a budget: too much work in one step, or
+    /// too many statuses held at once.
+    BudgetExhausted = "E0801",
 
     // Warnings.
     /// More diagnostics in one file than `check` shows.

@@ -406,6 +406,7 @@ fn render_outcome<'n>(
         Outcome::Tie => writeln!(out, "tie: both players won at once"),
         Outcome::TurnLimit => writeln!(out, "draw: the turn limit was reached"),
         Outcome::NobodyLeft => writeln!(out, "draw: no seat is left in play"),
+        Outcome::Aborted(why) => writeln!(out, "aborted: {why}"),
     };
 }
 

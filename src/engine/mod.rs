@@ -103,6 +103,9 @@ pub enum Outcome {
     TurnLimit,
     /// Every seat was taken out of play: nobody is left to take a turn.
     NobodyLeft,
+    /// A step of the game (an action and all it set off, a moment's hooks)
+    /// ran out of a budget: the rule set does unbounded work.
+    Aborted(crate::eval::Exhausted),
 }
 
 /// Why a game cannot be set up.

@@ -50,6 +50,12 @@ impl Game<'_> {
 
     /// Checks every victory condition for every seat; ends the game if any holds.
     pub(super) fn check_victory(&mut self) {
+        // A step that ran out of its budget ends the game; else the next
+        // step starts with a full one.
+        if let Some(why) = self.state.refuel() {
+            self.finish(Outcome::Aborted(why));
+            return;
+        }
         // Nothing a condition reads changed since the last check: nothing new can hold.
         if !std::mem::take(&mut self.changed) {
             return;

@@ -878,6 +878,8 @@ struct EachCode {
     effects: CompiledEffects,
     /// How many roles were bound around it: `:self` is the next.
     outer: RoleId,
+    /// The work one run of the body costs: its length.
+    cost: u64,
 }
 
 impl EachCode {
@@ -899,7 +901,7 @@ impl EachCode {
             return;
         };
         each_of_kind(state, frame, kind, self.outer, |state, inner| {
-            if self.filter.as_ref().is_none_or(|c| c(state, inner)) {
+            if self.filter.as_ref().is_none_or(|c| c(state, inner)) && state.spend(self.cost) {
                 self.effects.run(ctx, state, inner, Some(cause), events);
             }
         })
@@ -922,6 +924,7 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
             filter: each.filter.as_ref().map(boolean),
             effects: CompiledEffects::new(rules, &each.effects),
             outer: each.outer,
+            cost: each.effects.len() as u64,
         }))),
         _ => {
             let (e, mine) = (e.clone(), Cause::effect(index));

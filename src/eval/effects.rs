@@ -472,11 +472,14 @@ fn for_each<const MODIFIED: bool>(
         }
         return;
     };
+    // Each run of the body costs its length: a list is bounded, a loop of it is not.
+    let cost = each.effects.len() as u64;
     each_of_kind(state, frame, kind, each.outer, |state, inner| {
         if each
             .filter
             .as_ref()
             .is_none_or(|c| boolean(c, state, inner))
+            && state.spend(cost)
         {
             run::<MODIFIED>(rules, &each.effects, state, inner, events, Some(cause));
         }
@@ -555,6 +558,9 @@ impl State {
                 return;
             }
         }
+        // Still falling after the last wave: said, not left to look settled.
+        self.exhausted
+            .get_or_insert(super::state::Exhausted::Removals);
     }
 }
 

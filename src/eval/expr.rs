@@ -288,6 +288,10 @@ pub(super) fn each_of_kind(
     let outer = outer.index().min(frame.roles.len());
     with_bindings(&frame.roles[..outer], 1, |roles| {
         for entity in EntityId::below(state.len()) {
+            // Each entity looked at is work: nested loops are what fans out.
+            if !state.spend(1) {
+                break;
+            }
             if state.kind(entity) != Some(kind) {
                 continue;
             }
@@ -462,6 +466,10 @@ pub(super) fn roller(e: &Int, frame: &Frame<'_>) -> EntityId {
 #[inline(never)]
 pub(super) fn roll(dice: &crate::dice::Dice, extra: i64, by: EntityId, state: &mut State) -> i64 {
     use crate::dice::Keep;
+    // Past the budget nothing is drawn: the step stops here.
+    if !state.spend(u64::from(dice.count)) {
+        return dice.modifier.saturating_add(extra);
+    }
     let first = state.rolls.len();
     for _ in 0..dice.count {
         let face = state.rng.random_range(1..=i64::from(dice.sides));
@@ -515,7 +523,13 @@ pub(super) fn roll(dice: &crate::dice::Dice, extra: i64, by: EntityId, state: &m
 #[cold]
 #[inline(never)]
 pub(super) fn best_of_two(higher: bool, a: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
-    let (x, y) = (int(a, state, frame), int(a, state, frame));
+    // Taken twice, nested advantage doubles: past the budget, once.
+    let x = int(a, state, frame);
+    let y = if state.spend(1) {
+        int(a, state, frame)
+    } else {
+        x
+    };
     let (kept, other) = if (x >= y) == higher { (x, y) } else { (y, x) };
     state.rolls.push(Event {
         entity: roller(a, frame),

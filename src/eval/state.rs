@@ -22,6 +22,70 @@ pub(crate) struct Running {
     pub(super) len: u8,
 }
 
+/// The work one step of a game may do (an action with everything it sets
+/// off, a moment's hooks, an entity's turn), and one `eval` or `roll`: each
+/// entity an `:each`, `count` or `sum` visits (and each effect of an
+/// `:each`'s body it runs), each die rolled, each `advantage` taken and each
+/// status acquired costs one. A plain effect list needs none: `check` bounds
+/// its length. No bundled game's step comes near it (`docs/RELIABILITY.md`).
+pub const FUEL: u64 = 1_000_000;
+
+/// The most status instances a state may hold at once.
+pub const MAX_INSTANCES: usize = 10_000;
+
+/// Which budget an evaluation ran out of: it stopped there, its work so far
+/// kept, and a game ends as aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Exhausted {
+    /// More than [`FUEL`] steps of work.
+    Fuel,
+    /// More than [`MAX_INSTANCES`] status instances held at once.
+    Instances,
+    /// Removals that set off removals, more than [`MAX_REMOVAL_WAVES`] waves deep.
+    Removals,
+}
+
+impl Exhausted {
+    /// Every budget, in the order tallies count them.
+    pub const ALL: [Exhausted; 3] = [Exhausted::Fuel, Exhausted::Instances, Exhausted::Removals];
+
+    /// Its place in [`Exhausted::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// One word for it, as tables and JSON name it: `work`, `statuses`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Exhausted::Fuel => "work",
+            Exhausted::Instances => "statuses",
+            Exhausted::Removals => "removals",
+        }
+    }
+}
+
+impl std::fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exhausted::Fuel => write!(
+                f,
+                "the work budget ran out: one step did more than {FUEL} units of work \
+                 (entities visited by `:each`, `count` or `sum`, dice, `advantage`, statuses acquired)"
+            ),
+            Exhausted::Instances => write!(
+                f,
+                "the status budget ran out: more than {MAX_INSTANCES} statuses held at once \
+                 (a status that acquires itself?)"
+            ),
+            Exhausted::Removals => write!(
+                f,
+                "the removal budget ran out: removals set off removals more than \
+                 {MAX_REMOVAL_WAVES} waves deep (an `:on-removed` that makes another fall?)"
+            ),
+        }
+    }
+}
+
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
 
@@ -77,6 +141,16 @@ pub struct State {
     /// The option chosen for the action being used, if any (what `[choice …]` reads).
     #[serde(skip)]
     pub choice: Option<OptionId>,
+    /// Work left before the step running stops ([`FUEL`] at each step's start).
+    #[serde(skip, default = "full_tank")]
+    pub(super) fuel: u64,
+    /// The budget the step running ran out of, if it did.
+    #[serde(skip)]
+    pub(super) exhausted: Option<Exhausted>,
+}
+
+fn full_tank() -> u64 {
+    FUEL
 }
 
 /// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
@@ -126,6 +200,8 @@ impl Clone for State {
             arg_base: 0,
             queued: Vec::new(),
             choice: self.choice,
+            fuel: self.fuel,
+            exhausted: self.exhausted,
         }
     }
 
@@ -144,6 +220,8 @@ impl Clone for State {
         self.rolls.clear();
         self.queued.clear();
         self.choice = source.choice;
+        self.fuel = source.fuel;
+        self.exhausted = source.exhausted;
     }
 }
 
@@ -175,11 +253,45 @@ impl State {
             arg_base: 0,
             queued: Vec::new(),
             choice: None,
+            fuel: FUEL,
+            exhausted: None,
         };
         for _ in 0..entities {
             state.add(rules, KindId::FIRST);
         }
         state
+    }
+
+    /// Takes `n` units of work from the step's budget; false (and the
+    /// budget marked exhausted) when there is not that much left, so that the
+    /// caller stops what it fans out.
+    #[inline]
+    pub(super) fn spend(&mut self, n: u64) -> bool {
+        match self.fuel.checked_sub(n) {
+            Some(left) => {
+                self.fuel = left;
+                true
+            }
+            None => {
+                self.fuel = 0;
+                self.exhausted.get_or_insert(Exhausted::Fuel);
+                false
+            }
+        }
+    }
+
+    /// Whether the step running has run out of a budget.
+    #[inline]
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.exhausted
+    }
+
+    /// A new step begins with a full budget; what the last ran out of, if
+    /// anything, is returned and forgotten.
+    #[inline]
+    pub fn refuel(&mut self) -> Option<Exhausted> {
+        self.fuel = FUEL;
+        self.exhausted.take()
     }
 
     /// Starts again as [`State::new`] would, reusing the buffers: a simulation
@@ -195,6 +307,8 @@ impl State {
         self.running = Running::default();
         self.rng = Rng::seed_from_u64(seed);
         self.queued.clear();
+        self.fuel = FUEL;
+        self.exhausted = None;
         for _ in 0..entities {
             self.add(rules, KindId::FIRST);
         }

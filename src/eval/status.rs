@@ -303,7 +303,7 @@ impl<'r> Context<'r> {
         let Some(def) = rules.status_defs.get(status) else {
             return;
         };
-        if state.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) {
+        if state.depth >= MAX_STATUS_DEPTH || !state.is_live(holder) || !state.spend(1) {
             return;
         }
         let cause = self.cause.by_status(status);
@@ -349,6 +349,12 @@ impl<'r> Context<'r> {
                 }
             }
             _ => {
+                if state.instances.len() >= super::state::MAX_INSTANCES {
+                    state
+                        .exhausted
+                        .get_or_insert(super::state::Exhausted::Instances);
+                    return;
+                }
                 let serial = state.serial;
                 state.serial = state.serial.wrapping_add(1);
                 state.instances.push(Instance {

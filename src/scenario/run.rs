@@ -391,6 +391,7 @@ fn describe(game: &Game<'_>, names: &[String]) -> String {
         Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
         Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
         Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
+        Some(Outcome::Aborted(why)) => write!(out, "the game was aborted: {why}"),
         None => write!(out, "{} is to act", names[game.next_actor().index()]),
     };
     out

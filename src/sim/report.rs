@@ -144,6 +144,10 @@ pub struct RunFigures {
     pub no_action: u64,
     /// Games stopped by the engine refusing the AI's choice.
     pub refused: u64,
+    /// Games aborted by a budget running out, by budget word (`work`,
+    /// `statuses`); absent when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aborted: Vec<(String, u64)>,
     /// Turns per game.
     pub mean_turns: f64,
     /// Each card's figures, in the order asked.
@@ -259,6 +263,11 @@ impl RunFigures {
             turn_limits: tally.turn_limits,
             no_action: tally.no_action,
             refused: tally.refused,
+            aborted: crate::eval::Exhausted::ALL
+                .iter()
+                .filter(|why| tally.aborted[why.index()] > 0)
+                .map(|why| (why.word().to_string(), tally.aborted[why.index()]))
+                .collect(),
             mean_turns: rate(tally.turns, games),
             cards,
         }

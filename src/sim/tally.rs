@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 use super::cardstats::Counts;
 use crate::engine::{Game, Outcome};
 
+fn none_aborted(aborted: &[u64; 3]) -> bool {
+    aborted.iter().all(|&n| n == 0)
+}
+
 /// Sums over games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -22,6 +26,10 @@ pub struct Tally {
     pub no_action: u64,
     /// Games stopped because the engine refused the action the AI chose.
     pub refused: u64,
+    /// Games aborted because a step ran out of a budget, by budget (in the
+    /// order of [`crate::eval::Exhausted::ALL`]); absent from JSON when none was.
+    #[serde(default, skip_serializing_if = "none_aborted")]
+    pub aborted: [u64; 3],
     /// Turns over all games.
     pub turns: u64,
     /// Squares of each game's turns, summed: the spread of game length.
@@ -61,6 +69,7 @@ impl Tally {
             // Every seat out of play at once is a draw, as the log says.
             (Some(Outcome::Tie | Outcome::NobodyLeft), _) => &mut self.ties,
             (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
+            (Some(Outcome::Aborted(why)), _) => &mut self.aborted[why.index()],
             (None, Some(Stop::NoAction) | None) => &mut self.no_action,
             (None, Some(Stop::Refused)) => &mut self.refused,
         };
@@ -89,6 +98,9 @@ impl Tally {
         self.turn_limits += other.turn_limits;
         self.no_action += other.no_action;
         self.refused += other.refused;
+        for (a, b) in self.aborted.iter_mut().zip(other.aborted) {
+            *a += b;
+        }
         self.turns += other.turns;
         self.turns_sq += other.turns_sq;
         if self.lengths.len() < other.lengths.len() {

@@ -389,3 +389,63 @@ fn an_invisible_status_is_kept_from_the_person_at_the_table_and_marked_for_a_spe
         "{log}"
     );
 }
+
+/// Issue 29's `each-exponential`: forty nested `{:each :player …}` would make
+/// 2^40 changes; `eval` stops at the work budget with E0801 and exit 1.
+#[test]
+fn forty_nested_each_stop_at_the_work_budget_in_eval() {
+    let mut effects = String::from("[{:effected :self :resource :wall :amount 1}]");
+    for _ in 0..40 {
+        effects = format!("[{{:each :player :effects {effects}}}]");
+    }
+    let out = common::run_in(&["eval", "--rules", "arcomage", &effects], "", None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).starts_with("error[E0801]: the work budget ran out"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A game aborted by a budget is counted apart in `simulate`: never a draw.
+#[test]
+fn simulate_counts_games_aborted_by_a_budget_apart_from_draws() {
+    let dir = common::scratch_dir("aborted-games");
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::write(
+        dir.join("rules/grow.edn"),
+        "{:rules :grow
+ :roles {:you \"the seat\" :other \"the other\"}
+ :attributes {:gold {:default 5}}
+ :statuses {:seed \"acquires itself anew at every turn start\"}
+ :seats [:p1 :p2]
+ :turns {:limit 1000}
+ :timings {:begin {:at :game-start} :ts {:at :turn-start}}
+ :hooks {:begin [{:effected :you :acquire :seed}]}}",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("effects/grow")).unwrap();
+    std::fs::write(
+        dir.join("effects/grow/seed.edn"),
+        "{:status :seed :polarity :buff :stacking :independent
+          :hooks {:ts [{:effected :holder :acquire :seed}]}}",
+    )
+    .unwrap();
+    let out = common::run_in(
+        &[
+            "simulate",
+            "rules/grow.edn",
+            "--games",
+            "3",
+            "--format",
+            "json",
+        ],
+        "",
+        Some(&dir),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["aborted"], serde_json::json!([["statuses", 3]]), "{v}");
+    assert_eq!(v["ties"], 0);
+    assert_eq!(v["turn_limits"], 0);
+}

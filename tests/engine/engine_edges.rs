@@ -535,3 +535,88 @@ fn a_chain_of_formulas_each_using_the_last_twice_loads_in_its_written_size() {
     // f(n)(x) = 2^n (x + 1): f2(1) = 8, then at each turn start f3(8) = 72.
     assert_eq!((value("hp"), value("big")), (8, 72));
 }
+
+/// Issue 29's `status-doubling-hang`: a status whose turn-start hook acquires
+/// itself anew doubles every turn. The game is aborted once 10,000 are held,
+/// with the reason in the log, instead of running for ever.
+#[test]
+fn a_status_that_doubles_itself_every_turn_aborts_the_game_at_the_status_budget() {
+    let rules = crate::common::rules(
+        "{:rules :grow
+ :roles {:you \"the seat\" :other \"the other\"}
+ :attributes {:gold {:default 5}}
+ :statuses {:seed \"acquires itself anew at every turn start\"}
+ :seats [:p1 :p2]
+ :turns {:limit 1000}
+ :timings {:begin {:at :game-start} :ts {:at :turn-start}}
+ :hooks {:begin [{:effected :you :acquire :seed}]}}",
+    );
+    let rules = crate::common::rules_with_statuses(
+        &rules,
+        "seed.edn",
+        "{:status :seed :polarity :buff :stacking :independent
+          :hooks {:ts [{:effected :holder :acquire :seed}]}}",
+    );
+    let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Aborted(grimoire::eval::Exhausted::Instances))
+    );
+    // Each seat's turns double its seeds: 2^13 = 8,192 < 10,000 < 2^14.
+    assert!(game.ctx().turn < 40, "turn {}", game.ctx().turn);
+    let text = grimoire::engine::log::render(&rules, &[], game.log().unwrap());
+    assert!(
+        text.ends_with("aborted: the status budget ran out: more than 10000 statuses held at once (a status that acquires itself?)\n"),
+        "{}",
+        &text[text.len().saturating_sub(300)..]
+    );
+}
+
+/// Twenty-five nested `advantage`s roll 2^25 dice: the step that takes them
+/// runs out of the work budget and the game is aborted, not hung.
+#[test]
+fn nested_advantage_in_a_hook_aborts_the_game_at_the_work_budget() {
+    let mut roll = String::from("1d6");
+    for _ in 0..25 {
+        roll = format!("[advantage {roll}]");
+    }
+    let rules = crate::common::rules(&format!(
+        "{{:rules :luck
+ :roles {{:you \"the seat\" :other \"the other\"}}
+ :attributes {{:luck {{}}}}
+ :seats [:p1 :p2]
+ :turns {{:limit 10}}
+ :timings {{:ts {{:at :turn-start}}}}
+ :hooks {{:ts [{{:effected :you :resource :luck :set true :amount {roll}}}]}}}}"
+    ));
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Aborted(grimoire::eval::Exhausted::Fuel))
+    );
+    assert_eq!(game.ctx().turn, 1);
+}
+
+/// A kind whose `:on-removed` spawns one that falls at once: removals set off
+/// removals without end. Past 16 waves the game is aborted and says so (it
+/// used to stop quietly, the last one left in play at 0 hp).
+#[test]
+fn removals_that_set_off_removals_without_end_abort_the_game() {
+    let rules = crate::common::rules(
+        "{:rules :ghosts
+ :roles {:you \"the seat\" :other \"the other\"}
+ :kinds {:player \"a seat\"
+         :ghost {:doc \"falls at once, and leaves another\" :removed-when [<= [:self :hp] 0]
+                 :on-removed [{:spawn :ghost :values {:hp 0}}]}}
+ :attributes {:hp {:default 1}}
+ :seats [:p1 :p2]
+ :turns {:limit 10}
+ :timings {:begin {:at :game-start}}
+ :hooks {:begin [{:spawn :ghost :values {:hp 0}}]}}",
+    );
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Aborted(grimoire::eval::Exhausted::Removals))
+    );
+}
