@@ -153,8 +153,10 @@ pub struct Game<'r> {
     /// Whether entities other than seats take turns, or statuses add turns,
     /// so the base queue is built anew at every reorder.
     entity_turns: bool,
-    /// What the timed entries queued this game run.
+    /// What the timed entries queued this game run, by slot.
     timed: Vec<TimedEntry>,
+    /// Slots of `timed` whose entries have run, to be used again.
+    free_timed: Vec<u32>,
     /// The turn kind of the turn being taken.
     turn_kind: TurnKindId,
     /// The entity whose turn it is.
@@ -252,6 +254,7 @@ impl<'r> Game<'r> {
             entity_turns: rules.status_turns
                 || rules.kind_turns.iter().skip(1).any(|t| !t.is_empty()),
             timed: Vec::new(),
+            free_timed: Vec::new(),
             turn_kind: TurnKindId::FIRST,
             current: EntityId::FIRST,
             turn: 1,
@@ -325,6 +328,7 @@ impl<'r> Game<'r> {
         self.queue.clear();
         self.next = 0;
         self.timed.clear();
+        self.free_timed.clear();
         if let Some(log) = &mut self.log {
             log.clear();
         }

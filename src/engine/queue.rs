@@ -220,6 +220,7 @@ impl Game<'_> {
         };
         let (timing, entity) = (t.timing, t.entity);
         let roles = std::mem::take(&mut self.timed[i].roles);
+        self.free_timed.push(i as u32);
         self.record(GameEvent::TimedRan { timing, entity });
         if self.state.is_live(entity) {
             let n = self.rules.roles.len().min(roles.len());
@@ -252,6 +253,9 @@ impl Game<'_> {
                     count,
                 } => {
                     let room = MAX_QUEUE.saturating_sub(self.queue.len());
+                    if (count as usize) > room {
+                        self.state.exhaust(crate::eval::Exhausted::Queue);
+                    }
                     let n = (count as usize).min(room);
                     self.queue
                         .splice(at..at, std::iter::repeat_n(Entry::Turn(entity, kind), n));
@@ -264,6 +268,7 @@ impl Game<'_> {
                     roles,
                 } => {
                     if self.queue.len() + after as usize >= MAX_QUEUE {
+                        self.state.exhaust(crate::eval::Exhausted::Queue);
                         continue;
                     }
                     let mut seen = 0;
@@ -282,13 +287,24 @@ impl Game<'_> {
                             pos = self.queue.len();
                         }
                     }
-                    self.queue
-                        .insert(pos, Entry::Timed(self.timed.len() as u32));
-                    self.timed.push(TimedEntry {
+                    // A slot of an entry that has run is used again: what a
+                    // game holds is the entries pending, not all it ever queued.
+                    let entry = TimedEntry {
                         timing,
                         entity,
                         roles,
-                    });
+                    };
+                    let slot = match self.free_timed.pop() {
+                        Some(slot) => {
+                            self.timed[slot as usize] = entry;
+                            slot
+                        }
+                        None => {
+                            self.timed.push(entry);
+                            (self.timed.len() - 1) as u32
+                        }
+                    };
+                    self.queue.insert(pos, Entry::Timed(slot));
                 }
             }
         }

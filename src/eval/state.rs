@@ -43,11 +43,19 @@ pub enum Exhausted {
     Instances,
     /// Removals that set off removals, more than [`MAX_REMOVAL_WAVES`] waves deep.
     Removals,
+    /// More entries in a game's turn queue than it may hold (the engine's
+    /// `MAX_QUEUE`, 10 000).
+    Queue,
 }
 
 impl Exhausted {
     /// Every budget, in the order tallies count them.
-    pub const ALL: [Exhausted; 3] = [Exhausted::Fuel, Exhausted::Instances, Exhausted::Removals];
+    pub const ALL: [Exhausted; 4] = [
+        Exhausted::Fuel,
+        Exhausted::Instances,
+        Exhausted::Removals,
+        Exhausted::Queue,
+    ];
 
     /// Its place in [`Exhausted::ALL`].
     pub fn index(self) -> usize {
@@ -60,6 +68,7 @@ impl Exhausted {
             Exhausted::Fuel => "work",
             Exhausted::Instances => "statuses",
             Exhausted::Removals => "removals",
+            Exhausted::Queue => "queue",
         }
     }
 }
@@ -81,6 +90,11 @@ impl std::fmt::Display for Exhausted {
                 f,
                 "the removal budget ran out: removals set off removals more than \
                  {MAX_REMOVAL_WAVES} waves deep (an `:on-removed` that makes another fall?)"
+            ),
+            Exhausted::Queue => write!(
+                f,
+                "the queue budget ran out: the turn queue would hold more than 10000 \
+                 entries (turns or timed entries queued faster than they are taken?)"
             ),
         }
     }
@@ -278,6 +292,11 @@ impl State {
                 false
             }
         }
+    }
+
+    /// Marks the step running as out of budget `why` (the first reason stays).
+    pub fn exhaust(&mut self, why: Exhausted) {
+        self.exhausted.get_or_insert(why);
     }
 
     /// Whether the step running has run out of a budget.

@@ -620,3 +620,26 @@ fn removals_that_set_off_removals_without_end_abort_the_game() {
         Some(Outcome::Aborted(grimoire::eval::Exhausted::Removals))
     );
 }
+
+/// A timed entry that queues itself at the front (`:after 0`) never lets a
+/// turn come: the queue fills, and the game is aborted at its limit, said as
+/// such (what was added past it used to be dropped without a word).
+#[test]
+fn a_timed_entry_that_queues_itself_at_the_front_aborts_the_game_at_the_queue_budget() {
+    let rules = crate::common::rules(
+        "{:rules :loop
+ :roles {:you \"the seat\" :other \"the other\"}
+ :attributes {:n {}}
+ :seats [:a :b]
+ :turns {:limit 100}
+ :timings {:begin {:at :game-start} :again {:at :run}}
+ :hooks {:begin [{:queue :timed :after 0 :run :again :effected :you}]
+         :again [{:effected :self :resource :n :amount 1}
+                 {:queue :timed :after 0 :run :again :effected :self}]}}",
+    );
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Aborted(grimoire::eval::Exhausted::Queue))
+    );
+}
