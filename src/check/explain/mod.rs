@@ -412,7 +412,7 @@ mod tests {
     #[test]
     fn timings_queues_and_choices_are_named() {
         let tbwg = bundled("tbwg");
-        let hit = tbwg.operations.iter().position(|o| o == "hit");
+        let hit = tbwg.operations.iter().position(|o| o == "bludgeoning-hit");
         let said = explain(
             &tbwg,
             &tbwg.operation_defs[OpId::new(hit.unwrap_or(usize::MAX))].effects,
