@@ -172,12 +172,16 @@ pub struct FormulaDef {
     pub leaves: Box<[Leaf]>,
     /// Whether the body uses another formula.
     pub nested: bool,
+    /// The work one use of it does (its dice, `advantage`s, loops), its
+    /// arguments' apart: the work estimate of the body, once.
+    pub work: u64,
 }
 
 impl FormulaDef {
     /// A definition of `body` over `args`, its leaves gathered once;
-    /// `nested` when the body uses another formula.
-    pub fn new(args: Vec<String>, body: Int, nested: bool) -> FormulaDef {
+    /// `nested` when the body uses another formula; `work` what one use does
+    /// (the work estimate of the body).
+    pub fn new(args: Vec<String>, body: Int, nested: bool, work: u64) -> FormulaDef {
         let mut leaves: Vec<Leaf> = Vec::new();
         body.leaves(&mut |leaf| {
             if !leaves.contains(&leaf) {
@@ -186,6 +190,7 @@ impl FormulaDef {
         });
         FormulaDef {
             args,
+            work,
             body,
             leaves: leaves.into(),
             nested,

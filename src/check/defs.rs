@@ -406,11 +406,12 @@ fn whole_definition_checks(
             Code::ExpandsTooFar,
             value_span(form, DefKey::Effects.name()).unwrap_or(form.span),
             format!(
-                "these effects expand to {} changes through operations; at most {}",
+                "these effects can do {} units of work (changes, through operations too; dice; `advantage`s; loops over entities); at most {}",
                 rules.expansion_of(list),
                 crate::check::rules::MAX_LIST_EXPANSION
             ),
-        ));
+        )
+        .with_help("nested `advantage`s and `:each` loops double the work at each level: flatten them, or roll once and keep the result in an attribute"));
     }
     if play.pay_with.is_none() && play.cost > 0 && !form.has_key(DefKey::Type.name()) {
         diags.push(

@@ -23,6 +23,7 @@ pub mod ops;
 pub mod project;
 pub mod rules;
 pub mod status_defs;
+pub mod work;
 
 mod calls;
 mod conditions;

@@ -117,6 +117,7 @@ pub fn check(
         &mut out,
     );
     install_statuses(&mut extended, &statuses);
+    warn_self_acquiring(&extended, &mut out);
     // Judged only when every definitions file of the rule set is here, where
     // that is known: `check rules/x.edn cards` leaves out the statuses in
     // effects/ and must not call them undefined.
@@ -699,6 +700,92 @@ fn undefined_statuses(
             out.diagnostics.push((file.index, d));
         }
     }
+}
+
+/// A warning at each status definition checked here that acquires itself
+/// again, stacking `:independent`, with the path of the cycle: every run of
+/// its effects adds an instance whose effects run too (the evaluator stops it
+/// at its status budget; this says so before it runs).
+fn warn_self_acquiring(extended: &[RuleSet], out: &mut Checked) {
+    let mut found = Vec::new();
+    for d in &out.definitions {
+        if d.kind != DefKind::Status {
+            continue;
+        }
+        let Some(rs) = extended.iter().find(|r| r.name == d.rules) else {
+            continue;
+        };
+        let Some(id) = rs.status(&d.name) else {
+            continue;
+        };
+        if rs.status_defs[id].stacking != crate::check::ast::Stacking::Independent {
+            continue;
+        }
+        if let Some(path) = cycle_through(rs, id) {
+            let source = d.source;
+            let path: Vec<String> = path
+                .iter()
+                .map(|&s| format!(":{}", rs.statuses[s]))
+                .collect();
+            let d = Diagnostic::new(
+                Code::StatusAcquiresItself,
+                d.span,
+                format!(
+                    "status `:{}` acquires itself again ({}), stacking `:independent`: its instances can multiply without end",
+                    d.name,
+                    path.join(" → ")
+                ),
+            )
+            .with_label("acquires itself")
+            .with_help("give it `:stacking :refresh` (acquiring it again refreshes it), `[:stack N]`, or a condition that stops it; a game stops at 10 000 statuses held");
+            found.push((source, d));
+        }
+    }
+    out.diagnostics.extend(found);
+}
+
+/// The statuses from `start` back to itself through the statuses each one's
+/// effects acquire (acquiring, hooks, segments, expiry, removal), if it gets back.
+fn cycle_through(rs: &RuleSet, start: crate::ids::StatusId) -> Option<Vec<crate::ids::StatusId>> {
+    let acquires = |s: crate::ids::StatusId| {
+        let def = &rs.status_defs[s];
+        let mut out = Vec::new();
+        for list in [&def.on_acquire, &def.on_expire, &def.on_remove]
+            .into_iter()
+            .chain(def.hooks.iter().map(|(_, l)| l))
+            .chain(def.segments.iter())
+        {
+            crate::check::work::acquired(list, &mut out);
+        }
+        out
+    };
+    // Breadth first, each status once: the shortest way back.
+    let mut came_from: HashMap<crate::ids::StatusId, crate::ids::StatusId> = HashMap::new();
+    let mut next = vec![start];
+    while !next.is_empty() {
+        let mut later = Vec::new();
+        for s in next {
+            for t in acquires(s) {
+                if t == start {
+                    let mut path = vec![s];
+                    let mut at = s;
+                    while at != start {
+                        at = came_from[&at];
+                        path.push(at);
+                    }
+                    path.reverse();
+                    path.push(start);
+                    return Some(path);
+                }
+                if t != start && !came_from.contains_key(&t) {
+                    came_from.insert(t, s);
+                    later.push(t);
+                }
+            }
+        }
+        next = later;
+    }
+    None
 }
 
 /// Each rule set extended with the statuses its files define.

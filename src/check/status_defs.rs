@@ -205,7 +205,47 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
     if let Some(v) = form.get(StatusKey::Segments.name()) {
         segments_fit(v, form.has_key(StatusKey::Lasts.name()), &def, rules, diags);
     }
+    bounded_work(form, &def, rules, diags);
     (diags.len() == before).then_some(def)
+}
+
+/// Each effect list of a status does at most the work a card's may.
+fn bounded_work(form: &Form<'_>, def: &StatusDef, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+    let lists = [
+        (StatusKey::OnAcquire, &def.on_acquire),
+        (StatusKey::OnExpire, &def.on_expire),
+        (StatusKey::OnRemove, &def.on_remove),
+    ]
+    .into_iter()
+    .map(|(k, list)| (k, list.as_slice()))
+    .chain(
+        def.hooks
+            .iter()
+            .map(|(_, list)| (StatusKey::Hooks, list.as_slice())),
+    )
+    .chain(
+        def.segments
+            .iter()
+            .map(|list| (StatusKey::Segments, list.as_slice())),
+    );
+    for (key, list) in lists {
+        let n = rules.expansion_of(list);
+        if n > crate::check::rules::MAX_LIST_EXPANSION {
+            let span = form.get(key.name()).map_or(form.span, |v| v.span);
+            diags.push(
+                Diagnostic::new(
+                    Code::ExpandsTooFar,
+                    span,
+                    format!(
+                        "this status's `:{}` can do {n} units of work (changes, dice, `advantage`s, loops over entities); at most {}",
+                        key.name(),
+                        crate::check::rules::MAX_LIST_EXPANSION
+                    ),
+                )
+                .with_label("does too much"),
+            );
+        }
+    }
 }
 
 /// `[[…] […] […]]`: one effect list per segment.

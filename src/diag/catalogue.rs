@@ -917,11 +917,17 @@ pub fn explain(code: Code) -> Explanation {
         ),
         Code::ExpandsTooFar => (
             "effects that expand too far",
-            "Through the operations they apply, effects expand to more \
-             changes than allowed: an operation to 10 000 (and 32 operations \
-             deep), a card's or hook's effects to 100 000.",
-            "An operation applying another several times multiplies its \
-             work: flatten the chain, or apply fewer times.",
+            "Effects can do more work than allowed: an operation may expand \
+             to 10 000 changes through the operations it applies (and 32 \
+             operations deep); a card's, hook's or status's effects may do \
+             100 000 units of work, estimated without running them: each \
+             change one, each die one, each `advantage` doubling what it \
+             wraps, each loop over the entities of a kind (`:each`, `count`, \
+             `sum`) its body at least twice.",
+            "An operation applying another several times, nested \
+             `advantage`s and nested loops multiply their work: flatten the \
+             chain, apply fewer times, or roll once and keep the result in \
+             an attribute.",
             Input::RuleSet,
             r#"{:rules :chain
  :roles {:you "the one acting"}
@@ -1713,6 +1719,24 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
  :effects [{:effected :other :resource :health :amount -1}]}"#,
             r#"{:card "Jab"
  :effects [{:effected :other :resource :health :amount -1}]}"#,
+        ),
+        Code::StatusAcquiresItself => (
+            "a status that acquires itself again",
+            "A status stacking `:independent` acquires itself again through \
+             its own effects (its on-acquire effects, its hooks, its \
+             segments, its expiry or removal) or through the statuses they \
+             acquire: each run adds an instance whose effects run in turn, \
+             so its instances can double every time its timing passes. A \
+             game stops at 10 000 statuses held (aborted); this warns before \
+             it runs, with the path of the cycle.",
+            "Give it `:stacking :refresh` (acquiring it again refreshes the \
+             one held) or `[:stack N]`, or put the acquiring under a \
+             condition that stops it.",
+            Input::Definitions("tactics"),
+            r#"{:status :spores :polarity :debuff :stacking :independent
+ :hooks {:bleed [{:effected :holder :acquire :spores}]}}"#,
+            r#"{:status :spores :polarity :debuff :stacking :refresh
+ :hooks {:bleed [{:effected :holder :acquire :spores}]}}"#,
         ),
         Code::RowUndefined => (
             "a table row with nothing behind it",

@@ -337,6 +337,9 @@ codes! {
     PlayAgainDisagrees = "W0402",
     /// A card with a `:cost` and no `:type` to pay it in: it is free.
     CostWithoutType = "W0403",
+    /// A status that acquires itself again, through its own effects or
+    /// others', stacking `:independent`: its instances can multiply without end.
+    StatusAcquiresItself = "W0404",
     /// A markdown row naming a status with no definition and no description.
     RowUndefined = "W0501",
     /// A markdown row that becomes a status which does nothing.

@@ -449,3 +449,31 @@ fn simulate_counts_games_aborted_by_a_budget_apart_from_draws() {
     assert_eq!(v["ties"], 0);
     assert_eq!(v["turn_limits"], 0);
 }
+
+/// Two statuses that acquire each other, one stacking `:independent`: the
+/// warning names the cycle's path; one stacking `:refresh` alone is no cycle
+/// to warn of (acquiring it again only refreshes it).
+#[test]
+fn a_status_acquiring_itself_through_another_is_warned_with_the_cycles_path() {
+    let dir = common::scratch_dir("self-acquiring");
+    std::fs::create_dir_all(dir.join("tactics")).unwrap();
+    std::fs::write(
+        dir.join("tactics/spores.edn"),
+        "{:status :spores :polarity :debuff :stacking :independent
+ :on-expire [{:effected :holder :acquire :mould}]}
+{:status :mould :polarity :debuff :lasts [1 :bleed]
+ :hooks {:bleed [{:each :unit :effects [{:effected :self :acquire :spores}]}]}}
+{:status :calm :polarity :buff :hooks {:bleed [{:effected :holder :acquire :calm}]}}\n",
+    )
+    .unwrap();
+    let out = common::run_in(&["check", "tactics/spores.edn"], "", Some(&dir));
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains(
+            "warning[W0404]: status `:spores` acquires itself again (:spores → :mould → :spores)"
+        ),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("W0404").count(), 1, "{shown}");
+}

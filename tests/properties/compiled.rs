@@ -90,7 +90,7 @@ fn tree() -> impl Strategy<Value = (Int, Bool)> {
             1 => (0usize..5, int.clone(), int.clone(), int.clone(), any::<bool>()).prop_map(
                 |(op, a, b, rest, nested)| {
                     let body = Int::Fold(OPS[op], vec![Int::Arg(0), Int::Arg(1), rest].into());
-                    let def = FormulaDef::new(vec!["a".into(), "b".into()], body, nested);
+                    let def = FormulaDef::new(vec!["a".into(), "b".into()], body, nested, 0);
                     Int::Formula(Box::new(Formula { def: std::sync::Arc::new(def), args: vec![a, b].into() }))
                 }
             ),

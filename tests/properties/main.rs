@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bounded;
 mod compiled;
 mod csv_never_panics;
 mod fmt_props;

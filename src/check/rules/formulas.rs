@@ -101,7 +101,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             ..rules.scope()
         };
         if let Some(body) = check::integer(v, &scope, diags) {
-            let def = FormulaDef::new(args, body, calls_formula(v));
+            let work = check::work::int(&body);
+            let def = FormulaDef::new(args, body, calls_formula(v), work);
             rules
                 .formulas
                 .push((name.to_string(), std::sync::Arc::new(def)));

@@ -62,7 +62,7 @@ pub mod keys {
     pub use super::victory::VictoryKey;
 }
 
-use crate::check::ast::{AttrId, Effect, Int, Resource, RoleId, StatusDef, StatusId};
+use crate::check::ast::{AttrId, Effect, Int, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};
 use crate::diag::{Code, Diagnostic};
@@ -619,30 +619,11 @@ impl RuleSet {
         index_of(&self.statuses, name)
     }
 
-    /// How many attribute changes applying `effects` can make at most.
+    /// The work applying `effects` once can do, as [`crate::check::work`]
+    /// estimates it: changes (through operations too), dice, `advantage`s,
+    /// loops over entities; nothing expanded.
     pub fn expansion_of(&self, effects: &[Effect]) -> u64 {
-        fn cost(t: &Resource, sizes: &[u64]) -> u64 {
-            match t {
-                Resource::Attr(_) => 1,
-                Resource::Op(o) => sizes.get((*o).index()).copied().unwrap_or(1),
-                Resource::If(_, a, b) => cost(a, sizes).max(cost(b, sizes)),
-                // A status change's effects are counted where the status is defined.
-                Resource::Status(_) => 1,
-                Resource::Spawn(spawn) => 1 + spawn.values.len() as u64,
-                // A timing's hook is bounded where it is declared.
-                Resource::Run(_) | Resource::Queue(_) => 1,
-                // Per entity: how many entities a kind will have is not known here.
-                Resource::Each(each) => each
-                    .effects
-                    .iter()
-                    .map(|e| cost(&e.resource, sizes))
-                    .fold(0, u64::saturating_add),
-            }
-        }
-        effects
-            .iter()
-            .map(|e| cost(&e.resource, &self.op_sizes))
-            .fold(0, u64::saturating_add)
+        crate::check::work::effects(effects, &|o| self.op_sizes.get(o).copied().unwrap_or(1))
     }
 
     /// Whether applying `effects` can draw from the generator (`random`,

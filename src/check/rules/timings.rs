@@ -206,7 +206,7 @@ pub(super) fn hooks(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagn
                     Code::ExpandsTooFar,
                     span,
                     format!(
-                        "the `:{name}` hook expands to {n} changes; at most {MAX_LIST_EXPANSION}"
+                        "the `:{name}` hook can do {n} units of work (changes, dice, `advantage`s, loops over entities); at most {MAX_LIST_EXPANSION}"
                     ),
                 )
                 .with_label("expands too far"),
