@@ -19,8 +19,8 @@ pub(super) struct Pending {
     seat: EntityId,
     /// The round at whose end it resolves, unless forced before.
     round: u32,
-    /// What its `:pay` changed (entity, attribute, by how much): taken back
-    /// while it is checked again, so its spent cost does not make it illegal.
+    /// What its `:pay` changed (entity, attribute, the value before): read
+    /// so while it is checked again, so its spent cost does not make it illegal.
     paid: Vec<Paid>,
 }
 
@@ -205,7 +205,7 @@ impl Game<'_> {
 
     /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
     /// and `:actor`, `:target` bound; then checks victory. The values it
-    /// changes are added to `paid`, if given.
+    /// changes, as they were before, are added to `paid`, if given.
     fn run_action(
         &mut self,
         list: ActionList,
@@ -229,11 +229,14 @@ impl Game<'_> {
             program.apply_inline(rules, code, state, r, events)
         });
         if let Some(paid) = paid {
-            let changes = self.events.iter().filter_map(|e| {
-                e.attr()
-                    .map(|a| (e.entity, a, e.after.wrapping_sub(e.before)))
-            });
-            paid.extend(changes);
+            // The first change of each value holds what it was before paying.
+            for e in &self.events {
+                if let Some(a) = e.attr()
+                    && !paid.iter().any(|&(x, y, _)| x == e.entity && y == a)
+                {
+                    paid.push((e.entity, a, e.before));
+                }
+            }
         }
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();

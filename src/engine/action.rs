@@ -94,7 +94,7 @@ pub enum Illegal {
     Refused(String),
 }
 
-/// One value an action's `:pay` changed, and by how much.
+/// One value an action's `:pay` changed, and what it was before it paid.
 pub(super) type Paid = (EntityId, AttrId, i64);
 
 /// What an action's conditions say for one actor and target.
@@ -385,7 +385,7 @@ impl Game<'_> {
             }
             Some(Verdict::Preparing) => Illegal::Refused(self.preparing_refusal(action.actor)),
             Some(Verdict::NothingPrepared) => {
-                Illegal::NotAllowed(format!("{actor} has no prepared action to {}", def.name))
+                Illegal::Refused(format!("{actor} has no prepared action to {}", def.name))
             }
             _ => Illegal::NotAllowed(match action.target {
                 Some(_) => format!("{actor} cannot {} {target} now", def.name),
@@ -541,10 +541,11 @@ fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: Option<OptionId>) -> bo
 /// Whether a prepared action may still resolve on `state`: its actor and
 /// target in play, its `:when` holding and none of its `:refused-when` cases,
 /// as when it was chosen, with the roles `roles` of the seat that chose it.
-/// What its `:pay` changed (`paid`) is taken back while its conditions are
-/// read, so the cost it already spent does not count against it. Neither the
-/// turn's kind nor the actor's preparing is asked again: the action was
-/// chosen when they allowed it.
+/// The values its `:pay` changed (`paid`) are read as they were before it
+/// paid, so the cost it already spent does not count against it, however
+/// long ago (a turn's start may have reset the count it paid into since).
+/// Neither the turn's kind nor the actor's preparing is asked again: the
+/// action was chosen when they allowed it.
 pub(super) fn recheck(
     code: &ActionCode,
     state: &mut State,
@@ -557,12 +558,17 @@ pub(super) fn recheck(
             return Err(Cancel::Gone(entity));
         }
     }
-    for &(entity, attr, by) in paid {
-        state.shift(entity, attr, by.wrapping_neg());
+    // Rare (a prepared action resolving): a small list is no cost here.
+    let shifts: Vec<(EntityId, AttrId, i64)> = paid
+        .iter()
+        .map(|&(entity, attr, before)| (entity, attr, before.wrapping_sub(state.get(entity, attr))))
+        .collect();
+    for &(entity, attr, by) in &shifts {
+        state.shift(entity, attr, by);
     }
     let said = verdict(code, state, roles, action);
-    for &(entity, attr, by) in paid.iter().rev() {
-        state.shift(entity, attr, by);
+    for &(entity, attr, by) in shifts.iter().rev() {
+        state.shift(entity, attr, by.wrapping_neg());
     }
     // Dice a condition rolled belong to no change.
     state.forget_rolls();
