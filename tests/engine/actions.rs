@@ -195,7 +195,9 @@ fn a_preparing_actor_may_only_use_the_actions_while_preparing_allows() {
     // Nothing prepared: nothing to force.
     assert_eq!(
         game.check(game.use_action(fire, gun, None)),
-        Err(Illegal::Refused("gun has no prepared action to fire".into()))
+        Err(Illegal::Refused(
+            "gun has no prepared action to fire".into()
+        ))
     );
     game.act(game.use_action(shoot, gun, Some(foe))).unwrap();
     // p2's turn, then p1's again in round 2: the gun is still preparing.

@@ -198,7 +198,10 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 ActionKey::WhilePreparing => {
                     action.while_preparing = check::keyword_in::<WhilePreparing>(
                         v,
-                        format!("`:while-preparing` is `:allowed` or `:forces`, found {}", v.describe()),
+                        format!(
+                            "`:while-preparing` is `:allowed` or `:forces`, found {}",
+                            v.describe()
+                        ),
                         "not a way to act while preparing",
                         None,
                         diags,

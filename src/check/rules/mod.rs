@@ -265,6 +265,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<timings::TimingKey>())
         .chain(names::<actions::ActionKey>())
         .chain(names::<actions::RefusalKey>())
+        .chain(names::<actions::WhilePreparing>())
         .chain(names::<victory::VictoryKey>())
         .chain(names::<cards::CardsKey>())
         .chain(names::<cards::DeckKind>())
