@@ -19,8 +19,8 @@ pub(super) struct Pending {
     seat: EntityId,
     /// The round at whose end it resolves, unless forced before.
     round: u32,
-    /// What its `:pay` changed (entity, attribute, the value before): read
-    /// so while it is checked again, so its spent cost does not make it illegal.
+    /// What its `:pay` changed (entity, attribute, the value before): it is
+    /// checked again with those values, so its spent cost does not make it illegal.
     paid: Vec<Paid>,
 }
 
