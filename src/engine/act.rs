@@ -1,25 +1,36 @@
 //! Doing what an actor chose: a card played or discarded, an action of
-//! `:actions` used now or delayed to the next round, and "play again".
+//! `:actions` used now or prepared (delayed to the next round's end, or
+//! until its actor forces it), and "play again".
 
-use super::action::{Paid, bind_action};
+use super::action::{Paid, bind_action, recheck};
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
 use crate::check::ast::EntityId;
-use crate::check::rules::ActionId;
+use crate::check::rules::{ActionId, WhilePreparing};
 use crate::eval::{Event, State, holds};
 
 /// The most actions one turn may hold: "play again" past it ends the turn, so a
 /// deck of nothing but "play again" cards still reaches the turn limit.
 pub const MAX_ACTIONS_PER_TURN: u32 = 100;
 
-/// A delayed action waiting for its round.
+/// A delayed (prepared) action waiting for its round's end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Pending {
     action: Action,
     seat: EntityId,
+    /// The round at whose end it resolves, unless forced before.
     round: u32,
-    /// What its `:pay` changed (entity, attribute, by how much): taken back
-    /// while it is checked again, so its spent cost does not make it illegal.
+    /// What its `:pay` changed (entity, attribute, the value before): it is
+    /// checked again with those values, so its spent cost does not make it illegal.
     paid: Vec<Paid>,
+}
+
+/// Which prepared actions resolve now.
+#[derive(Clone, Copy)]
+pub(super) enum Due {
+    /// Those whose round is ending.
+    RoundEnd,
+    /// Those of this actor, which forces them (`:while-preparing :forces`).
+    Forced(EntityId),
 }
 
 /// Which of an action's effect lists to run.
@@ -142,7 +153,9 @@ impl Game<'_> {
 
     /// Uses action `id` of `:actions`: logs it, runs its `:pay`, then its
     /// `:effects` now or, when its `:delayed-when` holds, at the next round's
-    /// start; the turn goes on while the seat can still act.
+    /// end (prepared); an action that `:forces` resolves its actor's prepared
+    /// actions between its `:pay` and its `:effects`. The turn goes on while
+    /// the seat can still act.
     fn act_action(&mut self, id: ActionId, action: Action) {
         let rules = self.rules;
         let def = &rules.actions[id];
@@ -170,7 +183,14 @@ impl Game<'_> {
             });
         } else {
             self.run_action(ActionList::Pay, id, seat, action, None);
-            self.run_action(ActionList::Effects, id, seat, action, None);
+            if def.while_preparing == Some(WhilePreparing::Forces)
+                && !matches!(self.phase, Phase::Over(_))
+            {
+                self.resolve_pending(Due::Forced(action.actor));
+            }
+            if !matches!(self.phase, Phase::Over(_)) {
+                self.run_action(ActionList::Effects, id, seat, action, None);
+            }
         }
         if matches!(self.phase, Phase::Over(_)) {
             return;
@@ -185,7 +205,7 @@ impl Game<'_> {
 
     /// Runs one of action `id`'s effect lists with the roles of `seat`'s turn
     /// and `:actor`, `:target` bound; then checks victory. The values it
-    /// changes are added to `paid`, if given.
+    /// changes, as they were before, are added to `paid`, if given.
     fn run_action(
         &mut self,
         list: ActionList,
@@ -209,20 +229,37 @@ impl Game<'_> {
             program.apply_inline(rules, code, state, r, events)
         });
         if let Some(paid) = paid {
-            let changes = self.events.iter().filter_map(|e| {
-                e.attr()
-                    .map(|a| (e.entity, a, e.after.wrapping_sub(e.before)))
-            });
-            paid.extend(changes);
+            // The first change of each value holds what it was before paying.
+            for e in &self.events {
+                if let Some(a) = e.attr()
+                    && !paid.iter().any(|&(x, y, _)| x == e.entity && y == a)
+                {
+                    paid.push((e.entity, a, e.before));
+                }
+            }
         }
         self.flush_events(|cause| By::Action(id, cause));
         self.check_victory();
     }
 
-    /// Resolves the delayed actions whose round has come, in the order they
-    /// were chosen: each one still allowed ([`Game::still_allowed`]) runs its
+    /// Whether `actor` has a prepared action waiting: it is "preparing".
+    #[inline]
+    pub(super) fn preparing(&self, actor: EntityId) -> bool {
+        !self.pending.is_empty() && self.pending.iter().any(|p| p.action.actor == actor)
+    }
+
+    /// The first action `actor` has prepared and is waiting, if any.
+    pub(super) fn prepared_by(&self, actor: EntityId) -> Option<Action> {
+        self.pending
+            .iter()
+            .find(|p| p.action.actor == actor)
+            .map(|p| p.action)
+    }
+
+    /// Resolves the prepared actions that are `due`, in the order they were
+    /// chosen: each one still allowed ([`Game::still_allowed`]) runs its
     /// effects; the others are cancelled, and the log says why.
-    pub(super) fn resolve_pending(&mut self) {
+    pub(super) fn resolve_pending(&mut self, due: Due) {
         if self.pending.is_empty() {
             return;
         }
@@ -230,7 +267,11 @@ impl Game<'_> {
         let round = self.round;
         let mut waiting = Vec::new();
         for p in pending {
-            if p.round > round || matches!(self.phase, Phase::Over(_)) {
+            let now = match due {
+                Due::RoundEnd => p.round <= round,
+                Due::Forced(actor) => p.action.actor == actor,
+            };
+            if !now || matches!(self.phase, Phase::Over(_)) {
                 waiting.push(p);
                 continue;
             }
@@ -259,7 +300,8 @@ impl Game<'_> {
 
 impl Game<'_> {
     /// What `action` of `:actions` would do to `state` (a copy of the game's):
-    /// its `:pay`, and its `:effects` unless it would be delayed; then who
+    /// its `:pay`, the prepared actions it forces (those still allowed on
+    /// `state`), and its `:effects` unless it would be delayed; then who
     /// would leave play. For the greedy AI's lookahead.
     /// Inline: in one file with the rest of `Game` it was inlined into the AI's trials.
     #[inline]
@@ -278,16 +320,40 @@ impl Game<'_> {
         };
         let roles = self.seat_roles(self.current.index());
         let (program, code) = (&self.code.program, &self.code.actions[id.index()]);
-        bind_action(state, roles, action, |state, r| {
+        let delayed = bind_action(state, roles, action, |state, r| {
             program.apply_inline(self.rules, &code.pay, state, r, events);
-            let delayed = def
-                .delayed_when
+            def.delayed_when
                 .as_ref()
-                .is_some_and(|c| holds(c, state, r));
-            if !delayed {
-                program.apply_inline(self.rules, &code.effects, state, r, events);
-            }
+                .is_some_and(|c| holds(c, state, r))
         });
+        if def.while_preparing == Some(WhilePreparing::Forces) {
+            self.try_forced(state, action.actor, events);
+        }
+        if !delayed {
+            bind_action(state, roles, action, |state, r| {
+                program.apply_inline(self.rules, &code.effects, state, r, events);
+            });
+        }
         state.remove_fallen(self.rules, roles, removed, events);
+    }
+
+    /// What forcing `actor`'s prepared actions would do to `state`: the
+    /// effects of each one still allowed there.
+    #[cold]
+    fn try_forced(&self, state: &mut State, actor: EntityId, events: &mut Vec<Event>) {
+        for p in self.pending.iter().filter(|p| p.action.actor == actor) {
+            let Ability::Action(id) = p.action.ability else {
+                continue;
+            };
+            let code = &self.code.actions[id.index()];
+            let roles = self.seat_roles(p.seat.index());
+            if recheck(code, state, roles, p.action, &p.paid).is_ok() {
+                bind_action(state, roles, p.action, |state, r| {
+                    self.code
+                        .program
+                        .apply_inline(self.rules, &code.effects, state, r, events);
+                });
+            }
+        }
     }
 }

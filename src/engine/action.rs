@@ -5,7 +5,7 @@
 use super::{Cancel, CardId, Game, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::turn_kinds::TurnKindId;
-use crate::check::rules::{ActionDef, ActionId, KindId, RuleSet};
+use crate::check::rules::{ActionDef, ActionId, KindId, RuleSet, WhilePreparing};
 use crate::eval::{CompiledBool, CompiledEffects, State, with_bindings};
 use crate::ids::{AttrId, OptionId};
 
@@ -94,7 +94,7 @@ pub enum Illegal {
     Refused(String),
 }
 
-/// One value an action's `:pay` changed, and by how much.
+/// One value an action's `:pay` changed, and what it was before it paid.
 pub(super) type Paid = (EntityId, AttrId, i64);
 
 /// What an action's conditions say for one actor and target.
@@ -107,6 +107,10 @@ enum Verdict {
     Refused(usize),
     /// The turn's kind does not allow its `:type`: the controller may choose again.
     WrongTurn,
+    /// Its actor is preparing, and it is not one of the actions `:while-preparing` allows.
+    Preparing,
+    /// It `:forces` a prepared action, and its actor has none.
+    NothingPrepared,
 }
 
 /// One action of `:actions`, compiled.
@@ -226,19 +230,29 @@ impl Game<'_> {
         if !self.rules.turn_kinds[self.turn_kind].allows(def.type_) {
             return Some(Verdict::WrongTurn);
         }
+        if let Some(v) = self.preparing_verdict(def, action.actor) {
+            return Some(v);
+        }
         let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         let code = &self.code.actions[id.index()];
         Some(verdict(code, &mut self.state, roles, action))
     }
 
+    /// What being "preparing" says of `def` for `actor`, if it refuses it: an
+    /// actor with a prepared action waiting may use only the actions marked
+    /// `:while-preparing`, and one marked `:forces` needs a prepared action.
+    #[inline]
+    fn preparing_verdict(&self, def: &ActionDef, actor: EntityId) -> Option<Verdict> {
+        match (def.while_preparing, self.preparing(actor)) {
+            (None, true) => Some(Verdict::Preparing),
+            (Some(WhilePreparing::Forces), false) => Some(Verdict::NothingPrepared),
+            _ => None,
+        }
+    }
+
     /// Whether delayed action `id`, chosen on `seat`'s turn, may still resolve
-    /// now: its actor and target in play, its `:when` holding and none of its
-    /// `:refused-when` cases, as when it was chosen, with `seat`'s roles bound.
-    /// What its `:pay` changed (`paid`) is taken back while its conditions are
-    /// read, so the cost it already spent does not count against it. The
-    /// turn's kind is not asked again: the action was chosen in a turn that
-    /// allowed it.
+    /// now ([`recheck`], on the game's state).
     pub(super) fn still_allowed(
         &mut self,
         id: ActionId,
@@ -246,29 +260,11 @@ impl Game<'_> {
         action: Action,
         paid: &[Paid],
     ) -> Result<(), Cancel> {
-        for entity in [Some(action.actor), action.target].into_iter().flatten() {
-            if !self.state.is_live(entity) {
-                return Err(Cancel::Gone(entity));
-            }
-        }
         let Some(code) = self.code.actions.get(id.index()) else {
             return Err(Cancel::NotNow);
         };
-        for &(entity, attr, by) in paid {
-            self.state.shift(entity, attr, by.wrapping_neg());
-        }
         let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
-        let said = verdict(code, &mut self.state, roles, action);
-        for &(entity, attr, by) in paid.iter().rev() {
-            self.state.shift(entity, attr, by);
-        }
-        // Dice a condition rolled belong to no change.
-        self.state.forget_rolls();
-        match said {
-            Verdict::Allowed | Verdict::WrongTurn => Ok(()),
-            Verdict::NotNow => Err(Cancel::NotNow),
-            Verdict::Refused(i) => Err(Cancel::Refused(u16::try_from(i).unwrap_or(u16::MAX))),
-        }
+        recheck(code, &mut self.state, roles, action, paid)
     }
 
     /// Is `action` allowed now, and if not, why?
@@ -387,11 +383,46 @@ impl Game<'_> {
                     rules.turn_kinds[def.type_].name
                 ))
             }
+            Some(Verdict::Preparing) => Illegal::Refused(self.preparing_refusal(action.actor)),
+            Some(Verdict::NothingPrepared) => {
+                Illegal::Refused(format!("{actor} has no prepared action to {}", def.name))
+            }
             _ => Illegal::NotAllowed(match action.target {
                 Some(_) => format!("{actor} cannot {} {target} now", def.name),
                 None => format!("{actor} cannot {} now", def.name),
             }),
         }
+    }
+
+    /// Why an actor that is preparing may not use an action: what it
+    /// prepares, and the actions it may use.
+    #[cold]
+    fn preparing_refusal(&self, actor: EntityId) -> String {
+        let rules = self.rules;
+        let kind = self.state.kind(actor);
+        let may = rules
+            .actions
+            .iter()
+            .filter(|a| a.while_preparing.is_some() && Some(a.actor) == kind)
+            .map(|a| a.name.clone());
+        let prepared = self
+            .prepared_by(actor)
+            .map(|a| {
+                let name = match a.ability {
+                    Ability::Action(id) => rules.actions.get(id).map_or("", |d| d.name.as_str()),
+                    Ability::Card(_) | Ability::Discard(_) => "",
+                };
+                match a.target {
+                    Some(t) => format!(" {name} {}", self.entity_name(t)),
+                    None => format!(" {name}"),
+                }
+            })
+            .unwrap_or_default();
+        format!(
+            "{} is preparing{prepared}: while preparing it may only {}",
+            self.entity_name(actor),
+            crate::check::list(may)
+        )
     }
 
     /// Every allowed action: card plays in hand order, then discards, then the
@@ -424,10 +455,17 @@ impl Game<'_> {
         let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         let count = self.state.len();
+        let turn = &rules.turn_kinds[self.turn_kind];
         let mut found = 0;
         for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
+            // An action the turn's kind does not allow is refused: not legal.
+            if !turn.allows(def.type_) {
+                continue;
+            }
             for actor in EntityId::below(count) {
-                if self.state.kind(actor) != Some(def.actor) {
+                if self.state.kind(actor) != Some(def.actor)
+                    || self.preparing_verdict(def, actor).is_some()
+                {
                     continue;
                 }
                 // One action for each option of its `:choose`, or one with none.
@@ -497,6 +535,49 @@ fn chosen_well(rules: &RuleSet, def: &ActionDef, choice: Option<OptionId>) -> bo
     match (def.choose.and_then(|c| rules.choices.get(c)), choice) {
         (Some(set), Some(option)) => set.options().contains(&option.index()),
         (set, option) => set.is_none() && option.is_none(),
+    }
+}
+
+/// Whether a prepared action may still resolve on `state`: its actor and
+/// target in play, its `:when` holding and none of its `:refused-when` cases,
+/// as when it was chosen, with the roles `roles` of the seat that chose it.
+/// The values its `:pay` changed (`paid`) are read as they were before it
+/// paid, so the cost it already spent does not count against it, however
+/// long ago (a turn's start may have reset the count it paid into since).
+/// Neither the turn's kind nor the actor's preparing is asked again: the
+/// action was chosen when they allowed it.
+pub(super) fn recheck(
+    code: &ActionCode,
+    state: &mut State,
+    roles: &[EntityId],
+    action: Action,
+    paid: &[Paid],
+) -> Result<(), Cancel> {
+    for entity in [Some(action.actor), action.target].into_iter().flatten() {
+        if !state.is_live(entity) {
+            return Err(Cancel::Gone(entity));
+        }
+    }
+    // Rare (a prepared action resolving): a small list is no cost here.
+    let shifts: Vec<(EntityId, AttrId, i64)> = paid
+        .iter()
+        .map(|&(entity, attr, before)| (entity, attr, before.wrapping_sub(state.get(entity, attr))))
+        .collect();
+    for &(entity, attr, by) in &shifts {
+        state.shift(entity, attr, by);
+    }
+    let said = verdict(code, state, roles, action);
+    for &(entity, attr, by) in shifts.iter().rev() {
+        state.shift(entity, attr, by.wrapping_neg());
+    }
+    // Dice a condition rolled belong to no change.
+    state.forget_rolls();
+    match said {
+        Verdict::Allowed | Verdict::WrongTurn | Verdict::Preparing | Verdict::NothingPrepared => {
+            Ok(())
+        }
+        Verdict::NotNow => Err(Cancel::NotNow),
+        Verdict::Refused(i) => Err(Cancel::Refused(u16::try_from(i).unwrap_or(u16::MAX))),
     }
 }
 

@@ -14,11 +14,12 @@ use crate::eval::{Cause, StatusChange, What};
 pub enum Stage {
     /// Chosen and resolved at once.
     Done,
-    /// Chosen; its effects wait for the next round's start (`:delayed-when`).
+    /// Chosen; its effects wait for the next round's end (`:delayed-when`),
+    /// or for its actor to force them.
     Delayed,
     /// A delayed action resolves.
     Resolved,
-    /// A delayed action is cancelled: it is no longer allowed when its round comes.
+    /// A delayed action is cancelled: it is no longer allowed when it resolves.
     Cancelled(Cancel),
 }
 

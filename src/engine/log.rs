@@ -278,7 +278,10 @@ fn render_event<'n>(
             let _ = match stage {
                 Stage::Done => writeln!(out, "  {who}: {what}"),
                 Stage::Delayed => {
-                    writeln!(out, "  {who}: {what} (preparing: resolves next round)")
+                    writeln!(
+                        out,
+                        "  {who}: {what} (preparing: resolves as the next round ends)"
+                    )
                 }
                 Stage::Resolved => writeln!(out, "  {who}'s prepared {what} resolves"),
                 Stage::Cancelled(why) => {

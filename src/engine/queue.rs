@@ -3,6 +3,7 @@
 //! that effects queue, and turns taken from it in order: started, passed,
 //! ended.
 
+use super::act::Due;
 use super::{By, Game, GameEvent, Outcome, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::Moment;
@@ -60,7 +61,14 @@ impl Game<'_> {
             self.queue.extend_from_slice(&self.base);
         } else {
             self.queue.drain(..self.next);
-            self.queue.splice(0..0, self.base.iter().copied());
+            // Turns queued as the round ended (or the game started) are at
+            // the front of what is left: they run first, before the base queue.
+            let first = self
+                .queue
+                .iter()
+                .take_while(|e| matches!(e, Entry::Turn(..)))
+                .count();
+            self.queue.splice(first..first, self.base.iter().copied());
         }
         self.next = 0;
     }
@@ -158,7 +166,11 @@ impl Game<'_> {
                 return None;
             }
             let entry = self.queue.get(self.next).copied();
-            self.next += 1;
+            // The queue's end is a reorder that takes no place: what the
+            // round's end queues goes there, not behind it.
+            if entry.is_some() {
+                self.next += 1;
+            }
             match entry {
                 Some(Entry::Turn(entity, kind)) if self.state.is_live(entity) => {
                     if entity.index() < self.seats {
@@ -175,16 +187,17 @@ impl Game<'_> {
                         self.finish(Outcome::NobodyLeft);
                         return None;
                     }
+                    // Prepared actions resolve as their round ends, before its timings.
+                    self.resolve_pending(Due::RoundEnd);
+                    if matches!(self.phase, Phase::Over(_)) {
+                        return None;
+                    }
                     self.run_moment_for_seats(Moment::RoundEnd);
                     if matches!(self.phase, Phase::Over(_)) {
                         return None;
                     }
                     self.round += 1;
                     self.splice_base_queue();
-                    self.resolve_pending();
-                    if matches!(self.phase, Phase::Over(_)) {
-                        return None;
-                    }
                     self.run_moment_for_seats(Moment::RoundStart);
                 }
             }

@@ -159,3 +159,66 @@ fn a_refused_action_says_the_designers_reason_and_changes_nothing() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn while_preparing_is_allowed_or_forces() {
+    assert!(rules(":actions {:wait {:actor :unit :while-preparing :allowed}}").is_ok());
+    assert!(rules(":actions {:go {:actor :unit :while-preparing :forces}}").is_ok());
+    let e = errors(":actions {:wait {:actor :unit :while-preparing :alowed}}");
+    assert!(
+        e.contains("`:while-preparing` is `:allowed` or `:forces`, found the keyword `:alowed`")
+            && e.contains("did you mean `:allowed`?"),
+        "{e}"
+    );
+}
+
+/// A seat's piece that prepares a shot (delayed), and what it may do meanwhile.
+const PREPARING: &str = ":setup {:gun {:kind :unit} :foe {:kind :unit :values {:team 1}}}
+     :timings {:ready {:at :turn-start}}
+     :hooks {:ready [{:effected :you :resource :acted :set true :amount 0}]}
+     :actions {:shoot {:actor :unit :target :unit
+                       :when [and [= [:you :acted] 0] [not= :actor :target]]
+                       :delayed-when true
+                       :pay [{:effected :you :resource :acted :amount 1}]
+                       :effects [{:effected :target :resource :hp :amount -1}]}
+               :hold {:actor :unit :while-preparing :allowed
+                      :when [= [:you :acted] 0] :pay [{:effected :you :resource :acted :amount 1}]}
+               :fire {:actor :unit :while-preparing :forces
+                      :when [= [:you :acted] 0] :pay [{:effected :you :resource :acted :amount 1}]}}";
+
+#[test]
+fn a_preparing_actor_may_only_use_the_actions_while_preparing_allows() {
+    let r = rules(PREPARING).expect("checks");
+    let (shoot, hold, fire) = (ActionId::FIRST, ActionId::new(1), ActionId::new(2));
+    let (gun, foe) = (EntityId::new(2), EntityId::new(3));
+    let mut game = Game::new(&r, &[], 1, Log::Keep).expect("a game");
+    // Nothing prepared: nothing to force.
+    assert_eq!(
+        game.check(game.use_action(fire, gun, None)),
+        Err(Illegal::Refused(
+            "gun has no prepared action to fire".into()
+        ))
+    );
+    game.act(game.use_action(shoot, gun, Some(foe))).unwrap();
+    // p2's turn, then p1's again in round 2: the gun is still preparing.
+    game.act(game.use_action(hold, EntityId::new(3), None))
+        .unwrap();
+    assert_eq!(game.ctx().round, 2);
+    assert_eq!(
+        game.check(game.use_action(shoot, gun, Some(foe))),
+        Err(Illegal::Refused(
+            "gun is preparing shoot foe: while preparing it may only hold or fire".into()
+        ))
+    );
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    assert!(
+        legal.iter().all(|a| a.actor != gun
+            || matches!(a.ability, grimoire::engine::Ability::Action(id) if id != shoot)),
+        "{legal:?}"
+    );
+    // Forcing resolves it at once, before the round's end.
+    let hp = r.attribute("hp").unwrap();
+    game.act(game.use_action(fire, gun, None)).unwrap();
+    assert_eq!(game.state().get(foe, hp), 2);
+}

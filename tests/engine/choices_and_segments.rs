@@ -35,7 +35,7 @@ fn rules_with(text: &str, defs: &str) -> RuleSet {
     rules
 }
 
-/// Two fighters and two sets of choices; `:aim` is delayed to the next round.
+/// Two fighters and two sets of choices; `:aim` is delayed to the next round's end.
 const ARENA: &str = "
 {:rules :arena
  :roles {:you \"the fighter whose turn it is\" :other \"the other\"}
@@ -188,8 +188,11 @@ fn a_delayed_action_resolves_with_the_option_it_was_chosen_with() {
     let mut brace = game.use_action(action(&rules, "brace"), EntityId::new(1), None);
     brace.choice = option(&rules, "low");
     game.act(brace).unwrap();
-    game.resume();
-    // The next round's start resolved it with `:mid`, not with b's `:low`.
+    // Round 2: a is preparing and may do nothing else, so it passes; b braces again.
+    assert_eq!(game.ctx().round, 2);
+    assert_eq!(value(&game, &rules, 0, "late"), 0);
+    game.act(brace).unwrap();
+    // The next round's end resolved it with `:mid`, not with b's `:low`.
     assert_eq!(value(&game, &rules, 0, "late"), 5);
 }
 

@@ -323,3 +323,55 @@ fn seats_falling_together_end_the_game_at_once_as_a_draw() {
     let text = log::render(&rules, &[], game.log().unwrap());
     assert!(text.ends_with("draw: no seat is left in play\n"), "{text}");
 }
+
+#[test]
+fn a_turn_queued_as_a_round_ends_runs_first_in_the_next_round() {
+    let rules = rules(
+        "{:rules :late
+          :roles {:you \"the seat the hook runs for\" :other \"the other seat\"}
+          :turn-kinds {:classic \"a seat's turn\" :bonus {:doc \"won at a round's end\" :allows [:bonus]}}
+          :attributes {:lucky {:default 0}}
+          :seats [:a :b]
+          :setup {:a {:values {:lucky 1}}}
+          :turns {:limit 6}
+          :timings {:dusk {:at :round-end}}
+          :hooks {:dusk [{:when [= [:you :lucky] 1]
+                          :effects [{:queue :turns :effected :you :count 1 :kind :bonus}]}]}}",
+    );
+    let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    // Nobody can act, so every turn passes; a's bonus turn opens round 2.
+    let text = log::render(&rules, &[], game.log().unwrap());
+    let turns: Vec<&str> = text.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(
+        turns,
+        [
+            "turn 1: a",
+            "turn 2: b",
+            "turn 3: a (bonus turn)",
+            "turn 4: a",
+            "turn 5: b",
+            "turn 6: a (bonus turn)"
+        ],
+        "{text}"
+    );
+    assert_eq!(game.ctx().round, 3);
+}
+
+#[test]
+fn a_turn_allows_only_the_actions_its_kind_allows_and_lists_only_those() {
+    let rules = queues_rules();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    // c1's classic turn allows everything; its fast-magic turn only `:push`.
+    game.end_turn_now().unwrap();
+    assert_eq!(game.ctx().turn_kind, TurnKindId::new(1));
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    let push = ActionId::new(rules.actions.iter().position(|a| a.name == "push").unwrap());
+    assert!(!legal.is_empty());
+    assert!(
+        legal
+            .iter()
+            .all(|a| a.ability == grimoire::engine::Ability::Action(push)),
+        "{legal:?}"
+    );
+}

@@ -39,6 +39,7 @@ fn keywords() -> Vec<&'static str> {
     out.extend(names::<rk::Section>());
     out.extend(names::<rk::ActionKey>());
     out.extend(names::<rk::RefusalKey>());
+    out.extend(names::<rk::WhilePreparing>());
     out.extend(names::<rk::AiKey>());
     out.extend(names::<rk::AttrKey>());
     out.extend(names::<rk::CardsKey>());

@@ -13,10 +13,12 @@
 //!
 //! `:refused-when` names the cases a player may try and be told no, with the
 //! designer's sentence; `:pay` runs when the action is chosen, `:effects`
-//! when it resolves: at once, or at the start of the next round when
-//! `:delayed-when` holds (a unit "preparing", cancelled if the actor or the
-//! target leaves play first). Conditions cannot draw chance: whether an action
-//! is allowed never depends on dice.
+//! when it resolves: at once, or, when `:delayed-when` holds, when the next
+//! round ends (the actor is "preparing" until then, and may use only the
+//! actions marked `:while-preparing`; one marked `:while-preparing :forces`
+//! makes the prepared action resolve at once). A prepared action is
+//! cancelled if the actor or the target leaves play first. Conditions cannot
+//! draw chance: whether an action is allowed never depends on dice.
 
 use super::{RuleSet, keyword_map, kind_named, string};
 use crate::check::ast::{Bool, Effect, Leaf};
@@ -43,8 +45,11 @@ keys! {
         When = "when",
         /// `:refused-when [{:when c :reason "…"}]`: cases refused with a reason.
         RefusedWhen = "refused-when",
-        /// `:delayed-when condition`: the effects wait for the next round's start.
+        /// `:delayed-when condition`: the effects wait for the next round's end.
         DelayedWhen = "delayed-when",
+        /// `:while-preparing :allowed` (or `:forces`): whether an actor that
+        /// is preparing may use it (and whether it forces the prepared action).
+        WhilePreparing = "while-preparing",
         /// `:pay […]`: effects run when the action is chosen.
         Pay = "pay",
         /// `:effects […]`: effects run when it resolves.
@@ -68,6 +73,18 @@ keys! {
     }
 }
 
+keys! {
+    /// What an action is to an actor that is preparing (`:while-preparing`);
+    /// an action without the key may not be used by one.
+    pub enum WhilePreparing {
+        /// `:allowed`: an actor that is preparing may use it, as any other may (a wait).
+        Allowed = "allowed",
+        /// `:forces`: only an actor that is preparing may use it, and using
+        /// it makes the actor's prepared actions resolve at once.
+        Forces = "forces",
+    }
+}
+
 /// One action of a rule set.
 #[derive(Clone, Debug)]
 pub struct ActionDef {
@@ -83,8 +100,10 @@ pub struct ActionDef {
     pub when: Option<Bool>,
     /// Cases in which it is refused, each with the reason the player is told.
     pub refused: Vec<(Bool, String)>,
-    /// When its effects wait for the start of the next round.
+    /// When its effects wait for the end of the next round (its actor "preparing").
     pub delayed_when: Option<Bool>,
+    /// Whether an actor that is preparing may use it (`None`: it may not).
+    pub while_preparing: Option<WhilePreparing>,
     /// Effects run when it is chosen.
     pub pay: Vec<Effect>,
     /// Effects run when it resolves.
@@ -156,6 +175,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             when: None,
             refused: Vec::new(),
             delayed_when: None,
+            while_preparing: None,
             pay: Vec::new(),
             effects: Vec::new(),
             draws: false,
@@ -175,6 +195,18 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 }
                 ActionKey::When => action.when = steady(v, &scope, diags),
                 ActionKey::DelayedWhen => action.delayed_when = steady(v, &scope, diags),
+                ActionKey::WhilePreparing => {
+                    action.while_preparing = check::keyword_in::<WhilePreparing>(
+                        v,
+                        format!(
+                            "`:while-preparing` is `:allowed` or `:forces`, found {}",
+                            v.describe()
+                        ),
+                        "not a way to act while preparing",
+                        None,
+                        diags,
+                    )
+                }
                 ActionKey::RefusedWhen => action.refused = refusals(v, &scope, diags),
                 ActionKey::Pay => action.pay = check::effects(v, &scope, diags).unwrap_or_default(),
                 ActionKey::Effects => {

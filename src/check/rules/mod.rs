@@ -31,7 +31,7 @@ mod victory;
 
 pub use crate::check::ast::CardValue;
 use crate::ids::{CategoryId, ChoiceSetId, FlagId, IdVec, OpId, OptionId, TurnKindId};
-pub use actions::{ActionDef, ActionId};
+pub use actions::{ActionDef, ActionId, WhilePreparing};
 pub use attributes::AttrDef;
 pub use cards::{CardZones, ValueDef, number as cards_number};
 pub use kinds::KindId;
@@ -45,7 +45,7 @@ pub use victory::{Victory, reads};
 /// language's words (the fuzzers' dictionary).
 pub mod keys {
     pub use super::Section;
-    pub use super::actions::{ActionKey, RefusalKey};
+    pub use super::actions::{ActionKey, RefusalKey, WhilePreparing};
     pub use super::ai::AiKey;
     pub use super::attributes::AttrKey;
     pub use super::cards::{CardsKey, DeckKind, ValueKey};
@@ -265,6 +265,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<timings::TimingKey>())
         .chain(names::<actions::ActionKey>())
         .chain(names::<actions::RefusalKey>())
+        .chain(names::<actions::WhilePreparing>())
         .chain(names::<victory::VictoryKey>())
         .chain(names::<cards::CardsKey>())
         .chain(names::<cards::DeckKind>())
