@@ -425,7 +425,12 @@ impl Game<'_> {
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         let count = self.state.len();
         let mut found = 0;
+        let turn = &rules.turn_kinds[self.turn_kind];
         for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
+            // An action of a type the turn's kind does not allow is refused, so it is not legal.
+            if !turn.allows(def.type_) {
+                continue;
+            }
             for actor in EntityId::below(count) {
                 if self.state.kind(actor) != Some(def.actor) {
                     continue;
