@@ -331,7 +331,10 @@ fn a_turn_lists_as_legal_only_the_actions_its_kind_allows() {
     // c1's classic turn ends; its fast-magic turn comes next in the base queue.
     game.end_turn_now().unwrap();
     let ctx = game.ctx();
-    assert_eq!((ctx.current, ctx.turn_kind), (EntityId::FIRST, TurnKindId::new(1)));
+    assert_eq!(
+        (ctx.current, ctx.turn_kind),
+        (EntityId::FIRST, TurnKindId::new(1))
+    );
     let mut legal = Vec::new();
     game.legal(&mut legal);
     let names: Vec<&str> = legal

@@ -41,6 +41,7 @@ fn keywords() -> Vec<&'static str> {
     out.extend(names::<rk::RefusalKey>());
     out.extend(names::<rk::AiKey>());
     out.extend(names::<rk::AttrKey>());
+    out.extend(names::<rk::BaseKey>());
     out.extend(names::<rk::CardsKey>());
     out.extend(names::<rk::DeckKind>());
     out.extend(names::<rk::ValueKey>());
