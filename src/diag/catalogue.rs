@@ -1199,8 +1199,8 @@ pub fn explain(code: Code) -> Explanation {
         ),
         Code::UnknownBase => (
             "unknown base",
-            "A status's `:base` names a base the rule set does not declare in \
-             `:bases`.",
+            "A status's `:base`, or a markdown table's base cell, names a base \
+             the rule set does not declare in `:bases`.",
             "Usually a misspelling; the help names the nearest base.",
             Input::Definitions("skills"),
             r#"{:status :warmth :polarity :buff :category :ecaHeal :base :OutgoingDamge

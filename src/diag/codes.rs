@@ -208,7 +208,7 @@ codes! {
     ChanceNotAllowed = "E0236",
     /// Effects that expand, through operations, to more changes than allowed.
     ExpandsTooFar = "E0237",
-    /// `:base :OutgoingDamge`: a base the rule set does not declare.
+    /// `:base :OutgoingDamge` (or a table's base cell): a base the rule set does not declare.
     UnknownBase = "E0238",
 
     // E03xx: rule-set files.
