@@ -130,6 +130,11 @@ id! {
 }
 
 id! {
+    /// Index of a base in the rule set's `:bases`: what a status's output is computed from.
+    BaseId(u16)
+}
+
+id! {
     /// Index of a timing in the rule set's `:timings` (`:turn-start`).
     TimingId(u16)
 }

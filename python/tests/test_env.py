@@ -175,3 +175,23 @@ def test_a_move_is_needed_while_the_game_goes_on():
     env.reset()
     with pytest.raises(ValueError, match="needs a move"):
         env.step(None)
+
+
+def test_a_duel_defender_chooses_between_defending_and_dodging():
+    """Seed 003: an attack gives the defender a turn of their own, whose legal
+    moves are the defence and the dodge (rules/duel.edn); the agent chooses."""
+    env = grimoire.env("duel", seed=1)
+    env.reset(seed=1)
+    attacker = env.agent_selection
+    observation, *_ = env.last()
+    assert observation["action_mask"].sum() == 3  # quick, focused, powerful
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    defender = env.agent_selection
+    assert defender != attacker
+    observation, *_ = env.last()
+    assert observation["action_mask"].sum() == 2  # defend, dodge
+    env.step(int(np.flatnonzero(observation["action_mask"])[1]))
+    # The defence resolved the exchange; the defender's own turn comes next.
+    assert env.agent_selection == defender
+    observation, *_ = env.last()
+    assert observation["action_mask"].sum() == 3

@@ -466,6 +466,8 @@ pub struct StatusDef {
     pub polarity: Polarity,
     /// Its category.
     pub category: Option<CategoryId>,
+    /// What its output is computed from (`:base`), one of the rule set's `:bases`.
+    pub base: Option<crate::ids::BaseId>,
     /// How many times which timing passes before it runs out; `None`: until removed.
     pub lasts: Option<(u32, TimingId)>,
     /// What acquiring it again does.
@@ -519,6 +521,7 @@ impl Default for StatusDef {
         StatusDef {
             polarity: Polarity::Buff,
             category: None,
+            base: None,
             lasts: None,
             stacking: Stacking::Refresh,
             on_acquire: Vec::new(),

@@ -18,7 +18,7 @@ use crate::check::defs::{DefKind, Definition};
 use crate::check::keys::Keys;
 use crate::check::rules::{Column, RuleSet, TablePolarity, TableShape};
 use crate::diag::{Code, Diagnostic};
-use crate::ids::TimingId;
+use crate::ids::{BaseId, TimingId};
 use crate::syntax::Span;
 
 /// One cell: its text, trimmed and unescaped, and where it stands.
@@ -245,6 +245,8 @@ pub struct StatusRow<'a> {
     pub trigger: Option<Cell<'a>>,
     /// Its category.
     pub category: Option<Cell<'a>>,
+    /// What its output is computed from (`OutgoingDamage`); `-` or empty for none.
+    pub base: Option<Cell<'a>>,
     /// What it does, for players; empty for a row that does not say.
     pub description: Option<Cell<'a>>,
     /// Its figures: what a column says it adds, to be checked against its definition.
@@ -297,10 +299,11 @@ pub fn status_tables<'a>(
             continue;
         };
         let find = |c: Column| at.iter().find(|(_, col)| *col == c).map(|(i, _)| *i);
-        let (trigger, category, text_at) = (
+        let (trigger, category, text_at, base) = (
             find(Column::Trigger),
             find(Column::Category),
             find(Column::Text),
+            find(Column::Base),
         );
         let Some(name) = find(Column::Status) else {
             if let Some(c) = category {
@@ -322,6 +325,7 @@ pub fn status_tables<'a>(
                 name: row.cells[name].clone(),
                 trigger: trigger.map(|t| row.cells[t].clone()),
                 category: category.map(|c| row.cells[c].clone()),
+                base: base.map(|b| row.cells[b].clone()),
                 description: text_at
                     .map(|d| row.cells[d].clone())
                     .filter(|d| !d.text.is_empty()),
@@ -426,6 +430,7 @@ pub fn check_row(
     }
     let id = status_id(shown, rules);
     let category = row_category(row, rules, diags)?;
+    let base = row_base(row, rules, diags)?;
     let timing = row.trigger.as_ref().and_then(|t| trigger(t, rules, diags));
     let figures: Vec<(Column, &Cell<'_>, i64)> = row
         .figures
@@ -433,7 +438,7 @@ pub fn check_row(
         .filter_map(|(c, cell)| figure(cell, diags).map(|n| (*c, cell, n)))
         .collect();
     let Some((status, path)) = joined else {
-        return row_without_definition(row, rules, id, category, source, diags);
+        return row_without_definition(row, rules, id, (category, base), source, diags);
     };
     let name_of = |c: Option<CategoryId>| {
         c.and_then(|c| rules.categories.get(c))
@@ -450,6 +455,26 @@ pub fn check_row(
                     "the table says `{shown}` is of category {}; its definition in {path} says {}",
                     name_of(category),
                     name_of(status.category)
+                ),
+            )
+            .with_label("disagrees with the definition"),
+        );
+    }
+    if let Some(cell) = &row.base
+        && base != status.base
+    {
+        let name_of = |b: Option<BaseId>| {
+            b.and_then(|b| rules.bases.get(b))
+                .map_or("nothing".to_string(), |b| format!("`{}`", b.name))
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::TableDisagrees,
+                cell.span,
+                format!(
+                    "the table says `{shown}` is based on {}; its definition in {path} on {}",
+                    name_of(base),
+                    name_of(status.base)
                 ),
             )
             .with_label("disagrees with the definition"),
@@ -548,13 +573,48 @@ fn row_category(
     Some(category)
 }
 
+/// The base a status row names: `Some(None)` for none, `None` for one the
+/// rule set lacks (reported).
+fn row_base(
+    row: &StatusRow<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<BaseId>> {
+    let Some((cell, name)) = row.base.as_ref().map(|c| (c, c.text.as_ref())) else {
+        return Some(None);
+    };
+    if matches!(name, "" | "-") {
+        return Some(None);
+    }
+    match rules.bases.iter().position(|b| b.name == name) {
+        Some(b) => Some(Some(BaseId::new(b))),
+        None => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownBase,
+                    cell.span,
+                    format!("`{name}` is not a base of rule set `{}`", rules.name),
+                )
+                .with_label("not a base")
+                .suggest(name, rules.bases.iter().map(|b| b.name.as_str()), |s| {
+                    s.to_string()
+                })
+                .with_help_if_none(format!(
+                    "declare it in the rule set's `:bases`: `{{:{name} {{:doc \"…\"}}}}`"
+                )),
+            );
+            None
+        }
+    }
+}
+
 /// A status row with no `.edn` definition: reported, and where the table
 /// describes it, a status of its own that only names its polarity and category.
 fn row_without_definition(
     row: &StatusRow<'_>,
     rules: &RuleSet,
     id: &str,
-    category: Option<CategoryId>,
+    (category, base): (Option<CategoryId>, Option<BaseId>),
     source: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Definition> {
@@ -629,6 +689,7 @@ fn row_without_definition(
         status: Some(StatusDef {
             polarity,
             category,
+            base,
             ..StatusDef::default()
         }),
         rules: rules.name.clone(),

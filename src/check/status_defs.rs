@@ -19,7 +19,7 @@ use crate::check::ast::{
     AttrId, Block, CategoryId, Effect, FlagId, Modifier, Polarity, Stacking, StatusDef,
 };
 use crate::check::keys::{Keys, keys};
-use crate::check::rules::{RuleSet, TimingId};
+use crate::check::rules::{BaseId, RuleSet, TimingId};
 use crate::check::{self, Declared, HOLDER, SOURCE, Scope};
 use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
@@ -43,6 +43,8 @@ keys! {
         Polarity = "polarity",
         /// `:category`: one of the rule set's `:categories`.
         Category = "category",
+        /// `:base :OutgoingDamage`: one of the rule set's `:bases`, what its output is computed from.
+        Base = "base",
         /// `:lasts [2 :round-end]`: how many times a timing passes before it runs out.
         Lasts = "lasts",
         /// `:stacking`: what acquiring it again does.
@@ -146,6 +148,7 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
                 .unwrap_or(Polarity::Buff)
             }
             StatusKey::Category => def.category = category(v, rules, diags),
+            StatusKey::Base => def.base = base(v, rules, diags),
             StatusKey::Lasts => def.lasts = lasts(v, rules, diags),
             StatusKey::Stacking => def.stacking = stacking(v, diags).unwrap_or(Stacking::Refresh),
             StatusKey::OnAcquire => def.on_acquire = effects(v, diags),
@@ -204,6 +207,9 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
     }
     if let Some(v) = form.get(StatusKey::Segments.name()) {
         segments_fit(v, form.has_key(StatusKey::Lasts.name()), &def, rules, diags);
+    }
+    if let (Some(v), true) = (form.get(StatusKey::Base.name()), diags.len() == before) {
+        base_fits(v, &def, rules, diags);
     }
     bounded_work(form, &def, rules, diags);
     (diags.len() == before).then_some(def)
@@ -345,6 +351,133 @@ fn category(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Optio
         diags,
     )
     .map(CategoryId::new)
+}
+
+fn base(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<BaseId> {
+    let name = v.as_keyword().unwrap_or("");
+    Declared::new(
+        rules.bases.iter().map(|b| b.name.as_str()),
+        "a base",
+        "bases",
+        Code::UnknownBase,
+    )
+    .when_empty(format!(
+        "declare it in the rule set: `:bases {{:{name} {{:doc \"…\" :attributes [...]}}}}`"
+    ))
+    .find(
+        name,
+        v.span,
+        format!(
+            "`:base` names one of the rule set's bases, found {}",
+            v.describe()
+        ),
+        diags,
+    )
+    .map(BaseId::new)
+}
+
+/// Every attribute a status's effects read or change, its modifiers' and
+/// blocks' included: what its output can be computed from.
+fn attributes_used(def: &StatusDef) -> Vec<AttrId> {
+    use crate::check::ast::{Leaf, Resource};
+    fn effect(e: &Effect, out: &mut Vec<AttrId>) {
+        e.leaves(&mut |leaf| {
+            if let Leaf::Attr(_, a) = leaf {
+                out.push(a);
+            }
+        });
+        resource(&e.resource, out);
+    }
+    fn resource(r: &Resource, out: &mut Vec<AttrId>) {
+        match r {
+            Resource::Attr(a) => out.push(*a),
+            Resource::If(_, a, b) => {
+                resource(a, out);
+                resource(b, out);
+            }
+            // `Effect::leaves` walked the nested effects' reads; their changes are here.
+            Resource::Each(each) => each.effects.iter().for_each(|e| resource(&e.resource, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let lists = [&def.on_acquire, &def.on_expire, &def.on_remove];
+    let hooks = def.hooks.iter().map(|(_, effects)| effects);
+    for list in lists.into_iter().chain(hooks).chain(&def.segments) {
+        list.iter().for_each(|e| effect(e, &mut out));
+    }
+    for m in &def.modifiers {
+        out.push(m.attr);
+        if let Some(add) = &m.add {
+            add.leaves(&mut |leaf| {
+                if let Leaf::Attr(_, a) = leaf {
+                    out.push(a);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// A status's `:base` against its effects: they read or change one of its
+/// base's attributes (where it has any), and no attribute that holds only
+/// other bases.
+fn base_fits(v: &Form<'_>, def: &StatusDef, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
+    let Some(base) = def.base.and_then(|b| rules.bases.get(b)) else {
+        return;
+    };
+    let used = attributes_used(def);
+    let name = |a: AttrId| {
+        rules
+            .attributes
+            .get(a)
+            .map_or("?".to_string(), |n| format!("`:{n}`"))
+    };
+    if !base.attributes.is_empty() && !base.attributes.iter().any(|a| used.contains(a)) {
+        diags.push(
+            Diagnostic::new(
+                Code::BaseDisagrees,
+                v.span,
+                format!(
+                    "the status is based on `{}`, but its effects never read or change {}",
+                    base.name,
+                    check::list(base.attributes.iter().map(|&a| name(a)))
+                ),
+            )
+            .with_label("its output is not computed from this")
+            .with_help("compute its output from its base, or name the base it is computed from"),
+        );
+        return;
+    }
+    let other = used.iter().find_map(|a| {
+        if base.attributes.contains(a) {
+            return None;
+        }
+        rules
+            .bases
+            .iter()
+            .find(|b| b.attributes.contains(a))
+            .map(|b| (*a, b))
+    });
+    if let Some((attr, holder)) = other {
+        diags.push(
+            Diagnostic::new(
+                Code::BaseDisagrees,
+                v.span,
+                format!(
+                    "the status is based on `{}`, but its effects use {}, which holds `{}`",
+                    base.name,
+                    name(attr),
+                    holder.name
+                ),
+            )
+            .with_label("another base")
+            .with_help(format!(
+                "if its output is computed from `{}`, say `:base :{}`",
+                holder.name, holder.name
+            )),
+        );
+    }
 }
 
 /// `[2 :round-end]`: a count and the declared timing that counts it down.

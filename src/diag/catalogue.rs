@@ -1203,6 +1203,31 @@ pub fn explain(code: Code) -> Explanation {
  :segments [[{:effected :holder :resource :wall :amount -1}]
             [{:effected :holder :resource :wall :amount -2}]]}"#,
         ),
+        Code::UnknownBase => (
+            "unknown base",
+            "A status's `:base`, or a markdown table's base cell, names a base \
+             the rule set does not declare in `:bases`.",
+            "Usually a misspelling; the help names the nearest base.",
+            Input::Definitions("skills"),
+            r#"{:status :warmth :polarity :buff :category :ecaHeal :base :OutgoingDamge
+ :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
+            r#"{:status :warmth :polarity :buff :category :ecaHeal :base :OutgoingDamage
+ :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
+        ),
+        Code::BaseDisagrees => (
+            "a status not computed from its base",
+            "A status says with `:base` what its output is computed from, and \
+             its effects disagree: they never read or change any attribute of \
+             its base's `:attributes`, or they use an attribute that holds \
+             another base.",
+            "One of the two is wrong: compute the output from the base named, \
+             or name the base it is computed from (the help names it).",
+            Input::Definitions("skills"),
+            r#"{:status :warmth :polarity :buff :category :ecaHeal :base :ActualDamageTaken
+ :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
+            r#"{:status :warmth :polarity :buff :category :ecaHeal :base :OutgoingDamage
+ :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
+        ),
         Code::EmptyModifier => (
             "a modifier that changes nothing",
             "A status's modifier of an attribute has neither `:add` nor `:mul`.",
@@ -1394,8 +1419,9 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
         Code::TableDisagrees => (
             "a table that disagrees with the definition",
             "A row says something of its status that its `.edn` definition \
-             does not: another category, buff for debuff, or another figure \
-             (what it adds to an attribute).",
+             does not: another category, buff for debuff, another base (what \
+             its output is computed from), or another figure (what it adds to \
+             an attribute).",
             "One of the two is out of date: correct the table, or the \
              definition.",
             Input::Markdown("tactics"),

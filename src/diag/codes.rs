@@ -209,6 +209,8 @@ codes! {
     ChanceNotAllowed = "E0236",
     /// Effects that expand, through operations, to more changes than allowed.
     ExpandsTooFar = "E0237",
+    /// `:base :OutgoingDamge` (or a table's base cell): a base the rule set does not declare.
+    UnknownBase = "E0238",
 
     // E03xx: rule-set files.
     /// `:roles {}`, `:kinds {}`: a section or entry that must declare
@@ -251,6 +253,9 @@ codes! {
     Segments = "E0404",
     /// A status modifier with neither `:add` nor `:mul`.
     EmptyModifier = "E0405",
+    /// A status whose effects are not computed from its `:base`: they never
+    /// use its base's attributes, or use another base's.
+    BaseDisagrees = "E0406",
 
     // E05xx: spreadsheets and markdown tables.
     /// A spreadsheet cell whose opening quote is never closed.
@@ -279,7 +284,7 @@ codes! {
     /// A markdown row whose status cannot be told buff or debuff.
     TablePolarity = "E0512",
     /// A markdown table and a status's definition that disagree: category,
-    /// polarity or a figure.
+    /// polarity, base or a figure.
     TableDisagrees = "E0513",
     /// A markdown figure cell that is not a whole number.
     TableFigure = "E0514",

@@ -375,3 +375,29 @@ fn a_turn_allows_only_the_actions_its_kind_allows_and_lists_only_those() {
         "{legal:?}"
     );
 }
+
+#[test]
+fn a_turn_lists_as_legal_only_the_actions_its_kind_allows() {
+    let rules = queues_rules();
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    // c1's classic turn ends; its fast-magic turn comes next in the base queue.
+    game.end_turn_now().unwrap();
+    let ctx = game.ctx();
+    assert_eq!(
+        (ctx.current, ctx.turn_kind),
+        (EntityId::FIRST, TurnKindId::new(1))
+    );
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    let names: Vec<&str> = legal
+        .iter()
+        .map(|a| match a.ability {
+            grimoire::engine::Ability::Action(id) => rules.actions[id].name.as_str(),
+            _ => "a card",
+        })
+        .collect();
+    // Push, the one fast-magic action (by either fighter at either: it has
+    // no `:when`); stop-time and the other classic actions would be refused,
+    // so they are not legal.
+    assert_eq!(names, ["push"; 4]);
+}

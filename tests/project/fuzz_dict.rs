@@ -42,6 +42,7 @@ fn keywords() -> Vec<&'static str> {
     out.extend(names::<rk::WhilePreparing>());
     out.extend(names::<rk::AiKey>());
     out.extend(names::<rk::AttrKey>());
+    out.extend(names::<rk::BaseKey>());
     out.extend(names::<rk::CardsKey>());
     out.extend(names::<rk::DeckKind>());
     out.extend(names::<rk::ValueKey>());

@@ -1,5 +1,6 @@
 -- The duel of rules/duel.edn (seed 003's d20 combat) in Lua 5.4, both
--- combatants choosing uniformly among their legal actions.
+-- combatants choosing uniformly among their legal actions (the attack types
+-- they can pay for; then, defending, a defence or a dodge).
 --
 -- Dice: Lua's own math.random (xoshiro256**, in C), seeded per game with
 -- math.randomseed. The fighters' mastery levels, the hits to win and the turn
@@ -36,8 +37,8 @@ end
 -- :formulas :dc — stability DC against the other's offense.
 local function dc(offense, defense) return 10 - (modifier(offense) - modifier(defense)) end
 
--- :formulas :defense-cost — a dodge is free one speed level above the attacker.
-local function defense_cost(defender_speed, attacker_speed)
+-- :formulas :dodge-cost — a dodge is free one speed level above the attacker.
+local function dodge_cost(defender_speed, attacker_speed)
     if defender_speed >= attacker_speed + 1 then return 0 end
     return 1
 end
@@ -91,22 +92,34 @@ local function play(seed, p1, p2, hits_to_win, limit)
         (b.speed > a.speed or (b.speed == a.speed and b.tiebreak > a.tiebreak)))
     local order = second_first and {b, a} or {a, b}
 
-    local turn = 1
+    -- Every turn counts toward the limit: a combatant's own turns, which
+    -- alternate, and the defend turn each attack gives the defender.
+    local turn, own = 1, 1
     while true do
-        local you = order[(turn - 1) % 2 + 1]
+        local you = order[(own - 1) % 2 + 1]
         local other = you == a and b or a
+        own = own + 1
         if you.recovering then
             -- :recover is the only action after a passed stability roll.
             you.recovering = false
         else
-            -- 2. Quick always; focused and powerful only with the stamina they cost.
+            -- 2. Quick always; focused and powerful only with the stamina they
+            -- cost, which is paid as the attack is declared.
             local stamina = you.stamina
             local kind = random(stamina >= 6 and 3 or stamina >= 4 and 2 or 1)
+            lose(you, attack_cost[kind])
 
-            -- 3–4. The rolls, with advantage from a mastery gap of 2 or a carried edge.
+            -- 3–4. The attack roll, with advantage from a mastery gap of 2 or a carried edge.
             local attack = roll(you.edge == 1 or you.offense - other.defense >= 2,
                                 modifier(you.offense) + attack_bonus[kind] + you.roll_bonus)
             you.edge = 0
+            if turn >= limit then return 0, turn end
+            turn = turn + 1
+
+            -- The defender's turn: defend (cost 1) or dodge, chosen uniformly.
+            local cost = random(2) == 1 and 1 or dodge_cost(other.speed, you.speed)
+            lose(other, cost)
+            -- At its end, the defense roll and the exchange.
             local defense = roll(other.defense - you.offense >= 2,
                                  modifier(other.defense) + other.roll_bonus)
             -- 5. A hit takes stamina by the difference.
@@ -115,9 +128,7 @@ local function play(seed, p1, p2, hits_to_win, limit)
                 lose(other, damage(diff))
                 you.hits = you.hits + 1
             end
-            -- 6. Costs, then exhaustion.
-            lose(you, attack_cost[kind])
-            lose(other, defense_cost(other.speed, you.speed))
+            -- 6. Exhaustion, the costs paid.
             tire(you)
             tire(other)
             -- 7. A difference of 10 or more: advantage on the higher roller's next attack.

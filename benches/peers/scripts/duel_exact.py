@@ -1,5 +1,8 @@
 """Exact mean length and seat-1 win rate of a duel decided by hits (rules/duel.edn,
-both combatants choosing uniformly among quick, focused and powerful attacks).
+both combatants choosing uniformly among quick, focused and powerful attacks; the
+defender's choice between a defence and a dodge changes only its cost, so with
+stamina left out it plays no part). Each attack is followed by the defender's
+turn, and both count toward the length.
 
 A reference for benches/duels.rs, whose three implementations only sample these.
 Stamina is left out: in these fights it never falls far enough to matter (exhaustion
@@ -32,7 +35,7 @@ def modifier(level):
     return level - 1
 
 
-def solve(fighters, hits_to_win=3, limit=200):
+def solve(fighters, hits_to_win=3, limit=400):
     """fighters: (offense, defense, speed) of seat 1 and seat 2."""
     # Initiative: higher 1d20 first, then higher speed, then both roll a tiebreak
     # (1d20 each); a tie after that keeps seat order.
@@ -48,7 +51,8 @@ def solve(fighters, hits_to_win=3, limit=200):
     mean = win1 = 0.0
     for first, p_first in ((0, first_is_1), (1, 1 - first_is_1)):
         states = {(0, 0, 0, 0): p_first}  # hits 1, hits 2, edge 1, edge 2
-        for turn in range(1, limit + 1):
+        # Own turns alternate; the k-th is turn 2k − 1, its defence turn 2k.
+        for turn in range(1, limit // 2 + 1):
             you = first if turn % 2 == 1 else 1 - first
             other = 1 - you
             off, dfn = fighters[you][0], fighters[other][1]
@@ -73,7 +77,7 @@ def solve(fighters, hits_to_win=3, limit=200):
                         if -diff >= 10:
                             e[other] = 1
                         if h[you] >= hits_to_win:
-                            mean += q * turn
+                            mean += q * 2 * turn
                             win1 += q if you == 0 else 0
                         else:
                             nxt[(h[0], h[1], e[0], e[1])] += q

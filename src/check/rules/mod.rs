@@ -12,6 +12,7 @@
 mod actions;
 mod ai;
 mod attributes;
+pub mod bases;
 mod cards;
 mod categories;
 pub mod choices;
@@ -33,6 +34,7 @@ pub use crate::check::ast::CardValue;
 use crate::ids::{CategoryId, ChoiceSetId, FlagId, IdVec, OpId, OptionId, TurnKindId};
 pub use actions::{ActionDef, ActionId, WhilePreparing};
 pub use attributes::AttrDef;
+pub use bases::{Base, BaseId};
 pub use cards::{CardZones, ValueDef, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
@@ -48,6 +50,7 @@ pub mod keys {
     pub use super::actions::{ActionKey, RefusalKey, WhilePreparing};
     pub use super::ai::AiKey;
     pub use super::attributes::AttrKey;
+    pub use super::bases::BaseKey;
     pub use super::cards::{CardsKey, DeckKind, ValueKey};
     pub use super::choices::ChoiceKey;
     pub use super::formulas::FormulaKey;
@@ -101,6 +104,9 @@ keys! {
         Statuses = "statuses",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
+        /// `:bases {:OutgoingDamage {:attributes [:dealt]}}`: what statuses'
+        /// outputs are computed from, read after the attributes that hold them.
+        Bases = "bases",
         /// `:timings {:turn-start {:at :turn-start}}`: where hooks can run.
         Timings = "timings",
         /// `:operations {:damage {…}}`: named changes written in the language.
@@ -176,6 +182,8 @@ pub struct RuleSet {
     pub setup: Vec<Setup>,
     /// The categories statuses may belong to, in declaration order.
     pub categories: IdVec<CategoryId, String>,
+    /// What statuses' outputs may be computed from (`:bases`), in declaration order.
+    pub bases: IdVec<BaseId, Base>,
     /// The flags statuses may set, in declaration order; a flag's index is its [`crate::check::ast::FlagId`].
     pub flags: IdVec<FlagId, String>,
     /// Status names, by [`StatusId`]: every status of the definitions checked
@@ -386,6 +394,7 @@ impl RuleSet {
             on_turn: vec![Vec::new()].into(),
             setup: Vec::new(),
             categories: IdVec::new(),
+            bases: IdVec::new(),
             flags: IdVec::new(),
             statuses: IdVec::new(),
             status_defs: IdVec::new(),
@@ -495,6 +504,7 @@ impl RuleSet {
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
+                (Section::Bases, Some(value)) => bases::read(value, &mut rules, diags),
                 (Section::Operations, Some(value)) => {
                     operations::names(value, &mut rules, &mut reading, diags)
                 }

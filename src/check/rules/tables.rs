@@ -39,6 +39,8 @@ keys! {
         Category = "category",
         /// `:trigger`: the timing it acts at (`-` or empty for none).
         Trigger = "trigger",
+        /// `:base`: what its output is computed from, one of the rule set's `:bases` (`-` or empty for none).
+        Base = "base",
         /// `:text`: what it does, for players; a described row may define a status.
         Text = "text",
         /// `:note`: read, and not checked.
@@ -61,6 +63,8 @@ pub enum Column {
     Category,
     /// The timing it acts at.
     Trigger,
+    /// What its output is computed from.
+    Base,
     /// What it does, for players.
     Text,
     /// Read, not checked.
@@ -171,6 +175,7 @@ fn shape(
         (Column::Status, ":status"),
         (Column::Category, ":category"),
         (Column::Trigger, ":trigger"),
+        (Column::Base, ":base"),
         (Column::Text, ":text"),
     ] {
         if count(role) > 1 {
@@ -195,7 +200,7 @@ fn shape(
         } else if shape
             .columns
             .iter()
-            .any(|(_, c)| c.is_figure() || *c == Column::Text)
+            .any(|(_, c)| c.is_figure() || matches!(c, Column::Text | Column::Base))
             || shape.polarity != TablePolarity::Unsaid
         {
             diags.push(
@@ -300,7 +305,7 @@ fn column(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
         Kind::Vector(items) if !items.is_empty() => (&items[0], &items[1..]),
         _ => (v, &[]),
     };
-    let help = "a column is `:status`, `:category`, `:trigger`, `:text`, `:note`, `[:modifier ATTRIBUTE]`, `[:on-acquire ATTRIBUTE]` or `[:hook TIMING ATTRIBUTE]`";
+    let help = "a column is `:status`, `:category`, `:trigger`, `:base`, `:text`, `:note`, `[:modifier ATTRIBUTE]`, `[:on-acquire ATTRIBUTE]` or `[:hook TIMING ATTRIBUTE]`";
     let message = match head.as_keyword() {
         Some(k) => format!("`:{k}` is not what a column can hold"),
         None => format!("a column's meaning is a keyword, found {}", head.describe()),
@@ -341,6 +346,7 @@ fn column(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
         ColumnKey::Status => Column::Status,
         ColumnKey::Category => Column::Category,
         ColumnKey::Trigger => Column::Trigger,
+        ColumnKey::Base => Column::Base,
         ColumnKey::Text => Column::Text,
         ColumnKey::Note => Column::Note,
         ColumnKey::Modifier => Column::Modifier(attribute(&args[0], diags)?),
