@@ -122,9 +122,82 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<IoProblem>) {
     }
 }
 
+/// The most bytes grimoire reads from one file or from standard input: 64 MiB,
+/// thousands of times a large card file, so that an endless file (a growing
+/// log, `/dev/zero` on standard input) stops with an error rather than
+/// taking the machine's memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads the file at `path`, the one way every command and the language
+/// server read one: only a regular file (through links) is read, so a FIFO,
+/// a device (`/dev/zero`) or a socket is refused before it is opened (opening
+/// a FIFO would wait for a writer), and at most [`MAX_FILE_BYTES`] of it.
+pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "not a regular file ({}): grimoire reads only regular files",
+                file_kind(kind)
+            ),
+        ));
+    }
+    read_capped(std::fs::File::open(path)?)
+}
+
+/// [`read_file`] as UTF-8 text; bytes that are not UTF-8 are an error of
+/// kind `InvalidData`, as [`std::fs::read_to_string`] gives.
+pub fn read_file_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_file(path)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Everything `input` holds (standard input, a file opened), up to
+/// [`MAX_FILE_BYTES`]: one byte more is an error, never a read for ever.
+pub fn read_capped(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut input.take(MAX_FILE_BYTES + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "longer than grimoire's limit of {} MiB for one input",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// What sort of thing a path that is not a regular file is, for its error.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() { "a folder" } else { "not a file" }
+}
+
 /// Reads a file as UTF-8 text; a file that is not text becomes a diagnostic, not a panic.
 pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io::Error> {
-    let bytes = std::fs::read(path)?;
+    let bytes = read_file(path)?;
     Ok(source_of(path.display().to_string(), bytes))
 }
 
@@ -616,7 +689,7 @@ fn of_project(name: &str, project: &Project, rel: &str) -> String {
 /// The text of a rule-set file; a file that is not UTF-8 is a located error.
 fn read_rules_text(path: &Path) -> Result<String, LoadError> {
     let shown = path.display().to_string();
-    match std::fs::read(path) {
+    match read_file(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(text),
             Err(e) => {

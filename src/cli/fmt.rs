@@ -34,11 +34,10 @@ pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
                 "`fmt -` formats standard input to standard output, so it is given alone; format files in another run",
             );
         }
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-            return Output::usage(format!("standard input: {e}"));
-        }
-        return fmt_text(bytes, check, color);
+        return match files::read_capped(std::io::stdin()) {
+            Ok(bytes) => fmt_text(bytes, check, color),
+            Err(e) => Output::usage(format!("standard input: {e}")),
+        };
     }
     let mut out = Output::default();
     let mut io_errors = Vec::new();

@@ -172,7 +172,7 @@ impl Server {
         let mut sources = vec![Source::new(path.clone(), text.clone())];
         for rules in self.workspace_rule_files() {
             if rules.display().to_string() != path
-                && let Ok(t) = std::fs::read_to_string(&rules)
+                && let Ok(t) = files::read_file_text(&rules)
             {
                 sources.push(Source::new(rules.display().to_string(), t));
             }

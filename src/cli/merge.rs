@@ -47,7 +47,7 @@ pub fn merge(args: &MergeArgs) -> Output {
     }
     let mut texts = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_file_text(path) {
             Ok(t) => texts.push((path.display().to_string(), t)),
             Err(e) => return Output::usage(format!("{}: {e}", path.display())),
         }
