@@ -195,3 +195,26 @@ fn a_person_typing_from_dev_zero_ends_the_game() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn fmt_leaves_a_fifo_with_a_writer_a_fifo() {
+    let dir = scratch("fmt-fifo");
+    let pipe = dir.join("pipe.edn");
+    mkfifo(&pipe);
+    // A writer waiting for a reader: fmt must not become one, nor replace the FIFO.
+    let mut writer = Command::new("sh")
+        .arg("-c")
+        .arg("printf '{:a 1\\n      :b 2}\\n' > pipe.edn")
+        .current_dir(&dir)
+        .spawn()
+        .expect("writer");
+    let out = bounded(&["fmt", "pipe.edn"], &dir, "", 10);
+    let _ = writer.kill();
+    let _ = writer.wait();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("pipe.edn: not a regular file (a FIFO)"), "{err}");
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
+    assert!(kind.is_fifo(), "{kind:?}");
+}
