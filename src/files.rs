@@ -920,6 +920,8 @@ pub enum DeckError {
     NoZones(String),
     /// A change names a card the deck does not hold (in a file it can change).
     NoSuchCard(String),
+    /// A change whose key is not one name or whose value is not one form.
+    BadChange(String),
 }
 
 impl std::fmt::Display for DeckError {
@@ -957,7 +959,9 @@ impl std::fmt::Display for DeckError {
                 f,
                 "rule set `{rules}` has no card zones (no `:cards` section), so its games deal no cards; leave out --cards"
             ),
-            DeckError::NoSuchCard(message) => write!(f, "{message}"),
+            DeckError::NoSuchCard(message) | DeckError::BadChange(message) => {
+                write!(f, "{message}")
+            }
         }
     }
 }
@@ -993,19 +997,54 @@ impl CardChange {
         // The value may hold colons (`:gems`), a card's name may too; the key holds neither.
         let (card_key, value) = text.split_once('=').ok_or_else(bad)?;
         let (card, key) = card_key.rsplit_once(':').ok_or_else(bad)?;
-        let (card, key, value) = (
-            card.trim(),
-            key.trim().trim_start_matches(':'),
-            value.trim(),
-        );
-        if card.is_empty() || key.is_empty() || value.is_empty() {
-            return Err(bad());
-        }
-        Ok(CardChange {
-            card: card.to_string(),
-            key: key.to_string(),
-            value: value.to_string(),
+        CardChange::new(card, key, value).map_err(|e| {
+            if card.trim().is_empty() || key.trim().is_empty() || value.trim().is_empty() {
+                bad()
+            } else {
+                e
+            }
         })
+    }
+
+    /// `card`'s `key` (with or without its colon) to become `value`: a key
+    /// that is one name and a value that is exactly one form, or why not.
+    /// The change is pasted into the card's text, so several forms (`1
+    /// :copies 100`) would add keys or whole cards behind the user's back.
+    pub fn new(card: &str, key: &str, value: &str) -> Result<CardChange, String> {
+        let mut change = CardChange {
+            card: card.trim().to_string(),
+            key: key.trim().trim_start_matches(':').to_string(),
+            value: value.trim().to_string(),
+        };
+        // The form alone: a comment after it (`1 ; cheaper`) is not pasted.
+        change.value = change.value_form()?.to_string();
+        Ok(change)
+    }
+
+    /// The value's one form, as written, or why the change cannot be made.
+    fn value_form(&self) -> Result<&str, String> {
+        let arena = Arena::new();
+        let key = format!(":{}", self.key);
+        let one_keyword = read(&arena, &key).errors.is_empty()
+            && matches!(read(&arena, &key).forms.as_slice(),
+                [f] if f.as_keyword() == Some(self.key.as_str()));
+        if self.card.is_empty() || self.key.is_empty() || !one_keyword {
+            return Err(format!(
+                "--change {self}: the key must be one name, as `cost` in `Dragon:cost=24`"
+            ));
+        }
+        let value = read(&arena, &self.value);
+        match (value.forms.as_slice(), value.errors.is_empty()) {
+            ([form], true) => Ok(&self.value[form.span.start as usize..form.span.end as usize]),
+            (forms, _) => Err(format!(
+                "--change {self}: the value must be exactly one form (a number, a keyword, a string, a vector or a map), not {}",
+                match (forms.len(), value.errors.is_empty()) {
+                    (0, true) => "nothing".to_string(),
+                    (n, true) => format!("{n} forms"),
+                    (_, false) => "text that does not read".to_string(),
+                }
+            )),
+        }
     }
 }
 
@@ -1038,15 +1077,17 @@ fn change_card(sources: &mut [Source], change: &CardChange) -> Result<(), DeckEr
         let at_key = entries.iter().find(
             |(k, _)| matches!(k.kind, crate::syntax::Kind::Keyword(key) if key == change.key),
         );
+        // Checked again here: a change may be built without `new` (it is serialised).
+        let value = change.value_form().map_err(DeckError::BadChange)?;
         let (range, text) = match at_key {
-            Some((_, value)) => (
-                value.span.start as usize..value.span.end as usize,
-                change.value.clone(),
+            Some((_, at)) => (
+                at.span.start as usize..at.span.end as usize,
+                value.to_string(),
             ),
             None => {
                 // Before the map's closing brace.
                 let end = (form.span.end as usize).saturating_sub(1);
-                (end..end, format!(" :{} {}", change.key, change.value))
+                (end..end, format!(" :{} {value}", change.key))
             }
         };
         let mut text_now = source.text.clone();

@@ -157,13 +157,10 @@ fn simulate(
 ) -> PyResult<Figures> {
     let ai = policies(&ai)?;
     let changes = changes
-        .into_iter()
-        .map(|(card, key, value)| CardChange {
-            card,
-            key: key.trim_start_matches(':').to_string(),
-            value,
-        })
-        .collect();
+        .iter()
+        .map(|(card, key, value)| CardChange::new(card, key, value))
+        .collect::<Result<_, _>>()
+        .map_err(PyValueError::new_err)?;
     let shard = match shard {
         Some((index, of)) => {
             Some(Shard::parse(&format!("{index}/{of}")).map_err(PyValueError::new_err)?)

@@ -218,3 +218,54 @@ fn fmt_leaves_a_fifo_with_a_writer_a_fifo() {
     let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
     assert!(kind.is_fifo(), "{kind:?}");
 }
+
+#[test]
+fn a_change_takes_exactly_one_value_form() {
+    let dir = scratch("change-forms");
+    for (change, why) in [
+        ("Dragon:cost=1 :copies 100", "not 3 forms"),
+        (
+            "Dragon:cost=1 :text \"t\" :effects []} {:card \"Injected\" :type :beasts :copies 100 :cost 0",
+            "not text that does not read",
+        ),
+        ("Dragon:cost=#_ 1", "not nothing"),
+    ] {
+        let out = bounded(
+            &["simulate", "arcomage", "--games", "2", "--change", change],
+            &dir,
+            "",
+            30,
+        );
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{change}: {err}");
+        assert!(
+            err.contains(&format!(
+                "--change {change}: the value must be exactly one form"
+            )) && err.contains(why),
+            "{change}: {err}"
+        );
+    }
+    let out = bounded(
+        &["simulate", "arcomage", "--games", "2", "--change", "Dragon:co st=1"],
+        &dir,
+        "",
+        30,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the key must be one name"));
+    // One form and a comment: the form alone is pasted, so the card stays one card.
+    let out = bounded(
+        &[
+            "simulate", "arcomage", "--games", "2", "--format", "json", "--change",
+            "Dragon:cost=1 ; cheaper",
+        ],
+        &dir,
+        "",
+        30,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let figures: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let deck = &figures["deck"];
+    assert_eq!(deck["changes"], serde_json::json!(["Dragon:cost=1"]), "{deck}");
+    assert_eq!((&deck["cards"], &deck["copies"]), (&102.into(), &102.into()), "{deck}");
+}
