@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _grimoire
@@ -83,9 +84,13 @@ def _run(printed: Tuple[int, str, str]) -> Any:
 
 
 def _figures(result: Tuple[int, Optional[Dict[str, Any]], str, str]) -> Dict[str, Any]:
-    """The figures a run gave, or GrimoireError when it was refused."""
+    """The figures a run gave (what the CLI notes beside them, such as
+    ``threads`` past the machine's cores, as a warning), or GrimoireError
+    when it was refused."""
     code, figures, stdout, stderr = result
     if code == 0 and figures is not None:
+        for note in stderr.splitlines():
+            warnings.warn(note.removeprefix("note: "), stacklevel=3)
         return figures
     return _run((code or 2, stdout, stderr))  # raises
 
@@ -199,7 +204,8 @@ def simulate(
 
     ``ai`` is one policy for every seat or one per seat (``"random"``,
     ``"greedy"``, ``"search"``); ``cards`` replaces the bundled deck;
-    ``threads`` caps the worker threads (the figures never depend on it);
+    ``threads`` caps the worker threads (the figures never depend on it;
+    more than the machine's cores runs one per core, with a warning);
     ``shard=(k, n)`` plays only the kth of n shares of the run, whose result
     :func:`merge` adds up with the others; ``changes`` are made to the
     deck's cards first, each ``(card, key, value)`` as ``--change

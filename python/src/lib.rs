@@ -31,18 +31,20 @@ fn printed(out: Output) -> Printed {
     (out.code, out.stdout, out.stderr)
 }
 
-/// A run's figures: exit code 0 and the figures as dictionaries; or the exit
-/// code, standard output and standard error of the CLI's refusal (no figures).
+/// A run's figures: exit code 0, the figures as dictionaries and the notes
+/// the CLI says on standard error beside them (`--threads` past the cores);
+/// or the exit code, standard output and standard error of the CLI's
+/// refusal (no figures).
 type Figures = (i32, Option<Py<PyAny>>, String, String);
 
-/// The figures as Python objects, or the refusal as printed.
-fn figures(py: Python<'_>, result: Result<SimJson, Output>) -> PyResult<Figures> {
+/// The figures as Python objects with their notes, or the refusal as printed.
+fn figures(py: Python<'_>, result: Result<(SimJson, String), Output>) -> PyResult<Figures> {
     match result {
-        Ok(json) => Ok((
+        Ok((json, notes)) => Ok((
             0,
             Some(to_python(py, &json.to_value())?),
             String::new(),
-            String::new(),
+            notes,
         )),
         Err(out) => Ok((out.code, None, out.stdout, out.stderr)),
     }
@@ -199,7 +201,7 @@ fn simulate(
                 &done,
             )
         });
-        Ok(SimJson::of(&prepared, &args, &tally))
+        Ok((SimJson::of(&prepared, &args, &tally), prepared.notes.clone()))
     });
     figures(py, run)
 }
@@ -212,7 +214,7 @@ fn merge(py: Python<'_>, shards: Vec<String>) -> PyResult<Figures> {
         .enumerate()
         .map(|(i, text)| (format!("shard #{}", i + 1), text))
         .collect();
-    let merged = py.detach(|| cli::merge_figures(&named, false));
+    let merged = py.detach(|| cli::merge_figures(&named, false).map(|json| (json, String::new())));
     figures(py, merged)
 }
 

@@ -269,3 +269,46 @@ fn a_change_takes_exactly_one_value_form() {
     assert_eq!(deck["changes"], serde_json::json!(["Dragon:cost=1"]), "{deck}");
     assert_eq!((&deck["cards"], &deck["copies"]), (&102.into(), &102.into()), "{deck}");
 }
+
+#[test]
+fn threads_past_the_cores_run_one_per_core_with_a_note() {
+    let dir = scratch("threads");
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let run = |threads: &str| {
+        bounded(
+            &["simulate", "arcomage", "--games", "20", "--threads", threads],
+            &dir,
+            "",
+            20,
+        )
+    };
+    let many = run("1000000");
+    let err = text(&many.stderr);
+    assert_eq!(many.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "note: --threads 1000000: this machine has {cores} core"
+        )) && err.contains(&format!("running {cores} worker thread")),
+        "{err}"
+    );
+    let one = run("1");
+    assert_eq!(text(&one.stdout), text(&many.stdout));
+    assert_eq!(text(&one.stderr), "");
+}
+
+#[test]
+fn games_past_a_billion_are_refused_before_any_is_played() {
+    let dir = scratch("games");
+    let out = bounded(
+        &["simulate", "arcomage", "--games", "18446744073709551615"],
+        &dir,
+        "",
+        10,
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--games 18446744073709551615: at most 1000000000 games in one run"),
+        "{err}"
+    );
+}
