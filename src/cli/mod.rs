@@ -10,6 +10,7 @@ mod deck;
 pub mod explain;
 pub mod fmt;
 mod invariants;
+mod jsonrpc;
 pub mod lsp;
 mod merge;
 mod new;
