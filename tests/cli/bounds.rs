@@ -312,3 +312,30 @@ fn games_past_a_billion_are_refused_before_any_is_played() {
         "{err}"
     );
 }
+
+#[test]
+fn a_forged_shard_gets_a_short_error_quickly() {
+    let dir = scratch("forged-shard");
+    let out = bounded(
+        &[
+            "simulate", "arcomage", "--games", "10", "--shard", "1/1", "--format", "json",
+        ],
+        &dir,
+        "",
+        30,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shard: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // 16 MB where a rule set's name goes, and where the seed goes.
+    let huge = "y".repeat(16 << 20);
+    for (field, code) in [("rules", 2), ("seed", 1)] {
+        let mut forged = shard.clone();
+        forged["shard"][field] = serde_json::Value::String(huge.clone());
+        std::fs::write(dir.join("forged.json"), forged.to_string()).unwrap();
+        let out = bounded(&["merge", "forged.json"], &dir, "", 20);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{field}: {}", &err[..err.len().min(300)]);
+        assert!(err.len() < 2000, "{field}: {} bytes", err.len());
+        assert!(err.contains("bytes more)"), "{field}: {err}");
+    }
+}
