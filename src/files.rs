@@ -192,7 +192,11 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
             return "a socket";
         }
     }
-    if kind.is_dir() { "a folder" } else { "not a file" }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
 }
 
 /// Reads a file as UTF-8 text; a file that is not text becomes a diagnostic, not a panic.

@@ -126,7 +126,9 @@ fn wait_for<T: Send>(py: Python<'_>, receiver: Receiver<T>, stop: &AtomicBool) -
         match got {
             Ok(value) => return Ok(value),
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("grimoire stopped with an internal error"));
+                return Err(PyRuntimeError::new_err(
+                    "grimoire stopped with an internal error",
+                ));
             }
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
@@ -262,7 +264,10 @@ fn simulate(
     })?;
     figures(
         py,
-        Ok((SimJson::of(&prepared, &args, &tally), prepared.notes.clone())),
+        Ok((
+            SimJson::of(&prepared, &args, &tally),
+            prepared.notes.clone(),
+        )),
     )
 }
 

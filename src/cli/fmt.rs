@@ -332,13 +332,20 @@ mod tests {
         // Read as one card; another program appended a second meanwhile.
         fs::write(&path, "{:a 1}\n{:b 2}\n").expect("write");
         let err = write_atomically(&path, "{:a 1}\n", "{:a 1}\n\n").expect_err("refused");
-        assert!(err.to_string().contains("the file changed while fmt was formatting it"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("the file changed while fmt was formatting it"),
+            "{err}"
+        );
         assert_eq!(fs::read_to_string(&path).expect("read"), "{:a 1}\n{:b 2}\n");
         // No temporary file left beside it.
         assert_eq!(fs::read_dir(&dir).expect("dir").count(), 1);
         // Unchanged, it is replaced.
         write_atomically(&path, "{:a 1}\n{:b 2}\n", "{:a 1}\n\n{:b 2}\n").expect("written");
-        assert_eq!(fs::read_to_string(&path).expect("read"), "{:a 1}\n\n{:b 2}\n");
+        assert_eq!(
+            fs::read_to_string(&path).expect("read"),
+            "{:a 1}\n\n{:b 2}\n"
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -217,7 +217,10 @@ mod tests {
         let mut bytes = input.as_bytes();
         assert!(matches!(
             read(&mut bytes),
-            Ok(Incoming::Refused { code: PARSE_ERROR, .. })
+            Ok(Incoming::Refused {
+                code: PARSE_ERROR,
+                ..
+            })
         ));
         assert!(matches!(
             read(&mut bytes),

@@ -26,16 +26,16 @@ use std::path::{Path, PathBuf};
 use lsp_server::{Message, Notification, Request, Response};
 use serde_json::{Value, json};
 
-use super::{MAX_PER_FILE, Output};
 use super::jsonrpc::{self, Incoming};
+use super::{MAX_PER_FILE, Output};
 use crate::check::defs::DefKind;
 use crate::check::ops::OPERATORS;
 use crate::check::rules::RuleSet;
 use crate::diag::{Code, Severity, Source};
-use crate::syntax::LineIndex;
 use crate::files;
 use crate::ids::OpId;
 use crate::ids::RoleId;
+use crate::syntax::LineIndex;
 
 /// Runs the server on standard input and output until the client exits.
 pub fn lsp() -> Output {
@@ -110,7 +110,10 @@ pub fn serve(input: &mut impl std::io::BufRead, output: &mut impl std::io::Write
                 Response::new_err(
                     req.id,
                     lsp_server::ErrorCode::InvalidRequest as i32,
-                    format!("{}: the server is shut down; only `exit` is read", req.method),
+                    format!(
+                        "{}: the server is shut down; only `exit` is read",
+                        req.method
+                    ),
                 )
                 .into(),
             ],
@@ -269,7 +272,11 @@ impl Server {
         // the text each time made 200,000 errors take minutes.
         let lines = Lines::new(&source.text);
         let range = |start: u32, end: u32| lines.range(start, end);
-        let own: Vec<_> = checked.diagnostics.iter().filter(|(i, _)| *i == 0).collect();
+        let own: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|(i, _)| *i == 0)
+            .collect();
         let hidden = own.len().saturating_sub(MAX_PER_FILE);
         own.iter()
             .take(MAX_PER_FILE)
@@ -847,7 +854,11 @@ mod tests {
         let lines = Lines::new(text);
         for offset in 0..=text.len() + 2 {
             if text.is_char_boundary(offset.min(text.len())) {
-                assert_eq!(lines.position(offset as u32), position(text, offset), "{offset}");
+                assert_eq!(
+                    lines.position(offset as u32),
+                    position(text, offset),
+                    "{offset}"
+                );
             }
         }
     }

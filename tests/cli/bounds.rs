@@ -116,7 +116,9 @@ fn dev_zero_linked_into_a_card_folder_is_refused() {
     symlink("/dev/zero", &cards.join("zero.edn"));
     for args in [
         &["check", "arcomage"][..],
-        &["simulate", "arcomage", "--cards", "arcomage", "--games", "2"],
+        &[
+            "simulate", "arcomage", "--cards", "arcomage", "--games", "2",
+        ],
     ] {
         let out = bounded(args, &dir, "", 10);
         let err = text(&out.stderr);
@@ -134,13 +136,25 @@ fn a_recording_whose_cards_became_dev_zero_is_refused() {
     card_folder(&dir);
     let recorded = bounded(
         &[
-            "play", "arcomage", "--cards", "arcomage", "--seed", "3", "--record", "game.json",
+            "play",
+            "arcomage",
+            "--cards",
+            "arcomage",
+            "--seed",
+            "3",
+            "--record",
+            "game.json",
         ],
         &dir,
         "",
         30,
     );
-    assert_eq!(recorded.status.code(), Some(0), "{}", text(&recorded.stderr));
+    assert_eq!(
+        recorded.status.code(),
+        Some(0),
+        "{}",
+        text(&recorded.stderr)
+    );
     std::fs::remove_file(dir.join("arcomage/walls.edn")).unwrap();
     symlink("/dev/zero", &dir.join("arcomage/walls.edn"));
     let out = bounded(&["replay", "game.json"], &dir, "", 10);
@@ -213,7 +227,10 @@ fn fmt_leaves_a_fifo_with_a_writer_a_fifo() {
     let _ = writer.wait();
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("pipe.edn: not a regular file (a FIFO)"), "{err}");
+    assert!(
+        err.contains("pipe.edn: not a regular file (a FIFO)"),
+        "{err}"
+    );
     use std::os::unix::fs::FileTypeExt;
     let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
     assert!(kind.is_fifo(), "{kind:?}");
@@ -246,7 +263,14 @@ fn a_change_takes_exactly_one_value_form() {
         );
     }
     let out = bounded(
-        &["simulate", "arcomage", "--games", "2", "--change", "Dragon:co st=1"],
+        &[
+            "simulate",
+            "arcomage",
+            "--games",
+            "2",
+            "--change",
+            "Dragon:co st=1",
+        ],
         &dir,
         "",
         30,
@@ -256,7 +280,13 @@ fn a_change_takes_exactly_one_value_form() {
     // One form and a comment: the form alone is pasted, so the card stays one card.
     let out = bounded(
         &[
-            "simulate", "arcomage", "--games", "2", "--format", "json", "--change",
+            "simulate",
+            "arcomage",
+            "--games",
+            "2",
+            "--format",
+            "json",
+            "--change",
             "Dragon:cost=1 ; cheaper",
         ],
         &dir,
@@ -266,8 +296,16 @@ fn a_change_takes_exactly_one_value_form() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let figures: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let deck = &figures["deck"];
-    assert_eq!(deck["changes"], serde_json::json!(["Dragon:cost=1"]), "{deck}");
-    assert_eq!((&deck["cards"], &deck["copies"]), (&102.into(), &102.into()), "{deck}");
+    assert_eq!(
+        deck["changes"],
+        serde_json::json!(["Dragon:cost=1"]),
+        "{deck}"
+    );
+    assert_eq!(
+        (&deck["cards"], &deck["copies"]),
+        (&102.into(), &102.into()),
+        "{deck}"
+    );
 }
 
 #[test]
@@ -276,7 +314,14 @@ fn threads_past_the_cores_run_one_per_core_with_a_note() {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let run = |threads: &str| {
         bounded(
-            &["simulate", "arcomage", "--games", "20", "--threads", threads],
+            &[
+                "simulate",
+                "arcomage",
+                "--games",
+                "20",
+                "--threads",
+                threads,
+            ],
             &dir,
             "",
             20,
@@ -334,7 +379,12 @@ fn a_forged_shard_gets_a_short_error_quickly() {
         std::fs::write(dir.join("forged.json"), forged.to_string()).unwrap();
         let out = bounded(&["merge", "forged.json"], &dir, "", 20);
         let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(code), "{field}: {}", &err[..err.len().min(300)]);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{field}: {}",
+            &err[..err.len().min(300)]
+        );
         assert!(err.len() < 2000, "{field}: {} bytes", err.len());
         assert!(err.contains("bytes more)"), "{field}: {err}");
     }

@@ -443,7 +443,10 @@ fn a_document_with_200000_errors_gets_its_first_200_quickly() {
     );
     let diags = c.diagnostics(&file_uri);
     assert_eq!(diags.len(), 200);
-    assert_eq!(diags[199]["range"]["start"], json!({"line": 199, "character": 0}));
+    assert_eq!(
+        diags[199]["range"]["start"],
+        json!({"line": 199, "character": 0})
+    );
     let last = diags[199]["message"].as_str().unwrap_or("");
     assert!(
         last.ends_with("(199800 more diagnostics in this document are not shown)"),
@@ -465,7 +468,10 @@ fn a_document_over_the_limit_gets_one_diagnostic_and_no_answers() {
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0]["code"], "E0117");
     assert!(
-        diags[0]["message"].as_str().unwrap_or("").contains("over the 16 MiB"),
+        diags[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("over the 16 MiB"),
         "{diags:?}"
     );
     let hover = c.request(
@@ -489,7 +495,10 @@ fn a_scenario_naming_dev_zero_is_answered() {
     let diags = c.diagnostics(&file_uri);
     assert!(
         diags.iter().any(|d| d["code"] == "E0703"
-            && d["message"].as_str().unwrap_or("").contains("not a regular file (a device)")),
+            && d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("not a regular file (a device)")),
         "{diags:?}"
     );
     let hover = c.request(
