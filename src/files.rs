@@ -1249,3 +1249,40 @@ pub fn load_deck_in(
         rules_from: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_longer_than_the_limit_is_an_error_not_a_read_for_ever() {
+        let path = std::env::temp_dir().join(format!("grimoire-long-{}.edn", std::process::id()));
+        // Sparse: a file of the limit and one byte more, written in no time.
+        let file = std::fs::File::create(&path).expect("create");
+        file.set_len(MAX_FILE_BYTES + 1).expect("set_len");
+        let err = read_file(&path).expect_err("too long");
+        assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+        assert!(err.to_string().contains("limit of 64 MiB"), "{err}");
+        file.set_len(MAX_FILE_BYTES).expect("set_len");
+        assert_eq!(
+            read_file(&path).map(|b| b.len() as u64).ok(),
+            Some(MAX_FILE_BYTES)
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_a_folder_is_refused_before_it_is_read() {
+        let err = read_file(Path::new("/dev/zero")).expect_err("a device");
+        assert!(
+            err.to_string().starts_with("not a regular file (a device)"),
+            "{err}"
+        );
+        let err = read_file(&std::env::temp_dir()).expect_err("a folder");
+        assert!(
+            err.to_string().starts_with("not a regular file (a folder)"),
+            "{err}"
+        );
+    }
+}
