@@ -122,9 +122,86 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<IoProblem>) {
     }
 }
 
+/// The most bytes grimoire reads from one file or from standard input: 64 MiB,
+/// thousands of times a large card file, so that an endless file (a growing
+/// log, `/dev/zero` on standard input) stops with an error rather than
+/// taking the machine's memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads the file at `path`, the one way every command and the language
+/// server read one: only a regular file (through links) is read, so a FIFO,
+/// a device (`/dev/zero`) or a socket is refused before it is opened (opening
+/// a FIFO would wait for a writer), and at most [`MAX_FILE_BYTES`] of it.
+pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "not a regular file ({}): grimoire reads only regular files",
+                file_kind(kind)
+            ),
+        ));
+    }
+    read_capped(std::fs::File::open(path)?)
+}
+
+/// [`read_file`] as UTF-8 text; bytes that are not UTF-8 are an error of
+/// kind `InvalidData`, as [`std::fs::read_to_string`] gives.
+pub fn read_file_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_file(path)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Everything `input` holds (standard input, a file opened), up to
+/// [`MAX_FILE_BYTES`]: one byte more is an error, never a read for ever.
+pub fn read_capped(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut input.take(MAX_FILE_BYTES + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "longer than grimoire's limit of {} MiB for one input",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// What sort of thing a path that is not a regular file is, for its error.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
 /// Reads a file as UTF-8 text; a file that is not text becomes a diagnostic, not a panic.
 pub fn load(path: &Path) -> Result<Result<Source, (Source, Diagnostic)>, std::io::Error> {
-    let bytes = std::fs::read(path)?;
+    let bytes = read_file(path)?;
     Ok(source_of(path.display().to_string(), bytes))
 }
 
@@ -616,7 +693,7 @@ fn of_project(name: &str, project: &Project, rel: &str) -> String {
 /// The text of a rule-set file; a file that is not UTF-8 is a located error.
 fn read_rules_text(path: &Path) -> Result<String, LoadError> {
     let shown = path.display().to_string();
-    match std::fs::read(path) {
+    match read_file(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(text),
             Err(e) => {
@@ -847,6 +924,8 @@ pub enum DeckError {
     NoZones(String),
     /// A change names a card the deck does not hold (in a file it can change).
     NoSuchCard(String),
+    /// A change whose key is not one name or whose value is not one form.
+    BadChange(String),
 }
 
 impl std::fmt::Display for DeckError {
@@ -884,7 +963,9 @@ impl std::fmt::Display for DeckError {
                 f,
                 "rule set `{rules}` has no card zones (no `:cards` section), so its games deal no cards; leave out --cards"
             ),
-            DeckError::NoSuchCard(message) => write!(f, "{message}"),
+            DeckError::NoSuchCard(message) | DeckError::BadChange(message) => {
+                write!(f, "{message}")
+            }
         }
     }
 }
@@ -920,19 +1001,54 @@ impl CardChange {
         // The value may hold colons (`:gems`), a card's name may too; the key holds neither.
         let (card_key, value) = text.split_once('=').ok_or_else(bad)?;
         let (card, key) = card_key.rsplit_once(':').ok_or_else(bad)?;
-        let (card, key, value) = (
-            card.trim(),
-            key.trim().trim_start_matches(':'),
-            value.trim(),
-        );
-        if card.is_empty() || key.is_empty() || value.is_empty() {
-            return Err(bad());
-        }
-        Ok(CardChange {
-            card: card.to_string(),
-            key: key.to_string(),
-            value: value.to_string(),
+        CardChange::new(card, key, value).map_err(|e| {
+            if card.trim().is_empty() || key.trim().is_empty() || value.trim().is_empty() {
+                bad()
+            } else {
+                e
+            }
         })
+    }
+
+    /// `card`'s `key` (with or without its colon) to become `value`: a key
+    /// that is one name and a value that is exactly one form, or why not.
+    /// The change is pasted into the card's text, so several forms (`1
+    /// :copies 100`) would add keys or whole cards behind the user's back.
+    pub fn new(card: &str, key: &str, value: &str) -> Result<CardChange, String> {
+        let mut change = CardChange {
+            card: card.trim().to_string(),
+            key: key.trim().trim_start_matches(':').to_string(),
+            value: value.trim().to_string(),
+        };
+        // The form alone: a comment after it (`1 ; cheaper`) is not pasted.
+        change.value = change.value_form()?.to_string();
+        Ok(change)
+    }
+
+    /// The value's one form, as written, or why the change cannot be made.
+    fn value_form(&self) -> Result<&str, String> {
+        let arena = Arena::new();
+        let key = format!(":{}", self.key);
+        let one_keyword = read(&arena, &key).errors.is_empty()
+            && matches!(read(&arena, &key).forms.as_slice(),
+                [f] if f.as_keyword() == Some(self.key.as_str()));
+        if self.card.is_empty() || self.key.is_empty() || !one_keyword {
+            return Err(format!(
+                "--change {self}: the key must be one name, as `cost` in `Dragon:cost=24`"
+            ));
+        }
+        let value = read(&arena, &self.value);
+        match (value.forms.as_slice(), value.errors.is_empty()) {
+            ([form], true) => Ok(&self.value[form.span.start as usize..form.span.end as usize]),
+            (forms, _) => Err(format!(
+                "--change {self}: the value must be exactly one form (a number, a keyword, a string, a vector or a map), not {}",
+                match (forms.len(), value.errors.is_empty()) {
+                    (0, true) => "nothing".to_string(),
+                    (n, true) => format!("{n} forms"),
+                    (_, false) => "text that does not read".to_string(),
+                }
+            )),
+        }
     }
 }
 
@@ -965,15 +1081,17 @@ fn change_card(sources: &mut [Source], change: &CardChange) -> Result<(), DeckEr
         let at_key = entries.iter().find(
             |(k, _)| matches!(k.kind, crate::syntax::Kind::Keyword(key) if key == change.key),
         );
+        // Checked again here: a change may be built without `new` (it is serialised).
+        let value = change.value_form().map_err(DeckError::BadChange)?;
         let (range, text) = match at_key {
-            Some((_, value)) => (
-                value.span.start as usize..value.span.end as usize,
-                change.value.clone(),
+            Some((_, at)) => (
+                at.span.start as usize..at.span.end as usize,
+                value.to_string(),
             ),
             None => {
                 // Before the map's closing brace.
                 let end = (form.span.end as usize).saturating_sub(1);
-                (end..end, format!(" :{} {}", change.key, change.value))
+                (end..end, format!(" :{} {value}", change.key))
             }
         };
         let mut text_now = source.text.clone();
@@ -1130,4 +1248,41 @@ pub fn load_deck_in(
         source,
         rules_from: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_longer_than_the_limit_is_an_error_not_a_read_for_ever() {
+        let path = std::env::temp_dir().join(format!("grimoire-long-{}.edn", std::process::id()));
+        // Sparse: a file of the limit and one byte more, written in no time.
+        let file = std::fs::File::create(&path).expect("create");
+        file.set_len(MAX_FILE_BYTES + 1).expect("set_len");
+        let err = read_file(&path).expect_err("too long");
+        assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+        assert!(err.to_string().contains("limit of 64 MiB"), "{err}");
+        file.set_len(MAX_FILE_BYTES).expect("set_len");
+        assert_eq!(
+            read_file(&path).map(|b| b.len() as u64).ok(),
+            Some(MAX_FILE_BYTES)
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_a_folder_is_refused_before_it_is_read() {
+        let err = read_file(Path::new("/dev/zero")).expect_err("a device");
+        assert!(
+            err.to_string().starts_with("not a regular file (a device)"),
+            "{err}"
+        );
+        let err = read_file(&std::env::temp_dir()).expect_err("a folder");
+        assert!(
+            err.to_string().starts_with("not a regular file (a folder)"),
+            "{err}"
+        );
+    }
 }

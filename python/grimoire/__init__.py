@@ -14,7 +14,9 @@ exactly what ``grimoire … --format json`` prints::
 from __future__ import annotations
 
 import json
+import operator
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _grimoire
@@ -37,7 +39,7 @@ __all__ = [
     "env",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 class GrimoireError(Exception):
@@ -83,9 +85,13 @@ def _run(printed: Tuple[int, str, str]) -> Any:
 
 
 def _figures(result: Tuple[int, Optional[Dict[str, Any]], str, str]) -> Dict[str, Any]:
-    """The figures a run gave, or GrimoireError when it was refused."""
+    """The figures a run gave (what the CLI notes beside them, such as
+    ``threads`` past the machine's cores, as a warning), or GrimoireError
+    when it was refused."""
     code, figures, stdout, stderr = result
     if code == 0 and figures is not None:
+        for note in stderr.splitlines():
+            warnings.warn(note.removeprefix("note: "), stacklevel=3)
         return figures
     return _run((code or 2, stdout, stderr))  # raises
 
@@ -95,15 +101,35 @@ def _describe(d: Mapping[str, Any]) -> str:
     return f"{where}: {d.get('severity', 'error')}: {d.get('message', '')}"
 
 
+def _path(path: PathLike) -> str:
+    """A path as the engine takes it: ``str``, ``bytes`` (decoded as the
+    file system names files) or any ``os.PathLike``; never ``str(b"…")``."""
+    return os.fsdecode(path)
+
+
 def _paths(paths: Union[PathLike, Iterable[PathLike], None]) -> List[str]:
     if paths is None:
         return []
-    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
-        return [str(paths)]
-    return [str(p) for p in paths]
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        return [_path(paths)]
+    return [_path(p) for p in paths]
 
 
-def check(paths: Union[PathLike, Iterable[PathLike]], rules: Optional[str] = None) -> List[Dict[str, Any]]:
+def _integer(name: str, value: Any) -> int:
+    """A state's value as given, refused when it is not an integer (1.9
+    would have been set as 1): ints and int-likes (numpy's), and floats with
+    no fraction."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    raise ValueError(f"state[{name!r}] = {value!r}: a state's values are integers")
+
+
+def check(paths: Union[PathLike, Iterable[PathLike]], rules: Optional[PathLike] = None) -> List[Dict[str, Any]]:
     """Checks rule-set, card and effect files (and folders of them) and
     returns every diagnostic, as ``grimoire check PATHS --format json``.
 
@@ -118,14 +144,14 @@ def check(paths: Union[PathLike, Iterable[PathLike]], rules: Optional[str] = Non
     line) per such path, after the diagnostics of the files that could be
     read. A rule set that cannot be loaded raises too.
     """
-    code, stdout, stderr = _grimoire.check(_paths(paths), rules)
+    code, stdout, stderr = _grimoire.check(_paths(paths), None if rules is None else _path(rules))
     if code in (0, 1):
         return json.loads(stdout) if stdout.strip() else []
     return _run((code, stdout, stderr))  # raises: exit code 2
 
 
 def eval(
-    rules: str,
+    rules: PathLike,
     effects: str,
     state: Optional[Mapping[str, int]] = None,
     seed: int = 0,
@@ -136,13 +162,14 @@ def eval(
     and returns ``{"state": …, "events": […]}``, as ``grimoire eval --format json``.
 
     ``state`` sets values before the effects run, as ``--set``:
-    ``{"you.wall": 0, "other.tower": 5}``. ``seed`` seeds the generator
+    ``{"you.wall": 0, "other.tower": 5}``; a value that is not an integer
+    (``1.9``) raises ValueError. ``seed`` seeds the generator
     (chance, dice). ``statuses`` (``"hero=weakness"``) are acquired first,
     ``then`` names timings run after. Raises GrimoireError, with the located
     diagnostics, when the effects do not check.
     """
-    sets = [f"{k}={int(v)}" for k, v in (state or {}).items()]
-    return _run(_grimoire.eval(rules, effects, sets, seed, list(statuses), list(then)))
+    sets = [f"{k}={_integer(k, v)}" for k, v in (state or {}).items()]
+    return _run(_grimoire.eval(_path(rules), effects, sets, seed, list(statuses), list(then)))
 
 
 class Simulation(dict):
@@ -184,7 +211,7 @@ class Simulation(dict):
 
 
 def simulate(
-    rules: str,
+    rules: PathLike,
     games: int = 1000,
     seed: int = 1,
     ai: Union[str, Sequence[str]] = "random",
@@ -199,7 +226,8 @@ def simulate(
 
     ``ai`` is one policy for every seat or one per seat (``"random"``,
     ``"greedy"``, ``"search"``); ``cards`` replaces the bundled deck;
-    ``threads`` caps the worker threads (the figures never depend on it);
+    ``threads`` caps the worker threads (the figures never depend on it;
+    more than the machine's cores runs one per core, with a warning);
     ``shard=(k, n)`` plays only the kth of n shares of the run, whose result
     :func:`merge` adds up with the others; ``changes`` are made to the
     deck's cards first, each ``(card, key, value)`` as ``--change
@@ -209,7 +237,7 @@ def simulate(
     policies = [ai] if isinstance(ai, str) else list(ai)
     changed = [_change(c) for c in changes]
     return Simulation(
-        _figures(_grimoire.simulate(rules, games, seed, policies, _paths(cards), threads, shard, sort, changed))
+        _figures(_grimoire.simulate(_path(rules), games, seed, policies, _paths(cards), threads, shard, sort, changed))
     )
 
 

@@ -37,7 +37,9 @@ def simulate(
     sort: Optional[str] = None,
     changes: List[Tuple[str, str, str]] = ...,
 ) -> Figures:
-    """``grimoire simulate … --format json``: exit code 0 and the figures; 1
+    """``grimoire simulate … --format json``: exit code 0 and the figures (with
+    what the CLI notes on standard error beside them, such as ``threads``
+    past the machine's cores, in the last place); 1
     and the deck's located diagnostics as a JSON list on standard output (a
     change the card may not have, say), with the verdict on standard error;
     2, a usage error on standard error."""

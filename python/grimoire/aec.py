@@ -33,7 +33,6 @@ The built-in policies play a seat with ``env.policy_action("greedy")``.
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any, Dict, Iterable, List, Optional, Union
 
@@ -41,6 +40,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
+from . import PathLike, _paths
 from ._grimoire import Match
 
 _LOW = np.iinfo(np.int64).min
@@ -56,7 +56,7 @@ class GrimoireEnv(AECEnv):
         self,
         rules: str,
         seed: Optional[int] = None,
-        cards: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]], None] = None,
+        cards: Union[PathLike, Iterable[PathLike], None] = None,
         render_mode: Optional[str] = None,
     ):
         super().__init__()
@@ -64,12 +64,7 @@ class GrimoireEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
         self.rules = rules
         self.render_mode = render_mode
-        if cards is None:
-            self._cards: List[str] = []
-        elif isinstance(cards, (str, os.PathLike)):
-            self._cards = [os.fspath(cards)]
-        else:
-            self._cards = [os.fspath(c) for c in cards]
+        self._cards: List[str] = _paths(cards)
         first = 0 if seed is None else int(seed)
         self._match = Match(rules, first, self._cards)
         self._restart(first)

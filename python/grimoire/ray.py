@@ -46,12 +46,8 @@ def _policies(ai: Union[str, Sequence[str]]) -> List[str]:
     return [ai] if isinstance(ai, str) else list(ai)
 
 
-def _paths(cards: Union[str, Iterable[str], None]) -> List[str]:
-    if cards is None:
-        return []
-    if isinstance(cards, str) or hasattr(cards, "__fspath__"):
-        return [str(cards)]
-    return [str(c) for c in cards]
+def _paths(cards: Union[grimoire.PathLike, Iterable[grimoire.PathLike], None]) -> List[str]:
+    return grimoire._paths(cards)
 
 
 def simulate(

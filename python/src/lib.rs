@@ -11,7 +11,9 @@
 //! one game an agent plays move by move (the PettingZoo environments).
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use grimoire::check::defs::Card;
 use grimoire::check::rules::RuleSet;
@@ -31,18 +33,20 @@ fn printed(out: Output) -> Printed {
     (out.code, out.stdout, out.stderr)
 }
 
-/// A run's figures: exit code 0 and the figures as dictionaries; or the exit
-/// code, standard output and standard error of the CLI's refusal (no figures).
+/// A run's figures: exit code 0, the figures as dictionaries and the notes
+/// the CLI says on standard error beside them (`--threads` past the cores);
+/// or the exit code, standard output and standard error of the CLI's
+/// refusal (no figures).
 type Figures = (i32, Option<Py<PyAny>>, String, String);
 
-/// The figures as Python objects, or the refusal as printed.
-fn figures(py: Python<'_>, result: Result<SimJson, Output>) -> PyResult<Figures> {
+/// The figures as Python objects with their notes, or the refusal as printed.
+fn figures(py: Python<'_>, result: Result<(SimJson, String), Output>) -> PyResult<Figures> {
     match result {
-        Ok(json) => Ok((
+        Ok((json, notes)) => Ok((
             0,
             Some(to_python(py, &json.to_value())?),
             String::new(),
-            String::new(),
+            notes,
         )),
         Err(out) => Ok((out.code, None, out.stdout, out.stderr)),
     }
@@ -108,20 +112,52 @@ fn check(py: Python<'_>, paths: Vec<String>, rules: Option<String>) -> Printed {
     py.detach(|| printed(cli::check(&paths, rules.as_deref(), Format::Json, false)))
 }
 
+/// How often a long call looks for a signal (Ctrl-C) while it runs.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Waits for `receiver`'s one message with the interpreter released,
+/// looking for a signal every [`SIGNAL_CHECK`]: a signal's exception (Ctrl-C's
+/// `KeyboardInterrupt`) is returned at once, `stop` set first.
+fn wait_for<T: Send>(py: Python<'_>, receiver: Receiver<T>, stop: &AtomicBool) -> PyResult<T> {
+    let mut receiver = receiver;
+    loop {
+        let (got, back) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
+        receiver = back;
+        match got {
+            Ok(value) => return Ok(value),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "grimoire stopped with an internal error",
+                ));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
 /// `grimoire eval --rules RULES EFFECTS --format json`, with `--set` for
 /// each of `sets`, `--status` for each of `statuses` and `--then` for each
-/// of `then`.
+/// of `then`: run on a thread of its own with the interpreter released, so
+/// other Python threads go on and Ctrl-C raises `KeyboardInterrupt` at once
+/// (the evaluation, which cannot be stopped from outside, ends on that
+/// thread, within the evaluator's own limits, and its result is dropped).
 #[pyfunction]
 #[pyo3(signature = (rules, effects, sets=Vec::new(), seed=None, statuses=Vec::new(), then=Vec::new()))]
 fn eval(
+    py: Python<'_>,
     rules: String,
     effects: String,
     sets: Vec<String>,
     seed: Option<u64>,
     statuses: Vec<String>,
     then: Vec<String>,
-) -> Printed {
-    printed(cli::eval(&EvalArgs {
+) -> PyResult<Printed> {
+    let args = EvalArgs {
         rules,
         effects,
         file: None,
@@ -135,7 +171,17 @@ fn eval(
         then,
         format: Format::Json,
         color: false,
-    }))
+    };
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("grimoire eval".to_string())
+        // The main thread's stack, as the CLI evaluates on.
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = sender.send(printed(cli::eval(&args)));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the evaluation: {e}")))?;
+    wait_for(py, receiver, &AtomicBool::new(false))
 }
 
 /// The figures of `grimoire simulate RULES --games GAMES --seed SEED --format
@@ -157,13 +203,10 @@ fn simulate(
 ) -> PyResult<Figures> {
     let ai = policies(&ai)?;
     let changes = changes
-        .into_iter()
-        .map(|(card, key, value)| CardChange {
-            card,
-            key: key.trim_start_matches(':').to_string(),
-            value,
-        })
-        .collect();
+        .iter()
+        .map(|(card, key, value)| CardChange::new(card, key, value))
+        .collect::<Result<_, _>>()
+        .map_err(PyValueError::new_err)?;
     let shard = match shard {
         Some((index, of)) => {
             Some(Shard::parse(&format!("{index}/{of}")).map_err(PyValueError::new_err)?)
@@ -188,23 +231,44 @@ fn simulate(
         progress: false,
         color: false,
     };
-    let run = py.detach(|| {
-        // The CLI's checks and loading, so that a refusal is word for word its own.
-        let prepared = cli::prepare_simulation(&args)?;
-        let done = AtomicU64::new(0);
-        let tally = prepared.pool.install(|| {
-            sim::run_range(
-                &prepared.rules,
-                &prepared.deck,
-                args.seed,
-                args.games_played(),
-                &args.ai,
-                &done,
-            )
+    // The CLI's checks and loading, so that a refusal is word for word its own.
+    let prepared = match py.detach(|| cli::prepare_simulation(&args)) {
+        Ok(prepared) => prepared,
+        Err(out) => return figures(py, Err(out)),
+    };
+    // The games on a thread of their own, so that Ctrl-C stops them: the
+    // games under way end and no other starts.
+    let stop = AtomicBool::new(false);
+    let tally = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (prepared, args, stop_flag) = (&prepared, &args, &stop);
+        let worker = scope.spawn(move || {
+            let done = AtomicU64::new(0);
+            let tally = prepared.pool.install(|| {
+                sim::run_range_until(
+                    &prepared.rules,
+                    &prepared.deck,
+                    args.seed,
+                    args.games_played(),
+                    &args.ai,
+                    &done,
+                    stop_flag,
+                )
+            });
+            let _ = sender.send(tally);
         });
-        Ok(SimJson::of(&prepared, &args, &tally))
-    });
-    figures(py, run)
+        let tally = wait_for(py, receiver, &stop);
+        // Stopped, the games under way finish before the error is raised.
+        let _ = py.detach(move || worker.join());
+        tally
+    })?;
+    figures(
+        py,
+        Ok((
+            SimJson::of(&prepared, &args, &tally),
+            prepared.notes.clone(),
+        )),
+    )
 }
 
 /// The figures of `grimoire merge --format json` of shards given as JSON text.
@@ -215,7 +279,7 @@ fn merge(py: Python<'_>, shards: Vec<String>) -> PyResult<Figures> {
         .enumerate()
         .map(|(i, text)| (format!("shard #{}", i + 1), text))
         .collect();
-    let merged = py.detach(|| cli::merge_figures(&named, false));
+    let merged = py.detach(|| cli::merge_figures(&named, false).map(|json| (json, String::new())));
     figures(py, merged)
 }
 
@@ -362,9 +426,17 @@ impl Match {
 
     /// What `seat` sees: every value of the first entities (zero past the
     /// last), how many of each card of the deck are in its own hand, and
-    /// which seat it is (one 1 among zeros).
-    fn observe(&self, seat: usize) -> Vec<i64> {
+    /// which seat it is (one 1 among zeros). A seat the game does not have
+    /// is a `ValueError`.
+    fn observe(&self, seat: usize) -> PyResult<Vec<i64>> {
         let o = self.playing.borrow_owner();
+        let seats = o.rules.seats.len();
+        if seat >= seats {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat}: the game has {seats} seats, 0 to {}",
+                seats.saturating_sub(1)
+            )));
+        }
         let width = o.rules.attributes.len();
         let mut out = vec![0i64; self.observation_size()];
         self.playing.with_dependent(|_, game| {
@@ -389,7 +461,7 @@ impl Match {
                 *flag = 1;
             }
         });
-        out
+        Ok(out)
     }
 
     /// Makes move `action` (one of [`Match::legal`]) for the seat to move.
@@ -412,12 +484,12 @@ impl Match {
 
     /// The move the built-in `policy` (random, greedy or search) would make
     /// for the seat to move, as a number; `None` when it has none.
-    fn choose(&mut self, policy: &str) -> PyResult<Option<usize>> {
+    fn choose(&mut self, py: Python<'_>, policy: &str) -> PyResult<Option<usize>> {
         let policy = policies(&[policy.to_string()])?[0];
-        let ai = &mut self.ai;
-        let chosen = self
-            .playing
-            .with_dependent_mut(|_, game| ai.choose(game, policy));
+        let (ai, playing) = (&mut self.ai, &mut self.playing);
+        // The searching player takes seconds: other Python threads go on meanwhile.
+        let chosen =
+            py.detach(move || playing.with_dependent_mut(|_, game| ai.choose(game, policy)));
         Ok(chosen.and_then(|a| {
             let i = self.legal.iter().position(|l| *l == a)?;
             self.encode(&a, i)

@@ -211,14 +211,14 @@ fn table(rows: &[[String; 4]]) -> String {
 /// A file or standard input that cannot be read is a usage error, exit 2.
 pub(crate) fn effects_source(text: &str, file: Option<&Path>) -> Result<Source, Output> {
     if let Some(path) = file {
-        return std::fs::read_to_string(path)
+        return crate::files::read_file_text(path)
             .map(|text| Source::new(path.display().to_string(), text))
             .map_err(|e| Output::usage(format!("{}: {e}", path.display())));
     }
     if text.trim() == "-" {
-        let mut input = String::new();
-        return std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
-            .map(|_| Source::new("<stdin>", input))
+        return crate::files::read_capped(std::io::stdin())
+            .and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other))
+            .map(|input| Source::new("<stdin>", input))
             .map_err(|e| Output::usage(format!("standard input: {e}")));
     }
     Ok(Source::new("<effects>", text.to_string()))

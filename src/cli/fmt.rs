@@ -5,7 +5,9 @@
 //! text reads back the same ([`crate::formatter::format_source`] checks both), and
 //! then atomically: the new text goes to a temporary file beside it, which
 //! takes the original's permissions and is renamed over it. So an
-//! interrupted run leaves each file either as it was or formatted.
+//! interrupted run leaves each file either as it was or formatted. A file
+//! that changed after it was read (another program writing it) and anything
+//! that is not a regular file (a FIFO) are refused and left as they are.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -34,11 +36,10 @@ pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
                 "`fmt -` formats standard input to standard output, so it is given alone; format files in another run",
             );
         }
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-            return Output::usage(format!("standard input: {e}"));
-        }
-        return fmt_text(bytes, check, color);
+        return match files::read_capped(std::io::stdin()) {
+            Ok(bytes) => fmt_text(bytes, check, color),
+            Err(e) => Output::usage(format!("standard input: {e}")),
+        };
     }
     let mut out = Output::default();
     let mut io_errors = Vec::new();
@@ -84,7 +85,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, color: bool) -> Output {
                     .header(&source.path, &format!("{} (formatted)", source.path))
             );
         } else {
-            match write_atomically(path, &formatted) {
+            match write_atomically(path, &source.text, &formatted) {
                 Ok(()) => changed += 1,
                 Err(e) => io_errors.push(format!("{}: {e}", path.display())),
             }
@@ -239,15 +240,22 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, io_errors: &mut Vec<String>) {
     }
 }
 
-/// Replaces the file at `path` with `text`: written to a temporary file in
-/// the same folder (so the rename stays on one file system), given the
-/// original's permissions (and owner, where allowed), then renamed over it.
+/// Replaces the file at `path`, read as `read`, with `text`: written to a
+/// temporary file in the same folder (so the rename stays on one file
+/// system), given the original's permissions (and owner, where allowed),
+/// then renamed over it if the file still holds `read`.
 /// A symlink is followed, so the file it points at is formatted and the link
 /// stays a link; a hard link keeps the old text (the name gets a new file);
-/// a read-only file is refused.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// a read-only file, and anything not a regular file, is refused.
+fn write_atomically(path: &Path, read: &str, text: &str) -> std::io::Result<()> {
     let target = fs::canonicalize(path)?;
     let meta = fs::metadata(&target)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file; left as it is",
+        ));
+    }
     let permissions = meta.permissions();
     // A read-only file says its owner wants it left alone: not replaced.
     if permissions.readonly() {
@@ -289,6 +297,14 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
             use std::os::unix::fs::MetadataExt;
             let _ = std::os::unix::fs::chown(&tmp, Some(meta.uid()), Some(meta.gid()));
         }
+        // What another program wrote since the file was read (a generator
+        // appending cards) would go with the rename: refused instead. Only
+        // the moment between this comparison and the rename is unguarded.
+        if files::read_file(&target)? != read.as_bytes() {
+            return Err(std::io::Error::other(
+                "the file changed while fmt was formatting it; left as it is (run fmt again once nothing else writes it)",
+            ));
+        }
         fs::rename(&tmp, &target)
     })();
     if result.is_err() {
@@ -296,4 +312,40 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grimoire-fmt-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch folder");
+        dir
+    }
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_left_as_it_is() {
+        let dir = scratch("changed");
+        let path = dir.join("cards.edn");
+        // Read as one card; another program appended a second meanwhile.
+        fs::write(&path, "{:a 1}\n{:b 2}\n").expect("write");
+        let err = write_atomically(&path, "{:a 1}\n", "{:a 1}\n\n").expect_err("refused");
+        assert!(
+            err.to_string()
+                .contains("the file changed while fmt was formatting it"),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&path).expect("read"), "{:a 1}\n{:b 2}\n");
+        // No temporary file left beside it.
+        assert_eq!(fs::read_dir(&dir).expect("dir").count(), 1);
+        // Unchanged, it is replaced.
+        write_atomically(&path, "{:a 1}\n{:b 2}\n", "{:a 1}\n\n{:b 2}\n").expect("written");
+        assert_eq!(
+            fs::read_to_string(&path).expect("read"),
+            "{:a 1}\n\n{:b 2}\n"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -39,12 +39,10 @@ pub fn simulate_checked(args: &SimArgs, replay_every: u64) -> Output {
             Err(out) => return out,
         }
     }
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => return Output::usage(format!("cannot start worker threads: {e}")),
+    // `simulate` said already if `--threads` was past the machine's cores.
+    let pool = match super::simulate::worker_pool(args.threads) {
+        Ok((pool, _)) => pool,
+        Err(out) => return out,
     };
     let games = args.games_played();
     let mut total = CheckedRun::default();

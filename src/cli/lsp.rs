@@ -1,8 +1,9 @@
 //! `grimoire lsp`: a language server over standard input and output, so a
 //! designer's editor shows what `grimoire check` says as they type.
 //!
-//! It speaks the Language Server Protocol through `lsp-server` (framing and
-//! the initialize handshake), with messages as JSON values: full-text
+//! It speaks the Language Server Protocol with `lsp-server`'s message types
+//! over its own bounded transport ([`super::jsonrpc`]: no size a client
+//! writes is trusted) and handshake, with messages as JSON values: full-text
 //! synchronisation, diagnostics on open and change (the same as `check`, same
 //! spans), hover (operators from the registry; roles, attributes, params,
 //! operations, timings, statuses and kinds from the rule set's docs; cards),
@@ -13,53 +14,126 @@
 //! default.
 //!
 //! [`Server`] holds the state and turns one message into the messages to send;
-//! [`lsp`] runs it on the standard streams.
+//! [`serve`] runs a session (initialize, shutdown, exit) on two streams and
+//! [`lsp`] on the standard ones. A document past [`MAX_DOCUMENT_BYTES`] is
+//! not checked as it is typed, and a document's first [`MAX_PER_FILE`]
+//! diagnostics are published, as `check` shows them.
 
 use crate::ids::AttrId;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{Message, Notification, Request, Response};
 use serde_json::{Value, json};
 
-use super::Output;
+use super::jsonrpc::{self, Incoming};
+use super::{MAX_PER_FILE, Output};
 use crate::check::defs::DefKind;
 use crate::check::ops::OPERATORS;
 use crate::check::rules::RuleSet;
-use crate::diag::{Severity, Source};
+use crate::diag::{Code, Severity, Source};
 use crate::files;
 use crate::ids::OpId;
 use crate::ids::RoleId;
+use crate::syntax::LineIndex;
 
 /// Runs the server on standard input and output until the client exits.
 pub fn lsp() -> Output {
-    let (connection, threads) = Connection::stdio();
-    let capabilities = Server::capabilities();
-    let params = match connection.initialize(capabilities) {
-        Ok(p) => p,
-        Err(e) => return Output::usage(format!("lsp: {e}")),
-    };
-    let mut server = Server::new(&params);
-    for msg in &connection.receiver {
-        if let Message::Request(req) = &msg {
-            match connection.handle_shutdown(req) {
-                Ok(true) => break,
-                Ok(false) => {}
-                Err(e) => return Output::usage(format!("lsp: {e}")),
-            }
-        }
-        for out in server.handle(msg) {
-            if connection.sender.send(out).is_err() {
-                return Output::usage("lsp: the client went away".to_string());
-            }
-        }
-    }
-    drop(connection);
-    if let Err(e) = threads.join() {
-        return Output::usage(format!("lsp: {e}"));
-    }
-    Output::default()
+    serve(&mut std::io::stdin().lock(), &mut std::io::stdout().lock())
 }
+
+/// Where a session is: waiting for `initialize`, serving, or shut down and
+/// waiting for `exit`.
+enum Session {
+    Starting,
+    Serving(Server),
+    ShutDown,
+}
+
+/// Serves the client on `input` and `output` until it exits: exit code 0
+/// after `shutdown` then `exit` (or at the end of the input once
+/// initialized), 1 on `exit` without `shutdown` (as the protocol says), 2
+/// when the stream's framing is lost or the client goes away first.
+/// Malformed and oversized messages are answered with a JSON-RPC error and
+/// the session goes on.
+pub fn serve(input: &mut impl std::io::BufRead, output: &mut impl std::io::Write) -> Output {
+    let mut session = Session::Starting;
+    loop {
+        let msg = match jsonrpc::read(input) {
+            Ok(Incoming::Message(msg)) => msg,
+            Ok(Incoming::Refused { id, code, message }) => {
+                if jsonrpc::write_error(output, id, code, &message).is_err() {
+                    return Output::usage("lsp: the client went away");
+                }
+                continue;
+            }
+            Ok(Incoming::End) => {
+                return match session {
+                    Session::Starting => Output::usage("lsp: the input ended before `initialize`"),
+                    _ => Output::default(),
+                };
+            }
+            Err(e) => return Output::usage(format!("lsp: {e}")),
+        };
+        if let Message::Notification(n) = &msg
+            && n.method == "exit"
+        {
+            return match session {
+                Session::ShutDown => Output::default(),
+                _ => Output {
+                    code: 1,
+                    stderr: "lsp: `exit` without `shutdown`\n".to_string(),
+                    ..Output::default()
+                },
+            };
+        }
+        let replies = match (&mut session, msg) {
+            (Session::Serving(_), Message::Request(req)) if req.method == "shutdown" => {
+                session = Session::ShutDown;
+                vec![Response::new_ok(req.id, Value::Null).into()]
+            }
+            (Session::Serving(server), msg) => server.handle(msg),
+            (Session::Starting, Message::Request(req)) if req.method == "initialize" => {
+                session = Session::Serving(Server::new(&req.params));
+                let answer = json!({"capabilities": Server::capabilities()});
+                vec![Response::new_ok(req.id, answer).into()]
+            }
+            (Session::Starting, Message::Request(req)) => vec![
+                Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::ServerNotInitialized as i32,
+                    format!("{}: the server is not initialized yet", req.method),
+                )
+                .into(),
+            ],
+            (Session::ShutDown, Message::Request(req)) => vec![
+                Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::InvalidRequest as i32,
+                    format!(
+                        "{}: the server is shut down; only `exit` is read",
+                        req.method
+                    ),
+                )
+                .into(),
+            ],
+            // Notifications before `initialize` or after `shutdown`, and
+            // responses, ask for nothing.
+            _ => Vec::new(),
+        };
+        for reply in replies {
+            if jsonrpc::write(output, reply).is_err() {
+                return Output::usage("lsp: the client went away");
+            }
+        }
+    }
+}
+
+/// The largest document the server checks as it is typed: 16 MiB, far past
+/// any card file, so that each keystroke's check stays quick; a larger one
+/// gets one diagnostic saying so (`grimoire check` reads it whole) and no
+/// answers.
+pub const MAX_DOCUMENT_BYTES: usize = 16 << 20;
 
 /// The open documents and where the workspace is.
 #[derive(Debug, Default)]
@@ -149,7 +223,7 @@ impl Server {
         let uri = req.params["textDocument"]["uri"]
             .as_str()
             .unwrap_or_default();
-        let Some(text) = self.docs.get(uri) else {
+        let Some(text) = self.docs.get(uri).filter(|t| t.len() <= MAX_DOCUMENT_BYTES) else {
             return Response::new_ok(id, Value::Null);
         };
         let at = position_offset(text, &req.params["position"]);
@@ -163,43 +237,72 @@ impl Server {
     }
 
     /// `check`'s diagnostics for the document, with the workspace's rule-set
-    /// files beside it so its own rule sets are known.
+    /// files beside it so its own rule sets are known: the first
+    /// [`MAX_PER_FILE`] of them, as `check` shows, the last saying how many
+    /// more there are.
     fn diagnostics(&self, uri: &str) -> Vec<Value> {
         let Some(text) = self.docs.get(uri) else {
             return Vec::new();
         };
+        if text.len() > MAX_DOCUMENT_BYTES {
+            return vec![json!({
+                "range": range(text, 0, 0),
+                "severity": 1,
+                "code": Code::TooLarge.as_str(),
+                "source": "grimoire",
+                "message": format!(
+                    "this document is {} MiB, over the {} MiB the editor checks as you type: run `grimoire check` on the file",
+                    text.len() >> 20,
+                    MAX_DOCUMENT_BYTES >> 20
+                ),
+            })];
+        }
         let path = uri_path(uri).map_or(uri.to_string(), |p| p.display().to_string());
         let mut sources = vec![Source::new(path.clone(), text.clone())];
         for rules in self.workspace_rule_files() {
             if rules.display().to_string() != path
-                && let Ok(t) = std::fs::read_to_string(&rules)
+                && let Ok(t) = files::read_file_text(&rules)
             {
                 sources.push(Source::new(rules.display().to_string(), t));
             }
         }
         let checked = files::check_sources_in(&self.library(uri), sources, None);
         let source = &checked.sources[0];
-        checked
+        // One line index for every range: a position found from the start of
+        // the text each time made 200,000 errors take minutes.
+        let lines = Lines::new(&source.text);
+        let range = |start: u32, end: u32| lines.range(start, end);
+        let own: Vec<_> = checked
             .diagnostics
             .iter()
             .filter(|(i, _)| *i == 0)
-            .map(|(_, d)| {
+            .collect();
+        let hidden = own.len().saturating_sub(MAX_PER_FILE);
+        own.iter()
+            .take(MAX_PER_FILE)
+            .enumerate()
+            .map(|(n, (_, d))| {
                 let mut message = d.message.clone();
                 if let Some(help) = &d.help {
                     message.push_str(&format!("\nhelp: {help}"));
+                }
+                if hidden > 0 && n + 1 == MAX_PER_FILE {
+                    message.push_str(&format!(
+                        "\n({hidden} more diagnostics in this document are not shown)"
+                    ));
                 }
                 let related: Vec<Value> = d
                     .related
                     .iter()
                     .map(|(span, note)| {
                         json!({
-                            "location": {"uri": uri, "range": range(&source.text, span.start, span.end)},
+                            "location": {"uri": uri, "range": range(span.start, span.end)},
                             "message": note,
                         })
                     })
                     .collect();
                 json!({
-                    "range": range(&source.text, d.span.start, d.span.end),
+                    "range": range(d.span.start, d.span.end),
                     "severity": if d.severity == Severity::Error { 1 } else { 2 },
                     "code": d.code.as_str(),
                     "source": "grimoire",
@@ -660,6 +763,38 @@ fn range(text: &str, start: u32, end: u32) -> Value {
     json!({"start": position(text, start as usize), "end": position(text, end as usize)})
 }
 
+/// A text's LSP positions found through its line index, each in the time
+/// of its own line: for the many ranges of one text.
+struct Lines<'t> {
+    text: &'t str,
+    index: LineIndex,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            text,
+            index: LineIndex::new(text),
+        }
+    }
+
+    /// The LSP position (line, UTF-16 character) of byte `offset`.
+    fn position(&self, offset: u32) -> Value {
+        let line = self.index.location(self.text, offset).line;
+        let start = self.index.line_start(line).unwrap_or(0) as usize;
+        let mut end = (offset as usize).clamp(start, self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let character: usize = self.text[start..end].chars().map(char::len_utf16).sum();
+        json!({"line": line - 1, "character": character})
+    }
+
+    fn range(&self, start: u32, end: u32) -> Value {
+        json!({"start": self.position(start), "end": self.position(end)})
+    }
+}
+
 /// The path of a `file://` URI, percent-decoded.
 fn uri_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
@@ -711,6 +846,21 @@ mod tests {
             position_offset(text, &json!({"line": 9, "character": 0})),
             text.len()
         );
+    }
+
+    #[test]
+    fn positions_by_the_line_index_are_those_from_the_start() {
+        let text = "ab\n\u{1F600}x\r\n\n\u{e9}z";
+        let lines = Lines::new(text);
+        for offset in 0..=text.len() + 2 {
+            if text.is_char_boundary(offset.min(text.len())) {
+                assert_eq!(
+                    lines.position(offset as u32),
+                    position(text, offset),
+                    "{offset}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn merge(args: &MergeArgs) -> Output {
     }
     let mut texts = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_file_text(path) {
             Ok(t) => texts.push((path.display().to_string(), t)),
             Err(e) => return Output::usage(format!("{}: {e}", path.display())),
         }
@@ -74,6 +74,23 @@ pub fn merge_figures(texts: &[(String, String)], color: bool) -> Result<SimJson,
     merged(texts, Format::Json, false, color).map(|m| m.json)
 }
 
+/// The longest line of a refusal: a shard is anyone's text, and what it
+/// holds is quoted back (a forged 16 MB rule-set name made a 16 MB error).
+const MAX_ERROR_LINE: usize = 1000;
+
+/// `line` cut to [`MAX_ERROR_LINE`] bytes (on a character boundary), saying
+/// how much was left out.
+fn clip(line: &str) -> String {
+    if line.len() <= MAX_ERROR_LINE {
+        return line.to_string();
+    }
+    let mut end = MAX_ERROR_LINE;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes more)", &line[..end], line.len() - end)
+}
+
 /// A merged run: its figures, and what they are shown with.
 struct Merged {
     /// The deck's line in the table's head.
@@ -85,6 +102,19 @@ struct Merged {
 
 /// The shards given as text, checked to be every share of one run and added up.
 fn merged(
+    texts: &[(String, String)],
+    format: Format,
+    csv: bool,
+    color: bool,
+) -> Result<Merged, Output> {
+    merged_unclipped(texts, format, csv, color).map_err(|mut out| {
+        out.stderr = out.stderr.lines().map(|l| clip(l) + "\n").collect();
+        out
+    })
+}
+
+/// [`merged`], its refusal's lines as long as what they quote.
+fn merged_unclipped(
     texts: &[(String, String)],
     format: Format,
     csv: bool,

@@ -10,6 +10,7 @@ mod deck;
 pub mod explain;
 pub mod fmt;
 mod invariants;
+mod jsonrpc;
 pub mod lsp;
 mod merge;
 mod new;
@@ -252,10 +253,10 @@ pub fn check(paths: &[PathBuf], rules: Option<&str>, format: Format, color: bool
         paths.iter().partition(|p| p.as_os_str() == "-");
     let mut extra = Vec::new();
     if !stdin.is_empty() {
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-            return Output::usage(format!("standard input: {e}"));
-        }
+        let bytes = match files::read_capped(std::io::stdin()) {
+            Ok(bytes) => bytes,
+            Err(e) => return Output::usage(format!("standard input: {e}")),
+        };
         extra.push(files::source_of("<stdin>".to_string(), bytes));
     }
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
@@ -687,7 +688,7 @@ fn apply_case(
 }
 
 fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
-    let text = std::fs::read_to_string(path)
+    let text = files::read_file_text(path)
         .map_err(|e| Box::new(Output::usage(format!("{}: {e}", path.display()))))?;
     ron::from_str::<StateFile>(&text).map_err(|e| {
         let source = Source::new(path.display().to_string(), text.clone());

@@ -499,12 +499,20 @@ fn ask_action(
     }
 }
 
-/// Shows `prompt` and reads one line, trimmed; `None` at the end of input or on `q`.
+/// The longest answer read from a person: an input with no line end
+/// within it (`/dev/zero`) ends the game as the end of input does.
+const MAX_ANSWER_BYTES: u64 = 4096;
+
+/// Shows `prompt` and reads one line, trimmed; `None` at the end of input, on
+/// `q`, or for a line longer than [`MAX_ANSWER_BYTES`].
 fn answer(prompt: &str, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<String> {
     let _ = output.write_all(prompt.as_bytes());
     let _ = output.flush();
     let mut line = String::new();
-    if input.read_line(&mut line).ok()? == 0 {
+    let read = std::io::Read::take(&mut *input, MAX_ANSWER_BYTES)
+        .read_line(&mut line)
+        .ok()?;
+    if read == 0 || (read as u64 == MAX_ANSWER_BYTES && !line.ends_with('\n')) {
         return None;
     }
     let line = line.trim();

@@ -199,8 +199,8 @@ pub(crate) fn rules_digest(given: &str) -> std::io::Result<String> {
         Some(Tree::Bundled) => Ok(digest(
             crate::bundled::file(&rel).unwrap_or_default().as_bytes(),
         )),
-        Some(tree) => std::fs::read(tree.path(&rel)).map(|b| digest(&b)),
-        None => std::fs::read(given).map(|b| digest(&b)),
+        Some(tree) => files::read_file(&tree.path(&rel)).map(|b| digest(&b)),
+        None => files::read_file(Path::new(given)).map(|b| digest(&b)),
     }
 }
 

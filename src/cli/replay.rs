@@ -122,7 +122,7 @@ pub fn replay(path: &Path, anyway: bool, color: bool) -> Output {
 
 /// The recording at `path`, or why it cannot be replayed.
 fn read(path: &Path) -> Result<Recording, Box<Output>> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_file_text(path)
         .map_err(|e| Box::new(Output::usage(format!("{}: {e}", path.display()))))?;
     let rec: Recording = serde_json::from_str(&text).map_err(|e| {
         Box::new(Output::usage(format!(

@@ -32,7 +32,7 @@ use crate::sim::{
 pub struct SimArgs {
     /// Rule set: a name (the project's, else a bundled one such as arcomage) or a rule-set file.
     pub rules: String,
-    /// How many games.
+    /// How many games (at most a billion).
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
     /// The run's seed: the same seed gives the same figures.
@@ -42,7 +42,8 @@ pub struct SimArgs {
     /// search (two moves ahead, the replies in 4 deals of the unseen cards; slow, strongest); once for both seats, or once per seat.
     #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,
-    /// Worker threads (default: every core). The figures do not depend on it.
+    /// Worker threads (default: every core; more than the cores runs one per core, with a
+    /// note). The figures do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
@@ -112,6 +113,9 @@ pub struct Prepared {
     pub pool: rayon::ThreadPool,
     /// Each seat's policy's name.
     pub policies: Vec<&'static str>,
+    /// What the run says on standard error before its figures: `--threads`
+    /// past the machine's cores, say.
+    pub notes: String,
 }
 
 impl Prepared {
@@ -162,10 +166,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
     if let Err(e) = Game::new(&rules, &deck, 0, Log::Skip) {
         return Err(Output::usage(e.to_string()));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Output::usage(format!("cannot start worker threads: {e}")))?;
+    let (pool, notes) = worker_pool(args.threads)?;
     // The second deck, played on the same seeds, when comparing.
     let versus = if args.versus.is_empty() {
         None
@@ -185,8 +186,39 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
         versus,
         pool,
         policies,
+        notes,
     })
 }
+
+/// The worker threads for `--threads` (every core when not given), and the
+/// note said when more were asked than the machine has cores: each would
+/// only wait for a core (ten thousand of them loaded a machine past 2,000),
+/// and the figures never depend on how many there are.
+pub(crate) fn worker_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, String), Output> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let (threads, note) = match threads {
+        Some(n) if n > cores => (
+            cores,
+            format!(
+                "note: --threads {n}: this machine has {cores} core{}; running {cores} worker thread{} (the figures do not depend on it)\n",
+                crate::diag::plural(cores),
+                crate::diag::plural(cores)
+            ),
+        ),
+        Some(n) => (n, String::new()),
+        None => (0, String::new()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Output::usage(format!("cannot start worker threads: {e}")))?;
+    Ok((pool, note))
+}
+
+/// The most games one run may ask for: a billion, hours on a few cores and
+/// intervals far narrower than any card's effect; past it is a slip of the
+/// keyboard (`--games 18446744073709551615` would run for centuries).
+pub const MAX_GAMES: u64 = 1_000_000_000;
 
 /// The checks of the arguments alone, before anything is loaded.
 fn check_args(args: &SimArgs) -> Result<(), Output> {
@@ -194,6 +226,12 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
         return Err(Output::usage(
             "--games 0: nothing to simulate; give 1 or more".to_string(),
         ));
+    }
+    if args.games > MAX_GAMES {
+        return Err(Output::usage(format!(
+            "--games {}: at most {MAX_GAMES} games in one run; spread more over runs with other seeds",
+            args.games
+        )));
     }
     if args.threads == Some(0) {
         return Err(Output::usage(
@@ -303,7 +341,9 @@ pub fn simulate(args: &SimArgs) -> Output {
             decks: [&prepared.deck_shown, versus_shown],
         };
         let comparison = Comparison::new(rules.seats.len(), &a, &b);
-        return super::compare::report(rules, &heading, &comparison, args.format, args.csv);
+        let mut out = super::compare::report(rules, &heading, &comparison, args.format, args.csv);
+        out.stderr.insert_str(0, &prepared.notes);
+        return out;
     }
     let run = prepared.run();
     let json = SimJson::new(&run, args, &tally);
@@ -331,7 +371,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         let _ = writeln!(notes, "report written to {}", path.display());
     }
     Output {
-        stderr: notes,
+        stderr: prepared.notes.clone() + &notes,
         stdout: print(run.deck_shown, args, &json),
         ..Output::default()
     }

@@ -455,9 +455,12 @@ pub fn explain(code: Code) -> Explanation {
         ),
         Code::TooLarge => (
             "a text too large",
-            "A text larger than 4 GiB: spans hold 32-bit offsets.",
+            "A text larger than 4 GiB (spans hold 32-bit offsets); or, in an \
+             editor, a document larger than the 16 MiB the language server \
+             checks as it is typed.",
             "No definitions or rule set is this large; the file is not one. \
-             Split it, or check the right file.",
+             Split it, or check the right file (`grimoire check` reads a file \
+             of up to 64 MiB).",
             Input::None,
             "",
             "",

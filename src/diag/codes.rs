@@ -121,7 +121,7 @@ codes! {
     UnexpectedChar = "E0115",
     /// Collections nested more than 200 deep.
     TooDeep = "E0116",
-    /// A text larger than 4 GiB.
+    /// A text larger than 4 GiB; a document larger than the language server checks.
     TooLarge = "E0117",
     /// A file whose bytes are not UTF-8 text.
     NotUtf8 = "E0118",

@@ -200,9 +200,13 @@ fn join(items: impl IntoIterator<Item = String>, last: &str) -> String {
 
 /// The name in `candidates` nearest to `name`, if it is close enough to be a likely typo.
 pub fn nearest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = (length / 3).max(1);
     candidates
         .into_iter()
+        // The distance is at least the difference in length: a name of
+        // megabytes is not compared letter by letter with short ones.
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(name, c), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, c)| (d, c))

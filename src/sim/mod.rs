@@ -16,5 +16,5 @@ pub use cardstats::{Counts, Difference, Figures, Rate};
 pub use checked::{CheckedRun, Failure, check_range};
 pub use compare::Comparison;
 pub use report::{Played, RunFigures, card_rows, fingerprint, sort_columns};
-pub use run::{Shard, game_seed, run_all, run_games, run_range};
+pub use run::{Shard, game_seed, run_all, run_games, run_range, run_range_until};
 pub use tally::{Stop, Tally};

@@ -4,7 +4,7 @@
 //! same whatever the thread count or the machines.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -120,6 +120,19 @@ pub fn run_games(
     ai_policies: &[Policy],
     done: &AtomicU64,
 ) -> Tally {
+    play_games(rules, deck, seed, range, ai_policies, done, None)
+}
+
+/// [`run_games`], no game started once `stop` (if any) is set.
+fn play_games(
+    rules: &RuleSet,
+    deck: &[Card],
+    seed: u64,
+    range: Range<u64>,
+    ai_policies: &[Policy],
+    done: &AtomicU64,
+    stop: Option<&AtomicBool>,
+) -> Tally {
     let seats = rules.seats.len();
     let mut tally = Tally::new(seats, deck.len());
     let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Skip) else {
@@ -137,6 +150,9 @@ pub fn run_games(
         cards: &mut cards,
     };
     for i in range {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break;
+        }
         game.reset(game_seed(seed, i));
         let mut players = Computer {
             ai: &mut ai,
@@ -202,5 +218,25 @@ pub fn run_range(
 ) -> Tally {
     chunks(games)
         .map(|range| run_games(rules, deck, seed, range, ai, done))
+        .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
+}
+
+/// [`run_range`] that a caller can interrupt (the Python package, on
+/// Ctrl-C): once `stop` is set, the games under way finish and no other
+/// starts, and the tally holds only the games played, for the caller to
+/// drop.
+pub fn run_range_until(
+    rules: &RuleSet,
+    deck: &[Card],
+    seed: u64,
+    games: Range<u64>,
+    ai: &[Policy],
+    done: &AtomicU64,
+    stop: &AtomicBool,
+) -> Tally {
+    // Once stopped, the chunks not yet begun are passed over without a game made.
+    chunks(games)
+        .filter(|_| !stop.load(Ordering::Relaxed))
+        .map(|range| play_games(rules, deck, seed, range, ai, done, Some(stop)))
         .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
 }

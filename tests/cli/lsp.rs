@@ -11,15 +11,19 @@ use serde_json::{Value, json};
 
 struct Client {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     messages: Receiver<Value>,
     next_id: i64,
 }
 
 impl Client {
+    /// The server, under a memory limit: a regression that reads for ever
+    /// fails the test rather than taking the machine's memory.
     fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_grimoire"))
-            .arg("lsp")
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 4194304; exec \"$0\" lsp")
+            .arg(env!("CARGO_BIN_EXE_grimoire"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -57,7 +61,7 @@ impl Client {
         });
         Client {
             child,
-            stdin,
+            stdin: Some(stdin),
             messages,
             next_id: 1,
         }
@@ -65,8 +69,7 @@ impl Client {
 
     fn send(&mut self, value: Value) {
         let body = value.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
-        self.stdin.flush().expect("flush");
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -83,6 +86,29 @@ impl Client {
                 return msg["result"].clone();
             }
         }
+    }
+
+    /// Bytes as they are, framed or not.
+    fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the server's input, as a client that went away.
+    fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The server's exit code, waiting at most 20 s.
+    fn exit_code(&mut self) -> Option<i32> {
+        for _ in 0..1000 {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not exit")
     }
 
     fn next(&mut self) -> Value {
@@ -102,6 +128,14 @@ impl Client {
                     .unwrap_or_default();
             }
         }
+    }
+}
+
+impl Drop for Client {
+    /// A server a failed test left running is stopped.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -336,4 +370,143 @@ fn a_project_scenario_is_checked_with_the_project_cards() {
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);
     let _ = c.child.wait();
+}
+
+/// Initialized, as an editor starts a session, in the repository.
+fn initialized() -> Client {
+    let mut c = Client::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root()), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    c
+}
+
+/// Malformed and oversized messages are answered with JSON-RPC errors and the
+/// session goes on; `exit` without `shutdown` exits 1 (issue 29).
+#[test]
+fn the_server_answers_malformed_and_oversized_messages_and_goes_on() {
+    let mut c = initialized();
+    c.raw(b"Content-Length: 9\r\n\r\n{not json");
+    let error = c.next();
+    assert_eq!(error["id"], Value::Null, "{error}");
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    c.raw(b"Content-Length: 17\r\n\r\n{\"jsonrpc\":\"2.0\"}");
+    assert_eq!(c.next()["error"]["code"], -32600);
+    // Over the 64 MiB limit by one byte: skipped unread, never allocated.
+    let over = (64 << 20) + 1;
+    c.raw(format!("Content-Length: {over}\r\n\r\n").as_bytes());
+    let spaces = vec![b' '; 1 << 20];
+    for _ in 0..64 {
+        c.raw(&spaces);
+    }
+    c.raw(b" ");
+    let error = c.next();
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("at most 64 MiB"),
+        "{error}"
+    );
+    // Still serving.
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.edn"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(hover.is_null(), "{hover}");
+    c.notify("exit", Value::Null);
+    assert_eq!(c.exit_code(), Some(1));
+}
+
+/// The repro: a 40-byte header asking for a terabyte aborted the server.
+#[test]
+fn a_terabyte_content_length_is_never_allocated() {
+    let mut c = initialized();
+    c.raw(b"Content-Length: 999999999999\r\n\r\n{}");
+    c.close();
+    assert_eq!(c.exit_code(), Some(0));
+}
+
+/// 200,000 errors in a 400 KB document: the first 200 within seconds, the
+/// last saying how many more (every position was found from the start of the
+/// text: minutes).
+#[test]
+fn a_document_with_200000_errors_gets_its_first_200_quickly() {
+    let mut c = initialized();
+    let file_uri = uri(&root().join("cards/arcomage/scratch-lsp-many.edn"));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file_uri, "languageId": "grimoire", "version": 1, "text": "}\n".repeat(200_000)}}),
+    );
+    let diags = c.diagnostics(&file_uri);
+    assert_eq!(diags.len(), 200);
+    assert_eq!(
+        diags[199]["range"]["start"],
+        json!({"line": 199, "character": 0})
+    );
+    let last = diags[199]["message"].as_str().unwrap_or("");
+    assert!(
+        last.ends_with("(199800 more diagnostics in this document are not shown)"),
+        "{last}"
+    );
+}
+
+/// A document past 16 MiB is not checked as it is typed: one E0117 says so.
+#[test]
+fn a_document_over_the_limit_gets_one_diagnostic_and_no_answers() {
+    let mut c = initialized();
+    let file_uri = uri(&root().join("cards/arcomage/scratch-lsp-huge.edn"));
+    let text = format!("{}\n", ";".repeat(17 << 20));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file_uri, "languageId": "grimoire", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(&file_uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0117");
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("over the 16 MiB"),
+        "{diags:?}"
+    );
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": file_uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(hover.is_null());
+}
+
+/// A scenario naming `/dev/zero` as its rule set: its diagnostics and a hover
+/// answer at once (hover read the device for ever).
+#[test]
+fn a_scenario_naming_dev_zero_is_answered() {
+    let mut c = initialized();
+    let file_uri = uri(&root().join("tests/scenarios/arcomage/scratch-lsp-zero.edn"));
+    let text = "{:scenario \"x\" :rules :/dev/zero :play [\"Foundations\"]}\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file_uri, "languageId": "grimoire", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(&file_uri);
+    assert!(
+        diags.iter().any(|d| d["code"] == "E0703"
+            && d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("not a regular file (a device)")),
+        "{diags:?}"
+    );
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": file_uri}, "position": {"line": 0, "character": 44}}),
+    );
+    assert!(hover.is_null(), "{hover}");
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.exit_code(), Some(0));
 }

@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bounds;
 mod check_inputs;
 mod cli;
 mod commands;
