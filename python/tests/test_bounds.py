@@ -82,7 +82,7 @@ def interrupted_after(code: str, seconds: float) -> Tuple[str, float]:
     [
         'grimoire.simulate("arcomage", games=10**8, seed=1)',
         # Evaluations of seconds each, again and again: the signal lands in one.
-        "while True: grimoire.eval('arcomage', %r)" % nested_each(19),
+        "while True: grimoire.eval('arcomage', %r)" % nested_each(18),
     ],
     ids=["simulate", "eval"],
 )
