@@ -455,16 +455,21 @@ impl Game<'_> {
         let seat = self.current.index();
         let roles = &self.roles[seat * self.role_count..][..self.role_count];
         let count = self.state.len();
+        let allows_all = rules.turn_kinds[self.turn_kind].allows_all();
         let turn = &rules.turn_kinds[self.turn_kind];
+        // With nothing prepared and no action caring, preparing refuses nothing:
+        // the common case skips the test per actor.
+        let preparing = !self.pending.is_empty();
         let mut found = 0;
         for (id, (def, code)) in rules.actions.iter().zip(&self.code.actions).enumerate() {
             // An action the turn's kind does not allow is refused: not legal.
-            if !turn.allows(def.type_) {
+            if !allows_all && !turn.allows(def.type_) {
                 continue;
             }
+            let ask_preparing = preparing || def.while_preparing.is_some();
             for actor in EntityId::below(count) {
                 if self.state.kind(actor) != Some(def.actor)
-                    || self.preparing_verdict(def, actor).is_some()
+                    || (ask_preparing && self.preparing_verdict(def, actor).is_some())
                 {
                     continue;
                 }
