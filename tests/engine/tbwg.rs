@@ -34,3 +34,39 @@ fn every_simulated_battle_ends_with_a_winner_or_a_draw() {
         assert_eq!(v["no_action"], 0, "{ai}: {v}");
     }
 }
+
+/// L437 `EFFECT_INVISIBLE`: Chibaku Tensei's status on its target holds the
+/// parts still to come, and no player is shown it (D26); a spectator's log
+/// marks it. Its first part, Heavy Gravity, shows when it lands.
+#[test]
+fn chibaku_tenseis_parts_to_come_are_invisible_to_the_players() {
+    use grimoire::engine::log::{Sight, render_from};
+    use grimoire::engine::{Ability, Action, Game, Log};
+    use grimoire::ids::{ActionId, EntityId};
+    let rules = common::bundled("tbwg");
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    let (pain, dio) = (EntityId::FIRST, EntityId::new(1));
+    // DIO is the faster: his turn passes; then Pain casts.
+    game.end_turn_now().unwrap();
+    let cast = rules
+        .actions
+        .iter()
+        .position(|a| a.name == "chibaku-tensei")
+        .unwrap();
+    game.act(Action {
+        ability: Ability::Action(ActionId::new(cast)),
+        actor: pain,
+        target: Some(dio),
+        choice: None,
+    })
+    .unwrap();
+    let log = game.log().unwrap();
+    let spectator = render_from(&rules, &[], log, 0, Sight::All);
+    let player = render_from(&rules, &[], log, 0, Sight::Player);
+    assert!(
+        spectator.contains("dio acquires chibaku-tensei (3 left) (invisible)"),
+        "{spectator}"
+    );
+    assert!(player.contains("pain: chibaku-tensei dio"), "{player}");
+    assert!(!player.contains("acquires chibaku-tensei"), "{player}");
+}
