@@ -421,6 +421,7 @@ fn spawn_one(
     events: &mut Vec<Event>,
 ) {
     if state.len() >= MAX_ENTITIES {
+        state.exhaust(super::state::Exhausted::Entities);
         return;
     }
     // The values are computed before the entity exists, from the state as it was.

@@ -28,33 +28,39 @@ pub(crate) struct Running {
 /// `:each`'s body it runs), each die rolled, each `advantage` taken and each
 /// status acquired costs one. A plain effect list needs none: `check` bounds
 /// its length. No bundled game's step comes near it (`docs/RELIABILITY.md`).
-pub const FUEL: u64 = 1_000_000;
+/// A rule set may ask for another (`:budgets :work`), up to 100 000 000.
+pub const FUEL: u64 = crate::check::rules::budgets::DEFAULT_WORK;
 
-/// The most status instances a state may hold at once.
-pub const MAX_INSTANCES: usize = 10_000;
+/// The most status instances a state may hold at once, unless the rule set
+/// asks for another (`:budgets :statuses`), up to 1 000 000.
+pub const MAX_INSTANCES: usize = crate::check::rules::budgets::DEFAULT_STATUSES;
 
 /// Which budget an evaluation ran out of: it stopped there, its work so far
 /// kept, and a game ends as aborted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Exhausted {
-    /// More than [`FUEL`] steps of work.
+    /// More steps of work than the rule set's budget ([`FUEL`] by default).
     Fuel,
-    /// More than [`MAX_INSTANCES`] status instances held at once.
+    /// More status instances held at once than the rule set's budget
+    /// ([`MAX_INSTANCES`] by default).
     Instances,
     /// Removals that set off removals, more than [`MAX_REMOVAL_WAVES`] waves deep.
     Removals,
     /// More entries in a game's turn queue than it may hold (the engine's
     /// `MAX_QUEUE`, 10 000).
     Queue,
+    /// More entities than a state may hold ([`MAX_ENTITIES`]).
+    Entities,
 }
 
 impl Exhausted {
     /// Every budget, in the order tallies count them.
-    pub const ALL: [Exhausted; 4] = [
+    pub const ALL: [Exhausted; 5] = [
         Exhausted::Fuel,
         Exhausted::Instances,
         Exhausted::Removals,
         Exhausted::Queue,
+        Exhausted::Entities,
     ];
 
     /// Its place in [`Exhausted::ALL`].
@@ -69,6 +75,7 @@ impl Exhausted {
             Exhausted::Instances => "statuses",
             Exhausted::Removals => "removals",
             Exhausted::Queue => "queue",
+            Exhausted::Entities => "entities",
         }
     }
 }
@@ -78,13 +85,14 @@ impl std::fmt::Display for Exhausted {
         match self {
             Exhausted::Fuel => write!(
                 f,
-                "the work budget ran out: one step did more than {FUEL} units of work \
-                 (entities visited by `:each`, `count` or `sum`, dice, `advantage`, statuses acquired)"
+                "the work budget ran out: one step did more units of work than `:budgets :work` \
+                 allows ({FUEL} by default): entities visited by `:each`, `count` or `sum`, dice, \
+                 `advantage`, statuses acquired"
             ),
             Exhausted::Instances => write!(
                 f,
-                "the status budget ran out: more than {MAX_INSTANCES} statuses held at once \
-                 (a status that acquires itself?)"
+                "the status budget ran out: more statuses held at once than `:budgets :statuses` \
+                 allows ({MAX_INSTANCES} by default; a status that acquires itself?)"
             ),
             Exhausted::Removals => write!(
                 f,
@@ -95,6 +103,11 @@ impl std::fmt::Display for Exhausted {
                 f,
                 "the queue budget ran out: the turn queue would hold more than 10000 \
                  entries (turns or timed entries queued faster than they are taken?)"
+            ),
+            Exhausted::Entities => write!(
+                f,
+                "the entity budget ran out: a spawn past {MAX_ENTITIES} entities in one game \
+                 (entities spawned faster than they leave play?)"
             ),
         }
     }
@@ -155,9 +168,15 @@ pub struct State {
     /// The option chosen for the action being used, if any (what `[choice …]` reads).
     #[serde(skip)]
     pub choice: Option<OptionId>,
-    /// Work left before the step running stops ([`FUEL`] at each step's start).
+    /// Work left before the step running stops (`tank` at each step's start).
     #[serde(skip, default = "full_tank")]
     pub(super) fuel: u64,
+    /// The work each step may do: the rule set's budget.
+    #[serde(skip, default = "full_tank")]
+    pub(super) tank: u64,
+    /// The statuses the state may hold at once: the rule set's budget.
+    #[serde(skip, default = "status_room")]
+    pub(super) max_instances: usize,
     /// The budget the step running ran out of, if it did.
     #[serde(skip)]
     pub(super) exhausted: Option<Exhausted>,
@@ -165,6 +184,10 @@ pub struct State {
 
 fn full_tank() -> u64 {
     FUEL
+}
+
+fn status_room() -> usize {
+    MAX_INSTANCES
 }
 
 /// The most extra turns one `{:queue :turns …}` adds, and the most reorders a
@@ -215,6 +238,8 @@ impl Clone for State {
             queued: Vec::new(),
             choice: self.choice,
             fuel: self.fuel,
+            tank: self.tank,
+            max_instances: self.max_instances,
             exhausted: self.exhausted,
         }
     }
@@ -235,6 +260,8 @@ impl Clone for State {
         self.queued.clear();
         self.choice = source.choice;
         self.fuel = source.fuel;
+        self.tank = source.tank;
+        self.max_instances = source.max_instances;
         self.exhausted = source.exhausted;
     }
 }
@@ -267,7 +294,9 @@ impl State {
             arg_base: 0,
             queued: Vec::new(),
             choice: None,
-            fuel: FUEL,
+            fuel: rules.work_budget,
+            tank: rules.work_budget,
+            max_instances: rules.status_budget,
             exhausted: None,
         };
         for _ in 0..entities {
@@ -309,7 +338,7 @@ impl State {
     /// anything, is returned and forgotten.
     #[inline]
     pub fn refuel(&mut self) -> Option<Exhausted> {
-        self.fuel = FUEL;
+        self.fuel = self.tank;
         self.exhausted.take()
     }
 
@@ -326,7 +355,9 @@ impl State {
         self.running = Running::default();
         self.rng = Rng::seed_from_u64(seed);
         self.queued.clear();
-        self.fuel = FUEL;
+        self.tank = rules.work_budget;
+        self.max_instances = rules.status_budget;
+        self.fuel = self.tank;
         self.exhausted = None;
         for _ in 0..entities {
             self.add(rules, KindId::FIRST);
@@ -464,6 +495,7 @@ pub const MAX_STATUS_DEPTH: u8 = 8;
 /// effects may make others fall, which run theirs, and so on, this deep.
 pub const MAX_REMOVAL_WAVES: usize = 16;
 
-/// The most entities a state may hold: a `{:spawn …}` past it does nothing, so
-/// a hook that spawns every turn cannot exhaust memory.
+/// The most entities a state may hold: a `{:spawn …}` past it does nothing
+/// and marks the step out of budget ([`Exhausted::Entities`]), so a hook that
+/// spawns every turn cannot exhaust memory, and a game says why it stopped.
 pub const MAX_ENTITIES: usize = 100_000;

@@ -349,7 +349,7 @@ impl<'r> Context<'r> {
                 }
             }
             _ => {
-                if state.instances.len() >= super::state::MAX_INSTANCES {
+                if state.instances.len() >= state.max_instances {
                     state
                         .exhausted
                         .get_or_insert(super::state::Exhausted::Instances);

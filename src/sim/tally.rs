@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::cardstats::Counts;
 use crate::engine::{Game, Outcome};
 
-fn none_aborted(aborted: &[u64; 4]) -> bool {
+fn none_aborted(aborted: &[u64; 5]) -> bool {
     aborted.iter().all(|&n| n == 0)
 }
 
@@ -29,7 +29,7 @@ pub struct Tally {
     /// Games aborted because a step ran out of a budget, by budget (in the
     /// order of [`crate::eval::Exhausted::ALL`]); absent from JSON when none was.
     #[serde(default, skip_serializing_if = "none_aborted")]
-    pub aborted: [u64; 4],
+    pub aborted: [u64; 5],
     /// Turns over all games.
     pub turns: u64,
     /// Squares of each game's turns, summed: the spread of game length.

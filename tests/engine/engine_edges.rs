@@ -566,7 +566,7 @@ fn a_status_that_doubles_itself_every_turn_aborts_the_game_at_the_status_budget(
     assert!(game.ctx().turn < 40, "turn {}", game.ctx().turn);
     let text = grimoire::engine::log::render(&rules, &[], game.log().unwrap());
     assert!(
-        text.ends_with("aborted: the status budget ran out: more than 10000 statuses held at once (a status that acquires itself?)\n"),
+        text.ends_with("aborted: the status budget ran out: more statuses held at once than `:budgets :statuses` allows (10000 by default; a status that acquires itself?)\n"),
         "{}",
         &text[text.len().saturating_sub(300)..]
     );
@@ -641,5 +641,46 @@ fn a_timed_entry_that_queues_itself_at_the_front_aborts_the_game_at_the_queue_bu
     assert_eq!(
         game.outcome(),
         Some(Outcome::Aborted(grimoire::eval::Exhausted::Queue))
+    );
+}
+
+/// `:budgets` raises the work a step may do within its cap: the nested loops
+/// that run out of the default budget finish with a bigger one, and a
+/// budget past the cap is refused where it is written.
+#[test]
+fn a_rule_set_may_raise_its_budgets_within_their_caps() {
+    let text = |budget: &str| {
+        format!(
+            "{{:rules :dots
+ :roles {{:you \"the seat\" :other \"the other\"}}
+ :kinds {{:player \"a seat\" :dot \"a point\"}}
+ :attributes {{:x {{}} :y {{}} :n {{}}}}
+ :seats [:p1 :p2]
+ :setup {{:dot {{:kind :dot :for {{:x [0 29] :y [0 29]}}}}}}
+ :turns {{:limit 2}}
+ {budget}
+ :timings {{:ts {{:at :turn-start}}}}
+ :hooks {{:ts [{{:each :dot :effects [{{:each :dot :effects [{{:effected :you :resource :n :amount 1}}]}}]}}]}}}}"
+        )
+    };
+    // 900 dots looked at 902 times, and 810,000 changes: past the default 1,000,000.
+    let rules = crate::common::rules(&text(""));
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Aborted(grimoire::eval::Exhausted::Fuel))
+    );
+    let rules = crate::common::rules(&text(":budgets {:work 5000000}"));
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    assert_eq!(
+        game.state()
+            .get(EntityId::FIRST, rules.attribute("n").unwrap()),
+        810_000
+    );
+    let refused = RuleSet::parse(&text(":budgets {:work 1000000000}")).unwrap_err();
+    assert!(
+        refused.iter().any(|d| d.message.contains("`:work`")),
+        "{refused:?}"
     );
 }

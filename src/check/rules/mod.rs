@@ -13,6 +13,7 @@ mod actions;
 mod ai;
 mod attributes;
 pub mod bases;
+pub mod budgets;
 mod cards;
 mod categories;
 pub mod choices;
@@ -138,6 +139,9 @@ keys! {
         Turns = "turns",
         /// `:ai {:score …}`: how the greedy AI weighs a state.
         Ai = "ai",
+        /// `:budgets {:work 5000000 :statuses 50000}`: the work a step may do
+        /// and the statuses a game may hold, within hard caps.
+        Budgets = "budgets",
         /// `:tables {:summary {:columns {"BUFF" :status …}}}`: the markdown
         /// tables it reads as status definitions, and what their columns mean.
         Tables = "tables",
@@ -250,6 +254,10 @@ pub struct RuleSet {
     pub cards: Option<CardZones>,
     /// The turn after which a game that has not ended is a draw.
     pub turn_limit: u32,
+    /// The work one step of a game may do (`:budgets :work`).
+    pub work_budget: u64,
+    /// The statuses a game may hold at once (`:budgets :statuses`).
+    pub status_budget: usize,
     /// `:turns {:order […]}`: keys of `:self` each round's turns are sorted by,
     /// highest first; empty for seat order.
     pub turn_order: Vec<Int>,
@@ -281,6 +289,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<turns::TurnsKey>())
         .chain(names::<turn_kinds::TurnKindKey>())
         .chain(names::<ai::AiKey>())
+        .chain(names::<budgets::BudgetKey>())
         .chain(names::<lookups::LookupKey>())
         .chain(names::<formulas::FormulaKey>())
         .chain(names::<tables::ShapeKey>())
@@ -425,6 +434,8 @@ impl RuleSet {
             victory: Vec::new(),
             cards: None,
             turn_limit: DEFAULT_TURN_LIMIT,
+            work_budget: budgets::DEFAULT_WORK,
+            status_budget: budgets::DEFAULT_STATUSES,
             turn_order: Vec::new(),
             ai_score: None,
             tables: Vec::new(),
@@ -519,6 +530,7 @@ impl RuleSet {
                 (Section::Cards, Some(value)) => cards::read(value, &mut rules, diags),
                 (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
                 (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
+                (Section::Budgets, Some(value)) => budgets::read(value, &mut rules, diags),
                 (Section::Tables, Some(value)) => tables::read(value, &mut rules, diags),
             }
         }
