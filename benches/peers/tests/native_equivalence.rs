@@ -117,7 +117,8 @@ fn native_ending(outcome: Outcome) -> Option<Ending> {
         },
         Outcome::Tie => Ending::Tie,
         Outcome::TurnLimit => Ending::TurnLimit,
-        Outcome::NobodyLeft => return None,
+        // The native game has no budgets: Arcomage never comes near them.
+        Outcome::NobodyLeft | Outcome::Aborted(_) => return None,
     })
 }
 
