@@ -813,6 +813,23 @@ fn name_of(names: &[String], entity: EntityId) -> String {
         .unwrap_or_else(|| format!("#{entity}"))
 }
 
+/// Equal names next to each other said once with their count (`seed ×4096`)
+/// when there are more than eight: a status that multiplied stays one line.
+fn runs(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        let n = names[i..].iter().take_while(|x| **x == names[i]).count();
+        if n > 8 {
+            out.push(format!("{} ×{n}", names[i]));
+        } else {
+            out.extend(names[i..i + n].iter().cloned());
+        }
+        i += n;
+    }
+    out
+}
+
 /// The state as a table: one row per entity, one column per attribute, and
 /// the statuses each holds as `sight` may see them.
 pub fn state_table(rules: &RuleSet, rows: &[String], state: &State, sight: Sight) -> String {
@@ -855,7 +872,7 @@ pub fn state_table(rules: &RuleSet, rows: &[String], state: &State, sight: Sight
             })
             .collect();
         if !held.is_empty() {
-            let _ = write!(out, "  [{}]", held.join(", "));
+            let _ = write!(out, "  [{}]", runs(&held).join(", "));
         }
         out.push('\n');
     }

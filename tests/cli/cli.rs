@@ -448,6 +448,16 @@ fn simulate_counts_games_aborted_by_a_budget_apart_from_draws() {
     assert_eq!(v["aborted"], serde_json::json!([["statuses", 3]]), "{v}");
     assert_eq!(v["ties"], 0);
     assert_eq!(v["turn_limits"], 0);
+    // Played, the log ends saying why, and the thousands of seeds held are
+    // one entry of the final table, not thousands.
+    let out = common::run_in(&["play", "rules/grow.edn", "--seed", "1"], "", Some(&dir));
+    let log = text(&out.stdout);
+    assert!(
+        log.contains("\naborted: the status budget ran out"),
+        "{log}"
+    );
+    let p1 = log.lines().rev().find(|l| l.starts_with("p1 ")).unwrap();
+    assert!(p1.contains("[seed ×") && p1.len() < 80, "{p1}");
 }
 
 /// Two statuses that acquire each other, one stacking `:independent`: the
