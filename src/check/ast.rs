@@ -501,6 +501,27 @@ pub struct StatusDef {
 }
 
 impl StatusDef {
+    /// Every effect list it runs, each with the key it is written under:
+    /// `on-acquire`, `on-expire`, `on-remove`, then each hook and each segment.
+    pub fn effect_lists(&self) -> impl Iterator<Item = (&'static str, &[Effect])> {
+        [
+            ("on-acquire", self.on_acquire.as_slice()),
+            ("on-expire", self.on_expire.as_slice()),
+            ("on-remove", self.on_remove.as_slice()),
+        ]
+        .into_iter()
+        .chain(
+            self.hooks
+                .iter()
+                .map(|(_, list)| ("hooks", list.as_slice())),
+        )
+        .chain(
+            self.segments
+                .iter()
+                .map(|list| ("segments", list.as_slice())),
+        )
+    }
+
     /// Does this status match `filter`, being status `id`?
     #[inline]
     pub fn matches(&self, id: StatusId, filter: &Filter) -> bool {

@@ -748,13 +748,8 @@ fn warn_self_acquiring(extended: &[RuleSet], out: &mut Checked) {
 /// effects acquire (acquiring, hooks, segments, expiry, removal), if it gets back.
 fn cycle_through(rs: &RuleSet, start: crate::ids::StatusId) -> Option<Vec<crate::ids::StatusId>> {
     let acquires = |s: crate::ids::StatusId| {
-        let def = &rs.status_defs[s];
         let mut out = Vec::new();
-        for list in [&def.on_acquire, &def.on_expire, &def.on_remove]
-            .into_iter()
-            .chain(def.hooks.iter().map(|(_, l)| l))
-            .chain(def.segments.iter())
-        {
+        for (_, list) in rs.status_defs[s].effect_lists() {
             crate::check::work::acquired(list, &mut out);
         }
         out

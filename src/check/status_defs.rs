@@ -217,34 +217,17 @@ pub fn check(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> O
 
 /// Each effect list of a status does at most the work a card's may.
 fn bounded_work(form: &Form<'_>, def: &StatusDef, rules: &RuleSet, diags: &mut Vec<Diagnostic>) {
-    let lists = [
-        (StatusKey::OnAcquire, &def.on_acquire),
-        (StatusKey::OnExpire, &def.on_expire),
-        (StatusKey::OnRemove, &def.on_remove),
-    ]
-    .into_iter()
-    .map(|(k, list)| (k, list.as_slice()))
-    .chain(
-        def.hooks
-            .iter()
-            .map(|(_, list)| (StatusKey::Hooks, list.as_slice())),
-    )
-    .chain(
-        def.segments
-            .iter()
-            .map(|list| (StatusKey::Segments, list.as_slice())),
-    );
-    for (key, list) in lists {
+    for (key, list) in def.effect_lists() {
         let n = rules.expansion_of(list);
         if n > crate::check::rules::MAX_LIST_EXPANSION {
-            let span = form.get(key.name()).map_or(form.span, |v| v.span);
+            let span = form.get(key).map_or(form.span, |v| v.span);
             diags.push(
                 Diagnostic::new(
                     Code::ExpandsTooFar,
                     span,
                     format!(
                         "this status's `:{}` can do {n} units of work (changes, dice, `advantage`s, loops over entities); at most {}",
-                        key.name(),
+                        key,
                         crate::check::rules::MAX_LIST_EXPANSION
                     ),
                 )
@@ -401,9 +384,7 @@ fn attributes_used(def: &StatusDef) -> Vec<AttrId> {
         }
     }
     let mut out = Vec::new();
-    let lists = [&def.on_acquire, &def.on_expire, &def.on_remove];
-    let hooks = def.hooks.iter().map(|(_, effects)| effects);
-    for list in lists.into_iter().chain(hooks).chain(&def.segments) {
+    for (_, list) in def.effect_lists() {
         list.iter().for_each(|e| effect(e, &mut out));
     }
     for m in &def.modifiers {

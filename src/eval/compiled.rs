@@ -243,28 +243,18 @@ fn int(e: &Int) -> IntCode {
                 }
             }
         }
-        // A body that uses other formulas is walked by the evaluator: compiled,
-        // each use would compile the formulas it uses again, and a chain of
-        // formulas each using the last twice would compile exponentially.
-        Int::Formula(formula) if formula.def.nested => {
-            let def = std::sync::Arc::clone(&formula.def);
-            let args: Box<[IntCode]> = formula.args.iter().map(int).collect();
-            Box::new(move |s, f| {
-                let base = s.args.len();
-                for arg in &args {
-                    let v = arg(s, f);
-                    s.args.push(v);
-                }
-                let outer = std::mem::replace(&mut s.arg_base, base);
-                let v = super::int(&def.body, s, f);
-                s.arg_base = outer;
-                s.args.truncate(base);
-                v
-            })
-        }
         Int::Formula(formula) => {
             let args: Box<[IntCode]> = formula.args.iter().map(int).collect();
-            let body = int(&formula.def.body);
+            // A body that uses other formulas is walked by the evaluator:
+            // compiled, each use would compile the formulas it uses again, and
+            // a chain of formulas each using the last twice would compile
+            // exponentially.
+            let body: IntCode = if formula.def.nested {
+                let def = std::sync::Arc::clone(&formula.def);
+                Box::new(move |s, f| super::int(&def.body, s, f))
+            } else {
+                int(&formula.def.body)
+            };
             // The arguments go on the state's stack, as the evaluator's
             // `formula` puts them, so a formula inside one reads its own.
             Box::new(move |s, f| {

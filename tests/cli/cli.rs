@@ -412,25 +412,9 @@ fn forty_nested_each_stop_at_the_work_budget_in_eval() {
 fn simulate_counts_games_aborted_by_a_budget_apart_from_draws() {
     let dir = common::scratch_dir("aborted-games");
     std::fs::create_dir_all(dir.join("rules")).unwrap();
-    std::fs::write(
-        dir.join("rules/grow.edn"),
-        "{:rules :grow
- :roles {:you \"the seat\" :other \"the other\"}
- :attributes {:gold {:default 5}}
- :statuses {:seed \"acquires itself anew at every turn start\"}
- :seats [:p1 :p2]
- :turns {:limit 1000}
- :timings {:begin {:at :game-start} :ts {:at :turn-start}}
- :hooks {:begin [{:effected :you :acquire :seed}]}}",
-    )
-    .unwrap();
+    std::fs::write(dir.join("rules/grow.edn"), common::GROW_RULES).unwrap();
     std::fs::create_dir_all(dir.join("effects/grow")).unwrap();
-    std::fs::write(
-        dir.join("effects/grow/seed.edn"),
-        "{:status :seed :polarity :buff :stacking :independent
-          :hooks {:ts [{:effected :holder :acquire :seed}]}}",
-    )
-    .unwrap();
+    std::fs::write(dir.join("effects/grow/seed.edn"), common::GROW_SEED).unwrap();
     let out = common::run_in(
         &[
             "simulate",

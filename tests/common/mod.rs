@@ -134,3 +134,19 @@ pub fn same_forms(a: &str, b: &str) -> bool {
         && a.forms.len() == b.forms.len()
         && a.forms.iter().zip(&b.forms).all(|(x, y)| x.same_value(y))
 }
+
+/// Issue 29's `status-doubling-hang`: a rule set whose seats acquire `:seed`
+/// at the game's start, and (`GROW_SEED`) a `:seed` that acquires itself anew
+/// at every turn start, stacking `:independent`: it doubles every turn.
+pub const GROW_RULES: &str = "{:rules :grow
+ :roles {:you \"the seat\" :other \"the other\"}
+ :attributes {:gold {:default 5}}
+ :statuses {:seed \"acquires itself anew at every turn start\"}
+ :seats [:p1 :p2]
+ :turns {:limit 1000}
+ :timings {:begin {:at :game-start} :ts {:at :turn-start}}
+ :hooks {:begin [{:effected :you :acquire :seed}]}}";
+
+/// The definition of `GROW_RULES`'s `:seed`.
+pub const GROW_SEED: &str = "{:status :seed :polarity :buff :stacking :independent
+          :hooks {:ts [{:effected :holder :acquire :seed}]}}";

@@ -541,22 +541,8 @@ fn a_chain_of_formulas_each_using_the_last_twice_loads_in_its_written_size() {
 /// with the reason in the log, instead of running for ever.
 #[test]
 fn a_status_that_doubles_itself_every_turn_aborts_the_game_at_the_status_budget() {
-    let rules = crate::common::rules(
-        "{:rules :grow
- :roles {:you \"the seat\" :other \"the other\"}
- :attributes {:gold {:default 5}}
- :statuses {:seed \"acquires itself anew at every turn start\"}
- :seats [:p1 :p2]
- :turns {:limit 1000}
- :timings {:begin {:at :game-start} :ts {:at :turn-start}}
- :hooks {:begin [{:effected :you :acquire :seed}]}}",
-    );
-    let rules = crate::common::rules_with_statuses(
-        &rules,
-        "seed.edn",
-        "{:status :seed :polarity :buff :stacking :independent
-          :hooks {:ts [{:effected :holder :acquire :seed}]}}",
-    );
+    let rules = crate::common::rules(crate::common::GROW_RULES);
+    let rules = crate::common::rules_with_statuses(&rules, "seed.edn", crate::common::GROW_SEED);
     let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
     assert_eq!(
         game.outcome(),
