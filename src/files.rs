@@ -545,11 +545,13 @@ impl Library {
         if let Some(Tree::Folder(root)) = &home {
             refuse_broken_manifest(root)?;
         }
+        let shown = match &opened.file {
+            Some(file) => file.display().to_string(),
+            None => format!("<bundled rules/{name}.edn>"),
+        };
+        // What a budget's error points into when the rule set's effects ran out.
+        opened.rules.file = Some(std::sync::Arc::new(Source::new(&shown, &opened.text)));
         if let Some(home) = home {
-            let shown = match &opened.file {
-                Some(file) => file.display().to_string(),
-                None => format!("<bundled rules/{name}.edn>"),
-            };
             opened.rules =
                 with_statuses(opened.rules, &shown, &opened.text, &home.definitions(&name))?;
         }
@@ -1232,7 +1234,11 @@ pub fn load_deck_in(
     if checked.error_count() > 0 {
         return Err(DeckError::Invalid(Box::new(checked)));
     }
-    let cards = crate::check::defs::Card::from_definitions(&checked.definitions, &rules.name);
+    let cards = crate::check::defs::Card::from_definitions(
+        &checked.definitions,
+        &checked.sources,
+        &rules.name,
+    );
     if cards.is_empty() {
         return Err(DeckError::Empty {
             rules: rules.name.clone(),

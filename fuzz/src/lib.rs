@@ -516,7 +516,11 @@ fn deck(input: &GameInput, base: &[Card], rules: &RuleSet) -> Vec<Card> {
         let source = Source::new("fuzz.edn", input.extra.clone());
         let checked = files::check_sources(vec![source], Some(rules));
         if checked.error_count() == 0 {
-            cards.extend(Card::from_definitions(&checked.definitions, &rules.name));
+            cards.extend(Card::from_definitions(
+                &checked.definitions,
+                &checked.sources,
+                &rules.name,
+            ));
         }
     }
     // Card numbers are 16 bits: a deck is far smaller than that.

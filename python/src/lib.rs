@@ -506,7 +506,10 @@ impl Match {
                 Outcome::Tie => ("tie".to_string(), None),
                 Outcome::TurnLimit => ("turn-limit".to_string(), None),
                 Outcome::NobodyLeft => ("nobody-left".to_string(), None),
-                Outcome::Aborted(why) => (format!("aborted: {why}"), None),
+                Outcome::Aborted(why) => {
+                    let at = game.stopped_at().unwrap_or_default();
+                    (format!("aborted at {at}: {why}"), None)
+                }
             })
         })
     }

@@ -195,3 +195,31 @@ def test_a_duel_defender_chooses_between_defending_and_dodging():
     assert env.agent_selection == defender
     observation, *_ = env.last()
     assert observation["action_mask"].sum() == 3
+
+
+GROW_RULES = """{:rules :grow
+ :roles {:you "the seat" :other "the other"}
+ :attributes {:gold {:default 5}}
+ :statuses {:seed "acquires itself anew at every turn start"}
+ :seats [:p1 :p2]
+ :turns {:limit 1000}
+ :timings {:begin {:at :game-start} :ts {:at :turn-start}}
+ :hooks {:begin [{:effected :you :acquire :seed}]}}"""
+
+GROW_SEED = """{:status :seed :polarity :buff :stacking :independent
+          :hooks {:ts [{:effected :holder :acquire :seed}]}}"""
+
+
+def test_a_game_aborted_by_a_budget_raises_with_the_place_in_the_data(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "grow.edn").write_text(GROW_RULES, encoding="utf-8")
+    (tmp_path / "effects" / "grow").mkdir(parents=True)
+    (tmp_path / "effects" / "grow" / "seed.edn").write_text(GROW_SEED, encoding="utf-8")
+    env = grimoire.env(str(tmp_path / "rules" / "grow.edn"), seed=1)
+    with pytest.raises(grimoire.GrimoireError) as raised:
+        env.reset()
+        for _ in env.agent_iter(max_iter=1000):
+            env.step(None)
+    message = str(raised.value)
+    assert "the game was aborted at " in message, message
+    assert "seed.edn:2:24, in status `seed`: the status budget ran out" in message, message

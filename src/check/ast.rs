@@ -3,7 +3,8 @@
 //! Every name is resolved to an index and every expression has one type, so
 //! evaluation does no lookup, no string comparison and no type test.
 
-use crate::syntax::Span;
+/// Where a checked construct was written: the span every effect map keeps.
+pub use crate::syntax::Span;
 
 pub use crate::ids::{
     AttrId, CategoryId, EntityId, FlagId, KindId, OpId, RoleId, StatusId, TimingId, TurnKindId,

@@ -11,8 +11,9 @@ use crate::check::keys::Keys;
 use crate::check::rules::RuleSet;
 use crate::check::status_defs::{self, StatusKey};
 use crate::check::{self, EffectKey};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::syntax::{Form, Kind, Span};
+use std::sync::Arc;
 
 /// What a definition defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +86,7 @@ impl Default for CardRules {
 }
 
 /// A card as the engine deals and plays it: one kind of ability, held in a hand.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Card {
     /// Its name.
     pub name: String,
@@ -95,11 +96,29 @@ pub struct Card {
     pub effects: Vec<Effect>,
     /// Cost and flags.
     pub play: CardRules,
+    /// The file it was read from, when known: what its effects' spans point
+    /// into, for a budget's error.
+    pub file: Option<Arc<Source>>,
+}
+
+/// Everything but its file: a deck's digest (what a recording checks before
+/// it is replayed) is the same wherever its files are.
+impl std::fmt::Debug for Card {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Card")
+            .field("name", &self.name)
+            .field("text", &self.text)
+            .field("effects", &self.effects)
+            .field("play", &self.play)
+            .finish()
+    }
 }
 
 impl Card {
-    /// The cards among `defs` written for rule set `rules`.
-    pub fn from_definitions(defs: &[Definition], rules: &str) -> Vec<Card> {
+    /// The cards among `defs` written for rule set `rules`, each with its
+    /// file among `sources` (the texts `defs` were checked from).
+    pub fn from_definitions(defs: &[Definition], sources: &[Source], rules: &str) -> Vec<Card> {
+        let mut files: Vec<Option<Arc<Source>>> = vec![None; sources.len()];
         defs.iter()
             .filter(|d| d.kind == DefKind::Card && d.rules == rules)
             .map(|d| Card {
@@ -107,6 +126,10 @@ impl Card {
                 text: d.text.clone().unwrap_or_default(),
                 effects: d.effects.clone(),
                 play: d.play.clone(),
+                file: files.get_mut(d.source).and_then(|file| {
+                    let source = sources.get(d.source)?;
+                    Some(file.get_or_insert_with(|| Arc::new(source.clone())).clone())
+                }),
             })
             .collect()
     }

@@ -116,7 +116,7 @@ pub fn check(
         &mut statuses,
         &mut out,
     );
-    install_statuses(&mut extended, &statuses);
+    install_statuses(&mut extended, &statuses, sources);
     warn_self_acquiring(&extended, &mut out);
     // Judged only when every definitions file of the rule set is here, where
     // that is known: `check rules/x.edn cards` leaves out the statuses in
@@ -162,7 +162,9 @@ struct RuleSetFile {
 type MdRows<'a> = (Vec<StatusRow<'a>>, Vec<CategoryRow<'a>>);
 
 /// The statuses the files define: each with its rule set's name and its id.
-type Defined = Vec<(String, String, StatusDef)>;
+/// Statuses defined: rule set, id, definition, and the index of the file it
+/// was read from.
+type Defined = Vec<(String, String, StatusDef, Option<usize>)>;
 
 /// A text's name without the `<bundled …>` around a bundled file's.
 fn file_name(path: &str) -> String {
@@ -251,7 +253,14 @@ fn classify<'a>(
         && form.has_key("rules")
     {
         let named = host.rule_set_file_name(&source.path);
-        files.extend(check_rule_set(i, form, &read, named.as_deref(), out));
+        files.extend(check_rule_set(
+            i,
+            form,
+            &read,
+            named.as_deref(),
+            source,
+            out,
+        ));
         return None;
     }
     Some(Parsed::Edn(read))
@@ -266,10 +275,14 @@ fn check_rule_set(
     form: &Form<'_>,
     read: &Read<'_>,
     named: Option<&str>,
+    source: &Source,
     out: &mut Checked,
 ) -> Option<RuleSetFile> {
     let mut diags = Vec::new();
-    let rs = RuleSet::from_form(form, &mut diags);
+    let rs = RuleSet::from_form(form, &mut diags).map(|mut rs| {
+        rs.file = Some(std::sync::Arc::new(source.clone()));
+        rs
+    });
     diags.extend(named.and_then(|file| misnamed(form, file)));
     let name = match &rs {
         Some(rs) => Some(rs.name.clone()),
@@ -521,7 +534,8 @@ fn check_definitions(
                 } else {
                     seen.insert(key, (i, name_span(form).unwrap_or(form.span)));
                     if let Some(status) = &def.status {
-                        statuses.push((rs.name.clone(), def.name.clone(), status.clone()));
+                        let defined = (rs.name.clone(), def.name.clone(), status.clone());
+                        statuses.push((defined.0, defined.1, defined.2, Some(i)));
                     }
                     out.definitions.push(def);
                 }
@@ -605,21 +619,31 @@ fn check_status_rows(
                 .definitions
                 .iter()
                 .find(|d| d.kind == DefKind::Status && d.rules == rs.name && d.name == id);
-            let joined = match in_files {
-                Some(d) => d
-                    .status
-                    .as_ref()
-                    .map(|s| (s, sources[d.source].path.as_str())),
-                None => rs
+            // Its effects are the joined status's, where there is one: so is its file.
+            let (joined, file) = match in_files {
+                Some(d) => (
+                    d.status
+                        .as_ref()
+                        .map(|s| (s, sources[d.source].path.as_str())),
+                    Some(d.source),
+                ),
+                None => match rs
                     .status(id)
                     .filter(|&s| rs.status_installed.get(s) == Some(&true))
-                    .map(|s| (&rs.status_defs[s], "the rule set's bundled data")),
+                {
+                    Some(s) => (
+                        Some((&rs.status_defs[s], "the rule set's bundled data")),
+                        None,
+                    ),
+                    None => (None, Some(i)),
+                },
             };
             if let Some(def) = crate::check::md::check_row(row, rs, joined, i, &mut diags) {
                 statuses.push((
                     rs.name.clone(),
                     def.name.clone(),
                     def.status.clone().unwrap_or_default(),
+                    file,
                 ));
                 out.definitions.push(def);
             }
@@ -784,15 +808,27 @@ fn cycle_through(rs: &RuleSet, start: crate::ids::StatusId) -> Option<Vec<crate:
 }
 
 /// Each rule set extended with the statuses its files define.
-fn install_statuses(extended: &mut [RuleSet], statuses: &Defined) {
+/// Each file that defines one is shared by its statuses, read once.
+fn install_statuses(extended: &mut [RuleSet], statuses: &Defined, sources: &[Source]) {
+    let mut files: HashMap<usize, std::sync::Arc<Source>> = HashMap::new();
+    let mut file = |i: &Option<usize>| {
+        let i = (*i)?;
+        let source = sources.get(i)?;
+        Some(
+            files
+                .entry(i)
+                .or_insert_with(|| std::sync::Arc::new(source.clone()))
+                .clone(),
+        )
+    };
     for rs in extended {
         let name = rs.name.clone();
-        rs.install_statuses(
-            statuses
-                .iter()
-                .filter(|(r, _, _)| *r == name)
-                .map(|(_, id, def)| (id.as_str(), def.clone())),
-        );
+        let defs: Vec<_> = statuses
+            .iter()
+            .filter(|(r, ..)| *r == name)
+            .map(|(_, id, def, i)| (id.as_str(), def.clone(), file(i)))
+            .collect();
+        rs.install_statuses(defs);
     }
 }
 

@@ -95,7 +95,7 @@ pub(crate) fn lenient_deck(
                 .collect();
             let warnings = Output::diagnostics(&located, Format::Human, color).stderr;
             Ok((
-                Card::from_definitions(&checked.definitions, &rules.name),
+                Card::from_definitions(&checked.definitions, &checked.sources, &rules.name),
                 warnings,
             ))
         }

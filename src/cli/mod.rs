@@ -146,19 +146,38 @@ impl Output {
         }
     }
 
+    /// An evaluation stopped by a budget, pointed at the effect that was
+    /// running in `file` (a card's, a status's, the rule set's, the effects
+    /// given), what wrote it said in the label: the data is at fault, as
+    /// with a diagnostic, so the exit code is 1.
+    pub(crate) fn budget(
+        why: crate::eval::Exhausted,
+        (file, span, what): (Option<&Source>, Option<Span>, &str),
+        format: Format,
+        color: bool,
+    ) -> Output {
+        let mut out = match (file, span) {
+            (Some(source), Some(span)) => {
+                let d = Diagnostic::new(Code::BudgetExhausted, span, why.to_string())
+                    .with_label(format!("running here, in {what}"));
+                Output::diagnostics(&[(source, &d)], format, color)
+            }
+            _ => Output {
+                stderr: format!(
+                    "error[{}]: {why}\n  in {what}{}\n",
+                    Code::BudgetExhausted,
+                    file.map(|f| format!(" ({})", f.path)).unwrap_or_default()
+                ),
+                ..Output::default()
+            },
+        };
+        out.code = 1;
+        out
+    }
+
     /// A usage error that is a kind of diagnostic with no place in a file (a
     /// rule set or deck that cannot be loaded, an argument of the wrong
     /// shape): `error[E0703]: …`, exit 2.
-    /// An evaluation stopped by a budget: the data is at fault, as with a
-    /// diagnostic, so the exit code is 1.
-    pub(crate) fn budget(why: crate::eval::Exhausted) -> Output {
-        Output {
-            stderr: format!("error[{}]: {why}\n", Code::BudgetExhausted),
-            code: 1,
-            ..Output::default()
-        }
-    }
-
     pub(crate) fn coded(code: Code, message: impl Into<String>) -> Output {
         Output {
             stderr: format!("error[{code}]: {}\n", message.into()),
@@ -509,12 +528,12 @@ pub fn eval(args: &EvalArgs) -> Output {
         Ok(state) => state,
         Err(out) => return out,
     };
-    let (effects, warnings) = match case_effects(args, &rules) {
+    let (case, warnings) = match case_effects(args, &rules) {
         Ok(found) => found,
         Err(out) => return out,
     };
     let mut out = match &args.seeds {
-        None => match apply_case(args, &rules, &effects, state) {
+        None => match apply_case(args, &rules, &case, state) {
             Ok((state, events)) => Output {
                 stdout: match args.format {
                     Format::Human => render_eval(&rules, &state, &events),
@@ -526,7 +545,7 @@ pub fn eval(args: &EvalArgs) -> Output {
         },
         Some(seeds) => seeds::over_seeds(args, &rules, *seeds, |seed| {
             let before = start(seed)?;
-            let (after, events) = apply_case(args, &rules, &effects, before.clone())?;
+            let (after, events) = apply_case(args, &rules, &case, before.clone())?;
             Ok((before, after, events))
         }),
     };
@@ -535,15 +554,30 @@ pub fn eval(args: &EvalArgs) -> Output {
     out
 }
 
+/// What `eval` applies: the effects, the file they were read from, and what
+/// a budget's error calls them when it ran out in them.
+struct Case {
+    effects: Vec<Effect>,
+    file: Option<std::sync::Arc<Source>>,
+    what: String,
+}
+
 /// The effects `eval` applies: `--card`'s (with the warnings of its deck's
 /// bad rows), or those given (`--file`, `-`, the argument) checked.
-fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Vec<Effect>, String), Output> {
+fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Case, String), Output> {
     if let Some(name) = &args.card {
         // A deck with a bad row still evaluates its good cards: the file's errors
         // are shown as warnings first, and only the named card must check.
         let (deck, warnings) = deck::lenient_deck(&args.rules, rules, &args.cards, args.color)?;
         return match deck::find_card(&deck, name, &rules.name) {
-            Ok(card) => Ok((card.effects.clone(), warnings)),
+            Ok(card) => Ok((
+                Case {
+                    effects: card.effects.clone(),
+                    file: card.file.clone(),
+                    what: format!("card `{}`", card.name),
+                },
+                warnings,
+            )),
             Err(mut out) => {
                 out.stderr.insert_str(0, &warnings);
                 Err(out)
@@ -567,7 +601,14 @@ fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Vec<Effect>, String
         .map(String::as_str)
         .collect();
     match explain::check_effects(rules, &source, &bound) {
-        Ok(effects) => Ok((effects, String::new())),
+        Ok(effects) => Ok((
+            Case {
+                effects,
+                file: Some(std::sync::Arc::new(source)),
+                what: "the effects given".to_string(),
+            },
+            String::new(),
+        )),
         Err(diags) => {
             let located: Vec<_> = diags.iter().map(|d| (&source, d)).collect();
             Err(Output::diagnostics(&located, args.format, args.color))
@@ -581,7 +622,7 @@ fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Vec<Effect>, String
 fn apply_case(
     args: &EvalArgs,
     rules: &RuleSet,
-    effects: &[Effect],
+    case: &Case,
     mut state: State,
 ) -> Result<(State, Vec<Event>), Output> {
     let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
@@ -647,11 +688,12 @@ fn apply_case(
             magnitude,
             &mut events,
         );
+        state.claim(crate::eval::Owner::Status(status));
         state.remove_fallen(rules, &roles, &mut removed, &mut events);
     }
     // The setup entities follow the roles, bound as the checker bound their names.
     let frame: Vec<EntityId> = EntityId::below(names.len()).collect();
-    apply(rules, effects, &mut state, &frame, &mut events);
+    apply(rules, &case.effects, &mut state, &frame, &mut events);
     state.remove_fallen(rules, &roles, &mut removed, &mut events);
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
@@ -682,7 +724,13 @@ fn apply_case(
         }
     }
     if let Some(why) = state.exhausted() {
-        return Err(Output::budget(why));
+        let at = state.stopped_at();
+        let (file, what) = match at.owner {
+            None => (case.file.as_deref(), case.what.clone()),
+            Some(_) => crate::engine::log::place_of(rules, &[], at),
+        };
+        let place = (file, at.span, what.as_str());
+        return Err(Output::budget(why, place, args.format, args.color));
     }
     Ok((state, events))
 }

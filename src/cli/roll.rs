@@ -38,6 +38,12 @@ pub struct RollArgs {
 /// The rule set dice are checked against: no entities, no attributes.
 const DICE_RULES: &str = r#"{:rules :roll :roles {:you "whoever rolls"}}"#;
 
+/// Where a roll that ran out of its budget ran out: the expression, whole.
+fn in_expr(source: &Source) -> (Option<&Source>, Option<Span>, &'static str) {
+    let whole = Span::new(0, source.text.len());
+    (Some(source), Some(whole), "the expression rolled")
+}
+
 /// Runs `grimoire roll`.
 pub fn roll(args: &RollArgs) -> Output {
     if args.count == 0 || args.count > MAX_COUNT {
@@ -94,7 +100,7 @@ pub fn roll(args: &RollArgs) -> Output {
     if args.count == 1 {
         let value = crate::eval::value_logged(&expr, &mut state, &[EntityId::FIRST], &mut events);
         if let Some(why) = state.exhausted() {
-            return Output::budget(why);
+            return Output::budget(why, in_expr(&source), args.format, args.color);
         }
         let lines = roll_lines(&events);
         let stdout = match args.format {
@@ -128,8 +134,8 @@ pub fn roll(args: &RollArgs) -> Output {
         let v = crate::eval::value(&expr, &mut state, &[EntityId::FIRST]);
         state.forget_rolls();
         // Each roll of the distribution is a step of its own.
-        if let Some(why) = state.refuel() {
-            return Output::budget(why);
+        if let Some((why, _)) = state.refuel() {
+            return Output::budget(why, in_expr(&source), args.format, args.color);
         }
         sum += i128::from(v);
         *counts.entry(v).or_default() += 1;

@@ -1684,7 +1684,9 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
              step may spend 1,000,000; at most 10,000 statuses may be held at \
              once. Past a budget the step stops: `eval` and `roll` report it, \
              a game ends as aborted (`simulate` counts it apart, never as a \
-             draw). Nested `advantage` or `:each` double the work at each \
+             draw). The report points at the effect that was running, in \
+             its file, and names the card, status or rule set that wrote \
+             it. Nested `advantage` or `:each` double the work at each \
              level, and a status that acquires itself multiplies.",
             "Flatten what fans out: roll once and keep the result in an \
              attribute, loop over fewer entities, give a self-acquiring \

@@ -239,7 +239,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 const MAX_LINE: usize = 120;
 
 /// A named source text that diagnostics point into.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Source {
     /// The path shown in diagnostics (`effects/x.edn`, `<command line>`).
     pub path: String,
@@ -292,6 +292,17 @@ pub struct Related {
     pub note: String,
 }
 
+/// Its path and size: a rule set or card that holds its file prints the
+/// file's name, not its whole text.
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("path", &self.path)
+            .field("bytes", &self.text.len())
+            .finish()
+    }
+}
+
 impl Source {
     /// A source named `path` holding `text`.
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Source {
@@ -315,6 +326,11 @@ impl Source {
             .map(char::len_utf8)
             .sum();
         (start as usize + within).min(self.text.len())
+    }
+
+    /// The 1-based line and column of byte `offset`.
+    pub fn location(&self, offset: u32) -> crate::syntax::Location {
+        self.index.location(&self.text, offset)
     }
 
     /// The diagnostic with its path, line and column, for machines.

@@ -6,7 +6,7 @@ use super::action::{Paid, bind_action, recheck};
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
 use crate::check::ast::EntityId;
 use crate::check::rules::{ActionId, WhilePreparing};
-use crate::eval::{Event, State, holds};
+use crate::eval::{Event, Owner, State, holds};
 
 /// The most actions one turn may hold: "play again" past it ends the turn, so a
 /// deck of nothing but "play again" cards still reaches the turn limit.
@@ -78,6 +78,7 @@ impl Game<'_> {
                     &self.roles[s * self.role_count..][..self.role_count],
                     &mut self.events,
                 );
+                self.state.claim(Owner::Card(card.index()));
                 self.flush_events(|cause| By::Card(card, cause));
                 // A card played `:once` leaves the game instead.
                 if !def.play.once {
@@ -226,7 +227,8 @@ impl Game<'_> {
         let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
         let (rules, program, events) = (self.rules, &self.code.program, &mut self.events);
         bind_action(&mut self.state, roles, action, |state, r| {
-            program.apply_inline(rules, code, state, r, events)
+            program.apply_inline(rules, code, state, r, events);
+            state.claim(Owner::Rules);
         });
         if let Some(paid) = paid {
             // The first change of each value holds what it was before paying.
@@ -322,6 +324,7 @@ impl Game<'_> {
         let (program, code) = (&self.code.program, &self.code.actions[id.index()]);
         let delayed = bind_action(state, roles, action, |state, r| {
             program.apply_inline(self.rules, &code.pay, state, r, events);
+            state.claim(Owner::Rules);
             def.delayed_when
                 .as_ref()
                 .is_some_and(|c| holds(c, state, r))
@@ -332,6 +335,7 @@ impl Game<'_> {
         if !delayed {
             bind_action(state, roles, action, |state, r| {
                 program.apply_inline(self.rules, &code.effects, state, r, events);
+                state.claim(Owner::Rules);
             });
         }
         state.remove_fallen(self.rules, roles, removed, events);

@@ -589,7 +589,7 @@ pub(super) fn recheck(
 /// Whether action `def` is allowed for `action`'s actor and target, with the
 /// seat roles `roles` bound around them.
 fn verdict(code: &ActionCode, state: &mut State, roles: &[EntityId], action: Action) -> Verdict {
-    bind_action(state, roles, action, |state, r| {
+    let verdict = bind_action(state, roles, action, |state, r| {
         if code.when.as_ref().is_some_and(|c| !c.holds(state, r)) {
             return Verdict::NotNow;
         }
@@ -597,7 +597,9 @@ fn verdict(code: &ActionCode, state: &mut State, roles: &[EntityId], action: Act
             Some(i) => Verdict::Refused(i),
             None => Verdict::Allowed,
         }
-    })
+    });
+    state.claim(crate::eval::Owner::Rules);
+    verdict
 }
 
 /// Runs `f` with `roles`, then `:actor` and (if the action has one) `:target` bound.

@@ -189,6 +189,9 @@ pub enum GameEvent {
         /// For whom.
         entity: EntityId,
     },
+    /// A step ran out of a budget there: recorded just before the game ends
+    /// as aborted.
+    OutOfBudget(crate::eval::Place),
     /// The game ended.
     Ended(Outcome),
 }

@@ -7,7 +7,8 @@ use super::{Ability, Action, By, Cancel, GameEvent, Outcome, Stage, moment_label
 use crate::check::ast::EntityId;
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
-use crate::eval::{Cause, StatusChange};
+use crate::diag::Source;
+use crate::eval::{Cause, Owner, Place, StatusChange};
 
 /// What happened to a status, as a log line says it after the holder's name.
 pub fn status_line(
@@ -369,7 +370,47 @@ fn render_event<'n>(
             let name = rules.timings.get(timing).map_or("?", |t| t.name.as_str());
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
         }
+        GameEvent::OutOfBudget(at) => {
+            let _ = writeln!(out, "out of budget at {}", place_words(rules, cards, at));
+        }
         GameEvent::Ended(outcome) => render_outcome(out, rules, outcome, seat),
+    }
+}
+
+/// The file a step ran out of its budget in, and what wrote the effects
+/// running there: the card's file, the status's, else the rule set's.
+pub fn place_of<'a>(
+    rules: &'a RuleSet,
+    cards: &'a [Card],
+    at: Place,
+) -> (Option<&'a Source>, String) {
+    match at.owner {
+        Some(Owner::Card(i)) => match cards.get(i) {
+            Some(card) => (card.file.as_deref(), format!("card `{}`", card.name)),
+            None => (None, "a card".to_string()),
+        },
+        Some(Owner::Status(s)) => (
+            rules.status_files.get(s).and_then(Option::as_deref),
+            format!(
+                "status `{}`",
+                rules.statuses.get(s).map_or("?", String::as_str)
+            ),
+        ),
+        Some(Owner::Rules) | None => (rules.file.as_deref(), format!("rule set `{}`", rules.name)),
+    }
+}
+
+/// Where a step ran out of its budget, as a log says it:
+/// ``cards/g/bomb.edn:3:5, in card `Bomb` ``.
+pub fn place_words(rules: &RuleSet, cards: &[Card], at: Place) -> String {
+    let (file, what) = place_of(rules, cards, at);
+    match (file, at.span) {
+        (Some(file), Some(span)) => {
+            let l = file.location(span.start);
+            format!("{}:{}:{}, in {what}", file.path, l.line, l.column)
+        }
+        (Some(file), None) => format!("{}, in {what}", file.path),
+        (None, _) => what,
     }
 }
 

@@ -167,6 +167,8 @@ pub struct Game<'r> {
     round: u32,
     /// Where the game is.
     phase: Phase,
+    /// Where a step ran out of its budget, for a game aborted.
+    stopped_at: crate::eval::Place,
     play_again_pending: bool,
     /// The entity each role means during each seat's turn: seat `s`'s bindings
     /// are `roles[s × role count ..][.. role count]`, flat so a lookup is one index.
@@ -260,6 +262,7 @@ impl<'r> Game<'r> {
             turn: 1,
             round: 1,
             phase: Phase::Act,
+            stopped_at: crate::eval::Place::default(),
             play_again_pending: false,
             roles,
             role_count,
@@ -320,6 +323,7 @@ impl<'r> Game<'r> {
         self.turn = 1;
         self.round = 1;
         self.phase = Phase::Act;
+        self.stopped_at = crate::eval::Place::default();
         self.play_again_pending = false;
         self.actions_this_turn = 0;
         self.changed = true;
@@ -601,5 +605,12 @@ impl<'r> Game<'r> {
             Phase::Over(o) => Some(o),
             _ => None,
         }
+    }
+
+    /// For a game aborted, where the step ran out of its budget, as people
+    /// read it: ``cards/g/bomb.edn:3:5, in card `Bomb` ``.
+    pub fn stopped_at(&self) -> Option<String> {
+        matches!(self.phase, Phase::Over(Outcome::Aborted(_)))
+            .then(|| log::place_words(self.rules, self.cards, self.stopped_at))
     }
 }

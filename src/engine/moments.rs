@@ -6,7 +6,7 @@
 use super::{By, Game, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::{KindId, Moment, RuleSet, TimingId};
-use crate::eval::{Event, State, with_bindings};
+use crate::eval::{Event, Owner, State, with_bindings};
 
 impl Game<'_> {
     /// Runs the hooks of every timing attached to `moment`, with roles bound as on
@@ -53,6 +53,7 @@ impl Game<'_> {
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
                     program.apply_inline(rules, effects, &mut self.state, roles, &mut self.events);
+                    self.state.claim(Owner::Rules);
                 }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();
@@ -78,6 +79,7 @@ impl Game<'_> {
                 let program = &self.code.program;
                 if let Some(effects) = program.hook(timing) {
                     program.apply_inline(rules, effects, &mut self.state, &roles, &mut self.events);
+                    self.state.claim(Owner::Rules);
                 }
                 self.flush_events(|cause| By::Hook(timing, cause));
                 self.check_victory();

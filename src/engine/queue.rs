@@ -132,6 +132,7 @@ impl Game<'_> {
                 });
             }
         }
+        self.state.claim(crate::eval::Owner::Rules);
         let row = |e: EntityId| &ranked[e.index() * width..][..width];
         // A stable sort: an entity's turns keep their order, ties keep entity order.
         self.base.sort_by(|a, b| match (a, b) {
@@ -219,6 +220,7 @@ impl Game<'_> {
         roles.push(entity);
         let effects = &rules.on_turn[kind];
         apply(rules, effects, &mut self.state, &roles, &mut self.events);
+        self.state.claim(crate::eval::Owner::Rules);
         self.each_roles = roles;
         self.flush_events(|cause| By::EntityTurn(entity, cause));
         self.check_victory();

@@ -52,7 +52,9 @@ impl Game<'_> {
     pub(super) fn check_victory(&mut self) {
         // A step that ran out of its budget ends the game; else the next
         // step starts with a full one.
-        if let Some(why) = self.state.refuel() {
+        if let Some((why, at)) = self.state.refuel() {
+            self.stopped_at = at;
+            self.record(GameEvent::OutOfBudget(at));
             self.finish(Outcome::Aborted(why));
             return;
         }
@@ -93,6 +95,7 @@ impl Game<'_> {
         }
         // Dice a condition rolled are not part of the log.
         self.state.forget_rolls();
+        self.state.claim(crate::eval::Owner::Rules);
         match (winner, tie) {
             (_, true) => self.finish(Outcome::Tie),
             (Some(seat), false) => self.finish(Outcome::Win { seat, reason }),

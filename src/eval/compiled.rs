@@ -22,6 +22,7 @@ use super::{
     Cause, Change, Event, Frame, State, Target, apply_one, at_once, change_modified, change_value,
     each_of_kind, flush_rolls, run_nested,
 };
+use crate::check::ast::Span;
 use crate::ids::{RoleId, TimingId};
 
 type IntCode = Box<dyn Fn(&mut State, &Frame<'_>) -> i64 + Send + Sync>;
@@ -446,7 +447,10 @@ pub struct CompiledEffects {
     /// The first effect, held here so a one-effect list (most cards) is one
     /// indirect call with no list to load; then the others.
     first: StepCode,
-    rest: Box<[StepCode]>,
+    rest: Box<[(StepCode, Span)]>,
+    /// The first effect's map: where a step that runs out of budget in it
+    /// is said to have (the others' are beside them in `rest`).
+    first_span: Span,
     /// How many effects it was compiled from.
     effects: usize,
 }
@@ -644,20 +648,24 @@ impl CompiledEffects {
         let mut i = 0;
         while i < effects.len() {
             // Grouped exactly as `run` groups them.
+            let span = effects[i].span;
             if effects[i].at_once <= 1 {
-                steps.push(effect(rules, &effects[i], i));
+                steps.push((effect(rules, &effects[i], i), span));
                 i += 1;
                 continue;
             }
             let n = usize::from(effects[i].at_once).min(effects.len() - i);
-            steps.push(group(effects[i..i + n].into(), i));
+            steps.push((group(effects[i..i + n].into(), i), span));
             i += n;
         }
         let mut steps = steps.into_iter();
-        let first = steps.next().unwrap_or_else(|| Box::new(|_, _, _, _, _| {}));
+        let (first, first_span) = steps
+            .next()
+            .unwrap_or_else(|| (Box::new(|_, _, _, _, _| {}), Span::default()));
         CompiledEffects {
             first,
             rest: steps.collect(),
+            first_span,
             effects: effects.len(),
         }
     }
@@ -678,8 +686,10 @@ impl CompiledEffects {
         events: &mut Vec<Event>,
     ) {
         (self.first)(ctx, state, frame, inside, events);
-        for step in &self.rest {
+        state.blame_effect(self.first_span);
+        for (step, span) in &self.rest {
             step(ctx, state, frame, inside, events);
+            state.blame_effect(*span);
         }
     }
 
@@ -698,7 +708,8 @@ impl CompiledEffects {
         events: &mut Vec<Event>,
     ) {
         if self.rest.is_empty() {
-            (self.first)(ctx, state, frame, inside, events)
+            (self.first)(ctx, state, frame, inside, events);
+            state.blame_effect(self.first_span);
         } else {
             self.run_out_of_line(ctx, state, frame, inside, events)
         }
@@ -1010,6 +1021,7 @@ fn step<W: Who, A: Amount>(who: W, amount: A, does: Does, index: usize) -> StepC
             };
             let ops = &ctx.program.ops;
             ops[op.index()].run(ctx, state, &inner, Some(cause.through(op)), events);
+            state.claim(super::Owner::Rules);
         }),
         Does::Nested(nested) => Box::new(move |ctx, state, frame, inside, events| {
             let cause = inside.unwrap_or(mine);

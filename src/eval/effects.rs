@@ -6,7 +6,9 @@
 //! [`run_timing`] runs one for tools.
 
 use super::expr::{Frame, boolean, each_of_kind, entity, flush_rolls, int, with_bindings};
-use super::state::{MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, QueueRequest};
+use super::state::{
+    MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, Owner, QueueRequest,
+};
 use super::{Cause, Event, Program, State, What, status};
 use crate::check::ast::{AttrId, Effect, Entity, EntityId, Int, MAX_AT_ONCE, OpId, Resource};
 use crate::check::rules::RuleSet;
@@ -87,6 +89,7 @@ pub(super) fn run<const MODIFIED: bool>(
         let effect = &effects[i];
         if effect.at_once <= 1 {
             apply_one::<MODIFIED>(rules, effect, state, frame, cause(i), events);
+            state.blame_effect(effect.span);
             i += 1;
             continue;
         }
@@ -127,6 +130,7 @@ pub(super) fn at_once<const MODIFIED: bool>(
             cause: cause(k),
         };
         change.apply::<MODIFIED>(rules, state, frame, events, &effect.resource);
+        state.blame_effect(effect.span);
     }
 }
 
@@ -269,6 +273,7 @@ impl Change {
             events,
             Some(cause),
         );
+        state.claim(Owner::Rules);
     }
 }
 
@@ -552,6 +557,7 @@ impl State {
                         && !effects.is_empty()
                     {
                         apply(rules, effects, self, &[entity], events);
+                        self.claim(Owner::Rules);
                     }
                 }
             }
@@ -633,8 +639,14 @@ pub(super) fn timing(
     let hook = |state: &mut State, roles: &[EntityId], events: &mut Vec<Event>| match program
         .and_then(|p| Some((p, p.hook(timing)?)))
     {
-        Some((p, code)) => p.apply(rules, code, state, roles, events),
-        None => apply(rules, &rules.hooks[timing], state, roles, events),
+        Some((p, code)) => {
+            p.apply(rules, code, state, roles, events);
+            state.claim(Owner::Rules);
+        }
+        None => {
+            apply(rules, &rules.hooks[timing], state, roles, events);
+            state.claim(Owner::Rules);
+        }
     };
     let statuses = |state: &mut State, holder, roles: &[EntityId], events: &mut Vec<Event>| {
         status::statuses_at(rules, program, state, timing, Some(holder), roles, events);

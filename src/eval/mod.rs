@@ -24,7 +24,7 @@ pub use event::{Cause, Event, What};
 pub use expr::{Value, eval_expr, holds, value, value_logged, with_bindings};
 pub use state::{
     Exhausted, FUEL, MAX_ENTITIES, MAX_INSTANCES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH,
-    MAX_STATUS_DEPTH, QueueRequest, Rng, State,
+    MAX_STATUS_DEPTH, Owner, Place, QueueRequest, Rng, State,
 };
 pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
 

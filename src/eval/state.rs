@@ -7,7 +7,7 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
 use super::{Event, Instance};
-use crate::check::ast::{AttrId, EntityId};
+use crate::check::ast::{AttrId, EntityId, StatusId};
 use crate::check::rules::{KindId, RuleSet};
 use crate::ids::{OptionId, TimingId, TurnKindId};
 
@@ -113,6 +113,31 @@ impl std::fmt::Display for Exhausted {
     }
 }
 
+/// The construct whose effects a step was running when it ran out of a budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The rule set's own data: a hook, an action, an operation, a kind's
+    /// `:on-removed` or `:on-turn`, a victory condition, a turn order's key.
+    Rules,
+    /// A status's definition: its hooks, `:on-acquire`, `:on-expire`, `:on-remove`.
+    Status(StatusId),
+    /// The card at this index of the game's deck.
+    Card(usize),
+}
+
+/// Where in the data a step ran out of a budget: the innermost effect map
+/// that was running, and the construct it belongs to. Both are found on the
+/// way out of the evaluation, so finding them costs the running step nothing
+/// but a test of [`State::exhausted`] after each effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The construct, once one claimed it; `None` for the caller's own
+    /// effects (`eval`'s) or what ran outside any effect (the turn queue).
+    pub owner: Option<Owner>,
+    /// The innermost effect map running, in its construct's file.
+    pub span: Option<crate::check::ast::Span>,
+}
+
 /// The generator every chance draws from: PCG-XSH-RR 64/32, a named, portable algorithm.
 pub type Rng = Pcg32;
 
@@ -180,6 +205,9 @@ pub struct State {
     /// The budget the step running ran out of, if it did.
     #[serde(skip)]
     pub(super) exhausted: Option<Exhausted>,
+    /// Where it ran out, as far as found.
+    #[serde(skip)]
+    pub(super) stopped_at: Place,
 }
 
 fn full_tank() -> u64 {
@@ -241,6 +269,7 @@ impl Clone for State {
             tank: self.tank,
             max_instances: self.max_instances,
             exhausted: self.exhausted,
+            stopped_at: self.stopped_at,
         }
     }
 
@@ -263,6 +292,7 @@ impl Clone for State {
         self.tank = source.tank;
         self.max_instances = source.max_instances;
         self.exhausted = source.exhausted;
+        self.stopped_at = source.stopped_at;
     }
 }
 
@@ -298,6 +328,7 @@ impl State {
             tank: rules.work_budget,
             max_instances: rules.status_budget,
             exhausted: None,
+            stopped_at: Place::default(),
         };
         for _ in 0..entities {
             state.add(rules, KindId::FIRST);
@@ -334,12 +365,51 @@ impl State {
         self.exhausted
     }
 
+    /// Where the step running ran out of its budget, as far as found (see [`Place`]).
+    pub fn stopped_at(&self) -> Place {
+        self.stopped_at
+    }
+
+    /// After effect `span` ran: if the step ran out of budget inside it and
+    /// no effect nearer the cause was named, it is the place.
+    #[inline(always)]
+    pub(super) fn blame_effect(&mut self, span: crate::check::ast::Span) {
+        if self.exhausted.is_some() {
+            self.name_effect(span);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn name_effect(&mut self, span: crate::check::ast::Span) {
+        let at = &mut self.stopped_at;
+        if at.owner.is_none() && at.span.is_none() {
+            at.span = Some(span);
+        }
+    }
+
+    /// After the effects of `owner` ran: if the step ran out of budget and no
+    /// construct nearer the cause claimed it, `owner` is where it did.
+    #[inline(always)]
+    pub fn claim(&mut self, owner: Owner) {
+        if self.exhausted.is_some() {
+            self.name_owner(owner);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn name_owner(&mut self, owner: Owner) {
+        self.stopped_at.owner.get_or_insert(owner);
+    }
+
     /// A new step begins with a full budget; what the last ran out of, if
-    /// anything, is returned and forgotten.
+    /// anything, is returned and forgotten, with where.
     #[inline]
-    pub fn refuel(&mut self) -> Option<Exhausted> {
+    pub fn refuel(&mut self) -> Option<(Exhausted, Place)> {
         self.fuel = self.tank;
-        self.exhausted.take()
+        let why = self.exhausted.take()?;
+        Some((why, std::mem::take(&mut self.stopped_at)))
     }
 
     /// Starts again as [`State::new`] would, reusing the buffers: a simulation
@@ -359,6 +429,7 @@ impl State {
         self.max_instances = rules.status_budget;
         self.fuel = self.tank;
         self.exhausted = None;
+        self.stopped_at = Place::default();
         for _ in 0..entities {
             self.add(rules, KindId::FIRST);
         }

@@ -634,6 +634,7 @@ impl<'r> Context<'r> {
                     program.run_held(self.rules, code, state, &frame, cause, events);
                 }
             }
+            state.claim(super::state::Owner::Status(status));
             state.depth -= 1;
         })
     }

@@ -391,7 +391,11 @@ fn describe(game: &Game<'_>, names: &[String]) -> String {
         Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
         Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
         Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
-        Some(Outcome::Aborted(why)) => write!(out, "the game was aborted: {why}"),
+        Some(Outcome::Aborted(why)) => write!(
+            out,
+            "the game was aborted at {}: {why}",
+            game.stopped_at().unwrap_or_default()
+        ),
         None => write!(out, "{} is to act", names[game.next_actor().index()]),
     };
     out

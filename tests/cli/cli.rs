@@ -400,10 +400,131 @@ fn forty_nested_each_stop_at_the_work_budget_in_eval() {
     }
     let out = common::run_in(&["eval", "--rules", "arcomage", &effects], "", None);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
     assert!(
-        text(&out.stderr).starts_with("error[E0801]: the work budget ran out"),
-        "{}",
-        text(&out.stderr)
+        err.starts_with("error[E0801]: the work budget ran out"),
+        "{err}"
+    );
+    // Pointed at the effect running, in the text given.
+    assert!(err.contains("\n  --> <effects>:1:"), "{err}");
+    assert!(err.contains("running here, in the effects given"), "{err}");
+}
+
+/// `CARDS_AND_ACTIONS` with forty tiles set up, which `check` cannot count:
+/// four `:each` over them nested are 40^4 runs, past the work budget,
+/// though `check`'s estimate (two a kind) sees 16.
+fn with_tiles() -> String {
+    CARDS_AND_ACTIONS
+        .replace(
+            ":kinds {:player \"a seat's player\"}",
+            ":kinds {:player \"a seat's player\" :tile \"a tile\"}\n :setup {:tile {:kind :tile :for {:x [0 39]}}}",
+        )
+        .replace(":attributes {", ":attributes {:x {:default 0} ")
+}
+
+/// Four nested `:each :tile`, the innermost a change of the other's hp.
+fn four_loops() -> String {
+    let mut effects = String::from("{:effected :other :resource :hp :amount 0}");
+    for _ in 0..4 {
+        effects = format!("{{:each :tile :effects [{effects}]}}");
+    }
+    effects
+}
+
+/// Issue 29: a budget's runtime error points at the construct that ran out,
+/// file:line:col: a card's effect in `eval --card` (with the source line and
+/// a caret) and in a game's log, just before the game is said aborted.
+#[test]
+fn a_card_that_runs_out_of_the_work_budget_is_named_with_its_file_line_and_column() {
+    let dir = common::scratch_dir("bomb-card");
+    std::fs::write(dir.join("mixed.edn"), with_tiles()).unwrap();
+    let bomb = format!(
+        "{{:card \"Bomb\" :type :gold :cost 0 :text \"every tile\" :copies 8\n :effects\n [{}]}}\n",
+        four_loops()
+    );
+    std::fs::write(dir.join("bomb.edn"), bomb).unwrap();
+    let out = common::run_in(
+        &[
+            "eval",
+            "--rules",
+            "mixed.edn",
+            "--cards",
+            "bomb.edn",
+            "--card",
+            "Bomb",
+        ],
+        "",
+        Some(&dir),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("error[E0801]: the work budget ran out"),
+        "{err}"
+    );
+    assert!(err.contains("\n  --> bomb.edn:3:"), "{err}");
+    assert!(err.contains("running here, in card `Bomb`"), "{err}");
+    // In a game: the first seat plays a Bomb (every card is one) or strikes,
+    // and a Bomb comes soon.
+    let out = common::run_in(
+        &["play", "mixed.edn", "--cards", "bomb.edn", "--seed", "1"],
+        "",
+        Some(&dir),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = text(&out.stdout);
+    let lines: Vec<&str> = log.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("out of budget at bomb.edn:3:"))
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(lines[at].ends_with(", in card `Bomb`"), "{}", lines[at]);
+    assert!(
+        lines[at + 1].starts_with("aborted: the work budget ran out"),
+        "{log}"
+    );
+}
+
+/// The same for a rule set's own hook, run by `eval --then`: the rule set's
+/// file, line and column.
+#[test]
+fn a_hook_that_runs_out_of_the_work_budget_is_named_in_the_rule_sets_file() {
+    let dir = common::scratch_dir("bomb-hook");
+    let rules = with_tiles().replace(
+        ":hooks {:ready [",
+        &format!(":hooks {{:ready [\n  {}\n  ", four_loops()),
+    );
+    let line = rules
+        .lines()
+        .position(|l| l.contains(":each :tile"))
+        .unwrap()
+        + 1;
+    std::fs::write(dir.join("mixed.edn"), rules).unwrap();
+    let out = common::run_in(
+        &["eval", "--rules", "mixed.edn", "--then", "ready"],
+        "",
+        Some(&dir),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!(" --> mixed.edn:{line}:")), "{err}");
+    assert!(err.contains("running here, in rule set `mixed`"), "{err}");
+}
+
+/// `roll` points at the expression rolled.
+#[test]
+fn a_roll_that_runs_out_of_the_work_budget_points_at_the_expression() {
+    let mut e = String::from("1d20");
+    for _ in 0..24 {
+        e = format!("[advantage {e}]");
+    }
+    let out = common::run_in(&["roll", &e], "", None);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("\n  --> <expr>:1:1\n"), "{err}");
+    assert!(
+        err.contains("running here, in the expression rolled"),
+        "{err}"
     );
 }
 
@@ -437,7 +558,10 @@ fn simulate_counts_games_aborted_by_a_budget_apart_from_draws() {
     let out = common::run_in(&["play", "rules/grow.edn", "--seed", "1"], "", Some(&dir));
     let log = text(&out.stdout);
     assert!(
-        log.contains("\naborted: the status budget ran out"),
+        log.contains(
+            "\nout of budget at effects/grow/seed.edn:2:24, in status `seed`\n\
+             aborted: the status budget ran out"
+        ),
         "{log}"
     );
     let p1 = log.lines().rev().find(|l| l.starts_with("p1 ")).unwrap();

@@ -30,7 +30,7 @@ fn rules_with(text: &str, defs: &str) -> RuleSet {
     rules.install_statuses(
         checked
             .iter()
-            .filter_map(|d| d.status.clone().map(|s| (d.name.as_str(), s))),
+            .filter_map(|d| d.status.clone().map(|s| (d.name.as_str(), s, None))),
     );
     rules
 }

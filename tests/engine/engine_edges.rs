@@ -37,6 +37,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
         text: String::new(),
         effects: def.effects,
         play: def.play,
+        file: None,
     }
 }
 
@@ -550,9 +551,14 @@ fn a_status_that_doubles_itself_every_turn_aborts_the_game_at_the_status_budget(
     );
     // Each seat's turns double its seeds: 2^13 = 8,192 < 10,000 < 2^14.
     assert!(game.ctx().turn < 40, "turn {}", game.ctx().turn);
+    // Where: the hook of `:seed` that acquires it again, in its file.
+    assert_eq!(
+        game.stopped_at().as_deref(),
+        Some("seed.edn:2:24, in status `seed`")
+    );
     let text = grimoire::engine::log::render(&rules, &[], game.log().unwrap());
     assert!(
-        text.ends_with("aborted: the status budget ran out: more statuses held at once than `:budgets :statuses` allows (10000 by default; a status that acquires itself?)\n"),
+        text.ends_with("out of budget at seed.edn:2:24, in status `seed`\naborted: the status budget ran out: more statuses held at once than `:budgets :statuses` allows (10000 by default; a status that acquires itself?)\n"),
         "{}",
         &text[text.len().saturating_sub(300)..]
     );

@@ -177,7 +177,7 @@ fn a_person_plays_by_number_and_discards_with_d() {
 fn lodestone_cannot_be_discarded() {
     let rules = RuleSet::bundled("arcomage").unwrap().unwrap();
     let checked = files::check_paths(&[PathBuf::from("cards/arcomage")], Some(&rules));
-    let deck = Card::from_definitions(&checked.definitions, "arcomage");
+    let deck = Card::from_definitions(&checked.definitions, &checked.sources, "arcomage");
     let lodestone = CardId::new(deck.iter().position(|c| c.name == "Lodestone").unwrap());
     let mut game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     game.give(lodestone);

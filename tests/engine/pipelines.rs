@@ -229,6 +229,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
                 text: String::new(),
                 effects: def.effects,
                 play: def.play,
+                file: None,
             }
         })
         .collect()

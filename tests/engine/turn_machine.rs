@@ -250,6 +250,7 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
         text: String::new(),
         effects: Vec::new(),
         play: CardRules::default(),
+        file: None,
     }];
     let arena = grimoire::syntax::Arena::new();
     let form = grimoire::syntax::read_one(

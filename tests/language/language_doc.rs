@@ -95,7 +95,7 @@ fn with_statuses(rules: &RuleSet, text: &str) -> Result<RuleSet, String> {
     }
     out.install_statuses(
         defs.iter()
-            .filter_map(|d| d.status.clone().map(|s| (d.name.as_str(), s))),
+            .filter_map(|d| d.status.clone().map(|s| (d.name.as_str(), s, None))),
     );
     Ok(out)
 }

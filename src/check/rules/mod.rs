@@ -69,8 +69,9 @@ pub mod keys {
 use crate::check::ast::{AttrId, Effect, Int, RoleId, StatusDef, StatusId};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, Choosable, Scope};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::syntax::{Arena, Form, Kind, Span, read};
+use std::sync::Arc;
 
 /// Rule sets shipped inside the binary, by name: the build script's table of
 /// the repository's `rules/NAME.edn` files (see [`crate::bundled`]).
@@ -199,6 +200,12 @@ pub struct RuleSet {
     pub status_defs: IdVec<StatusId, StatusDef>,
     /// For each status, whether a definition was installed (not only its name declared).
     pub status_installed: IdVec<StatusId, bool>,
+    /// For each status, the file its definition was read from, when known:
+    /// what a budget's error points into when the status's effects ran out.
+    pub status_files: IdVec<StatusId, Option<Arc<Source>>>,
+    /// The file the rule set was read from, when known: what its effects'
+    /// spans point into.
+    pub file: Option<Arc<Source>>,
     /// For each attribute, whether some status modifies it: only those keep a
     /// base value beside the one effects see.
     pub modified: IdVec<AttrId, bool>,
@@ -344,10 +351,12 @@ struct Reading<'f, 'a> {
 impl RuleSet {
     /// The bundled rule set called `name`, checked.
     pub fn bundled(name: &str) -> Option<Result<RuleSet, Vec<Diagnostic>>> {
-        BUNDLED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| RuleSet::parse(text))
+        BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, text)| {
+            let mut rules = RuleSet::parse(text)?;
+            let shown = format!("<bundled rules/{name}.edn>");
+            rules.file = Some(Arc::new(Source::new(shown, *text)));
+            Ok(rules)
+        })
     }
 
     /// Reads and checks a rule-set file's text.
@@ -408,6 +417,8 @@ impl RuleSet {
             statuses: IdVec::new(),
             status_defs: IdVec::new(),
             status_installed: IdVec::new(),
+            status_files: IdVec::new(),
+            file: None,
             conditional_statuses: false,
             status_turns: false,
             modified: IdVec::new(),
@@ -598,18 +609,28 @@ impl RuleSet {
                 self.statuses.push(name.to_string());
                 self.status_defs.push(StatusDef::default());
                 self.status_installed.push(false);
+                self.status_files.push(None);
             }
         }
     }
 
-    /// Installs checked status definitions by name (each declared before), and
-    /// works out which attributes statuses modify and where their hooks run.
-    pub fn install_statuses<'d>(&mut self, defs: impl IntoIterator<Item = (&'d str, StatusDef)>) {
-        for (name, def) in defs {
+    /// Installs checked status definitions by name (each declared before),
+    /// each with the file it was read from when known (else the file it had
+    /// stays), and works out which attributes statuses modify and where their
+    /// hooks run.
+    pub fn install_statuses<'d>(
+        &mut self,
+        defs: impl IntoIterator<Item = (&'d str, StatusDef, Option<Arc<Source>>)>,
+    ) {
+        for (name, def, file) in defs {
             self.declare_statuses([name]);
             if let Some(i) = self.statuses.iter().position(|s| s == name) {
-                self.status_defs[StatusId::new(i)] = def;
-                self.status_installed[StatusId::new(i)] = true;
+                let id = StatusId::new(i);
+                self.status_defs[id] = def;
+                self.status_installed[id] = true;
+                if file.is_some() {
+                    self.status_files[id] = file;
+                }
             }
         }
         self.modified = vec![false; self.attributes.len()].into();
