@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod arcomage_identity;
 mod bounds;
 mod check_inputs;
 mod cli;
