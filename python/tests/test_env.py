@@ -215,8 +215,8 @@ def test_a_game_aborted_by_a_budget_raises_with_the_place_in_the_data(tmp_path):
     (tmp_path / "rules" / "grow.edn").write_text(GROW_RULES, encoding="utf-8")
     (tmp_path / "effects" / "grow").mkdir(parents=True)
     (tmp_path / "effects" / "grow" / "seed.edn").write_text(GROW_SEED, encoding="utf-8")
-    env = grimoire.env(str(tmp_path / "rules" / "grow.edn"), seed=1)
     with pytest.raises(grimoire.GrimoireError) as raised:
+        env = grimoire.env(str(tmp_path / "rules" / "grow.edn"), seed=1)
         env.reset()
         for _ in env.agent_iter(max_iter=1000):
             env.step(None)
