@@ -18,6 +18,7 @@ mod event;
 mod expr;
 mod state;
 mod status;
+pub mod zones;
 pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
 pub use effects::{add_to, apply, run_timing};
 pub use event::{Cause, Event, What};
