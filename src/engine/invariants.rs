@@ -268,7 +268,7 @@ impl Monitor {
                         }
                     }
                     Ability::Discard(i) if usize::from(i) < hand.len() => held -= 1,
-                    Ability::Discard(_) | Ability::Action(_) => {}
+                    Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn => {}
                 }
             }
             self.before.push((held, draw));

@@ -48,6 +48,7 @@ pub fn action_words(
 ) -> (String, String) {
     let what = match action.ability {
         Ability::Action(id) => rules.actions.get(id).map_or("?", |a| a.name.as_str()),
+        Ability::EndTurn => "end the turn",
         Ability::Card(_) | Ability::Discard(_) => "?",
     };
     let mut what = match action.target {
@@ -321,7 +322,9 @@ fn render_event<'n>(
                                 .get(id)
                                 .and_then(|def| def.refused.get(usize::from(i)))
                                 .map_or_else(String::new, |(_, reason)| reason.clone()),
-                            Ability::Card(_) | Ability::Discard(_) => String::new(),
+                            Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn => {
+                                String::new()
+                            }
                         },
                     };
                     writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")
