@@ -326,7 +326,8 @@ pub fn definition(
         // A token is never dealt: only an effect makes one.
         play.copies = 0;
     }
-    if kind == DefKind::Card && !pay_with.is_empty() {
+    // A token is never played from a hand: it needs no cost.
+    if kind == DefKind::Card && !pay_with.is_empty() && !play.token {
         missing_card_keys(form, rules, pay_with, diags);
     }
     whole_definition_checks(form, rules, what, effects.as_deref(), &play, diags);

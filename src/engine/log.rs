@@ -513,8 +513,18 @@ fn change_note(rules: &RuleSet, by: By, sight: Sight) -> String {
         By::Given(cause) => format!("{} (given)", through(cause)),
         By::Removal(cause) => format!("{} (on removal)", through(cause)),
         By::EntityTurn(_, cause) => through(cause),
-        // Only an empty zone's `:when-empty` effects change values by a zone's rule.
-        By::Zone(_, cause) => format!("{} (drawing from an empty zone)", through(cause)),
+        // Only an empty zone's `:when-empty` effects change values by a zone's
+        // rule: the zone is the one drawn into, which names the one drawn from.
+        By::Zone(zone, cause) => {
+            let empty = rules.zones.as_ref().and_then(|set| {
+                let drawer = set.zones.get(zone)?;
+                set.zones.get(drawer.draws_from.unwrap_or(zone))
+            });
+            match empty {
+                Some(z) => format!("{} (empty {})", through(cause), z.name),
+                None => through(cause),
+            }
+        }
         // A status's hook: which status, at which timing.
         By::Hook(timing, cause) => format!("{} at {}", through(cause), rules.timings[timing].name),
     }
