@@ -409,6 +409,13 @@ impl<'r> Game<'r> {
         self.turn_kind = ctx.turn_kind;
     }
 
+    /// The card table to edit behind the engine's back: only for tests of
+    /// [`invariants::Monitor`], which must be shown broken zones.
+    #[doc(hidden)]
+    pub fn cards_mut_unchecked(&mut self) -> Option<&mut crate::eval::zones::CardTable> {
+        self.state.cards.as_deref_mut()
+    }
+
     /// The log to edit behind the turn machine's back: only for tests of
     /// [`invariants::Monitor`], which must be shown broken logs.
     #[doc(hidden)]

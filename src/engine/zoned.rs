@@ -446,7 +446,7 @@ impl<'r> Game<'r> {
             self.rules,
             &mut self.state,
             card,
-            pile,
+            (pile, At::Top),
             Cause::effect(0),
             &mut self.events,
         );
@@ -455,23 +455,75 @@ impl<'r> Game<'r> {
         made.is_some()
     }
 
-    /// Takes the card at `at` out of the current hand, out of the game,
-    /// unlogged: undoes [`Game::give`].
+    /// Takes the card at `at` out of the current hand and out of the
+    /// table, unlogged: undoes [`Game::give`].
     pub(super) fn take_back_zoned(&mut self, at: usize) -> Option<CardId> {
         let seat = self.current;
         let entity = self.hand_instance(seat, at)?;
         let card = self.hand().get(at).copied()?;
-        let removed = self.pile(self.zone_set()?.removed, seat)?;
-        zones::move_card(
-            self.rules,
-            &mut self.state,
-            entity,
-            removed,
-            At::Top,
-            Cause::effect(0),
-            &mut self.events,
-        );
-        self.events.clear();
+        zones::forget(self.rules, &mut self.state, entity);
         Some(card)
+    }
+
+    /// The cards of `owner`'s pile of zone `zone` (the zone's own, when
+    /// shared), bottom first; `None` in a board's empty site. `None` for a
+    /// zone the game does not have, or an owner that is no seat.
+    pub fn zone_cards(&self, zone: ZoneId, owner: EntityId) -> Option<Vec<Option<CardId>>> {
+        if !self.zoned {
+            let pile = self.zones.classic_pile(zone.index(), owner.index())?;
+            return Some(pile.iter().map(|&c| Some(c)).collect());
+        }
+        let pile = self.pile(zone, owner)?;
+        let table = self.state.cards.as_deref()?;
+        let defs = table.defs(pile);
+        Some(defs.iter().map(|&c| (c != CardId::MAX).then_some(c)).collect())
+    }
+
+    /// Puts exactly `cards` in `owner`'s pile of zone `zone`, bottom first
+    /// (`None` leaves a board's site empty): a scenario's given zones. What
+    /// was there is forgotten, as if never dealt, and new instances are
+    /// made, unlogged. Why not, when the zone cannot hold them.
+    pub fn set_zone_cards(
+        &mut self,
+        zone: ZoneId,
+        owner: EntityId,
+        cards: &[Option<CardId>],
+    ) -> Result<(), String> {
+        if !self.zoned {
+            let pile = self
+                .zones
+                .classic_pile_mut(zone.index(), owner.index())
+                .ok_or_else(|| "cards of `:cards` are only in the deck, the hands and the discards".to_string())?;
+            *pile = cards.iter().flatten().copied().collect();
+            return Ok(());
+        }
+        let (Some(set), Some(pile)) = (self.zone_set(), self.pile(zone, owner)) else {
+            return Err("no such pile".to_string());
+        };
+        let held: Vec<EntityId> = self.state.cards.as_deref().map_or_else(Vec::new, |t| {
+            t.contents(pile).iter().copied().filter(|&e| e != EntityId::MAX).collect()
+        });
+        for e in held {
+            zones::forget(self.rules, &mut self.state, e);
+        }
+        let def = &set.zones[zone];
+        if cards.iter().flatten().count() > usize::from(def.capacity) {
+            self.events.clear();
+            return Err(format!("`:{}` holds {} cards at most", def.name, def.capacity));
+        }
+        for (slot, card) in cards.iter().enumerate() {
+            let Some(card) = *card else {
+                continue;
+            };
+            // Each in its own slot: a board of sites keeps the gaps between.
+            let at = At::Slot(u16::try_from(slot).unwrap_or(u16::MAX));
+            let cause = Cause::effect(0);
+            zones::create(self.rules, &mut self.state, card, (pile, at), cause, &mut self.events);
+        }
+        // Given, not played: nothing of it is logged.
+        self.events.clear();
+        self.changed = true;
+        self.dirty = u64::MAX;
+        Ok(())
     }
 }

@@ -501,6 +501,12 @@ impl State {
         }
     }
 
+    /// Whether `entity` is a card instance in a zone that is not in play (a
+    /// hand, a deck): out of play, but in the game.
+    pub fn is_zoned(&self, entity: EntityId) -> bool {
+        self.kinds.get(entity.index()) == Some(&ZONED)
+    }
+
     /// Whether `entity` exists and is still in play.
     pub fn is_live(&self, entity: EntityId) -> bool {
         self.kind(entity).is_some()

@@ -242,6 +242,22 @@ impl CardTable {
         }
     }
 
+    /// Pile `pile`'s instances, to break behind the engine's back: only for
+    /// tests of the invariants, which must be shown broken tables.
+    #[doc(hidden)]
+    pub fn pile_mut_unchecked(&mut self, pile: usize) -> &mut Vec<EntityId> {
+        &mut self.piles[pile]
+    }
+
+    /// Sets what seats know of `entity` behind the engine's back: only for
+    /// tests of the invariants.
+    #[doc(hidden)]
+    pub fn set_known_unchecked(&mut self, entity: EntityId, known: u64) {
+        if let Some(p) = self.placed.get_mut(entity.index()) {
+            p.known = known;
+        }
+    }
+
     /// Whether pile `pile` has room for one more card.
     fn has_room(&self, set: &ZoneSet, pile: usize) -> bool {
         let def = &set.zones[self.zone[pile]];
@@ -414,13 +430,13 @@ fn place(rules: &RuleSet, state: &mut State, entity: EntityId, pile: usize, at: 
     at
 }
 
-/// Makes a new instance of card `def` on top of `pile`: a token, a card a
+/// Makes a new instance of card `def` in `pile` at `at`: a token, a card a
 /// scenario gives. `None` when the pile is full (nothing is made).
 pub fn create(
     rules: &RuleSet,
     state: &mut State,
     def: CardId,
-    pile: usize,
+    (pile, at): (usize, At),
     cause: Cause,
     events: &mut Vec<Event>,
 ) -> Option<EntityId> {
@@ -429,8 +445,14 @@ pub fn create(
     if pile >= t.piles() || !t.has_room(set, pile) {
         return None;
     }
+    let index = match at {
+        At::Top => usize::MAX,
+        At::Bottom => 0,
+        At::Slot(s) => usize::from(s),
+        At::Random => state.rng.random_range(0..=t.contents(pile).len()),
+    };
     let entity = new_instance(rules, state, def);
-    let at = place(rules, state, entity, pile, usize::MAX);
+    let at = place(rules, state, entity, pile, index);
     let known = table(state).placed[entity.index()].known;
     events.push(Event {
         entity,
@@ -648,6 +670,19 @@ pub fn draw(
         return false;
     };
     move_card(rules, state, card, hand, At::Top, cause, events) == Moved::Done
+}
+
+/// Takes card `entity` out of its pile and out of the table, as if it had
+/// never been made (its entity stays, out of play, no card): a scenario's
+/// given piles replace what the deal put there. Unlogged.
+pub fn forget(rules: &RuleSet, state: &mut State, entity: EntityId) {
+    let (Some(set), Some(t)) = (rules.zones.as_ref(), state.cards.as_deref_mut()) else {
+        return;
+    };
+    if t.take(set, entity).is_some() {
+        t.placed[entity.index()].def = NOT_A_CARD;
+        state.remove(entity);
+    }
 }
 
 /// After `entity` fell (its kind's `:removed-when` held and it left play):
