@@ -35,6 +35,7 @@ pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<Strin
         deck,
         names,
         roles,
+        given_zones: !s.zones.is_empty(),
         failures: Vec::new(),
     };
     for (n, step) in s.steps.iter().enumerate() {
@@ -220,6 +221,8 @@ struct Running<'r> {
     names: Vec<String>,
     /// The entities the first seat's roles name.
     roles: Vec<EntityId>,
+    /// Whether the scenario gives piles (`:given {:zones …}`).
+    given_zones: bool,
     failures: Vec<String>,
 }
 
@@ -355,9 +358,9 @@ impl Running<'_> {
     /// played (or discarded), or expected refused.
     fn card(&mut self, n: usize, card: CardId, play: bool, refused: bool) -> ControlFlow<()> {
         let (game, deck) = (&mut self.game, self.deck);
-        // Cards in zones: the hand's own card of that name, if it holds one.
-        let held = game
-            .zoned()
+        // Where the scenario says what the hands hold (cards in `:zones`, or
+        // piles given), the hand's own card of that name, if it holds one.
+        let held = (game.zoned() || self.given_zones)
             .then(|| game.hand().iter().position(|&c| c == card))
             .flatten();
         if held.is_none() {
