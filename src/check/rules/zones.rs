@@ -387,13 +387,19 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     let mut zones: Vec<ZoneDef> = Vec::new();
     let mut spans: Vec<Span> = Vec::new();
     let mut links: Vec<Link<'_, '_>> = Vec::new();
-    for (name, (span, body)) in keyword_map(value, "`:zones`", diags) {
+    let entries = keyword_map(value, "`:zones`", diags);
+    let declared = entries.len();
+    for (name, (span, body)) in entries {
         if !zone_name_free(name, span, rules, &zones, diags) {
             continue;
         }
         let id = ZoneId::new(zones.len());
         zones.push(zone(name, body, rules, id, &mut links, diags));
         spans.push(span);
+    }
+    if zones.is_empty() && declared > 0 {
+        // Each was refused, and said why.
+        return;
     }
     if zones.is_empty() {
         diags.push(
