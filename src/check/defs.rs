@@ -7,12 +7,12 @@
 
 use crate::check::ast::StatusDef;
 use crate::check::ast::{AttrId, Effect};
-use crate::ids::{KindId, ZoneId};
 use crate::check::keys::Keys;
 use crate::check::rules::RuleSet;
 use crate::check::status_defs::{self, StatusKey};
 use crate::check::{self, EffectKey};
 use crate::diag::{Code, Diagnostic, Source};
+use crate::ids::{KindId, ZoneId};
 use crate::syntax::{Form, Kind, Span};
 use std::sync::Arc;
 
@@ -383,7 +383,10 @@ fn card_kind(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> 
 /// `:to :board`: one of the rule set's zones, a zone per seat (the player's own).
 fn to_zone(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<ZoneId> {
     let set = rules.zones.as_ref()?;
-    let message = format!("`:to` names one of the rule set's zones, found {}", value.describe());
+    let message = format!(
+        "`:to` names one of the rule set's zones, found {}",
+        value.describe()
+    );
     let found = check::Declared::new(
         set.zones.iter().map(|z| z.name.as_str()),
         "a zone",
@@ -429,7 +432,8 @@ fn start_values(
         return out;
     };
     for (k, v) in pairs.iter() {
-        let Some(attr) = crate::check::rules::cards_attribute(k, rules, "a card's `:values`", diags)
+        let Some(attr) =
+            crate::check::rules::cards_attribute(k, rules, "a card's `:values`", diags)
         else {
             continue;
         };

@@ -840,7 +840,9 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 out,
                 "{who} moves from pile {from} to pile {to} (effect {effect}{via})"
             ),
-            What::Shuffled(pile, _) => writeln!(out, "pile {pile} is shuffled (effect {effect}{via})"),
+            What::Shuffled(pile, _) => {
+                writeln!(out, "pile {pile} is shuffled (effect {effect}{via})")
+            }
             What::Die(_) | What::Rolled(..) | What::Kept(_) => {
                 let verb = if matches!(e.what, What::Rolled(..)) {
                     "rolls "

@@ -95,7 +95,12 @@ pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard
                         .collect();
                     ("values", format!("{{{}}}", shown.join(" ")))
                 }),
-                to.and_then(|z| rules.zones.as_ref().map(|s| ("to", s.zones[z].name.clone()))),
+                to.and_then(|z| {
+                    rules
+                        .zones
+                        .as_ref()
+                        .map(|s| ("to", s.zones[z].name.clone()))
+                }),
                 token.then(|| ("token", "true".to_string())),
             ];
             let fields = [

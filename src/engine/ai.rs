@@ -391,10 +391,12 @@ impl Ai {
             // A rule set's actions have no discard to fall back on: the best of them.
             Some((_, action)) if matches!(action.ability, Ability::Action(_)) => action,
             // A turn of many plays ends rather than throw a card away.
-            _ if game.rules().plays_many => match self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
-                Some(&end) => end,
-                None => self.worst_card(game),
-            },
+            _ if game.rules().plays_many => {
+                match self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
+                    Some(&end) => end,
+                    None => self.worst_card(game),
+                }
+            }
             _ => self.worst_card(game),
         }
     }

@@ -170,7 +170,11 @@ impl Zones {
     }
 
     /// [`Zones::classic_pile`], to set: a scenario's given zones.
-    pub(super) fn classic_pile_mut(&mut self, zone: usize, seat: usize) -> Option<&mut Vec<CardId>> {
+    pub(super) fn classic_pile_mut(
+        &mut self,
+        zone: usize,
+        seat: usize,
+    ) -> Option<&mut Vec<CardId>> {
         if seat >= self.hands.len() {
             return None;
         }

@@ -7,8 +7,8 @@ use super::{Action, CardId, Game, Outcome};
 use crate::check::ast::{AttrId, EntityId, OpId, StatusId};
 use crate::check::rules::turn_kinds::TurnKindId;
 use crate::check::rules::{ActionId, KindId, RuleSet, TimingId};
-use crate::ids::ZoneId;
 use crate::eval::{Cause, StatusChange, What};
+use crate::ids::ZoneId;
 
 /// Where an action of `:actions` stands when it is logged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -520,7 +520,11 @@ fn check_zones(game: &Game<'_>) -> Result<(), Violation> {
                 return membership(format!(
                     "{} holds {} at {at}, which is not that card there",
                     pile_name(pile),
-                    if e == EntityId::MAX { "a gap".to_string() } else { name(e) }
+                    if e == EntityId::MAX {
+                        "a gap".to_string()
+                    } else {
+                        name(e)
+                    }
                 ));
             }
             if std::mem::replace(&mut seen[e.index()], true) {
@@ -537,7 +541,11 @@ fn check_zones(game: &Game<'_>) -> Result<(), Violation> {
                     "{} in {} is {}",
                     name(e),
                     pile_name(pile),
-                    if state.is_live(e) { "in play" } else { "not in play" }
+                    if state.is_live(e) {
+                        "in play"
+                    } else {
+                        "not in play"
+                    }
                 ));
             }
             let visible = table.visible_to(set, pile);

@@ -400,11 +400,7 @@ fn render_event<'n>(
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
         }
         GameEvent::Moved {
-            card,
-            from,
-            to,
-            at,
-            ..
+            card, from, to, at, ..
         } => {
             let to = pile_name(rules, to, at, seat);
             let _ = if from == crate::eval::zones::MADE {

@@ -66,7 +66,10 @@ impl<'r> Game<'r> {
             return 0;
         };
         let from = set.plays.and_then(|h| set.zones[h].draws_from);
-        match (from.and_then(|z| self.pile(z, seat)), self.state.cards.as_deref()) {
+        match (
+            from.and_then(|z| self.pile(z, seat)),
+            self.state.cards.as_deref(),
+        ) {
             (Some(pile), Some(table)) => table.count(pile),
             _ => 0,
         }
@@ -90,7 +93,11 @@ impl<'r> Game<'r> {
         let Some(set) = self.zone_set() else {
             return;
         };
-        let start = set.zones.iter().position(|z| z.start).map_or(ZoneId::FIRST, ZoneId::new);
+        let start = set
+            .zones
+            .iter()
+            .position(|z| z.start)
+            .map_or(ZoneId::FIRST, ZoneId::new);
         self.flush_events(|c| By::Zone(start, c));
         for seat in EntityId::below(seats) {
             for z in ZoneId::below(set.zones.len()) {
@@ -115,7 +122,15 @@ impl<'r> Game<'r> {
         for _ in 0..n {
             let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
             let cause = Cause::effect(0);
-            zones::draw(self.rules, &mut self.state, roles, seat, zone, cause, &mut self.events);
+            zones::draw(
+                self.rules,
+                &mut self.state,
+                roles,
+                seat,
+                zone,
+                cause,
+                &mut self.events,
+            );
             self.state.claim(Owner::Rules);
             self.flush_events(|c| By::Zone(zone, c));
         }
@@ -261,9 +276,12 @@ impl<'r> Game<'r> {
         }
         let def = &self.cards[card.index()];
         match action.ability {
-            Ability::Discard(_) if def.play.discardable && !self.may_discard() => Some(
-                Illegal::Zones("the hand has no `:may-discard`: a card is discarded only when one says so".to_string()),
-            ),
+            Ability::Discard(_) if def.play.discardable && !self.may_discard() => {
+                Some(Illegal::Zones(
+                    "the hand has no `:may-discard`: a card is discarded only when one says so"
+                        .to_string(),
+                ))
+            }
             Ability::Card(_) if self.affordable(card) && !self.room_for(card) => {
                 let set = self.zone_set()?;
                 let to = def.play.to?;
@@ -359,7 +377,8 @@ impl<'r> Game<'r> {
         self.flush_events(|cause| By::Card(card, cause));
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();
-        if playing.is_some() && table.and_then(|t| t.pile_of(entity)) == playing
+        if playing.is_some()
+            && table.and_then(|t| t.pile_of(entity)) == playing
             && let Some(pile) = self.discard_pile(seat, def.play.once)
         {
             self.move_logged(entity, pile, hand);
@@ -476,7 +495,11 @@ impl<'r> Game<'r> {
         let pile = self.pile(zone, owner)?;
         let table = self.state.cards.as_deref()?;
         let defs = table.defs(pile);
-        Some(defs.iter().map(|&c| (c != CardId::MAX).then_some(c)).collect())
+        Some(
+            defs.iter()
+                .map(|&c| (c != CardId::MAX).then_some(c))
+                .collect(),
+        )
     }
 
     /// Puts exactly `cards` in `owner`'s pile of zone `zone`, bottom first
@@ -493,7 +516,9 @@ impl<'r> Game<'r> {
             let pile = self
                 .zones
                 .classic_pile_mut(zone.index(), owner.index())
-                .ok_or_else(|| "cards of `:cards` are only in the deck, the hands and the discards".to_string())?;
+                .ok_or_else(|| {
+                    "cards of `:cards` are only in the deck, the hands and the discards".to_string()
+                })?;
             *pile = cards.iter().flatten().copied().collect();
             return Ok(());
         }
@@ -501,7 +526,11 @@ impl<'r> Game<'r> {
             return Err("no such pile".to_string());
         };
         let held: Vec<EntityId> = self.state.cards.as_deref().map_or_else(Vec::new, |t| {
-            t.contents(pile).iter().copied().filter(|&e| e != EntityId::MAX).collect()
+            t.contents(pile)
+                .iter()
+                .copied()
+                .filter(|&e| e != EntityId::MAX)
+                .collect()
         });
         for e in held {
             zones::forget(self.rules, &mut self.state, e);
@@ -509,7 +538,10 @@ impl<'r> Game<'r> {
         let def = &set.zones[zone];
         if cards.iter().flatten().count() > usize::from(def.capacity) {
             self.events.clear();
-            return Err(format!("`:{}` holds {} cards at most", def.name, def.capacity));
+            return Err(format!(
+                "`:{}` holds {} cards at most",
+                def.name, def.capacity
+            ));
         }
         for (slot, card) in cards.iter().enumerate() {
             let Some(card) = *card else {
@@ -518,7 +550,14 @@ impl<'r> Game<'r> {
             // Each in its own slot: a board of sites keeps the gaps between.
             let at = At::Slot(u16::try_from(slot).unwrap_or(u16::MAX));
             let cause = Cause::effect(0);
-            zones::create(self.rules, &mut self.state, card, (pile, at), cause, &mut self.events);
+            zones::create(
+                self.rules,
+                &mut self.state,
+                card,
+                (pile, at),
+                cause,
+                &mut self.events,
+            );
         }
         // Given, not played: nothing of it is logged.
         self.events.clear();

@@ -29,6 +29,9 @@ pub use state::{
 };
 pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
 
+// The kinds out of play, shared by the state and the card table.
+use state::{GONE, ZONED};
+
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).
 use effects::{

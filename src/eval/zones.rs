@@ -5,7 +5,7 @@
 //! The placement lives in [`CardTable`], behind [`State::cards`], which is
 //! `None` for a rule set without `:zones` (Arcomage keeps its cards in the
 //! engine's own piles). An instance outside the zones `:in-play` has the kind
-//! [`ZONED`](super::state::ZONED), so `:each`, `count`, `:removed-when`,
+//! `ZONED`, so `:each`, `count`, `:removed-when`,
 //! victory and the turn queue pass over hands and decks with no test of
 //! their own; entering an in-play zone gives it back its kind, and leaving
 //! one takes it away again (its statuses end and its values are those of its
@@ -24,8 +24,7 @@ use std::sync::Arc;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::state::{GONE, ZONED};
-use super::{Cause, Event, State, What};
+use super::{Cause, Event, GONE, State, What, ZONED};
 use crate::check::rules::{Layout, Overflow, RuleSet, Visibility, WhenEmpty, ZoneSet};
 use crate::ids::{AttrId, CardId, EntityId, KindId, ZoneId};
 
@@ -176,7 +175,8 @@ impl CardTable {
     /// The seat that owns pile `pile`; `None` for a shared zone's.
     pub fn owner_of(&self, set: &ZoneSet, pile: usize) -> Option<EntityId> {
         let zone = self.zone[pile];
-        (!set.zones[zone].shared).then(|| EntityId::new(pile - usize::from(self.first[zone.index()])))
+        (!set.zones[zone].shared)
+            .then(|| EntityId::new(pile - usize::from(self.first[zone.index()])))
     }
 
     /// Pile `pile`'s instances, bottom first ([`EntityId::MAX`] for an empty site).
@@ -269,7 +269,8 @@ impl CardTable {
     fn take(&mut self, set: &ZoneSet, entity: EntityId) -> Option<(usize, usize)> {
         let pile = self.pile_of(entity)?;
         let at = self.piles[pile].iter().rposition(|&e| e == entity)?;
-        if set.zones[self.zone[pile]].layout == Layout::Sites && set.zones[self.zone[pile]].slots > 0
+        if set.zones[self.zone[pile]].layout == Layout::Sites
+            && set.zones[self.zone[pile]].slots > 0
         {
             self.piles[pile][at] = HOLE;
             self.defs[pile][at] = CardId::MAX;
@@ -493,7 +494,15 @@ pub fn move_card(
         Overflow::To(zone) => t.pile(set, zone, owner).filter(|&p| t.has_room(set, p)),
     };
     let removed = t.pile(set, set.removed, owner).unwrap_or(0);
-    relocate(rules, state, entity, spill.unwrap_or(removed), At::Top, cause, events);
+    relocate(
+        rules,
+        state,
+        entity,
+        spill.unwrap_or(removed),
+        At::Top,
+        cause,
+        events,
+    );
     Moved::Overflowed
 }
 
@@ -549,7 +558,13 @@ fn relocate(
 /// Shuffles `pile` with the state's generator (the same draws as shuffling
 /// any list of its length): what each seat knew of its cards' places is lost,
 /// bar what the pile shows anyway.
-pub fn shuffle(rules: &RuleSet, state: &mut State, pile: usize, cause: Cause, events: &mut Vec<Event>) {
+pub fn shuffle(
+    rules: &RuleSet,
+    state: &mut State,
+    pile: usize,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
     let Some(set) = rules.zones.as_ref() else {
         return;
     };
@@ -700,6 +715,14 @@ pub fn fell(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut V
     let to = t.pile(set, zone, owner).unwrap_or(0);
     if move_card(rules, state, entity, to, At::Top, Cause::effect(0), events) == Moved::Refused {
         let removed = table(state).pile(set, set.removed, owner).unwrap_or(0);
-        relocate(rules, state, entity, removed, At::Top, Cause::effect(0), events);
+        relocate(
+            rules,
+            state,
+            entity,
+            removed,
+            At::Top,
+            Cause::effect(0),
+            events,
+        );
     }
 }

@@ -79,7 +79,10 @@ impl Scenario {
         let values = self.start.iter().flatten().chain(&self.given);
         values.clone().any(|(w, _, _)| seat(w))
             || self.statuses.iter().any(|g| seat(&g.holder))
-            || self.zones.iter().any(|(p, _)| p.owner.as_ref().is_some_and(seat))
+            || self
+                .zones
+                .iter()
+                .any(|(p, _)| p.owner.as_ref().is_some_and(seat))
             || self.steps.iter().any(|step| match step {
                 Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
                     seat(a) || t.iter().any(seat)

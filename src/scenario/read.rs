@@ -87,7 +87,7 @@ fn scenario(
                 s.given = values(v, rules, true, diags);
                 // `:zones` beside the entities' values: the piles given.
                 if let Some(z) = v.get(ExpectKey::Zones.name()) {
-                    s.zones = super::zones::piles(z, rules, deck, true, diags);
+                    s.zones = super::zones::piles(z, (rules, deck), &NAMES, true, diags);
                 }
             }
             ScenarioKey::Statuses => s.statuses = given_statuses(v, rules, diags),
@@ -123,9 +123,12 @@ fn scenario(
     (diags.len() == before).then_some(s)
 }
 
+/// How piles' owners and cards are read: as everything else here.
+const NAMES: super::zones::Names = super::zones::Names { who, card };
+
 /// A role (`:you`), the name of a seat or `:setup` entity (`:hero`), or an
 /// entity that enters play, by kind and number as logs name it (`:tile#33`).
-pub(super) fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Who> {
+fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Who> {
     let name = form.as_keyword().unwrap_or("");
     if let Some(r) = rules.role(name) {
         return Some(Who::Role(r));
@@ -430,7 +433,7 @@ fn values(
     out
 }
 
-pub(super) fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<CardId> {
+fn card(form: &Form<'_>, deck: &[Card], diags: &mut Vec<Diagnostic>) -> Option<CardId> {
     let Kind::Str(name) = &form.kind else {
         diags.push(Diagnostic::new(
             Code::StepShape,
@@ -795,7 +798,7 @@ fn expectations(
                 }
             }
             (None, Some(ExpectKey::Zones)) => out.extend(
-                super::zones::piles(v, rules, deck, false, diags)
+                super::zones::piles(v, (rules, deck), &NAMES, false, diags)
                     .into_iter()
                     .map(|(p, w)| Expect::Zone(p, w)),
             ),

@@ -7,7 +7,6 @@
 //! any other (a hand's first card first); a board's, a map of slots to names
 //! (`{0 "Yeti" 2 "Wisp"}`); or, expected only, `{:count N}`.
 
-use super::read::{card, who};
 use super::{PileRef, PileWant, Who};
 use crate::check::defs::Card;
 use crate::check::rules::{RuleSet, ZoneSet};
@@ -19,12 +18,20 @@ use crate::syntax::{Form, Kind};
 /// The most slots a board may have ([`crate::check::rules::zones::MAX_SLOTS`]).
 const MAX_SLOT: i64 = crate::check::rules::zones::MAX_SLOTS;
 
+/// How a scenario's reader reads whom a form names and which card.
+pub(super) struct Names {
+    /// A role, a seat or entity by name (`:you`, `:hero`).
+    pub(super) who: fn(&Form<'_>, &RuleSet, &mut Vec<Diagnostic>) -> Option<Who>,
+    /// A card of the deck by name (`"Yeti"`).
+    pub(super) card: fn(&Form<'_>, &[Card], &mut Vec<Diagnostic>) -> Option<CardId>,
+}
+
 /// `{[:hand :you] ["Yeti" "Scout"] :deck ["Scout"] [:board :other] {0 "Yeti"}}`:
 /// the piles of `:zones`, given (`given`: no `{:count N}`) or expected.
 pub(super) fn piles(
     form: &Form<'_>,
-    rules: &RuleSet,
-    deck: &[Card],
+    (rules, deck): (&RuleSet, &[Card]),
+    names: &Names,
     given: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(PileRef, PileWant)> {
@@ -49,11 +56,11 @@ pub(super) fn piles(
     };
     let mut out = Vec::new();
     for (k, v) in pairs.iter() {
-        let Some(pile) = pile_ref(k, set, rules, diags) else {
+        let Some(pile) = pile_ref(k, set, rules, names, diags) else {
             continue;
         };
         let ordered = set.zones[pile.zone].ordered;
-        if let Some(want) = cards(v, deck, ordered, given, diags) {
+        if let Some(want) = cards(v, deck, names, (ordered, given), diags) {
             out.push((pile, want));
         }
     }
@@ -66,6 +73,7 @@ fn pile_ref(
     form: &Form<'_>,
     set: &ZoneSet,
     rules: &RuleSet,
+    names: &Names,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<PileRef> {
     let (name, owner) = match &form.kind {
@@ -78,9 +86,14 @@ fn pile_ref(
                 Diagnostic::new(
                     Code::StepShape,
                     form.span,
-                    format!("expected a pile, `:deck` or `[:hand :you]`, found {}", form.describe()),
+                    format!(
+                        "expected a pile, `:deck` or `[:hand :you]`, found {}",
+                        form.describe()
+                    ),
                 )
-                .with_help("a shared zone by its name; a zone per seat with its owner: `[:hand :you]`"),
+                .with_help(
+                    "a shared zone by its name; a zone per seat with its owner: `[:hand :you]`",
+                ),
             );
             return None;
         }
@@ -105,7 +118,7 @@ fn pile_ref(
     let shared = set.zones[zone].shared;
     let owner = match (owner, shared) {
         (None, true) => None,
-        (Some(o), false) => Some(who(o, rules, diags)?),
+        (Some(o), false) => Some((names.who)(o, rules, diags)?),
         (None, false) => {
             diags.push(
                 Diagnostic::new(
@@ -136,10 +149,11 @@ fn pile_ref(
 fn cards(
     v: &Form<'_>,
     deck: &[Card],
-    ordered: bool,
-    given: bool,
+    names: &Names,
+    (ordered, given): (bool, bool),
     diags: &mut Vec<Diagnostic>,
 ) -> Option<PileWant> {
+    let card = names.card;
     match &v.kind {
         Kind::Vector(items) => {
             let mut list: Vec<CardId> = Vec::new();
@@ -155,7 +169,9 @@ fn cards(
             }
             ok.then_some(PileWant::Cards(list))
         }
-        Kind::Map(pairs) if !given && pairs.len() == 1 && pairs[0].0.as_keyword() == Some("count") => {
+        Kind::Map(pairs)
+            if !given && pairs.len() == 1 && pairs[0].0.as_keyword() == Some("count") =>
+        {
             match pairs[0].1.kind {
                 Kind::Int(n) if n >= 0 => Some(PileWant::Count(n as usize)),
                 _ => {
@@ -179,7 +195,10 @@ fn cards(
                             Diagnostic::new(
                                 Code::StepShape,
                                 k.span,
-                                format!("a board's slots are numbered from 0, found {}", k.describe()),
+                                format!(
+                                    "a board's slots are numbered from 0, found {}",
+                                    k.describe()
+                                ),
                             )
                             .with_help(if given {
                                 "`{0 \"Yeti\" 1 \"Wisp\"}`"
@@ -218,7 +237,11 @@ fn laid_out(want: &PileWant) -> Vec<Option<CardId>> {
     match want {
         PileWant::Cards(list) => list.iter().map(|&c| Some(c)).collect(),
         PileWant::Slots(slots) => {
-            let len = slots.iter().map(|&(s, _)| usize::from(s) + 1).max().unwrap_or(0);
+            let len = slots
+                .iter()
+                .map(|&(s, _)| usize::from(s) + 1)
+                .max()
+                .unwrap_or(0);
             let mut out = vec![None; len];
             for &(s, c) in slots {
                 out[usize::from(s)] = Some(c);
@@ -284,7 +307,12 @@ pub(super) fn failure(
     let list = |cards_in: Vec<CardId>| {
         let mut names: Vec<String> = cards_in
             .iter()
-            .map(|c| format!("{:?}", cards.get(c.index()).map_or("?", |d| d.name.as_str())))
+            .map(|c| {
+                format!(
+                    "{:?}",
+                    cards.get(c.index()).map_or("?", |d| d.name.as_str())
+                )
+            })
             .collect();
         if def.ordered {
             names.reverse();
@@ -297,18 +325,26 @@ pub(super) fn failure(
             .enumerate()
             .filter_map(|(s, c)| {
                 let c = (*c)?;
-                Some(format!("{s} {:?}", cards.get(c.index()).map_or("?", |d| d.name.as_str())))
+                Some(format!(
+                    "{s} {:?}",
+                    cards.get(c.index()).map_or("?", |d| d.name.as_str())
+                ))
             })
             .collect();
         format!("{{{}}}", items.join(" "))
     };
     match want {
-        PileWant::Count(n) => (count != *n)
-            .then(|| format!("{shown} holds {count} cards, expected {n}")),
+        PileWant::Count(n) => {
+            (count != *n).then(|| format!("{shown} holds {count} cards, expected {n}"))
+        }
         PileWant::Cards(wanted) => {
             let held: Vec<CardId> = got.iter().flatten().copied().collect();
             (held != *wanted).then(|| {
-                format!("{shown} holds {}, expected {}", list(held), list(wanted.clone()))
+                format!(
+                    "{shown} holds {}, expected {}",
+                    list(held),
+                    list(wanted.clone())
+                )
             })
         }
         PileWant::Slots(_) => {
@@ -317,8 +353,13 @@ pub(super) fn failure(
             let len = wanted.len().max(held.len());
             wanted.resize(len, None);
             held.resize(len, None);
-            (held != wanted)
-                .then(|| format!("{shown} holds {}, expected {}", slots(&held), slots(&wanted)))
+            (held != wanted).then(|| {
+                format!(
+                    "{shown} holds {}, expected {}",
+                    slots(&held),
+                    slots(&wanted)
+                )
+            })
         }
     }
 }

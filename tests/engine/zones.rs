@@ -48,7 +48,14 @@ fn skirmish() -> (RuleSet, Vec<Card>) {
 /// Plays `game` to its end with `policies`.
 fn play(game: &mut Game<'_>, policies: &[Policy]) {
     let mut ai = Ai::new();
-    let ending = play_out(game, &mut Computer { ai: &mut ai, policies }, &mut ());
+    let ending = play_out(
+        game,
+        &mut Computer {
+            ai: &mut ai,
+            policies,
+        },
+        &mut (),
+    );
     assert_eq!(ending, Ending::Over);
 }
 
@@ -102,7 +109,10 @@ fn arcomage_written_with_zones_plays_as_bundled_arcomage() {
             );
             assert_eq!(a.outcome(), b.outcome(), "{policies:?} seed {seed}");
             assert_eq!(a.state().rng, b.state().rng, "{policies:?} seed {seed}");
-            assert!(b.log().expect("log").len() > la.len(), "zones log their moves");
+            assert!(
+                b.log().expect("log").len() > la.len(),
+                "zones log their moves"
+            );
         }
     }
 }
@@ -120,7 +130,13 @@ fn the_fixture_keeps_every_invariant_under_random_and_greedy_players() {
 #[test]
 fn simulate_checks_the_fixture_s_invariants_clean() {
     let rules = root(SKIRMISH);
-    let args = ["simulate", &rules.to_string_lossy(), "--games", "2000", "--check-invariants"];
+    let args = [
+        "simulate",
+        &rules.to_string_lossy(),
+        "--games",
+        "2000",
+        "--check-invariants",
+    ];
     let out = common::run_in(&args, "", None);
     let said = common::text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{said}");
@@ -158,7 +174,10 @@ fn scenario(name: &str, text: &str) -> (i32, String) {
     std::fs::create_dir_all(&scenarios).unwrap();
     for (from, to) in [
         (SKIRMISH, "rules/skirmish.edn"),
-        ("tests/data/zones/cards/skirmish/cards.edn", "cards/skirmish/cards.edn"),
+        (
+            "tests/data/zones/cards/skirmish/cards.edn",
+            "cards/skirmish/cards.edn",
+        ),
     ] {
         let to = dir.join(to);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
@@ -183,7 +202,10 @@ fn a_scenario_says_what_a_pile_holds_when_it_is_not_what_it_expects() {
         out.contains(r#"deck holds ["Coin" "Yeti"], expected ["Yeti" "Coin"]"#),
         "{out}"
     );
-    assert!(out.contains("you's hand holds 0 cards, expected 1"), "{out}");
+    assert!(
+        out.contains("you's hand holds 0 cards, expected 1"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -239,7 +261,11 @@ fn a_token_is_never_dealt_and_every_other_copy_is() {
     let game = Game::new(&rules, &deck, 3, Log::Skip).expect("game");
     let table = game.state().cards.as_deref().expect("a card table");
     let wisp = deck.iter().position(|c| c.name == "Wisp").expect("Wisp");
-    let made: Vec<usize> = table.instances().filter_map(|e| table.card(e)).map(|c| c.index()).collect();
+    let made: Vec<usize> = table
+        .instances()
+        .filter_map(|e| table.card(e))
+        .map(|c| c.index())
+        .collect();
     assert!(!made.contains(&wisp));
     let copies: usize = deck.iter().map(|c| usize::from(c.play.copies)).sum();
     assert_eq!(made.len(), copies);
@@ -264,7 +290,10 @@ fn only_a_turn_of_many_plays_can_be_ended_by_its_player() {
     let mut game = Game::new(&classic, &deck, 3, Log::Skip).expect("game");
     game.legal(&mut legal);
     assert!(legal.iter().all(|a| a.ability != Ability::EndTurn));
-    assert!(matches!(game.act(game.end_turn_action()), Err(Illegal::Zones(_))));
+    assert!(matches!(
+        game.act(game.end_turn_action()),
+        Err(Illegal::Zones(_))
+    ));
 }
 
 /// A game of the fixture, and the pile of `zone` of `owner`.
@@ -285,7 +314,9 @@ fn zone_membership_fires_on_a_card_in_two_piles() {
     let table = game.cards_mut_unchecked().expect("table");
     let card = table.contents(hand)[0];
     table.pile_mut_unchecked(discard).push(card);
-    let v = Monitor::new().check(&game).expect_err("a card in two piles");
+    let v = Monitor::new()
+        .check(&game)
+        .expect_err("a card in two piles");
     assert_eq!(v.invariant, Invariant::ZoneMembership, "{v}");
 }
 
@@ -319,7 +350,10 @@ fn zone_capacity_fires_on_an_overfull_hand() {
     let v = Monitor::new().check(&game).expect_err("overfull");
     // Membership is checked pile by pile first: a broken table breaks both.
     assert!(
-        matches!(v.invariant, Invariant::ZoneMembership | Invariant::ZoneCapacity),
+        matches!(
+            v.invariant,
+            Invariant::ZoneMembership | Invariant::ZoneCapacity
+        ),
         "{v}"
     );
 }
@@ -333,7 +367,9 @@ fn known_sound_fires_on_a_card_its_owner_does_not_know_in_its_hand() {
     let card = table.contents(hand)[0];
     assert_eq!(table.known(card) & 1, 1, "its owner saw it drawn");
     table.set_known_unchecked(card, 0);
-    let v = Monitor::new().check(&game).expect_err("unknown to its owner");
+    let v = Monitor::new()
+        .check(&game)
+        .expect_err("unknown to its owner");
     assert_eq!(v.invariant, Invariant::KnownSound, "{v}");
 }
 

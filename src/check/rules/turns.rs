@@ -60,7 +60,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
 /// turns end when the seat says so.
 fn plays(v: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
     let message = format!("`:plays` is `:one` or `:many`, found {}", v.describe());
-    let Some(kind) = check::keyword_in::<PlaysKind>(v, message, "not a number of plays", None, diags)
+    let Some(kind) =
+        check::keyword_in::<PlaysKind>(v, message, "not a number of plays", None, diags)
     else {
         return;
     };

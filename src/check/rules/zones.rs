@@ -308,7 +308,7 @@ impl ZoneSet {
 
     /// Which zone pile `pile` of a game of `seats` seats is of, and its
     /// owner (`None` for a shared zone's): piles are numbered zone by zone,
-    /// a zone per seat's in seat order, as [`crate::eval::zones::CardTable`] lays them out.
+    /// a zone per seat's in seat order, as the card table of a game lays them out.
     pub fn pile_place(&self, pile: usize, seats: usize) -> Option<(ZoneId, Option<usize>)> {
         let mut first = 0;
         for (z, def) in self.zones.iter().enumerate() {
@@ -323,11 +323,7 @@ impl ZoneSet {
 
     /// How many instances zone `zone` has in a game of `seats` seats: one, or one per seat.
     pub fn instances(&self, zone: ZoneId, seats: usize) -> usize {
-        if self.zones[zone].shared {
-            1
-        } else {
-            seats
-        }
+        if self.zones[zone].shared { 1 } else { seats }
     }
 }
 
@@ -442,7 +438,9 @@ fn zone_name_free(
                 format!("`:{name}` is reserved: the engine adds that zone itself"),
             )
             .with_label("reserved zone")
-            .with_help("`:playing` holds a card while its effects run; `:removed` is out of the game"),
+            .with_help(
+                "`:playing` holds a card while its effects run; `:removed` is out of the game",
+            ),
         );
         return false;
     }
@@ -460,7 +458,9 @@ fn zone_name_free(
                 format!("`:{name}` is already a name in this rule set"),
             )
             .with_label("declared again")
-            .with_help("zones share one set of names with roles, attributes, kinds, operations and params"),
+            .with_help(
+                "zones share one set of names with roles, attributes, kinds, operations and params",
+            ),
         );
     }
     !taken
@@ -535,7 +535,11 @@ fn zone<'f, 'a>(
                     ZoneKey::DrawsFrom => LinkKey::DrawsFrom,
                     _ => LinkKey::DiscardTo,
                 };
-                links.push(Link { zone: id, key, form: v });
+                links.push(Link {
+                    zone: id,
+                    key,
+                    form: v,
+                });
             }
             ZoneKey::WhenEmpty => z.when_empty = when_empty(v, rules, id, links, diags),
         }
@@ -590,7 +594,11 @@ fn when_empty<'f, 'a>(
                 LinkKey::DrawFrom
             };
             // Resolved with the other links, once every zone is declared.
-            links.push(Link { zone: id, key, form });
+            links.push(Link {
+                zone: id,
+                key,
+                form,
+            });
             WhenEmpty::Nothing
         }
         WhenEmptyKey::Nothing => {
@@ -601,20 +609,30 @@ fn when_empty<'f, 'a>(
 }
 
 /// Resolves one zone-naming key once every zone is declared.
-fn resolve(link: Link<'_, '_>, names: &[String], zones: &mut [ZoneDef], diags: &mut Vec<Diagnostic>) {
+fn resolve(
+    link: Link<'_, '_>,
+    names: &[String],
+    zones: &mut [ZoneDef],
+    diags: &mut Vec<Diagnostic>,
+) {
     let message = format!(
         "{} names one of the rule set's zones, found {}",
         link.key.shown(),
         link.form.describe()
     );
-    let found = Declared::new(names.iter().map(String::as_str), "a zone", "zones", Code::NotOneOf)
-        .find(
-            link.form.as_keyword().unwrap_or(""),
-            link.form.span,
-            message,
-            diags,
-        )
-        .map(ZoneId::new);
+    let found = Declared::new(
+        names.iter().map(String::as_str),
+        "a zone",
+        "zones",
+        Code::NotOneOf,
+    )
+    .find(
+        link.form.as_keyword().unwrap_or(""),
+        link.form.span,
+        message,
+        diags,
+    )
+    .map(ZoneId::new);
     let Some(target) = found else {
         return;
     };
@@ -652,7 +670,10 @@ fn together(
         if z.shared && z.visible == Visibility::Owner {
             diags.push(clash(
                 span,
-                format!("`:{}` is shared, so no seat owns it: `:visible :owner` sees nobody", z.name),
+                format!(
+                    "`:{}` is shared, so no seat owns it: `:visible :owner` sees nobody",
+                    z.name
+                ),
                 "write `:visible :nobody`, or make it a zone per seat",
             ));
         }
@@ -661,14 +682,20 @@ fn together(
             if plays == 2 {
                 diags.push(clash(
                     span,
-                    format!("`:{}` is a second `:plays` zone: a seat plays from one zone", z.name),
+                    format!(
+                        "`:{}` is a second `:plays` zone: a seat plays from one zone",
+                        z.name
+                    ),
                     "keep `:plays true` on the hand only",
                 ));
             }
             if z.shared || z.slots > 0 {
                 diags.push(clash(
                     span,
-                    format!("`:{}` plays cards, so it is a zone per seat without slots", z.name),
+                    format!(
+                        "`:{}` plays cards, so it is a zone per seat without slots",
+                        z.name
+                    ),
                     "a hand: no `:shared`, no `:slots`",
                 ));
             }
@@ -687,7 +714,10 @@ fn together(
         if z.top_visible && !z.ordered {
             diags.push(clash(
                 span,
-                format!("`:{}` is not `:ordered`, so it has no top card to show", z.name),
+                format!(
+                    "`:{}` is not `:ordered`, so it has no top card to show",
+                    z.name
+                ),
                 "add `:ordered true`, or drop `:top-visible`",
             ));
         }
@@ -699,12 +729,20 @@ fn together(
         match draws_from {
             Some(from) if !set.zones[from].ordered => diags.push(clash(
                 span,
-                format!("`:{}` draws from `:{}`, which is not `:ordered`: a draw takes the top card", z.name, name(from)),
+                format!(
+                    "`:{}` draws from `:{}`, which is not `:ordered`: a draw takes the top card",
+                    z.name,
+                    name(from)
+                ),
                 "add `:ordered true` to the zone drawn from",
             )),
             Some(from) if z.shared && !set.zones[from].shared => diags.push(clash(
                 span,
-                format!("`:{}` is shared and draws from `:{}`, one per seat: whose?", z.name, name(from)),
+                format!(
+                    "`:{}` is shared and draws from `:{}`, one per seat: whose?",
+                    z.name,
+                    name(from)
+                ),
                 "draw from a shared zone, or make this one a zone per seat",
             )),
             None if z.deal > 0 || z.refill > 0 || z.draw_each_turn > 0 => diags.push(clash(
@@ -719,7 +757,11 @@ fn together(
         {
             diags.push(clash(
                 span,
-                format!("`:{}` reshuffles `:{}` into itself, and their owners differ", z.name, name(from)),
+                format!(
+                    "`:{}` reshuffles `:{}` into itself, and their owners differ",
+                    z.name,
+                    name(from)
+                ),
                 "reshuffle from a zone laid out as this one: both shared, or both one per seat",
             ));
         }
@@ -728,7 +770,11 @@ fn together(
         {
             diags.push(clash(
                 span,
-                format!("`:{}` sends a card that falls to `:{}`, which is in play: it would fall again", z.name, name(to)),
+                format!(
+                    "`:{}` sends a card that falls to `:{}`, which is in play: it would fall again",
+                    z.name,
+                    name(to)
+                ),
                 "send it to a discard pile, or leave `:leaves-to` out (out of the game)",
             ));
         }
@@ -749,11 +795,7 @@ fn together(
         ));
     }
     // The first kind marked `:card` is a card's kind unless it says another.
-    rules.card_kind = rules
-        .card_kinds
-        .iter()
-        .position(|&c| c)
-        .map(KindId::new);
+    rules.card_kind = rules.card_kinds.iter().position(|&c| c).map(KindId::new);
 }
 
 /// Fills in each drawing zone's `:draws-from` left out: the first `:start` zone.
