@@ -149,8 +149,9 @@ pub struct Game<'r> {
     /// Whether the rule set keeps its cards in `:zones`, as instances in the
     /// state ([`crate::eval::zones`]): set once; the classic paths never read more.
     zoned: bool,
-    /// What each card's instances are made from, for a game with `:zones`.
-    specs: Arc<[crate::eval::zones::CardSpec]>,
+    /// What each card's instances are made from, for a game with `:zones`
+    /// (`None` otherwise, so copying a game copies nothing more).
+    specs: Option<Arc<[crate::eval::zones::CardSpec]>>,
     seats: usize,
     /// The turn queue; `next` is the next entry to run, those before it are done.
     queue: Vec<Entry>,
@@ -252,11 +253,7 @@ impl<'r> Game<'r> {
             state: State::new(rules, seats, seed),
             zones,
             zoned,
-            specs: if zoned {
-                zoned::card_specs(rules, cards)
-            } else {
-                Arc::new([])
-            },
+            specs: zoned.then(|| zoned::card_specs(rules, cards)),
             seats,
             queue: Vec::with_capacity(seats + 1),
             next: 0,

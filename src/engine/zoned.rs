@@ -80,7 +80,9 @@ impl<'r> Game<'r> {
     /// then a shared zone's `:deal`. Moves are logged; none is a turn's.
     pub(super) fn setup_zones(&mut self) {
         let copies: Vec<u8> = self.cards.iter().map(|c| c.play.copies).collect();
-        let specs = self.specs.clone();
+        let Some(specs) = self.specs.clone() else {
+            return;
+        };
         let seats = self.seats;
         zones::setup(
             self.rules,

@@ -726,3 +726,281 @@ pub fn fell(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut V
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Two seats; a deck that reshuffles its discards, hands of 2 that
+    /// burn, a discard pile, boards of 2 in play.
+    const RULES: &str = r#"{:rules :t
+ :roles {:you "p" :other "o"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :attributes {:hp {:default 1 :min 0}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck
+                :when-empty {:reshuffle :discard}}
+         :hand {:visible :owner :capacity 2 :overflow :destroy :plays true}
+         :discard {:shared true :ordered true}
+         :board {:slots 2 :in-play true :overflow :discard}}}"#;
+
+    fn rules() -> RuleSet {
+        RuleSet::parse(RULES).unwrap_or_else(|d| panic!("{d:#?}"))
+    }
+
+    /// A state with `copies` of each of two cards made in the deck; card 1
+    /// starts with 5 hp.
+    fn dealt(rules: &RuleSet, copies: &[u8], seed: u64) -> State {
+        let mut state = State::new(rules, 2, seed);
+        let kind = rules.card_kind.unwrap();
+        let specs: Arc<[CardSpec]> = vec![
+            CardSpec {
+                kind,
+                values: Vec::new(),
+            },
+            CardSpec {
+                kind,
+                values: vec![(AttrId::FIRST, 5)],
+            },
+        ]
+        .into();
+        setup(rules, &mut state, 2, specs, copies, &mut Vec::new());
+        state
+    }
+
+    fn pile(rules: &RuleSet, state: &State, zone: &str, owner: usize) -> usize {
+        let set = rules.zones.as_ref().unwrap();
+        let t = state.cards.as_deref().unwrap();
+        t.pile(set, set.zone(zone).unwrap(), EntityId::new(owner))
+            .unwrap()
+    }
+
+    #[test]
+    fn the_deck_is_made_in_deck_order_and_shuffled_as_any_list_of_its_length() {
+        let rules = rules();
+        let state = dealt(&rules, &[2, 3], 9);
+        let t = state.cards.as_deref().unwrap();
+        let deck = pile(&rules, &state, "deck", 0);
+        let mut expected: Vec<u16> = vec![0, 0, 1, 1, 1];
+        expected.shuffle(&mut crate::eval::Rng::seed_from_u64(9));
+        let got: Vec<u16> = t.defs(deck).iter().map(|c| c.index() as u16).collect();
+        assert_eq!(got, expected);
+        assert_eq!(state.rng, {
+            let mut r = crate::eval::Rng::seed_from_u64(9);
+            vec![0u8; 5].shuffle(&mut r);
+            r
+        });
+        // Instances follow the seats, in deck order; out of play, with their values.
+        for e in t.contents(deck) {
+            assert!(state.is_zoned(*e) && !state.is_live(*e));
+            let hp = state.get(*e, AttrId::FIRST);
+            assert_eq!(
+                hp,
+                if t.card(*e) == Some(CardId::new(1)) {
+                    5
+                } else {
+                    1
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn a_draw_reshuffles_the_discards_in_order_first_and_a_full_hand_burns() {
+        let rules = rules();
+        let mut state = dealt(&rules, &[1, 2], 3);
+        let (deck, hand, discard) = (
+            pile(&rules, &state, "deck", 0),
+            pile(&rules, &state, "hand", 0),
+            pile(&rules, &state, "discard", 0),
+        );
+        let cards: Vec<EntityId> = state.cards.as_deref().unwrap().contents(deck).to_vec();
+        let mut events = Vec::new();
+        for &c in &cards {
+            move_card(
+                &rules,
+                &mut state,
+                c,
+                discard,
+                At::Top,
+                Cause::effect(0),
+                &mut events,
+            );
+        }
+        let mut shuffled = cards.clone();
+        let mut rng = state.rng.clone();
+        shuffled.shuffle(&mut rng);
+        let seat = EntityId::FIRST;
+        let zone = rules.zones.as_ref().unwrap().zone("hand").unwrap();
+        assert!(draw(
+            &rules,
+            &mut state,
+            &[seat],
+            seat,
+            zone,
+            Cause::effect(0),
+            &mut events
+        ));
+        let t = state.cards.as_deref().unwrap();
+        assert_eq!(t.contents(hand), [shuffled[2]], "the reshuffled deck's top");
+        assert_eq!(t.contents(deck), &shuffled[..2]);
+        assert_eq!(state.rng, rng);
+        assert!(
+            events
+                .iter()
+                .any(|e| e.what == What::Shuffled(deck as u16, discard as u16))
+        );
+        // Two fit in the hand; the third burns, out of the game.
+        assert!(draw(
+            &rules,
+            &mut state,
+            &[seat],
+            seat,
+            zone,
+            Cause::effect(0),
+            &mut events
+        ));
+        assert!(!draw(
+            &rules,
+            &mut state,
+            &[seat],
+            seat,
+            zone,
+            Cause::effect(0),
+            &mut events
+        ));
+        let t = state.cards.as_deref().unwrap();
+        let removed = pile(&rules, &state, "removed", 0);
+        assert_eq!(t.count(hand), 2);
+        assert_eq!(t.contents(removed), [shuffled[0]]);
+        assert!(!state.is_live(shuffled[0]) && !state.is_zoned(shuffled[0]));
+    }
+
+    #[test]
+    fn knowledge_is_gained_by_seeing_and_lost_by_a_shuffle() {
+        let rules = rules();
+        let mut state = dealt(&rules, &[2, 0], 1);
+        let (deck, hand) = (
+            pile(&rules, &state, "deck", 0),
+            pile(&rules, &state, "hand", 1),
+        );
+        let card = state.cards.as_deref().unwrap().contents(deck)[0];
+        let mut events = Vec::new();
+        move_card(
+            &rules,
+            &mut state,
+            card,
+            hand,
+            At::Top,
+            Cause::effect(0),
+            &mut events,
+        );
+        assert_eq!(
+            state.cards.as_deref().unwrap().known(card),
+            0b10,
+            "its owner saw it"
+        );
+        assert_eq!(
+            events.last().map(|e| e.before),
+            Some(0b10),
+            "seen by p2 only"
+        );
+        move_card(
+            &rules,
+            &mut state,
+            card,
+            deck,
+            At::Top,
+            Cause::effect(0),
+            &mut events,
+        );
+        assert_eq!(
+            state.cards.as_deref().unwrap().known(card),
+            0b10,
+            "tracked onto the deck"
+        );
+        shuffle(&rules, &mut state, deck, Cause::effect(0), &mut events);
+        assert_eq!(
+            state.cards.as_deref().unwrap().known(card),
+            0,
+            "lost in the shuffle"
+        );
+    }
+
+    #[test]
+    fn a_card_in_play_is_live_and_leaving_play_makes_it_its_card_again() {
+        let rules = rules();
+        let mut state = dealt(&rules, &[0, 3], 1);
+        let (deck, board, discard) = (
+            pile(&rules, &state, "deck", 0),
+            pile(&rules, &state, "board", 0),
+            pile(&rules, &state, "discard", 0),
+        );
+        let cards: Vec<EntityId> = state.cards.as_deref().unwrap().contents(deck).to_vec();
+        let mut events = Vec::new();
+        let to_board = |state: &mut State, c, events: &mut Vec<Event>| {
+            move_card(&rules, state, c, board, At::Top, Cause::effect(0), events)
+        };
+        assert_eq!(to_board(&mut state, cards[0], &mut events), Moved::Done);
+        assert_eq!(to_board(&mut state, cards[1], &mut events), Moved::Done);
+        assert!(state.is_live(cards[0]));
+        assert_eq!(state.kind(cards[0]), rules.card_kind);
+        state.put(cards[0], AttrId::FIRST, 2);
+        // A full board sends the third to its overflow, the discards.
+        assert_eq!(
+            to_board(&mut state, cards[2], &mut events),
+            Moved::Overflowed
+        );
+        assert_eq!(
+            state.cards.as_deref().unwrap().contents(discard),
+            [cards[2]]
+        );
+        move_card(
+            &rules,
+            &mut state,
+            cards[0],
+            discard,
+            At::Bottom,
+            Cause::effect(0),
+            &mut events,
+        );
+        assert!(state.is_zoned(cards[0]));
+        assert_eq!(
+            state.get(cards[0], AttrId::FIRST),
+            5,
+            "its card's value again"
+        );
+        assert_eq!(
+            state.cards.as_deref().unwrap().contents(discard),
+            [cards[0], cards[2]]
+        );
+    }
+
+    #[test]
+    fn a_card_made_needs_room_and_a_card_forgotten_is_no_card() {
+        let rules = rules();
+        let mut state = dealt(&rules, &[1, 0], 1);
+        let hand = pile(&rules, &state, "hand", 0);
+        let mut events = Vec::new();
+        let make = |state: &mut State, events: &mut Vec<Event>| {
+            create(
+                &rules,
+                state,
+                CardId::new(1),
+                (hand, At::Top),
+                Cause::effect(0),
+                events,
+            )
+        };
+        let a = make(&mut state, &mut events).expect("room");
+        assert!(make(&mut state, &mut events).is_some());
+        assert!(make(&mut state, &mut events).is_none(), "the hand is full");
+        assert_eq!(events[0].what, What::Moved(MADE, hand as u16));
+        forget(&rules, &mut state, a);
+        let t = state.cards.as_deref().unwrap();
+        assert_eq!(t.card(a), None);
+        assert_eq!(t.count(hand), 1);
+        assert!(!t.instances().any(|e| e == a));
+    }
+}

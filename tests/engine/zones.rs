@@ -386,3 +386,110 @@ fn a_seat_knows_the_cards_it_saw_and_none_of_a_shuffled_deck() {
         assert_eq!(table.known(card), 0b10, "only p2 knows p2's hand");
     }
 }
+
+/// A rule set of every other kind of pile: a deck that draws from the card
+/// set aside when empty, a small hand that overflows to a graveyard, a
+/// market dealt face up, and a board of sites.
+const PILES: &str = r#"{:rules :piles
+ :roles {:you "the player" :other "the opponent"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :attributes {:hp {:default 10 :min 0}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck
+                :when-empty {:draw-from :aside}}
+         :aside {:shared true :ordered true :visible :nobody :capacity 1}
+         :hand {:visible :owner :plays true :capacity 2 :overflow :graveyard
+                :discard-to :graveyard :draw-each-turn 1}
+         :graveyard {:shared true :ordered true}
+         :market {:shared true :deal 2}
+         :board {:slots 3 :layout :sites :in-play true}}}"#;
+
+const PILE_CARDS: &str = r#"{:card "A" :to :board :copies 3 :effects []}
+{:card "B" :copies 3 :effects [{:effected :you :resource :hp :amount 1}]}"#;
+
+fn piles() -> (RuleSet, Vec<Card>) {
+    let rules = common::rules(PILES);
+    let checked = files::check_sources(
+        vec![grimoire::diag::Source::new("cards.edn", PILE_CARDS)],
+        Some(&rules),
+    );
+    assert_eq!(checked.error_count(), 0, "{:#?}", checked.diagnostics);
+    let deck = Card::from_definitions(&checked.definitions, &checked.sources, "piles");
+    (rules, deck)
+}
+
+/// The names of the cards in `owner`'s pile of `zone`, bottom first (`-` for an empty site).
+fn names(game: &Game<'_>, zone: &str, owner: usize) -> Vec<String> {
+    let set = game.rules().zones.as_ref().unwrap();
+    let cards = game
+        .zone_cards(set.zone(zone).unwrap(), EntityId::new(owner))
+        .expect("a pile");
+    cards
+        .iter()
+        .map(|c| c.map_or("-".to_string(), |c| game.cards()[c.index()].name.clone()))
+        .collect()
+}
+
+#[test]
+fn a_shared_zone_is_dealt_once_and_an_empty_deck_can_draw_from_another() {
+    let (rules, deck) = piles();
+    let mut game = Game::new(&rules, &deck, 5, Log::Keep).expect("game");
+    let set = rules.zones.as_ref().unwrap();
+    assert_eq!(names(&game, "market", 0).len(), 2, "dealt once, face up");
+    assert_eq!(
+        names(&game, "hand", 0).len(),
+        1,
+        "p1 drew as its turn began"
+    );
+    let b = Some(grimoire::ids::CardId::new(1));
+    game.set_zone_cards(set.zone("deck").unwrap(), EntityId::FIRST, &[])
+        .unwrap();
+    game.set_zone_cards(set.zone("aside").unwrap(), EntityId::FIRST, &[b])
+        .unwrap();
+    game.set_zone_cards(set.zone("hand").unwrap(), EntityId::new(1), &[])
+        .unwrap();
+    game.end_turn_now().unwrap();
+    assert_eq!(names(&game, "hand", 1), ["B"], "drawn from the aside");
+    assert!(names(&game, "aside", 0).is_empty());
+    assert_eq!(Monitor::new().check(&game), Ok(()));
+}
+
+#[test]
+fn a_full_hand_sends_the_card_drawn_where_its_overflow_says() {
+    let (rules, deck) = piles();
+    let mut game = Game::new(&rules, &deck, 5, Log::Keep).expect("game");
+    let set = rules.zones.as_ref().unwrap();
+    let (a, b) = (grimoire::ids::CardId::new(0), grimoire::ids::CardId::new(1));
+    let zone = |n: &str| set.zone(n).unwrap();
+    game.set_zone_cards(zone("hand"), EntityId::new(1), &[Some(a), Some(a)])
+        .unwrap();
+    game.set_zone_cards(zone("deck"), EntityId::FIRST, &[Some(b)])
+        .unwrap();
+    game.set_zone_cards(zone("graveyard"), EntityId::FIRST, &[])
+        .unwrap();
+    game.end_turn_now().unwrap();
+    assert_eq!(names(&game, "hand", 1), ["A", "A"]);
+    assert_eq!(names(&game, "graveyard", 0), ["B"]);
+    let log = grimoire::engine::log::render(&rules, &deck, game.log().unwrap());
+    assert!(log.contains(": deck -> graveyard"), "{log}");
+    assert_eq!(Monitor::new().check(&game), Ok(()));
+}
+
+#[test]
+fn a_board_of_sites_keeps_its_gaps_and_fills_the_first() {
+    let (rules, deck) = piles();
+    let mut game = Game::new(&rules, &deck, 5, Log::Keep).expect("game");
+    let set = rules.zones.as_ref().unwrap();
+    let a = Some(grimoire::ids::CardId::new(0));
+    let zone = |n: &str| set.zone(n).unwrap();
+    game.set_zone_cards(zone("board"), EntityId::FIRST, &[None, a, None])
+        .unwrap();
+    game.set_zone_cards(zone("hand"), EntityId::FIRST, &[a])
+        .unwrap();
+    assert_eq!(names(&game, "board", 0), ["-", "A", "-"]);
+    game.act(game.play(0)).expect("played");
+    assert_eq!(names(&game, "board", 0), ["A", "A", "-"]);
+    let log = grimoire::engine::log::render(&rules, &deck, game.log().unwrap());
+    assert!(log.contains(": p1's hand -> p1's board, slot 0"), "{log}");
+    assert_eq!(Monitor::new().check(&game), Ok(()));
+}
