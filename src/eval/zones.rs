@@ -788,7 +788,7 @@ mod tests {
         assert_eq!(got, expected);
         assert_eq!(state.rng, {
             let mut r = crate::eval::Rng::seed_from_u64(9);
-            vec![0u8; 5].shuffle(&mut r);
+            [0u8; 5].shuffle(&mut r);
             r
         });
         // Instances follow the seats, in deck order; out of play, with their values.
