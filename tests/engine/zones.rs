@@ -493,3 +493,20 @@ fn a_board_of_sites_keeps_its_gaps_and_fills_the_first() {
     assert!(log.contains(": p1's hand -> p1's board, slot 0"), "{log}");
     assert_eq!(Monitor::new().check(&game), Ok(()));
 }
+
+#[test]
+fn the_zones_say_why_they_refuse_a_play_or_a_discard() {
+    let (rules, deck) = piles();
+    let mut game = Game::new(&rules, &deck, 5, Log::Skip).expect("game");
+    let set = rules.zones.as_ref().unwrap();
+    let a = Some(grimoire::ids::CardId::new(0));
+    let zone = |n: &str| set.zone(n).unwrap();
+    game.set_zone_cards(zone("board"), EntityId::FIRST, &[a, a, a])
+        .unwrap();
+    game.set_zone_cards(zone("hand"), EntityId::FIRST, &[a]).unwrap();
+    let no_room = game.check(game.play(0)).expect_err("a full board");
+    assert_eq!(no_room.to_string(), "there is no room for A in p1's board");
+    let no_discard = game.check(game.discard(0)).expect_err("no `:may-discard`");
+    assert!(matches!(no_discard, Illegal::Zones(ref m) if m.contains("`:may-discard`")));
+    assert_eq!(game.act(game.play(0)), Err(no_room));
+}
