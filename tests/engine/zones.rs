@@ -503,7 +503,8 @@ fn the_zones_say_why_they_refuse_a_play_or_a_discard() {
     let zone = |n: &str| set.zone(n).unwrap();
     game.set_zone_cards(zone("board"), EntityId::FIRST, &[a, a, a])
         .unwrap();
-    game.set_zone_cards(zone("hand"), EntityId::FIRST, &[a]).unwrap();
+    game.set_zone_cards(zone("hand"), EntityId::FIRST, &[a])
+        .unwrap();
     let no_room = game.check(game.play(0)).expect_err("a full board");
     assert_eq!(no_room.to_string(), "there is no room for A in p1's board");
     let no_discard = game.check(game.discard(0)).expect_err("no `:may-discard`");
