@@ -165,6 +165,12 @@ id! {
     CardId(u16)
 }
 
+id! {
+    /// Index of a zone in the rule set's `:zones` (`:hand`), the engine's own
+    /// `:playing` and `:removed` last.
+    ZoneId(u16)
+}
+
 /// A vector whose items are looked up by an id of one sort: an attribute id
 /// indexes attributes, and the compiler refuses it for kinds. Reads as a slice
 /// for length and iteration.

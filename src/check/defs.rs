@@ -12,6 +12,7 @@ use crate::check::rules::RuleSet;
 use crate::check::status_defs::{self, StatusKey};
 use crate::check::{self, EffectKey};
 use crate::diag::{Code, Diagnostic, Source};
+use crate::ids::{KindId, ZoneId};
 use crate::syntax::{Form, Kind, Span};
 use std::sync::Arc;
 
@@ -50,7 +51,7 @@ pub struct Definition {
 }
 
 /// How a card is played, beyond its effects.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct CardRules {
     /// The attribute the cost is paid in (`:type :bricks`), if it costs anything.
     pub pay_with: Option<AttrId>,
@@ -68,6 +69,46 @@ pub struct CardRules {
     pub copies: u8,
     /// `:once true`: after it is played it leaves the game, not to the discards.
     pub once: bool,
+    /// `:kind :minion`: the kind of its instances (with `:zones`); `None`,
+    /// the rule set's first kind of card.
+    pub kind: Option<KindId>,
+    /// `:values {:attack 4}`: what its instances start with where the rule
+    /// set's defaults do not say (with `:zones`).
+    pub values: Vec<(AttrId, i64)>,
+    /// `:to :board`: the zone it is played into and stays in (with `:zones`).
+    pub to: Option<ZoneId>,
+    /// `:token true`: no copy is dealt; only an effect makes one (with `:zones`).
+    pub token: bool,
+}
+
+/// As derived, with the keys of cards in zones shown only where a card sets
+/// them: a deck's digest (`Card`'s debug text) is the same as before zones
+/// for a deck that uses none.
+impl std::fmt::Debug for CardRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("CardRules");
+        d.field("pay_with", &self.pay_with)
+            .field("cost", &self.cost)
+            .field("play_again", &self.play_again)
+            .field("discardable", &self.discardable)
+            .field("draw", &self.draw)
+            .field("discard", &self.discard)
+            .field("copies", &self.copies)
+            .field("once", &self.once);
+        if self.kind.is_some() {
+            d.field("kind", &self.kind);
+        }
+        if !self.values.is_empty() {
+            d.field("values", &self.values);
+        }
+        if self.to.is_some() {
+            d.field("to", &self.to);
+        }
+        if self.token {
+            d.field("token", &self.token);
+        }
+        d.finish()
+    }
 }
 
 impl Default for CardRules {
@@ -81,6 +122,10 @@ impl Default for CardRules {
             discard: 0,
             copies: 1,
             once: false,
+            kind: None,
+            values: Vec::new(),
+            to: None,
+            token: false,
         }
     }
 }
@@ -152,6 +197,26 @@ pub const CARD_KEYS: &[DefKey] = &[
     DefKey::Once,
 ];
 
+/// The keys a card of a rule set with `:zones` may use: [`CARD_KEYS`] and
+/// its kind, starting values, the zone it is played to, and whether it is a token.
+pub const ZONED_CARD_KEYS: &[DefKey] = &[
+    DefKey::Card,
+    DefKey::Text,
+    DefKey::Effects,
+    DefKey::Type,
+    DefKey::Cost,
+    DefKey::PlayAgain,
+    DefKey::Discardable,
+    DefKey::Draw,
+    DefKey::Discard,
+    DefKey::Copies,
+    DefKey::Once,
+    DefKey::Kind,
+    DefKey::Values,
+    DefKey::To,
+    DefKey::Token,
+];
+
 /// The keys a named effect may use.
 pub const NAMED_EFFECT_KEYS: &[DefKey] = &[DefKey::Effect, DefKey::Text, DefKey::Effects];
 
@@ -184,7 +249,9 @@ pub fn definition(
         not_a_definition(form, diags);
         return None;
     };
+    let zoned = rules.zones.as_ref().is_some_and(|z| !z.classic);
     let (keys, what) = match kind {
+        DefKind::Card if zoned => (ZONED_CARD_KEYS, "a card"),
         DefKind::Card => (CARD_KEYS, "a card"),
         DefKind::Effect | DefKind::Status => (NAMED_EFFECT_KEYS, "an effect definition"),
     };
@@ -225,6 +292,10 @@ pub fn definition(
                 play.discardable = super::fields::flag(value, key, diags).unwrap_or(true)
             }
             DefKey::Once => play.once = super::fields::flag(value, key, diags).unwrap_or(false),
+            DefKey::Token => play.token = super::fields::flag(value, key, diags).unwrap_or(false),
+            DefKey::Kind => play.kind = card_kind(value, rules, diags),
+            DefKey::To => play.to = to_zone(value, rules, diags),
+            DefKey::Values => play.values = start_values(value, rules, diags),
             DefKey::Card | DefKey::Effect => match &value.kind {
                 Kind::Str(s) if !s.trim().is_empty() => name = Some(s.to_string()),
                 Kind::Str(_) => diags.push(
@@ -251,7 +322,12 @@ pub fn definition(
             DefKey::Effects => effects = check::effects(value, &scope, diags),
         }
     }
-    if kind == DefKind::Card && !pay_with.is_empty() {
+    if play.token {
+        // A token is never dealt: only an effect makes one.
+        play.copies = 0;
+    }
+    // A token is never played from a hand: it needs no cost.
+    if kind == DefKind::Card && !pay_with.is_empty() && !play.token {
         missing_card_keys(form, rules, pay_with, diags);
     }
     whole_definition_checks(form, rules, what, effects.as_deref(), &play, diags);
@@ -279,6 +355,110 @@ pub fn definition(
         card_text_lints(form, rules, text, &def, diags);
     }
     Some(def)
+}
+
+/// `:kind :minion`: one of the rule set's kinds marked `:card true`.
+fn card_kind(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<KindId> {
+    let cards: Vec<(usize, &str)> = rules
+        .kinds
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| rules.card_kinds.get(KindId::new(i)) == Some(&true))
+        .map(|(i, k)| (i, k.as_str()))
+        .collect();
+    let message = format!(
+        "`:kind` names a kind of card (one marked `:card true`), found {}",
+        value.describe()
+    );
+    check::Declared::new(
+        cards.iter().map(|&(_, k)| k),
+        "a kind of card",
+        "kinds of card",
+        Code::UnknownKind,
+    )
+    .find(value.as_keyword().unwrap_or(""), value.span, message, diags)
+    .map(|i| KindId::new(cards[i].0))
+}
+
+/// `:to :board`: one of the rule set's zones, a zone per seat (the player's own).
+fn to_zone(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<ZoneId> {
+    let set = rules.zones.as_ref()?;
+    let message = format!(
+        "`:to` names one of the rule set's zones, found {}",
+        value.describe()
+    );
+    let found = check::Declared::new(
+        set.zones.iter().map(|z| z.name.as_str()),
+        "a zone",
+        "zones",
+        Code::NotOneOf,
+    )
+    .find(value.as_keyword().unwrap_or(""), value.span, message, diags)
+    .map(ZoneId::new)?;
+    if set.zones[found].shared {
+        diags.push(
+            Diagnostic::new(
+                Code::ZoneRules,
+                value.span,
+                format!(
+                    "`:{}` is shared: a card is played to a zone of its player's own",
+                    set.zones[found].name
+                ),
+            )
+            .with_help("name a zone per seat (a board without `:shared`)"),
+        );
+        return None;
+    }
+    Some(found)
+}
+
+/// `:values {:attack 4 :health 5}`: attributes its instances start with,
+/// each within the attribute's bounds.
+fn start_values(
+    value: &Form<'_>,
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(AttrId, i64)> {
+    let mut out: Vec<(AttrId, i64)> = Vec::new();
+    let Kind::Map(pairs) = &value.kind else {
+        diags.push(Diagnostic::new(
+            Code::NotAMap,
+            value.span,
+            format!(
+                "`:values` is a map of attributes, such as `{{:attack 4 :health 5}}`, found {}",
+                value.describe()
+            ),
+        ));
+        return out;
+    };
+    for (k, v) in pairs.iter() {
+        let Some(attr) =
+            crate::check::rules::cards_attribute(k, rules, "a card's `:values`", diags)
+        else {
+            continue;
+        };
+        let (min, max) = rules.bounds[attr];
+        match v.kind {
+            Kind::Int(n) if (min..=max).contains(&n) => out.push((attr, n)),
+            Kind::Int(n) => diags.push(
+                Diagnostic::new(
+                    Code::OutOfBounds,
+                    v.span,
+                    format!(
+                        "{n} is outside the bounds of `:{}` ({min} to {max})",
+                        rules.attributes[attr]
+                    ),
+                )
+                .with_label("out of bounds"),
+            ),
+            _ => diags.push(Diagnostic::new(
+                Code::NotANumber,
+                v.span,
+                format!("expected an integer, found {}", v.describe()),
+            )),
+        }
+    }
+    out
 }
 
 /// Reports a form that is none of the three definitions, with a hint where it looks like one's body.

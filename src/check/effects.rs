@@ -68,6 +68,14 @@ keys! {
         Copies = "copies",
         /// `:once`: played once, it leaves the game.
         Once = "once",
+        /// `:kind :minion`: the kind of card it is (with `:zones`).
+        Kind = "kind",
+        /// `:values {:attack 4}`: its attributes' starting values (with `:zones`).
+        Values = "values",
+        /// `:to :board`: the zone it is played into, where it stays (with `:zones`).
+        To = "to",
+        /// `:token true`: never in the deck, only ever made by an effect (with `:zones`).
+        Token = "token",
     }
 }
 

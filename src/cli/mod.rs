@@ -835,6 +835,14 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 "{who} {} (effect {effect}{via})",
                 crate::engine::log::status_line(rules, status, change, e.before, e.after)
             ),
+            // Outside a game there are no piles to name: the numbers say which.
+            What::Moved(from, to) => writeln!(
+                out,
+                "{who} moves from pile {from} to pile {to} (effect {effect}{via})"
+            ),
+            What::Shuffled(pile, _) => {
+                writeln!(out, "pile {pile} is shuffled (effect {effect}{via})")
+            }
             What::Die(_) | What::Rolled(..) | What::Kept(_) => {
                 let verb = if matches!(e.what, What::Rolled(..)) {
                     "rolls "
@@ -987,6 +995,12 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                         "kept".into(),
                         json!(if higher { "higher" } else { "lower" }),
                     );
+                }
+                What::Moved(from, to) => {
+                    event.insert("moved".into(), json!([from, to]));
+                }
+                What::Shuffled(pile, from) => {
+                    event.insert("shuffled".into(), json!([pile, from]));
                 }
             }
             event.insert("before".into(), json!(e.before));

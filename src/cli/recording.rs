@@ -78,8 +78,31 @@ pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard
                 discard,
                 copies,
                 once,
+                kind,
+                values,
+                to,
+                token,
             } = &card.play;
             let pay_with = pay_with.map_or("none".to_string(), |a| rules.attributes[a].clone());
+            // The keys of cards in zones, recorded where a card sets them, so
+            // a deck without zones records as it did before them.
+            let zone_fields = [
+                kind.map(|k| ("kind", rules.kinds[k].clone())),
+                (!values.is_empty()).then(|| {
+                    let shown: Vec<String> = values
+                        .iter()
+                        .map(|&(a, v)| format!(":{} {v}", rules.attributes[a]))
+                        .collect();
+                    ("values", format!("{{{}}}", shown.join(" ")))
+                }),
+                to.and_then(|z| {
+                    rules
+                        .zones
+                        .as_ref()
+                        .map(|s| ("to", s.zones[z].name.clone()))
+                }),
+                token.then(|| ("token", "true".to_string())),
+            ];
             let fields = [
                 ("type", pay_with),
                 ("cost", cost.to_string()),
@@ -99,6 +122,7 @@ pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard
                 card: card.name.clone(),
                 fields: fields
                     .into_iter()
+                    .chain(zone_fields.into_iter().flatten())
                     .map(|(k, v)| (k.to_string(), v))
                     .collect(),
             }

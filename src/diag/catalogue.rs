@@ -1156,6 +1156,58 @@ pub fn explain(code: Code) -> Explanation {
             "check tests/data/undefined-status/rules tests/data/undefined-status/effects",
             "check tests/data/undefined-status/rules tests/data/undefined-status/effects tests/data/undefined-status/fix",
         ),
+        Code::CardsAndZones => (
+            "`:cards` saying how cards are dealt, beside `:zones`",
+            "A rule set with `:zones` says how its cards are dealt and held in \
+             the zones themselves (a hand's `:refill`, `:deal` and `:capacity`, \
+             a deck per seat when the `:start :deck` zone is not `:shared`). \
+             Beside it, `:cards` keeps only what cards are paid with \
+             (`:pay-with`), `:played` and `:values`; its `:hand-size` and \
+             `:deck` would say the same thing a second way.",
+            "Usually `:cards` kept from before the zones were written: move the \
+             hand size to the hand's `:refill`, and drop `:deck`.",
+            Input::RuleSet,
+            r#"{:rules :hands
+ :roles {:you "the player"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :seats [:p1 :p2]
+ :cards {:hand-size 5}
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
+         :hand {:visible :owner :plays true :refill 5}}}"#,
+            r#"{:rules :hands
+ :roles {:you "the player"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
+         :hand {:visible :owner :plays true :refill 5}}}"#,
+        ),
+        Code::ZoneRules => (
+            "zones that cannot work together",
+            "The zones are each well formed but break a rule of how the engine \
+             moves cards: a shared zone seen only by its owner (it has none); \
+             two zones a seat plays from; a draw from a zone that is not \
+             `:ordered` (a draw takes the top card); a reshuffle between a zone \
+             per seat and a shared one; a deal or refill past the zone's \
+             capacity; a fallen card sent to a zone in play; `:zones` with no \
+             kind marked `:card true` for the cards to be; `:turns :plays \
+             :many` without `:zones`.",
+            "The message names the zone and the rule; the help says the usual \
+             fix. A shared pile is `:visible :nobody` or `:all`; a hand is the \
+             one zone with `:plays true`.",
+            Input::RuleSet,
+            r#"{:rules :hands
+ :roles {:you "the player"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :visible :nobody :start :deck}
+         :hand {:visible :owner :plays true :refill 5}}}"#,
+            r#"{:rules :hands
+ :roles {:you "the player"}
+ :kinds {:player "a seat" :card {:card true :doc "a card"}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
+         :hand {:visible :owner :plays true :refill 5}}}"#,
+        ),
         Code::NotADefinition => (
             "not a definition",
             "A top-level form of a definitions file is not a card \

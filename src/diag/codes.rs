@@ -240,6 +240,14 @@ codes! {
     /// A status the rule set's `:statuses` declares that no definitions file
     /// checked with it defines.
     StatusNeverDefined = "E0312",
+    /// `:cards :hand-size` or `:cards :deck` beside `:zones`, which say how
+    /// cards are dealt and held.
+    CardsAndZones = "E0313",
+    /// Zones that cannot work together: `:visible :owner` on a shared zone,
+    /// two `:plays` zones, a draw from a zone that is not ordered, a
+    /// reshuffle between zones laid out differently, a deal or refill past
+    /// the capacity, `:zones` with no kind of card, `:plays :many` without `:zones`.
+    ZoneRules = "E0314",
 
     // E04xx: definitions.
     /// A top-level form of a definitions file that is not `{:card …}`,

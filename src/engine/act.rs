@@ -45,6 +45,9 @@ enum ActionList {
 impl Game<'_> {
     /// Does `action` for the entity whose turn it is.
     pub fn act(&mut self, action: Action) -> Result<(), Illegal> {
+        if self.zoned {
+            return self.act_zoned(action);
+        }
         if !self.allowed(action) {
             return self.check(action);
         }
@@ -129,7 +132,7 @@ impl Game<'_> {
                     }
                 }
             }
-            Ability::Action(_) => {}
+            Ability::Action(_) | Ability::EndTurn => {}
         }
         Ok(())
     }
@@ -157,7 +160,7 @@ impl Game<'_> {
     /// end (prepared); an action that `:forces` resolves its actor's prepared
     /// actions between its `:pay` and its `:effects`. The turn goes on while
     /// the seat can still act.
-    fn act_action(&mut self, id: ActionId, action: Action) {
+    pub(super) fn act_action(&mut self, id: ActionId, action: Action) {
         let rules = self.rules;
         let def = &rules.actions[id];
         let seat = self.current;

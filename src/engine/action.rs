@@ -18,6 +18,8 @@ pub enum Ability {
     Discard(u16),
     /// Use this action of the rule set's `:actions`.
     Action(ActionId),
+    /// End the turn (`:turns {:plays :many}`: a seat plays until it says so).
+    EndTurn,
 }
 
 /// An ability used: what, by whom, on whom.
@@ -41,7 +43,7 @@ impl Action {
     pub fn hand_position(self) -> usize {
         match self.ability {
             Ability::Card(i) | Ability::Discard(i) => usize::from(i),
-            Ability::Action(_) => usize::MAX,
+            Ability::Action(_) | Ability::EndTurn => usize::MAX,
         }
     }
 }
@@ -92,6 +94,10 @@ pub enum Illegal {
     /// One of the action's `:refused-when` cases holds: the designer's reason.
     #[error("{0}")]
     Refused(String),
+    /// The zones refuse it: no room where the card would go, no discarding
+    /// from a hand without `:may-discard`, no ending a turn of one play.
+    #[error("{0}")]
+    Zones(String),
 }
 
 /// One value an action's `:pay` changed, and what it was before it paid.
@@ -150,7 +156,7 @@ impl Game<'_> {
                 .hand()
                 .get(usize::from(i))
                 .is_some_and(|&c| self.chancy(c)),
-            Ability::Discard(_) => false,
+            Ability::Discard(_) | Ability::EndTurn => false,
             Ability::Action(id) => self.rules.actions.get(id).is_some_and(|a| a.draws),
         }
     }
@@ -169,6 +175,11 @@ impl Game<'_> {
     /// Discarding the card at hand position `i`, for the entity whose turn it is.
     pub fn discard(&self, i: usize) -> Action {
         self.action(Ability::Discard(u16::try_from(i).unwrap_or(u16::MAX)))
+    }
+
+    /// Ending the turn, for the entity whose turn it is (`:turns {:plays :many}`).
+    pub fn end_turn_action(&self) -> Action {
+        self.action(Ability::EndTurn)
     }
 
     fn action(&self, ability: Ability) -> Action {
@@ -197,10 +208,13 @@ impl Game<'_> {
             return self.phase == Phase::Act
                 && self.action_verdict(id, action) == Some(Verdict::Allowed);
         }
+        if self.zoned {
+            return self.allowed_zoned(action);
+        }
         if action.actor != self.current || action.target.is_some() {
             return false;
         }
-        let Some(&card) = self.hand().get(action.hand_position()) else {
+        let Some(&card) = self.zones.hand(self.current).get(action.hand_position()) else {
             return false;
         };
         match (self.phase, action.ability) {
@@ -208,6 +222,8 @@ impl Game<'_> {
             | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
             (_, Ability::Discard(_)) => self.cards[card.index()].play.discardable,
             (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
+            // Past the hand: the lookup above has already refused it.
+            (_, Ability::EndTurn) => false,
         }
     }
 
@@ -289,10 +305,19 @@ impl Game<'_> {
         if action.target.is_some() {
             return Err(Illegal::NoTarget);
         }
+        if action.ability == Ability::EndTurn {
+            return Err(Illegal::Zones(
+                "a turn of one play ends by itself: only `:turns {:plays :many}` lets a seat end it"
+                    .to_string(),
+            ));
+        }
         let i = action.hand_position();
         let Some(&card) = self.hand().get(i) else {
             return Err(Illegal::NoSuchCard(i));
         };
+        if let Some(why) = self.zoned_refusal(action, card) {
+            return Err(why);
+        }
         let def = &self.cards[card.index()];
         match (self.phase, action.ability) {
             (Phase::MustDiscard(_), _) => Err(Illegal::MustDiscard),
@@ -410,7 +435,7 @@ impl Game<'_> {
             .map(|a| {
                 let name = match a.ability {
                     Ability::Action(id) => rules.actions.get(id).map_or("", |d| d.name.as_str()),
-                    Ability::Card(_) | Ability::Discard(_) => "",
+                    Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn => "",
                 };
                 match a.target {
                     Some(t) => format!(" {name} {}", self.entity_name(t)),
@@ -443,11 +468,15 @@ impl Game<'_> {
                 out.push(a);
             }
         }
+        let end = self.end_turn_action();
+        if self.zoned && self.allowed(end) {
+            out.push(end);
+        }
         self.actions_allowed(out, usize::MAX);
     }
 
     /// Pushes to `out` the allowed actions of `:actions`, at most `limit` of them.
-    fn actions_allowed(&mut self, out: &mut Vec<Action>, limit: usize) {
+    pub(super) fn actions_allowed(&mut self, out: &mut Vec<Action>, limit: usize) {
         let rules = self.rules;
         if rules.actions.is_empty() || self.phase != Phase::Act {
             return;
@@ -513,6 +542,9 @@ impl Game<'_> {
     /// [`Game::allowed`] over its hand, without building each action; then
     /// over the rule set's actions, stopping at the first allowed.
     pub(super) fn has_action(&mut self) -> bool {
+        if self.zoned {
+            return self.has_action_zoned();
+        }
         let zones = &self.zones;
         let discardable = |c: CardId| self.cards[c.index()].play.discardable;
         let hand = zones.hand(self.current);

@@ -127,6 +127,7 @@ impl Ai {
                 }
                 Some(pick_move(&self.legal, &mut game.state.rng))
             }
+            Policy::Random if game.zoned() => self.random_zoned(game),
             Policy::Random => {
                 // Any affordable card; only when there is none, any discardable one.
                 self.legal.clear();
@@ -170,6 +171,25 @@ impl Ai {
                 Some(self.search(game))
             }
         }
+    }
+
+    /// [`Policy::Random`] with cards in zones: a random card that can be
+    /// played now (paid for, with room where it goes); else ending the turn,
+    /// where a turn is many plays; else a random discard. The same draws as
+    /// the random policy of `:cards` alone makes over the same hand.
+    fn random_zoned(&mut self, game: &mut Game<'_>) -> Option<Action> {
+        game.legal(&mut self.legal);
+        let count = |f: fn(Ability) -> bool| self.legal.iter().filter(|a| f(a.ability)).count();
+        // Plays come first in the legal list, then discards, then ending the turn.
+        let plays = count(|a| matches!(a, Ability::Card(_)));
+        if plays > 0 {
+            return Some(self.legal[game.state.rng.random_range(0..plays)]);
+        }
+        if let Some(&end) = self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
+            return Some(end);
+        }
+        let discards = count(|a| matches!(a, Ability::Discard(_)));
+        (discards > 0).then(|| self.legal[game.state.rng.random_range(0..discards)])
     }
 
     /// [`Policy::Search`]: determinized two-ply search. In each of
@@ -328,7 +348,7 @@ impl Ai {
                         let draws = rules.actions[id].draws;
                         (if draws { CHANCE_SAMPLES } else { 1 }, false)
                     }
-                    Ability::Discard(_) => continue,
+                    Ability::Discard(_) | Ability::EndTurn => continue,
                 };
                 let mut trial = |scratch: &mut State| {
                     scratch.clone_from(&game.state);
@@ -370,6 +390,13 @@ impl Ai {
             Some((s, action)) if s >= base => action,
             // A rule set's actions have no discard to fall back on: the best of them.
             Some((_, action)) if matches!(action.ability, Ability::Action(_)) => action,
+            // A turn of many plays ends rather than throw a card away.
+            _ if game.rules().plays_many => {
+                match self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
+                    Some(&end) => end,
+                    None => self.worst_card(game),
+                }
+            }
             _ => self.worst_card(game),
         }
     }

@@ -152,6 +152,41 @@ impl Zones {
         }
     }
 
+    /// The pile of classic zone `zone` (0 the deck, 1 the hand, 2 the
+    /// discards, as [`crate::check::rules::ZoneSet::classic`] numbers them)
+    /// that `seat` draws from, holds or discards to.
+    pub(super) fn classic_pile(&self, zone: usize, seat: usize) -> Option<&[CardId]> {
+        if seat >= self.hands.len() {
+            return None;
+        }
+        let p = self.pile(seat);
+        match zone {
+            0 => self.draw_piles.get(p),
+            1 => self.hands.get(seat),
+            2 => self.discard_piles.get(p),
+            _ => None,
+        }
+        .map(Vec::as_slice)
+    }
+
+    /// [`Zones::classic_pile`], to set: a scenario's given zones.
+    pub(super) fn classic_pile_mut(
+        &mut self,
+        zone: usize,
+        seat: usize,
+    ) -> Option<&mut Vec<CardId>> {
+        if seat >= self.hands.len() {
+            return None;
+        }
+        let p = self.pile(seat);
+        match zone {
+            0 => self.draw_piles.get_mut(p),
+            1 => self.hands.get_mut(seat),
+            2 => self.discard_piles.get_mut(p),
+            _ => None,
+        }
+    }
+
     /// How many draw piles there are (and discard piles): one, or one per seat.
     pub(super) fn piles(&self) -> usize {
         self.draw_piles.len()

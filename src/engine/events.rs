@@ -8,6 +8,7 @@ use crate::check::ast::{AttrId, EntityId, OpId, StatusId};
 use crate::check::rules::turn_kinds::TurnKindId;
 use crate::check::rules::{ActionId, KindId, RuleSet, TimingId};
 use crate::eval::{Cause, StatusChange, What};
+use crate::ids::ZoneId;
 
 /// Where an action of `:actions` stands when it is logged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,10 @@ pub enum By {
     Given(Cause),
     /// An entity's turn (its kind's `:on-turn`); which effect.
     EntityTurn(EntityId, Cause),
+    /// A rule of the zones: a deal, a refill, a draw at a turn's start, a
+    /// card played or discarded (its moves), or an empty zone's `:when-empty`
+    /// effects (its changes); the zone drawn into, and which effect.
+    Zone(ZoneId, Cause),
 }
 
 /// One attribute change of a game.
@@ -189,6 +194,41 @@ pub enum GameEvent {
         /// For whom.
         entity: EntityId,
     },
+    /// A card moved from one pile to another (a zone's, or a seat's own of
+    /// a zone per seat; see [`crate::check::rules::ZoneSet::pile_place`]).
+    Moved {
+        /// The card's instance.
+        card: EntityId,
+        /// Its card.
+        def: CardId,
+        /// The pile it left; [`crate::eval::zones::MADE`] for a card just made.
+        from: u16,
+        /// The pile it went to.
+        to: u16,
+        /// Its place there, from the bottom.
+        at: u32,
+        /// The seats that saw or knew it at either end, bit `s` for seat `s`.
+        seen: u64,
+        /// What moved it.
+        by: By,
+    },
+    /// A pile was shuffled, after the cards of another moved onto it (a
+    /// reshuffle of the discards into an empty deck).
+    Shuffled {
+        /// The pile shuffled.
+        pile: u16,
+        /// The pile whose cards moved in first, if any.
+        from: Option<u16>,
+        /// How many moved in.
+        moved: u32,
+        /// How many it holds.
+        cards: u32,
+    },
+    /// The seat ended its turn (`:turns {:plays :many}`).
+    EndedTurn {
+        /// Who.
+        seat: EntityId,
+    },
     /// A step ran out of a budget there: recorded just before the game ends
     /// as aborted.
     OutOfBudget(crate::eval::Place),
@@ -240,17 +280,34 @@ impl Game<'_> {
                         self.dirty |= bit(e.entity.index() * width + attr.index());
                     }
                 }
-                // A condition may read statuses or entities: every one is checked again.
-                What::Status(..) | What::Spawned(_) => {
+                // A condition may read statuses or entities: every one is checked
+                // again. A card moved may have entered or left play.
+                What::Status(..) | What::Spawned(_) | What::Moved(..) => {
                     self.changed = true;
                     self.dirty = u64::MAX;
                 }
-                // A roll changes nothing by itself.
-                What::Die(_) | What::Rolled(..) | What::Kept(_) => {}
+                // A roll changes nothing by itself, nor does a shuffle.
+                What::Die(_) | What::Rolled(..) | What::Kept(_) | What::Shuffled(..) => {}
             }
         }
         if let Some(log) = &mut self.log {
+            let table = self.state.cards.as_deref();
             log.extend(self.events.iter().map(|e| match e.what {
+                What::Moved(from, to) => GameEvent::Moved {
+                    card: e.entity,
+                    def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
+                    from,
+                    to,
+                    at: u32::try_from(e.after).unwrap_or(u32::MAX),
+                    seen: e.before as u64,
+                    by: by(e.cause),
+                },
+                What::Shuffled(pile, from) => GameEvent::Shuffled {
+                    pile,
+                    from: (from != crate::eval::zones::MADE).then_some(from),
+                    moved: u32::try_from(e.before).unwrap_or(0),
+                    cards: u32::try_from(e.after).unwrap_or(0),
+                },
                 What::Attr(attr) => GameEvent::Changed {
                     change: Change {
                         entity: e.entity,

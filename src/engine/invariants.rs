@@ -8,9 +8,15 @@
 //! - `status-instance`: every instance of a declared status, on an entity in play, with
 //!   stacks within its stacking, charges left if it blocks, in acquisition order;
 //! - `hand-limit`: a hand grows only by refilling up to the hand size and by
-//!   the `:draw` of the card just played;
+//!   the `:draw` of the card just played (cards of `:cards` alone);
 //! - `card-count`: every copy of every card is in exactly one hand or pile
-//!   (those played `:once` gone), and nothing else is;
+//!   (those played `:once` gone), and nothing else is (cards of `:cards` alone);
+//! - `zone-membership`: with `:zones`, every card instance is in exactly one
+//!   pile, the one it says, its card listed beside it; a row has no gaps; an
+//!   instance is of its kind in an in-play zone, out of the game in
+//!   `:removed`, and in a zone not in play otherwise;
+//! - `zone-capacity`: no pile holds more than its zone's capacity (its slots);
+//! - `known-sound`: every seat that sees a pile knows each of its cards;
 //! - `queue-limit`: the turn queue within [`MAX_QUEUE`] entries (plus the base queue a round splices in);
 //! - `turn-limit`: the turn number never past the rule set's `:turns :limit`;
 //! - `must-discard`: a player told to discard has that many cards it may discard;
@@ -47,6 +53,12 @@ pub enum Invariant {
     HandLimit,
     /// Every copy of every card in exactly one zone.
     CardCount,
+    /// Every card instance in exactly one pile, as it says.
+    ZoneMembership,
+    /// No pile past its capacity.
+    ZoneCapacity,
+    /// Who sees a pile knows its cards.
+    KnownSound,
     /// The turn queue within its limit.
     QueueLimit,
     /// The turn number within the rule set's limit.
@@ -67,6 +79,9 @@ impl Invariant {
         Invariant::StatusInstance,
         Invariant::HandLimit,
         Invariant::CardCount,
+        Invariant::ZoneMembership,
+        Invariant::ZoneCapacity,
+        Invariant::KnownSound,
         Invariant::QueueLimit,
         Invariant::TurnLimit,
         Invariant::MustDiscard,
@@ -82,6 +97,9 @@ impl Invariant {
             Invariant::StatusInstance => "status-instance",
             Invariant::HandLimit => "hand-limit",
             Invariant::CardCount => "card-count",
+            Invariant::ZoneMembership => "zone-membership",
+            Invariant::ZoneCapacity => "zone-capacity",
+            Invariant::KnownSound => "known-sound",
             Invariant::QueueLimit => "queue-limit",
             Invariant::TurnLimit => "turn-limit",
             Invariant::MustDiscard => "must-discard",
@@ -268,7 +286,7 @@ impl Monitor {
                         }
                     }
                     Ability::Discard(i) if usize::from(i) < hand.len() => held -= 1,
-                    Ability::Discard(_) | Ability::Action(_) => {}
+                    Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn => {}
                 }
             }
             self.before.push((held, draw));
@@ -319,6 +337,9 @@ impl Monitor {
                     ),
                 ));
             }
+        }
+        if game.zoned() {
+            return check_zones(game);
         }
         self.check_hands(game)?;
         self.check_cards(game)
@@ -461,6 +482,104 @@ impl Monitor {
         }
         Ok(())
     }
+}
+
+/// The invariants of cards kept in `:zones`: membership, capacity, knowledge.
+fn check_zones(game: &Game<'_>) -> Result<(), Violation> {
+    let (rules, state) = (game.rules(), game.state());
+    let (Some(set), Some(table)) = (rules.zones.as_ref(), state.cards.as_deref()) else {
+        return Err(broken(
+            Invariant::ZoneMembership,
+            "a game with `:zones` keeps no card table".to_string(),
+        ));
+    };
+    let name = |e: EntityId| game.entity_name(e);
+    let pile_name = |p: usize| {
+        let seat = |s: EntityId| std::borrow::Cow::Owned(game.entity_name(s));
+        super::log::pile_name(rules, p as u16, u32::MAX, &seat)
+    };
+    let mut seen = vec![false; state.len()];
+    for pile in 0..table.piles() {
+        let zone = &set.zones[table.zone_of(pile)];
+        let (contents, defs) = (table.contents(pile), table.defs(pile));
+        let sites = zone.layout == crate::check::rules::Layout::Sites && zone.slots > 0;
+        let membership = |detail: String| Err(broken(Invariant::ZoneMembership, detail));
+        if contents.len() != defs.len() || (sites && contents.len() != usize::from(zone.slots)) {
+            return membership(format!(
+                "{} lists {} cards and {} definitions",
+                pile_name(pile),
+                contents.len(),
+                defs.len()
+            ));
+        }
+        for (at, (&e, &def)) in contents.iter().zip(defs).enumerate() {
+            if e == EntityId::MAX && sites {
+                continue;
+            }
+            if table.card(e) != Some(def) || table.pile_of(e) != Some(pile) {
+                return membership(format!(
+                    "{} holds {} at {at}, which is not that card there",
+                    pile_name(pile),
+                    if e == EntityId::MAX {
+                        "a gap".to_string()
+                    } else {
+                        name(e)
+                    }
+                ));
+            }
+            if std::mem::replace(&mut seen[e.index()], true) {
+                return membership(format!("{} is in two places", name(e)));
+            }
+            let removed = table.zone_of(pile) == set.removed;
+            let kind_ok = match (zone.in_play, removed) {
+                (_, true) => !state.is_live(e) && !state.is_zoned(e),
+                (true, false) => state.kind(e) == table.kind_in_play(e),
+                (false, false) => state.is_zoned(e),
+            };
+            if !kind_ok {
+                return membership(format!(
+                    "{} in {} is {}",
+                    name(e),
+                    pile_name(pile),
+                    if state.is_live(e) {
+                        "in play"
+                    } else {
+                        "not in play"
+                    }
+                ));
+            }
+            let visible = table.visible_to(set, pile);
+            if table.known(e) & visible != visible {
+                return Err(broken(
+                    Invariant::KnownSound,
+                    format!(
+                        "{} in {} is seen by seats {visible:#b} but known to {:#b}",
+                        name(e),
+                        pile_name(pile),
+                        table.known(e)
+                    ),
+                ));
+            }
+        }
+        if table.count(pile) > usize::from(zone.capacity) {
+            return Err(broken(
+                Invariant::ZoneCapacity,
+                format!(
+                    "{} holds {} cards; it holds {} at most",
+                    pile_name(pile),
+                    table.count(pile),
+                    zone.capacity
+                ),
+            ));
+        }
+    }
+    if let Some(lost) = table.instances().find(|e| !seen[e.index()]) {
+        return Err(broken(
+            Invariant::ZoneMembership,
+            format!("{} is in no pile", name(lost)),
+        ));
+    }
+    Ok(())
 }
 
 /// Plays `game` (new or just reset) to its end with computer players of

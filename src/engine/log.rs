@@ -48,6 +48,7 @@ pub fn action_words(
 ) -> (String, String) {
     let what = match action.ability {
         Ability::Action(id) => rules.actions.get(id).map_or("?", |a| a.name.as_str()),
+        Ability::EndTurn => "end the turn",
         Ability::Card(_) | Ability::Discard(_) => "?",
     };
     let mut what = match action.target {
@@ -79,7 +80,8 @@ fn by_status(by: By) -> Option<StatusId> {
         | By::Removal(c)
         | By::Action(_, c)
         | By::Given(c)
-        | By::EntityTurn(_, c) => c.status(),
+        | By::EntityTurn(_, c)
+        | By::Zone(_, c) => c.status(),
         By::Cost(_) | By::Played(_) => None,
     }
 }
@@ -131,7 +133,8 @@ pub fn render_from(
     sight: Sight,
 ) -> String {
     let from = from.min(log.len());
-    let names = with_spawned(rules, &log[..from], &rules.game_entity_names());
+    let mut names = with_spawned(rules, &log[..from], &rules.game_entity_names());
+    name_cards(cards, &log[..from], &mut names);
     render_named(rules, cards, &log[from..], &names, sight)
 }
 
@@ -157,6 +160,29 @@ pub fn with_spawned(rules: &RuleSet, log: &[GameEvent], names: &[String]) -> Vec
     all
 }
 
+/// `names`, with every card `log` sees move called by its card's name and
+/// its number: `Yeti#14`.
+pub fn name_cards(cards: &[Card], log: &[GameEvent], names: &mut Vec<String>) {
+    for e in log {
+        if let GameEvent::Moved { card, def, .. } = *e
+            && let Some(c) = cards.get(def.index())
+        {
+            let at = card.index();
+            if at >= names.len() {
+                names.extend((names.len()..=at).map(|i| format!("#{i}")));
+            }
+            if names[at].starts_with('#') {
+                names[at] = card_name(&c.name, card);
+            }
+        }
+    }
+}
+
+/// What logs, scenarios and the state call a card's instance: `Yeti#14`.
+pub fn card_name(card: &str, entity: EntityId) -> String {
+    format!("{card}#{entity}")
+}
+
 /// [`render`] with each seat called by `names[seat]` (scenarios say `you` and
 /// `other`); entities that enter play in `log` by [`spawned_name`]; as
 /// `sight` may see it.
@@ -168,7 +194,8 @@ pub fn render_named(
     sight: Sight,
 ) -> String {
     let mut out = String::new();
-    let names = with_spawned(rules, log, names);
+    let mut names = with_spawned(rules, log, names);
+    name_cards(cards, log, &mut names);
     // Seats and setup entities by name, entities added in play by kind and number.
     let seat = |s: EntityId| seat_name(&names, s);
     // A moment's hook changes share one line: "start: p1.bricks 5 -> 7, …".
@@ -295,7 +322,9 @@ fn render_event<'n>(
                                 .get(id)
                                 .and_then(|def| def.refused.get(usize::from(i)))
                                 .map_or_else(String::new, |(_, reason)| reason.clone()),
-                            Ability::Card(_) | Ability::Discard(_) => String::new(),
+                            Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn => {
+                                String::new()
+                            }
                         },
                     };
                     writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")
@@ -370,11 +399,66 @@ fn render_event<'n>(
             let name = rules.timings.get(timing).map_or("?", |t| t.name.as_str());
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
         }
+        GameEvent::Moved {
+            card, from, to, at, ..
+        } => {
+            let to = pile_name(rules, to, at, seat);
+            let _ = if from == crate::eval::zones::MADE {
+                writeln!(out, "    {} is made: {to}", seat(card))
+            } else {
+                let from = pile_name(rules, from, u32::MAX, seat);
+                writeln!(out, "    {}: {from} -> {to}", seat(card))
+            };
+        }
+        GameEvent::Shuffled {
+            pile,
+            from,
+            moved,
+            cards,
+        } => {
+            let pile = pile_name(rules, pile, u32::MAX, seat);
+            let _ = match from {
+                Some(from) => writeln!(
+                    out,
+                    "    {} ({moved} cards) is shuffled into {pile}",
+                    pile_name(rules, from, u32::MAX, seat)
+                ),
+                None => writeln!(out, "    {pile} is shuffled ({cards} cards)"),
+            };
+        }
+        GameEvent::EndedTurn { seat: s } => {
+            let _ = writeln!(out, "  {} ends the turn", seat(s));
+        }
         GameEvent::OutOfBudget(at) => {
             let _ = writeln!(out, "out of budget at {}", place_words(rules, cards, at));
         }
         GameEvent::Ended(outcome) => render_outcome(out, rules, outcome, seat),
     }
+}
+
+/// A pile as a log names it: its zone (`deck`), a seat's own (`p1's hand`),
+/// and for a board, the slot `at` (`p1's board, slot 2`; `u32::MAX` for none).
+pub fn pile_name<'n>(
+    rules: &RuleSet,
+    pile: u16,
+    at: u32,
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+) -> String {
+    let Some(set) = rules.zones.as_ref() else {
+        return format!("pile {pile}");
+    };
+    let Some((zone, owner)) = set.pile_place(usize::from(pile), rules.seats.len()) else {
+        return format!("pile {pile}");
+    };
+    let def = &set.zones[zone];
+    let mut name = match owner {
+        Some(o) => format!("{}'s {}", seat(EntityId::new(o)), def.name),
+        None => def.name.clone(),
+    };
+    if def.slots > 0 && at != u32::MAX {
+        let _ = write!(name, ", slot {at}");
+    }
+    name
 }
 
 /// The file a step ran out of its budget in, and what wrote the effects
@@ -425,6 +509,18 @@ fn change_note(rules: &RuleSet, by: By, sight: Sight) -> String {
         By::Given(cause) => format!("{} (given)", through(cause)),
         By::Removal(cause) => format!("{} (on removal)", through(cause)),
         By::EntityTurn(_, cause) => through(cause),
+        // Only an empty zone's `:when-empty` effects change values by a zone's
+        // rule: the zone is the one drawn into, which names the one drawn from.
+        By::Zone(zone, cause) => {
+            let empty = rules.zones.as_ref().and_then(|set| {
+                let drawer = set.zones.get(zone)?;
+                set.zones.get(drawer.draws_from.unwrap_or(zone))
+            });
+            match empty {
+                Some(z) => format!("{} (empty {})", through(cause), z.name),
+                None => through(cause),
+            }
+        }
         // A status's hook: which status, at which timing.
         By::Hook(timing, cause) => format!("{} at {}", through(cause), rules.timings[timing].name),
     }
@@ -491,7 +587,11 @@ impl Rolls {
             }
             What::Rolled(sides, keep) => Some(self.total(sides, keep, e.before, e.after)),
             What::Kept(higher) => Some(kept_line(higher, e.after, e.before)),
-            What::Attr(_) | What::Status(..) | What::Spawned(_) => None,
+            What::Attr(_)
+            | What::Status(..)
+            | What::Spawned(_)
+            | What::Moved(..)
+            | What::Shuffled(..) => None,
         }
     }
 }

@@ -28,6 +28,7 @@ mod events;
 mod moments;
 mod queue;
 mod victory;
+mod zoned;
 pub use act::MAX_ACTIONS_PER_TURN;
 pub use action::{Ability, Action, Illegal};
 pub use cards::CardId;
@@ -142,8 +143,15 @@ pub struct Game<'r> {
     /// Every attribute of every entity, and the generator. Private: a value changed
     /// behind the engine's back would escape its victory checks ([`Game::set`]).
     state: State,
-    /// Card zones; empty, with no hand ever filled, when the rule set has no `:cards`.
+    /// Card zones; empty, with no hand ever filled, when the rule set has no
+    /// `:cards`, or keeps its cards in `:zones`.
     zones: Zones,
+    /// Whether the rule set keeps its cards in `:zones`, as instances in the
+    /// state ([`crate::eval::zones`]): set once; the classic paths never read more.
+    zoned: bool,
+    /// What each card's instances are made from, for a game with `:zones`
+    /// (`None` otherwise, so copying a game copies nothing more).
+    specs: Option<Arc<[crate::eval::zones::CardSpec]>>,
     seats: usize,
     /// The turn queue; `next` is the next entry to run, those before it are done.
     queue: Vec<Entry>,
@@ -234,6 +242,7 @@ impl<'r> Game<'r> {
             return Err(SetupError::NoCards(rules.name.clone()));
         }
         let zones = Zones::new(rules, rules.cards.as_ref(), cards, seats);
+        let zoned = rules.zones.as_ref().is_some_and(|z| !z.classic);
         let role_count = rules.roles.len();
         let roles = (0..seats)
             .flat_map(|seat| (0..role_count).map(move |i| EntityId::new((seat + i) % seats)))
@@ -243,6 +252,8 @@ impl<'r> Game<'r> {
             cards,
             state: State::new(rules, seats, seed),
             zones,
+            zoned,
+            specs: zoned.then(|| zoned::card_specs(rules, cards)),
             seats,
             queue: Vec::with_capacity(seats + 1),
             next: 0,
@@ -341,7 +352,9 @@ impl<'r> Game<'r> {
 
     /// Deals, runs the game's and the first round's start, and starts the first turn.
     fn begin(&mut self) {
-        if self.rules.cards.is_some() {
+        if self.zoned {
+            self.setup_zones();
+        } else if self.rules.cards.is_some() {
             self.zones.deal(self.cards, &mut self.state.rng);
         }
         self.run_moment_for_seats(Moment::GameStart);
@@ -393,6 +406,13 @@ impl<'r> Game<'r> {
         self.turn_kind = ctx.turn_kind;
     }
 
+    /// The card table to edit behind the engine's back: only for tests of
+    /// [`invariants::Monitor`], which must be shown broken zones.
+    #[doc(hidden)]
+    pub fn cards_mut_unchecked(&mut self) -> Option<&mut crate::eval::zones::CardTable> {
+        self.state.cards.as_deref_mut()
+    }
+
     /// The log to edit behind the turn machine's back: only for tests of
     /// [`invariants::Monitor`], which must be shown broken logs.
     #[doc(hidden)]
@@ -413,6 +433,11 @@ impl<'r> Game<'r> {
                 _ => None,
             })
         };
+        if let Some(card) = self.state.cards.as_deref().and_then(|t| t.card(entity))
+            && let Some(c) = self.cards.get(card.index())
+        {
+            return log::card_name(&c.name, entity);
+        }
         match self.state.kind(entity).or_else(logged) {
             Some(kind) => log::spawned_name(self.rules, kind, entity),
             None => format!("#{entity}"),
@@ -438,14 +463,23 @@ impl<'r> Game<'r> {
     /// The hand of the entity whose turn it is (empty without card zones).
     #[inline]
     pub fn hand(&self) -> &[CardId] {
-        self.zones.hand(self.current)
+        self.hand_of(self.current)
     }
 
     /// The hand of `seat`, whoever's turn it is (empty without card zones):
     /// what a table shows its owner, and what a computer player never reads
     /// for any seat but its own.
     pub fn hand_of(&self, seat: EntityId) -> &[CardId] {
+        if self.zoned {
+            return self.zoned_hand(seat);
+        }
         self.zones.hand(seat)
+    }
+
+    /// Whether the rule set keeps its cards in `:zones`, as instances in the
+    /// state, rather than in the engine's own piles (`:cards` alone).
+    pub fn zoned(&self) -> bool {
+        self.zoned
     }
 
     /// The entity each role means for `seat`.
@@ -465,6 +499,9 @@ impl<'r> Game<'r> {
 
     /// Cards left to draw (0 without card zones).
     pub fn draw_pile_len(&self) -> usize {
+        if self.zoned {
+            return self.zoned_draw_pile_len(self.current);
+        }
         self.zones.draw_pile_len(self.current)
     }
 
@@ -522,7 +559,10 @@ impl<'r> Game<'r> {
     /// Puts `card` into the hand of the entity whose turn it is: for scenarios.
     /// Does nothing without card zones.
     pub fn give(&mut self, card: CardId) {
-        if self.rules.cards.is_some() {
+        if self.zoned {
+            // A full hand takes no more: the scenario's step finds it missing.
+            self.give_zoned(card);
+        } else if self.rules.cards.is_some() {
             self.zones.hands[self.current.index()].push(card);
         }
     }
@@ -595,6 +635,9 @@ impl<'r> Game<'r> {
 
     /// Removes the card at `at` from the current hand: undoes [`Game::give`] in scenarios.
     pub fn take_back(&mut self, at: usize) -> Option<CardId> {
+        if self.zoned {
+            return self.take_back_zoned(at);
+        }
         let hand = &mut self.zones.hands[self.current.index()];
         (at < hand.len()).then(|| hand.remove(at))
     }

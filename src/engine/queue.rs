@@ -367,6 +367,10 @@ impl Game<'_> {
             seat,
             kind: self.turn_kind,
         });
+        // Cards in zones: the turn's own draws come before its hooks.
+        if self.zoned && !self.turn_draws() {
+            return true;
+        }
         self.run_moment(Moment::TurnStart, seat);
         if self.phase == Phase::Act && !self.has_action() {
             self.record(GameEvent::Passed { seat });

@@ -559,6 +559,10 @@ impl State {
                         apply(rules, effects, self, &[entity], events);
                         self.claim(Owner::Rules);
                     }
+                    // A card goes where its zone sends what falls from it.
+                    if self.cards.is_some() {
+                        super::zones::fell(rules, self, entity, events);
+                    }
                 }
             }
             if (removed.len() == first && !statuses) || events.len() == changes {

@@ -79,6 +79,15 @@ pub enum What {
     /// `[advantage …]` (true: the higher kept) or `[disadvantage …]`: `after`
     /// is the value kept, `before` the other.
     Kept(bool),
+    /// The entity, a card, moved from one pile to another (see
+    /// [`super::zones`]; `from` is [`super::zones::MADE`] for a card just
+    /// made): `after` is its place in the pile it went to, `before` the seats
+    /// that saw or knew it at either end (bit `s` for seat `s`).
+    Moved(u16, u16),
+    /// A pile was shuffled (the first), after the cards of another moved in
+    /// (the second; [`super::zones::MADE`] for none): `before` is how many
+    /// moved in, `after` how many it holds.
+    Shuffled(u16, u16),
 }
 
 /// One change: to an attribute, or to an entity's statuses.
@@ -106,7 +115,9 @@ impl Event {
             | What::Spawned(_)
             | What::Die(_)
             | What::Rolled(..)
-            | What::Kept(_) => None,
+            | What::Kept(_)
+            | What::Moved(..)
+            | What::Shuffled(..) => None,
         }
     }
 }

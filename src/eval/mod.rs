@@ -18,6 +18,7 @@ mod event;
 mod expr;
 mod state;
 mod status;
+pub mod zones;
 pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
 pub use effects::{add_to, apply, run_timing};
 pub use event::{Cause, Event, What};
@@ -27,6 +28,9 @@ pub use state::{
     MAX_STATUS_DEPTH, Owner, Place, QueueRequest, Rng, State,
 };
 pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
+
+// The kinds out of play, shared by the state and the card table.
+use state::{GONE, ZONED};
 
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).

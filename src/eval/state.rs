@@ -142,7 +142,11 @@ pub struct Place {
 pub type Rng = Pcg32;
 
 /// The kind an entity has once it is out of play.
-const GONE: KindId = KindId::MAX;
+pub(super) const GONE: KindId = KindId::MAX;
+
+/// The kind of a card instance in a zone that is not in play (a hand, a
+/// deck): no kind's loops, counts or removals see it, and it is not live.
+pub(super) const ZONED: KindId = KindId::new(u16::MAX as usize - 1);
 
 /// Every entity's attribute values, and the seeded generator.
 ///
@@ -162,7 +166,8 @@ pub struct State {
     pub(super) values: Vec<i64>,
     /// Base values, laid out as `values`; empty when no status modifies any attribute.
     pub(super) base: Vec<i64>,
-    /// Each entity's kind; [`GONE`] once it is out of play.
+    /// Each entity's kind; [`GONE`] once it is out of play, [`ZONED`] for a
+    /// card instance in a zone not in play.
     pub(super) kinds: Vec<KindId>,
     /// Active statuses, in the order they were acquired.
     pub(super) instances: Vec<Instance>,
@@ -208,6 +213,10 @@ pub struct State {
     /// Where it ran out, as far as found.
     #[serde(skip)]
     pub(super) stopped_at: Place,
+    /// Where each card instance is, in a game with `:zones`; `None` otherwise
+    /// (Arcomage: its cards are the engine's, and copying a state stays cheap).
+    #[serde(skip)]
+    pub cards: Option<Box<super::zones::CardTable>>,
 }
 
 fn full_tank() -> u64 {
@@ -270,6 +279,7 @@ impl Clone for State {
             max_instances: self.max_instances,
             exhausted: self.exhausted,
             stopped_at: self.stopped_at,
+            cards: self.cards.clone(),
         }
     }
 
@@ -293,10 +303,22 @@ impl Clone for State {
         self.max_instances = source.max_instances;
         self.exhausted = source.exhausted;
         self.stopped_at = source.stopped_at;
+        if self.cards.is_some() || source.cards.is_some() {
+            self.clone_cards(source);
+        }
     }
 }
 
 impl State {
+    /// Copies `source`'s card table into this one's buffers: only games with `:zones` have one.
+    #[cold]
+    fn clone_cards(&mut self, source: &State) {
+        match (&mut self.cards, &source.cards) {
+            (Some(mine), Some(theirs)) => mine.clone_from(theirs),
+            (mine, theirs) => mine.clone_from(theirs),
+        }
+    }
+
     /// Drops the dice rolled outside effects ([`value`](super::value), [`holds`](super::holds)), which
     /// no change is there to log them with.
     #[inline]
@@ -329,6 +351,7 @@ impl State {
             max_instances: rules.status_budget,
             exhausted: None,
             stopped_at: Place::default(),
+            cards: None,
         };
         for _ in 0..entities {
             state.add(rules, KindId::FIRST);
@@ -478,6 +501,12 @@ impl State {
         }
     }
 
+    /// Whether `entity` is a card instance in a zone that is not in play (a
+    /// hand, a deck): out of play, but in the game.
+    pub fn is_zoned(&self, entity: EntityId) -> bool {
+        self.kinds.get(entity.index()) == Some(&ZONED)
+    }
+
     /// Whether `entity` exists and is still in play.
     pub fn is_live(&self, entity: EntityId) -> bool {
         self.kind(entity).is_some()
@@ -485,10 +514,11 @@ impl State {
 
     /// The kind of `entity`, if it exists and is still in play.
     pub fn kind(&self, entity: EntityId) -> Option<KindId> {
+        // Above every kind a rule set declares: `ZONED`, then `GONE`.
         self.kinds
             .get(entity.index())
             .copied()
-            .filter(|&k| k != GONE)
+            .filter(|&k| k < ZONED)
     }
 
     /// The entities of `kind` still in play, in the order they were added.

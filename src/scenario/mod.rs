@@ -26,9 +26,15 @@
 //! turns left (`:statuses {:hero {:power 2}}`), entities out of play
 //! (`:gone [:minion]`) and any condition (`:holds [[= 1 [count :tile]]]`,
 //! setup names bound as roles).
+//!
+//! With card zones, `:given {:zones {[:hand :you] ["Yeti"] :deck ["Scout"]}}`
+//! puts exactly those cards in those piles (an ordered zone written top
+//! first, a board as `{slot "Name"}`), and `:expect {:zones {…}}` reads them
+//! back (`{:count 0}` for a count alone).
 
 mod read;
 mod run;
+mod zones;
 
 use crate::check::ast::{AttrId, Bool, EntityId, RoleId, StatusId};
 use crate::check::keys::keys;
@@ -36,7 +42,7 @@ use crate::check::rules::ActionId;
 use crate::engine::CardId;
 use crate::syntax::Span;
 
-use crate::ids::{KindId, OptionId, TimingId, TurnKindId};
+use crate::ids::{KindId, OptionId, TimingId, TurnKindId, ZoneId};
 pub use read::load;
 pub use run::{run, run_logged};
 
@@ -54,6 +60,8 @@ pub struct Scenario {
     pub given: Vec<(Who, AttrId, i64)>,
     /// Statuses acquired before the first step, in order.
     pub statuses: Vec<GivenStatus>,
+    /// Piles given before the first step (`:given {:zones {…}}`): exactly these cards.
+    pub zones: Vec<(PileRef, PileWant)>,
     /// What is done, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -71,6 +79,10 @@ impl Scenario {
         let values = self.start.iter().flatten().chain(&self.given);
         values.clone().any(|(w, _, _)| seat(w))
             || self.statuses.iter().any(|g| seat(&g.holder))
+            || self
+                .zones
+                .iter()
+                .any(|(p, _)| p.owner.as_ref().is_some_and(seat))
             || self.steps.iter().any(|step| match step {
                 Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
                     seat(a) || t.iter().any(seat)
@@ -89,6 +101,7 @@ impl Expect {
         match self {
             Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
             Expect::Next(w) | Expect::Winner(Some(w)) => pick(w),
+            Expect::Zone(pile, _) => pile.owner.as_ref().is_some_and(pick),
             Expect::Queue(list) => list.iter().any(|q| match q {
                 QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
                 _ => false,
@@ -96,6 +109,27 @@ impl Expect {
             _ => false,
         }
     }
+}
+
+/// A pile a scenario names: a shared zone (`:deck`), or a seat's own of a
+/// zone per seat (`[:hand :you]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PileRef {
+    /// The zone.
+    pub zone: ZoneId,
+    /// Its owner, for a zone per seat.
+    pub owner: Option<Who>,
+}
+
+/// What a scenario gives or expects of a pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PileWant {
+    /// These cards, bottom first (a file writes an ordered zone top first).
+    Cards(Vec<CardId>),
+    /// These cards in these slots (`{0 "Yeti" 2 "Wisp"}`), and no others.
+    Slots(Vec<(u16, CardId)>),
+    /// This many cards, whichever (`{:count 0}`): expected only.
+    Count(usize),
 }
 
 /// A status a scenario gives before its first step: `:statuses {:hero
@@ -182,6 +216,8 @@ pub enum Expect {
     Hand(usize),
     /// The turn queue, as [`Game::queue_listing`](crate::engine::Game::queue_listing) lists it.
     Queue(Vec<QueueWant>),
+    /// A pile's cards (`:zones {[:hand :you] ["Yeti"]}`).
+    Zone(PileRef, PileWant),
 }
 
 keys! {
@@ -228,5 +264,7 @@ keys! {
         Holds = "holds",
         /// `:queue [[:turn :c1] :reorder [:timed :bomb :c1]]`: the turn queue.
         Queue = "queue",
+        /// `:zones {[:hand :you] ["Yeti"] :deck {:count 0}}`: the cards in piles.
+        Zones = "zones",
     }
 }

@@ -39,6 +39,7 @@ fn scenario(
         start: None,
         given: Vec::new(),
         statuses: Vec::new(),
+        zones: Vec::new(),
         steps: Vec::new(),
         expect: Vec::new(),
         log: None,
@@ -81,11 +82,17 @@ fn scenario(
                     "`:seed` is a whole number",
                 )),
             },
-            ScenarioKey::Start => s.start = Some(values(v, rules, diags)),
-            ScenarioKey::Given => s.given = values(v, rules, diags),
+            ScenarioKey::Start => s.start = Some(values(v, rules, false, diags)),
+            ScenarioKey::Given => {
+                s.given = values(v, rules, true, diags);
+                // `:zones` beside the entities' values: the piles given.
+                if let Some(z) = v.get(ExpectKey::Zones.name()) {
+                    s.zones = super::zones::piles(z, (rules, deck), &NAMES, true, diags);
+                }
+            }
             ScenarioKey::Statuses => s.statuses = given_statuses(v, rules, diags),
             ScenarioKey::Play => s.steps = steps(v, rules, deck, diags),
-            ScenarioKey::Expect => s.expect = expectations(v, rules, diags),
+            ScenarioKey::Expect => s.expect = expectations(v, rules, deck, diags),
             ScenarioKey::Log => match &v.kind {
                 Kind::Str(text) => s.log = Some(text.to_string()),
                 _ => diags.push(Diagnostic::new(
@@ -115,6 +122,9 @@ fn scenario(
     }
     (diags.len() == before).then_some(s)
 }
+
+/// How piles' owners and cards are read: as everything else here.
+const NAMES: super::zones::Names = super::zones::Names { who, card };
 
 /// A role (`:you`), the name of a seat or `:setup` entity (`:hero`), or an
 /// entity that enters play, by kind and number as logs name it (`:tile#33`).
@@ -346,10 +356,12 @@ fn status_with_magnitude(
     }
 }
 
-/// `{:you {:wall 0} :other {:tower 5}}`
+/// `{:you {:wall 0} :other {:tower 5}}`; `:zones` among them is passed over
+/// where `zones` says it is read apart (`:given`).
 fn values(
     form: &Form<'_>,
     rules: &RuleSet,
+    zones: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(Who, AttrId, i64)> {
     let mut out = Vec::new();
@@ -362,6 +374,10 @@ fn values(
         return out;
     };
     for (name, attrs) in pairs.iter() {
+        // `:given`'s piles are read apart (a rule set with zones has no entity `zones`).
+        if zones && name.as_keyword() == Some(ExpectKey::Zones.name()) {
+            continue;
+        }
         let Some(role) = who(name, rules, diags) else {
             continue;
         };
@@ -585,7 +601,7 @@ fn steps(
             Kind::Keyword("next-turn") => out.push(Step::NextTurn),
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("expect") => {
                 match &items[..] {
-                    [_, map] => out.push(Step::Expect(expectations(map, rules, diags))),
+                    [_, map] => out.push(Step::Expect(expectations(map, rules, deck, diags))),
                     _ => diags.push(Diagnostic::new(
                         Code::StepShape,
                         item.span,
@@ -678,7 +694,12 @@ fn steps(
 }
 
 /// `{:you {:wall 6} :next :other :winner :you :must-discard 1 :hand 6}`; `:winner :tie` for a tie.
-fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<Expect> {
+fn expectations(
+    form: &Form<'_>,
+    rules: &RuleSet,
+    deck: &[Card],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Expect> {
     let mut out = Vec::new();
     let Kind::Map(pairs) = &form.kind else {
         diags.push(Diagnostic::new(
@@ -702,7 +723,7 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     span: k.span.to(v.span),
                 };
                 out.extend(
-                    values(&one, rules, diags)
+                    values(&one, rules, false, diags)
                         .into_iter()
                         .map(|(r, a, n)| Expect::Value(r, a, n)),
                 );
@@ -776,6 +797,11 @@ fn expectations(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -
                     }
                 }
             }
+            (None, Some(ExpectKey::Zones)) => out.extend(
+                super::zones::piles(v, (rules, deck), &NAMES, false, diags)
+                    .into_iter()
+                    .map(|(p, w)| Expect::Zone(p, w)),
+            ),
             (None, Some(ExpectKey::Queue)) => {
                 out.extend(queue_wants(v, rules, diags).map(Expect::Queue))
             }

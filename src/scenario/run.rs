@@ -35,6 +35,7 @@ pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<Strin
         deck,
         names,
         roles,
+        given_zones: !s.zones.is_empty(),
         failures: Vec::new(),
     };
     for (n, step) in s.steps.iter().enumerate() {
@@ -57,6 +58,19 @@ pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<Strin
     // A trailing `:next-turn` starts that turn, so what it runs is seen.
     if s.steps.last() == Some(&Step::NextTurn) {
         game.resume();
+    }
+    // Cards a scenario gave never moved in its log: they are named here.
+    let mut names = names;
+    if let Some(table) = game.state().cards.as_deref() {
+        for e in table.instances() {
+            let (at, card) = (e.index(), table.card(e).map(|c| c.index()));
+            if let Some(c) = card.and_then(|c| deck.get(c)) {
+                if at >= names.len() {
+                    names.extend((names.len()..=at).map(|i| format!("#{i}")));
+                }
+                names[at] = crate::engine::log::card_name(&c.name, e);
+            }
+        }
     }
     let log = crate::engine::log::render_named(
         rules,
@@ -161,6 +175,10 @@ fn start<'r>(
             }
         }
     }
+    let failures = super::zones::give(&mut game, &s.zones, |w| entity(rules, w));
+    if !failures.is_empty() {
+        return Err(failures);
+    }
     for &(who, attr, value) in &s.given {
         game.set(entity(rules, who), attr, value);
     }
@@ -203,6 +221,8 @@ struct Running<'r> {
     names: Vec<String>,
     /// The entities the first seat's roles name.
     roles: Vec<EntityId>,
+    /// Whether the scenario gives piles (`:given {:zones …}`).
+    given_zones: bool,
     failures: Vec<String>,
 }
 
@@ -338,8 +358,15 @@ impl Running<'_> {
     /// played (or discarded), or expected refused.
     fn card(&mut self, n: usize, card: CardId, play: bool, refused: bool) -> ControlFlow<()> {
         let (game, deck) = (&mut self.game, self.deck);
-        game.give(card);
-        let Some(at) = game.hand().len().checked_sub(1) else {
+        // Where the scenario says what the hands hold (cards in `:zones`, or
+        // piles given), the hand's own card of that name, if it holds one.
+        let held = (game.zoned() || self.given_zones)
+            .then(|| game.hand().iter().position(|&c| c == card))
+            .flatten();
+        if held.is_none() {
+            game.give(card);
+        }
+        let Some(at) = held.or_else(|| game.hand().len().checked_sub(1)) else {
             self.failures.push(format!(
                 "step {}: rule set `{}` has no card zones, so no card can be played",
                 n + 1,
@@ -347,6 +374,14 @@ impl Running<'_> {
             ));
             return ControlFlow::Break(());
         };
+        if game.hand().get(at) != Some(&card) {
+            self.failures.push(format!(
+                "step {}: {} cannot be put into the hand: it is full",
+                n + 1,
+                deck[card.index()].name
+            ));
+            return ControlFlow::Break(());
+        }
         let action = if play {
             game.play(at)
         } else {
@@ -365,7 +400,9 @@ impl Running<'_> {
                 }
                 Err(_) => {
                     // Take back the card the step gave, so the hand is as before.
-                    game.take_back(at);
+                    if held.is_none() {
+                        game.take_back(at);
+                    }
                     return ControlFlow::Continue(());
                 }
             }
@@ -513,6 +550,15 @@ impl Seen<'_, '_> {
             Expect::Hand(n) => (game.hand().len() != n)
                 .then(|| format!("expected {n} cards in hand, found {}", game.hand().len())),
             Expect::Queue(ref want) => self.queue(want),
+            Expect::Zone(ref pile, ref want) => {
+                let owner = pile.owner.map(|w| self.entity(w));
+                super::zones::failure(game, pile, want, owner, |e| {
+                    self.names
+                        .get(e.index())
+                        .cloned()
+                        .unwrap_or_else(|| game.entity_name(e))
+                })
+            }
         }
     }
 

@@ -21,3 +21,4 @@ mod skills;
 mod tactics;
 mod tbwg;
 mod turn_machine;
+mod zones;

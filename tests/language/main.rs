@@ -23,3 +23,4 @@ mod rule_set_files;
 mod seed004;
 mod status_defs;
 mod wording;
+mod zones;

@@ -76,7 +76,27 @@ pub struct CardZones {
     pub values: Vec<ValueDef>,
 }
 
-pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+impl CardZones {
+    /// What cards kept in `:zones` are with no `:cards`: free, giving no values.
+    pub fn free() -> CardZones {
+        CardZones {
+            pay_with: Vec::new(),
+            hand_size: 0,
+            per_seat: false,
+            played: None,
+            values: Vec::new(),
+        }
+    }
+}
+
+/// Reads `:cards`; beside `:zones` (`zoned`), the zones say how cards are
+/// dealt and held, so `:hand-size` and `:deck` are errors there (E0313).
+pub(super) fn read(
+    value: &Form<'_>,
+    rules: &mut RuleSet,
+    zoned: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
     let Some(pairs) = check::fields(value, "`:cards`", CardsKey::ALL, diags) else {
         return;
     };
@@ -88,6 +108,25 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         values: Vec::new(),
     };
     for (key, v) in pairs {
+        if zoned && matches!(key, CardsKey::HandSize | CardsKey::Deck) {
+            diags.push(
+                Diagnostic::new(
+                    Code::CardsAndZones,
+                    v.span,
+                    format!(
+                        "`:cards :{}` does not go with `:zones`: the zones say how cards are dealt and held",
+                        key.name()
+                    ),
+                )
+                .with_label("beside `:zones`")
+                .with_help(if key == CardsKey::HandSize {
+                    "give the hand `:refill N` (topped up after each action) or `:deal N`, and a `:capacity`"
+                } else {
+                    "a zone with `:start :deck` and no `:shared true` makes one deck per seat"
+                }),
+            );
+            continue;
+        }
         match key {
             CardsKey::PayWith => pay_with(v, rules, &mut zones, diags),
             CardsKey::Deck => {
@@ -112,7 +151,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             }
         }
     }
-    if !value.has_key(CardsKey::HandSize.name()) {
+    if !zoned && !value.has_key(CardsKey::HandSize.name()) {
         diags.push(
             Diagnostic::new(Code::MissingKey, value.span, "`:cards` needs `:hand-size`")
                 .with_label("missing `:hand-size`")
@@ -183,7 +222,8 @@ pub fn number(v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<CardValue> {
     }
 }
 
-pub(super) fn attribute(
+/// The attribute keyword `v` names, or an error naming `key` with the nearest.
+pub fn attribute(
     v: &Form<'_>,
     rules: &RuleSet,
     key: &str,

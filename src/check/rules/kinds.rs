@@ -29,6 +29,8 @@ keys! {
         Turns = "turns",
         /// `:on-turn […]`: what an entity of the kind that is not a seat does on its turn.
         OnTurn = "on-turn",
+        /// `:card true`: the kind's entities are cards, kept in `:zones`.
+        Card = "card",
     }
 }
 
@@ -40,6 +42,7 @@ pub(super) fn read<'f, 'a>(
 ) {
     let mut kinds = Vec::new();
     let mut turns: Vec<Vec<TurnKindId>> = Vec::new();
+    let mut cards: Vec<bool> = Vec::new();
     for (name, (span, body)) in keyword_map(value, "`:kinds`", diags) {
         if kinds.iter().any(|k| k == name) {
             diags.push(Diagnostic::new(
@@ -55,6 +58,7 @@ pub(super) fn read<'f, 'a>(
         } else {
             Vec::new()
         });
+        cards.push(false);
         if let Kind::Map(_) = body.kind {
             for (key, v) in check::fields(body, "a kind", KindKey::ALL, diags).unwrap_or_default() {
                 match key {
@@ -67,6 +71,20 @@ pub(super) fn read<'f, 'a>(
                         reading.on_removed.push((KindId::new(kinds.len()), v));
                     }
                     KindKey::OnTurn => reading.on_turn.push((KindId::new(kinds.len()), v)),
+                    KindKey::Card => {
+                        let card = check::fields::flag(v, key.name(), diags).unwrap_or(false);
+                        if card && kinds.is_empty() {
+                            diags.push(
+                                Diagnostic::new(
+                                    Code::ZoneRules,
+                                    v.span,
+                                    "the first kind is the seats' kind: it cannot be a kind of card",
+                                )
+                                .with_help("declare the seats' kind first, then the card kinds"),
+                            );
+                        }
+                        cards[kinds.len()] = card && !kinds.is_empty();
+                    }
                     KindKey::Turns => {
                         if let Some(list) = turn_kinds::turn_list(v, rules, diags) {
                             turns[kinds.len()] = list;
@@ -97,6 +115,7 @@ pub(super) fn read<'f, 'a>(
     } else {
         rules.kinds = kinds.into();
         rules.kind_turns = turns.into();
+        rules.card_kinds = cards.into();
     }
 }
 

@@ -30,19 +30,21 @@ mod timings;
 pub mod turn_kinds;
 mod turns;
 mod victory;
+pub mod zones;
 
 pub use crate::check::ast::CardValue;
 use crate::ids::{CategoryId, ChoiceSetId, FlagId, IdVec, OpId, OptionId, TurnKindId};
 pub use actions::{ActionDef, ActionId, WhilePreparing};
 pub use attributes::AttrDef;
 pub use bases::{Base, BaseId};
-pub use cards::{CardZones, ValueDef, number as cards_number};
+pub use cards::{CardZones, ValueDef, attribute as cards_attribute, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
 pub use setup::Setup;
 pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
+pub use zones::{Layout, Overflow, Visibility, WhenEmpty, ZoneDef, ZoneSet};
 
 /// Every section's closed key sets, by name: for tools that list the
 /// language's words (the fuzzers' dictionary).
@@ -64,6 +66,7 @@ pub mod keys {
     pub use super::turn_kinds::TurnKindKey;
     pub use super::turns::TurnsKey;
     pub use super::victory::VictoryKey;
+    pub use super::zones::{Layout, OverflowKind, StartKind, Visibility, WhenEmptyKey, ZoneKey};
 }
 
 use crate::check::ast::{AttrId, Effect, Int, RoleId, StatusDef, StatusId};
@@ -136,6 +139,9 @@ keys! {
         Victory = "victory",
         /// `:cards {:pay-with […] :hand-size 6}`: card zones, switched on.
         Cards = "cards",
+        /// `:zones {:deck {…} :hand {…}}`: where the cards are, read after
+        /// `:cards` (what cards are paid with) and the kinds (which are cards).
+        Zones = "zones",
         /// `:turns {:limit 1000}`: the turn machine's settings.
         Turns = "turns",
         /// `:ai {:score …}`: how the greedy AI weighs a state.
@@ -259,6 +265,15 @@ pub struct RuleSet {
     pub victory: Vec<Victory>,
     /// Card zones (deck, hands, discards, costs), if the rule set switches them on.
     pub cards: Option<CardZones>,
+    /// Where the cards are: the `:zones` section, or the three zones `:cards`
+    /// stands for ([`ZoneSet::classic`]); `None` without cards.
+    pub zones: Option<ZoneSet>,
+    /// For each kind, whether it is a kind of card (`:card true`).
+    pub card_kinds: IdVec<KindId, bool>,
+    /// The kind a card is of unless it says another (`:kind`): the first marked `:card`.
+    pub card_kind: Option<KindId>,
+    /// `:turns {:plays :many}`: a seat plays cards until it ends its turn.
+    pub plays_many: bool,
     /// The turn after which a game that has not ended is a draw.
     pub turn_limit: u32,
     /// The work one step of a game may do (`:budgets :work`).
@@ -290,6 +305,13 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<actions::RefusalKey>())
         .chain(names::<actions::WhilePreparing>())
         .chain(names::<victory::VictoryKey>())
+        .chain(names::<zones::ZoneKey>())
+        .chain(names::<zones::Visibility>())
+        .chain(names::<zones::Layout>())
+        .chain(names::<zones::OverflowKind>())
+        .chain(names::<zones::WhenEmptyKey>())
+        .chain(names::<zones::StartKind>())
+        .chain(names::<turns::PlaysKind>())
         .chain(names::<cards::CardsKey>())
         .chain(names::<cards::DeckKind>())
         .chain(names::<cards::ValueKey>())
@@ -444,6 +466,10 @@ impl RuleSet {
             actions: IdVec::new(),
             victory: Vec::new(),
             cards: None,
+            zones: None,
+            card_kinds: vec![false].into(),
+            card_kind: None,
+            plays_many: false,
             turn_limit: DEFAULT_TURN_LIMIT,
             work_budget: budgets::DEFAULT_WORK,
             status_budget: budgets::DEFAULT_STATUSES,
@@ -538,7 +564,15 @@ impl RuleSet {
                 (Section::Hooks, Some(value)) => timings::hooks(value, &mut rules, diags),
                 (Section::Actions, Some(value)) => actions::read(value, &mut rules, diags),
                 (Section::Victory, Some(value)) => victory::read(value, &mut rules, diags),
-                (Section::Cards, Some(value)) => cards::read(value, &mut rules, diags),
+                (Section::Cards, Some(value)) => {
+                    let zoned = pairs.iter().any(|(k, _)| *k == Section::Zones);
+                    cards::read(value, &mut rules, zoned, diags)
+                }
+                (Section::Zones, Some(value)) => {
+                    // Cards kept in zones cost nothing unless `:cards` says what pays.
+                    rules.cards.get_or_insert_with(CardZones::free);
+                    zones::read(value, &mut rules, diags)
+                }
                 (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
                 (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
                 (Section::Budgets, Some(value)) => budgets::read(value, &mut rules, diags),
@@ -567,6 +601,12 @@ impl RuleSet {
             );
         }
         seats::check_roles(form, &rules, diags);
+        // `:cards` alone stands for the three zones of a classic card game.
+        if rules.zones.is_none()
+            && let Some(cards) = &rules.cards
+        {
+            rules.zones = Some(ZoneSet::classic(cards));
+        }
         rules.modified = vec![false; rules.attributes.len()].into();
         rules.plan_moments();
         Some(rules)

@@ -24,6 +24,18 @@ keys! {
         /// `:order [key …]`: integer expressions of `:self`; each round's turns
         /// go highest first, ties broken by the next key, then by seat order.
         Order = "order",
+        /// `:plays :one` (a turn is one card or action) or `:many` (cards until the seat ends its turn).
+        Plays = "plays",
+    }
+}
+
+keys! {
+    /// How many cards a turn plays: `:plays`.
+    pub enum PlaysKind {
+        /// One: the turn ends after it (unless the card says `:play-again`).
+        One = "one",
+        /// Any number: the seat plays until it ends its turn.
+        Many = "many",
     }
 }
 
@@ -39,7 +51,32 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 }
             }
             TurnsKey::Order => rules.turn_order = order(v, rules, diags),
+            TurnsKey::Plays => plays(v, rules, diags),
         }
+    }
+}
+
+/// `:plays :one` or `:many`; many plays need cards kept in `:zones`, whose
+/// turns end when the seat says so.
+fn plays(v: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    let message = format!("`:plays` is `:one` or `:many`, found {}", v.describe());
+    let Some(kind) =
+        check::keyword_in::<PlaysKind>(v, message, "not a number of plays", None, diags)
+    else {
+        return;
+    };
+    rules.plays_many = kind == PlaysKind::Many;
+    let zoned = rules.zones.as_ref().is_some_and(|z| !z.classic);
+    if rules.plays_many && !zoned {
+        diags.push(
+            Diagnostic::new(
+                Code::ZoneRules,
+                v.span,
+                "`:plays :many` needs cards kept in `:zones`: a turn of many plays ends when its seat ends it",
+            )
+            .with_label("no `:zones`")
+            .with_help("declare the game's `:zones` (a hand with `:plays true`), or play one card a turn"),
+        );
     }
 }
 

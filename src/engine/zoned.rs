@@ -1,0 +1,570 @@
+//! The engine's own rules for cards kept in `:zones`: the deck made and
+//! dealt, the draws at a turn's start, a card played from the `:plays` zone
+//! (to its `:to` zone, or through `:playing` to `:discard-to`), discards, the
+//! hand refilled after each action, and `:plays :many` turns that end when
+//! their seat says so. A rule set with `:cards` alone never comes here: its
+//! cards stay in [`super::cards::Zones`], on the code paths it always had.
+
+use std::sync::Arc;
+
+use super::{Ability, Action, By, CardId, Game, GameEvent, Illegal, MAX_ACTIONS_PER_TURN, Phase};
+use crate::check::defs::Card;
+use crate::check::rules::{Overflow, RuleSet, ZoneSet};
+use crate::eval::zones::{self, At, CardSpec};
+use crate::eval::{Cause, Owner};
+use crate::ids::{EntityId, KindId, ZoneId};
+
+/// What each card's instances are made from, by [`CardId`]: its `:kind`
+/// (else the rule set's first kind of card) and its `:values`.
+pub(super) fn card_specs(rules: &RuleSet, cards: &[Card]) -> Arc<[CardSpec]> {
+    let kind = rules.card_kind.unwrap_or(KindId::FIRST);
+    cards
+        .iter()
+        .map(|c| CardSpec {
+            kind: c.play.kind.unwrap_or(kind),
+            values: c.play.values.clone(),
+        })
+        .collect()
+}
+
+impl<'r> Game<'r> {
+    /// The rule set's zones, when its cards are kept as instances.
+    #[inline]
+    fn zone_set(&self) -> Option<&'r ZoneSet> {
+        let rules: &'r RuleSet = self.rules;
+        rules.zones.as_ref().filter(|z| !z.classic)
+    }
+
+    /// The pile of zone `zone` that `owner` owns (a shared zone's own).
+    fn pile(&self, zone: ZoneId, owner: EntityId) -> Option<usize> {
+        let set = self.zone_set()?;
+        self.state.cards.as_deref()?.pile(set, zone, owner)
+    }
+
+    /// `seat`'s pile of the `:plays` zone: its hand.
+    fn hand_pile(&self, seat: EntityId) -> Option<usize> {
+        self.pile(self.zone_set()?.plays?, seat)
+    }
+
+    /// The cards of `seat`'s hand (its pile of the `:plays` zone), in order.
+    pub(super) fn zoned_hand(&self, seat: EntityId) -> &[CardId] {
+        match (self.hand_pile(seat), self.state.cards.as_deref()) {
+            (Some(pile), Some(table)) => table.defs(pile),
+            _ => &[],
+        }
+    }
+
+    /// The instance at position `i` of `seat`'s hand.
+    fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
+        let pile = self.hand_pile(seat)?;
+        self.state.cards.as_deref()?.contents(pile).get(i).copied()
+    }
+
+    /// Cards left in the pile `seat`'s hand draws from.
+    pub(super) fn zoned_draw_pile_len(&self, seat: EntityId) -> usize {
+        let Some(set) = self.zone_set() else {
+            return 0;
+        };
+        let from = set.plays.and_then(|h| set.zones[h].draws_from);
+        match (
+            from.and_then(|z| self.pile(z, seat)),
+            self.state.cards.as_deref(),
+        ) {
+            (Some(pile), Some(table)) => table.count(pile),
+            _ => 0,
+        }
+    }
+
+    /// Makes the deck's cards in the `:start` zones, shuffled, then deals: for
+    /// each seat in order, each of its zones' `:deal`, then its `:refill`;
+    /// then a shared zone's `:deal`. Moves are logged; none is a turn's.
+    pub(super) fn setup_zones(&mut self) {
+        let copies: Vec<u8> = self.cards.iter().map(|c| c.play.copies).collect();
+        let Some(specs) = self.specs.clone() else {
+            return;
+        };
+        let seats = self.seats;
+        zones::setup(
+            self.rules,
+            &mut self.state,
+            seats,
+            specs,
+            &copies,
+            &mut self.events,
+        );
+        let Some(set) = self.zone_set() else {
+            return;
+        };
+        let start = set
+            .zones
+            .iter()
+            .position(|z| z.start)
+            .map_or(ZoneId::FIRST, ZoneId::new);
+        self.flush_events(|c| By::Zone(start, c));
+        for seat in EntityId::below(seats) {
+            for z in ZoneId::below(set.zones.len()) {
+                let def = &set.zones[z];
+                if !def.shared {
+                    self.draw_into(seat, z, usize::from(def.deal));
+                    self.refill_zone(seat, z);
+                }
+            }
+        }
+        for z in ZoneId::below(set.zones.len()) {
+            if set.zones[z].shared {
+                self.draw_into(EntityId::FIRST, z, usize::from(set.zones[z].deal));
+            }
+        }
+    }
+
+    /// `seat` draws `n` cards into its pile of zone `zone` (fewer when they
+    /// run out), each move logged; an empty pile's `:when-empty` effects
+    /// run with `seat`'s roles.
+    fn draw_into(&mut self, seat: EntityId, zone: ZoneId, n: usize) {
+        for _ in 0..n {
+            let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
+            let cause = Cause::effect(0);
+            zones::draw(
+                self.rules,
+                &mut self.state,
+                roles,
+                seat,
+                zone,
+                cause,
+                &mut self.events,
+            );
+            self.state.claim(Owner::Rules);
+            self.flush_events(|c| By::Zone(zone, c));
+        }
+    }
+
+    /// Tops `seat`'s pile of zone `zone` up to its `:refill`, as far as
+    /// there are cards (a draw that brings none ends it).
+    fn refill_zone(&mut self, seat: EntityId, zone: ZoneId) {
+        let Some(set) = self.zone_set() else {
+            return;
+        };
+        let want = usize::from(set.zones[zone].refill);
+        while let (Some(pile), Some(table)) = (self.pile(zone, seat), self.state.cards.as_deref()) {
+            if table.count(pile) >= want {
+                break;
+            }
+            let roles = &self.roles[seat.index() * self.role_count..][..self.role_count];
+            let drew = zones::draw(
+                self.rules,
+                &mut self.state,
+                roles,
+                seat,
+                zone,
+                Cause::effect(0),
+                &mut self.events,
+            );
+            self.state.claim(Owner::Rules);
+            self.flush_events(|c| By::Zone(zone, c));
+            if !drew {
+                break;
+            }
+        }
+    }
+
+    /// Refills every zone of `seat`'s that has a `:refill`: after each of its actions.
+    fn refill_all(&mut self, seat: EntityId) {
+        let Some(set) = self.zone_set() else {
+            return;
+        };
+        for z in ZoneId::below(set.zones.len()) {
+            if !set.zones[z].shared && set.zones[z].refill > 0 {
+                self.refill_zone(seat, z);
+            }
+        }
+    }
+
+    /// The draws a turn starts with, before its `:turn-start` hooks: each of
+    /// the seat's zones' `:draw-each-turn`. False if they ended the game.
+    pub(super) fn turn_draws(&mut self) -> bool {
+        let Some(set) = self.zone_set() else {
+            return true;
+        };
+        let seat = self.current;
+        if seat.index() >= self.seats {
+            return true;
+        }
+        for z in ZoneId::below(set.zones.len()) {
+            let n = set.zones[z].draw_each_turn;
+            if n > 0 && !set.zones[z].shared {
+                self.draw_into(seat, z, usize::from(n));
+            }
+        }
+        self.check_victory();
+        !matches!(self.phase, Phase::Over(_))
+    }
+
+    /// Moves `card` into `pile` at the top (or where the pile's `:overflow`
+    /// sends it), logged as the zones' doing.
+    fn move_logged(&mut self, card: EntityId, pile: usize, zone: ZoneId) -> zones::Moved {
+        let moved = zones::move_card(
+            self.rules,
+            &mut self.state,
+            card,
+            pile,
+            At::Top,
+            Cause::effect(0),
+            &mut self.events,
+        );
+        self.flush_events(|c| By::Zone(zone, c));
+        moved
+    }
+
+    /// Where a card played or discarded from `seat`'s hand goes: the hand's
+    /// `:discard-to` (out of the game without one, or for a card played `:once`).
+    fn discard_pile(&self, seat: EntityId, once: bool) -> Option<usize> {
+        let set = self.zone_set()?;
+        let to = set
+            .plays
+            .and_then(|h| set.zones[h].discard_to)
+            .filter(|_| !once)
+            .unwrap_or(set.removed);
+        self.pile(to, seat)
+    }
+
+    /// Is `action` allowed now, in a game whose cards are in zones?
+    pub(super) fn allowed_zoned(&mut self, action: Action) -> bool {
+        if action.actor != self.current || action.target.is_some() {
+            return false;
+        }
+        if action.ability == Ability::EndTurn {
+            return self.rules.plays_many && self.phase == Phase::Act;
+        }
+        let Some(&card) = self.hand().get(action.hand_position()) else {
+            return false;
+        };
+        let def = &self.cards[card.index()];
+        match (self.phase, action.ability) {
+            (Phase::MustDiscard(_), Ability::Discard(_)) => def.play.discardable,
+            (Phase::Act, Ability::Discard(_)) => def.play.discardable && self.may_discard(),
+            (Phase::Act, Ability::Card(_)) => self.affordable(card) && self.room_for(card),
+            _ => false,
+        }
+    }
+
+    /// Whether the `:plays` zone lets its owner discard instead of acting.
+    fn may_discard(&self) -> bool {
+        self.zone_set()
+            .and_then(|s| s.plays.map(|h| s.zones[h].may_discard))
+            .unwrap_or(false)
+    }
+
+    /// Whether a card played to its `:to` zone finds room there, or that
+    /// zone's `:overflow` takes it elsewhere; a card without `:to` always does.
+    fn room_for(&self, card: CardId) -> bool {
+        let (Some(set), Some(table)) = (self.zone_set(), self.state.cards.as_deref()) else {
+            return true;
+        };
+        let Some(to) = self.cards[card.index()].play.to else {
+            return true;
+        };
+        let Some(pile) = table.pile(set, to, self.current) else {
+            return false;
+        };
+        table.count(pile) < usize::from(set.zones[to].capacity)
+            || set.zones[to].overflow != Overflow::Refuse
+    }
+
+    /// Why the zones refuse `action` on `card`, if they do (none for a game
+    /// without zones, or an action they allow).
+    pub(super) fn zoned_refusal(&self, action: Action, card: CardId) -> Option<Illegal> {
+        if !self.zoned || !matches!(self.phase, Phase::Act) {
+            return None;
+        }
+        let def = &self.cards[card.index()];
+        match action.ability {
+            Ability::Discard(_) if def.play.discardable && !self.may_discard() => {
+                Some(Illegal::Zones(
+                    "the hand has no `:may-discard`: a card is discarded only when one says so"
+                        .to_string(),
+                ))
+            }
+            Ability::Card(_) if self.affordable(card) && !self.room_for(card) => {
+                let set = self.zone_set()?;
+                let to = def.play.to?;
+                Some(Illegal::Zones(format!(
+                    "there is no room for {} in {}'s {}",
+                    def.name,
+                    self.entity_name(self.current),
+                    set.zones[to].name
+                )))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the seat to act may do anything, cards in zones: play or
+    /// discard a card, end the turn, or use an action.
+    pub(super) fn has_action_zoned(&mut self) -> bool {
+        if matches!(self.phase, Phase::BetweenTurns | Phase::Over(_)) {
+            return false;
+        }
+        let n = self.hand().len();
+        let cards = (0..n).any(|i| {
+            let (play, discard) = (self.play(i), self.discard(i));
+            self.allowed(play) || self.allowed(discard)
+        });
+        let end = self.end_turn_action();
+        let end = self.allowed(end);
+        if cards || end || self.rules.actions.is_empty() {
+            return cards || end;
+        }
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.actions_allowed(&mut found, 1);
+        let any = !found.is_empty();
+        self.found = found;
+        any
+    }
+
+    /// Does `action`, cards in zones: the engine's rules for them, then the turn's.
+    pub(super) fn act_zoned(&mut self, action: Action) -> Result<(), Illegal> {
+        if !self.allowed(action) {
+            return self.check(action);
+        }
+        match action.ability {
+            Ability::Action(id) => self.act_action(id, action),
+            Ability::EndTurn => {
+                self.record(GameEvent::EndedTurn { seat: self.current });
+                self.play_again_pending = false;
+                self.end_turn();
+            }
+            Ability::Card(i) => self.play_zoned(usize::from(i)),
+            Ability::Discard(i) => self.discard_zoned(usize::from(i)),
+        }
+        Ok(())
+    }
+
+    /// Plays the card at position `i` of the current hand: it moves to its
+    /// `:to` zone, or to `:playing`; it is paid for, its number recorded, its
+    /// effects run; from `:playing` it goes to the discards (out of the game
+    /// `:once`); victory is checked; the hand refills, the card's `:draw`
+    /// draws and its `:discard` must be discarded.
+    fn play_zoned(&mut self, i: usize) {
+        let (rules, seat) = (self.rules, self.current);
+        let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
+            return;
+        };
+        let card = self.hand()[i];
+        let def = &self.cards[card.index()];
+        let hand = set.plays.unwrap_or(ZoneId::FIRST);
+        self.record(GameEvent::Played { seat, card });
+        let dest = def.play.to.unwrap_or(set.playing);
+        if let Some(pile) = self.pile(dest, seat) {
+            self.move_logged(entity, pile, hand);
+        }
+        super::cards::pay(rules, &mut self.state, seat, def, &mut self.events);
+        if !self.events.is_empty() {
+            self.flush_events(|_| By::Cost(card));
+        }
+        if let Some(attr) = rules.cards.as_ref().and_then(|z| z.played) {
+            super::cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
+            self.flush_events(|_| By::Played(card));
+        }
+        let code = &self.code;
+        let s = seat.index();
+        code.program.apply_inline(
+            rules,
+            &code.cards[card.index()],
+            &mut self.state,
+            &self.roles[s * self.role_count..][..self.role_count],
+            &mut self.events,
+        );
+        self.state.claim(Owner::Card(card.index()));
+        self.flush_events(|cause| By::Card(card, cause));
+        let playing = self.pile(set.playing, seat);
+        let table = self.state.cards.as_deref();
+        if playing.is_some()
+            && table.and_then(|t| t.pile_of(entity)) == playing
+            && let Some(pile) = self.discard_pile(seat, def.play.once)
+        {
+            self.move_logged(entity, pile, hand);
+        }
+        self.check_victory();
+        if matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        self.refill_all(seat);
+        self.draw_into(seat, hand, usize::from(def.play.draw));
+        self.play_again_pending = def.play.play_again;
+        let must = match def.play.discard {
+            0 => 0,
+            n => {
+                let discardable = self
+                    .hand()
+                    .iter()
+                    .filter(|&&c| self.cards[c.index()].play.discardable)
+                    .count();
+                (usize::from(n)).min(discardable) as u8
+            }
+        };
+        if must > 0 {
+            self.phase = Phase::MustDiscard(must);
+        } else {
+            self.after_zoned_action();
+        }
+    }
+
+    /// Discards the card at position `i` of the current hand to the hand's
+    /// `:discard-to`: one a card made the seat discard, or one it chose to
+    /// instead of acting, which refills the hand and ends the turn.
+    fn discard_zoned(&mut self, i: usize) {
+        let seat = self.current;
+        let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
+            return;
+        };
+        let card = self.hand()[i];
+        let hand = set.plays.unwrap_or(ZoneId::FIRST);
+        let forced = matches!(self.phase, Phase::MustDiscard(_));
+        self.record(GameEvent::Discarded { seat, card, forced });
+        if let Some(pile) = self.discard_pile(seat, false) {
+            self.move_logged(entity, pile, hand);
+        }
+        match self.phase {
+            Phase::MustDiscard(n) if n > 1 => self.phase = Phase::MustDiscard(n - 1),
+            Phase::MustDiscard(_) => {
+                self.phase = Phase::Act;
+                self.after_zoned_action();
+            }
+            _ => {
+                self.refill_all(seat);
+                self.play_again_pending = false;
+                self.end_turn();
+            }
+        }
+    }
+
+    /// After a card's play and its discards: the seat acts again when its
+    /// card said "play again" or the turn is one of many plays (until
+    /// [`MAX_ACTIONS_PER_TURN`]); otherwise the turn ends.
+    fn after_zoned_action(&mut self) {
+        self.actions_this_turn += 1;
+        let again = self.play_again_pending || self.rules.plays_many;
+        self.play_again_pending = false;
+        if again && self.actions_this_turn < MAX_ACTIONS_PER_TURN {
+            self.phase = Phase::Act;
+            if !self.has_action() {
+                self.record(GameEvent::Passed { seat: self.current });
+                self.end_turn();
+            }
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Puts a new instance of `card` into the current seat's hand (a
+    /// scenario's step): false when the hand is full.
+    pub(super) fn give_zoned(&mut self, card: CardId) -> bool {
+        let Some(pile) = self.hand_pile(self.current) else {
+            return false;
+        };
+        let made = zones::create(
+            self.rules,
+            &mut self.state,
+            card,
+            (pile, At::Top),
+            Cause::effect(0),
+            &mut self.events,
+        );
+        // A card a scenario gives is not a move of the game's.
+        self.events.clear();
+        made.is_some()
+    }
+
+    /// Takes the card at `at` out of the current hand and out of the
+    /// table, unlogged: undoes [`Game::give`].
+    pub(super) fn take_back_zoned(&mut self, at: usize) -> Option<CardId> {
+        let seat = self.current;
+        let entity = self.hand_instance(seat, at)?;
+        let card = self.hand().get(at).copied()?;
+        zones::forget(self.rules, &mut self.state, entity);
+        Some(card)
+    }
+
+    /// The cards of `owner`'s pile of zone `zone` (the zone's own, when
+    /// shared), bottom first; `None` in a board's empty site. `None` for a
+    /// zone the game does not have, or an owner that is no seat.
+    pub fn zone_cards(&self, zone: ZoneId, owner: EntityId) -> Option<Vec<Option<CardId>>> {
+        if !self.zoned {
+            let pile = self.zones.classic_pile(zone.index(), owner.index())?;
+            return Some(pile.iter().map(|&c| Some(c)).collect());
+        }
+        let pile = self.pile(zone, owner)?;
+        let table = self.state.cards.as_deref()?;
+        let defs = table.defs(pile);
+        Some(
+            defs.iter()
+                .map(|&c| (c != CardId::MAX).then_some(c))
+                .collect(),
+        )
+    }
+
+    /// Puts exactly `cards` in `owner`'s pile of zone `zone`, bottom first
+    /// (`None` leaves a board's site empty): a scenario's given zones. What
+    /// was there is forgotten, as if never dealt, and new instances are
+    /// made, unlogged. Why not, when the zone cannot hold them.
+    pub fn set_zone_cards(
+        &mut self,
+        zone: ZoneId,
+        owner: EntityId,
+        cards: &[Option<CardId>],
+    ) -> Result<(), String> {
+        if !self.zoned {
+            let pile = self
+                .zones
+                .classic_pile_mut(zone.index(), owner.index())
+                .ok_or_else(|| {
+                    "cards of `:cards` are only in the deck, the hands and the discards".to_string()
+                })?;
+            *pile = cards.iter().flatten().copied().collect();
+            return Ok(());
+        }
+        let (Some(set), Some(pile)) = (self.zone_set(), self.pile(zone, owner)) else {
+            return Err("no such pile".to_string());
+        };
+        let held: Vec<EntityId> = self.state.cards.as_deref().map_or_else(Vec::new, |t| {
+            t.contents(pile)
+                .iter()
+                .copied()
+                .filter(|&e| e != EntityId::MAX)
+                .collect()
+        });
+        for e in held {
+            zones::forget(self.rules, &mut self.state, e);
+        }
+        let def = &set.zones[zone];
+        if cards.iter().flatten().count() > usize::from(def.capacity) {
+            self.events.clear();
+            return Err(format!(
+                "`:{}` holds {} cards at most",
+                def.name, def.capacity
+            ));
+        }
+        for (slot, card) in cards.iter().enumerate() {
+            let Some(card) = *card else {
+                continue;
+            };
+            // Each in its own slot: a board of sites keeps the gaps between.
+            let at = At::Slot(u16::try_from(slot).unwrap_or(u16::MAX));
+            let cause = Cause::effect(0);
+            zones::create(
+                self.rules,
+                &mut self.state,
+                card,
+                (pile, at),
+                cause,
+                &mut self.events,
+            );
+        }
+        // Given, not played: nothing of it is logged.
+        self.events.clear();
+        self.changed = true;
+        self.dirty = u64::MAX;
+        Ok(())
+    }
+}
