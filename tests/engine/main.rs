@@ -14,6 +14,7 @@ mod choices_and_segments;
 mod duel;
 mod engine_edges;
 mod game;
+mod observe;
 mod invariants;
 mod pipelines;
 mod scenarios;
