@@ -401,3 +401,33 @@ fn an_action_past_the_ranks_is_counted_not_masked() {
     };
     assert_eq!(a.space.index_of(&a.ranks, action), None);
 }
+
+#[test]
+fn the_seat_screen_is_what_play_human_shows_the_seat() {
+    use grimoire::cli::{self, PlayArgs};
+    let mut input: &[u8] = b"q\n";
+    let mut output = Vec::new();
+    let args = PlayArgs {
+        rules: "arcomage".into(),
+        cards: Vec::new(),
+        seed: 3,
+        ai: Vec::new(),
+        human: true,
+        record: None,
+        color: false,
+    };
+    cli::play(&args, &mut input, &mut output);
+    let shown = String::from_utf8(output).unwrap();
+    let (rules, deck) = load("arcomage");
+    let game = Game::new(&rules, &deck, 3, Log::Skip).unwrap();
+    let mine = cli::seat_screen(&game, EntityId::new(0));
+    assert!(shown.contains(&mine), "{shown}\n---\n{mine}");
+    assert!(mine.contains("your hand:"), "{mine}");
+    // The other seat's screen: its own hand, not p1's.
+    let theirs = cli::seat_screen(&game, EntityId::new(1));
+    for (i, card) in game.hand_of(EntityId::new(1)).iter().enumerate() {
+        let name = &deck[card.index()].name;
+        assert!(theirs.contains(&format!("  {}. {name} (", i + 1)), "{theirs}");
+    }
+    assert_ne!(mine, theirs);
+}
