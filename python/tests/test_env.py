@@ -2,6 +2,7 @@
 seeded determinism, and many random games."""
 
 import importlib
+import re
 import warnings
 from pathlib import Path
 
@@ -391,3 +392,50 @@ def test_render_shows_the_seat_to_move_its_own_hand():
     tactics.reset()
     screen = tactics.render()
     assert screen is not None and "hero" in screen and "your hand" not in screen
+
+
+def readme() -> str:
+    return (ROOT / "python" / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_python_readme_example_runs_as_its_comments_say(capsys):
+    code = re.search(r"^```python\n(.*?)^```", readme(), flags=re.M | re.S).group(1)
+    exec(compile(code, "python/README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    # Each comment that starts with a value says what its line prints.
+    checked = 0
+    for line, shown in zip([l for l in code.splitlines() if l.startswith("print(")], printed):
+        said = line.split("# ", 1)[1].split(": ", 1)[0]
+        if said.startswith("("):
+            assert shown == said, (shown, said)
+            checked += 1
+        elif said.startswith("'"):
+            assert f"'{shown}'" == said, (shown, said)
+            checked += 1
+    assert checked == 3
+    screen = "\n".join(printed[3:])
+    assert "cell-4-4" in screen and "your hand" not in screen
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_python_readme_lists_each_rule_sets_actions_and_fields(rules):
+    text = readme()
+    start = text.index(f"\n### {rules}\n")
+    section = text[start : text.find("\n### ", start + 1) if text.find("\n### ", start + 1) != -1 else text.index("\n## ", start)]
+    env = grimoire.env(rules, seed=1)
+    n = env.action_space(env.possible_agents[0]).n
+    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
+    assert f"{n} actions; observations of {size} numbers." in section
+    blocks = re.findall(r"^\| (\d+)–(\d+) \| `([^`]*)` \| `([^`]*)` \|$", section, flags=re.M)
+    assert blocks and int(blocks[-1][1]) == n - 1
+    for first, last, said_first, said_last in blocks:
+        assert env.action_to_string(int(first)) == said_first
+        assert env.action_to_string(int(last)) == said_last
+
+    def number(text: str) -> int:
+        return {"2³¹": 2**31, "−2³¹": -(2**31)}.get(text, None) or int(text.replace("−", "-"))
+
+    rows = re.findall(r"^\| `([^`]*)` \| ([\d × ]+) \| (\S+) \| (\S+) \|$", section, flags=re.M)
+    assert [(name, tuple(int(x) for x in shape.split(" × ")), number(low), number(high)) for name, shape, low, high in rows] == [
+        (f["name"], tuple(f["shape"]), f["low"], f["high"]) for f in env.observation_layout()
+    ]

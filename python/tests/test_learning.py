@@ -23,7 +23,11 @@ pytest.importorskip("pettingzoo")
 import grimoire  # noqa: E402
 
 EPISODES = 3000
-LEARNING_RATE = 0.05
+# The step is taken along the mean of an episode's decisions' gradients, not
+# their sum: with the sum (at 0.05), 2 training seeds of 6 learned to discard,
+# lost every game, and with the baseline at -1 never moved again; with the
+# mean at 0.5, 12 seeds of 12 learned (python/README.md).
+LEARNING_RATE = 0.5
 EVALUATION_GAMES = 1000
 # Evaluation games are dealt from seeds no training game uses.
 EVALUATION_SEEDS = 1_000_000
@@ -72,8 +76,10 @@ class Reinforce:
         return int(legal[k]), (legal, p, cards, g, k)
 
     def learn(self, decisions: List[Decision], advantage: float) -> None:
-        """One step along the gradient of the log-probability of each
-        decision, times the episode's advantage."""
+        """One step along the mean over the episode's decisions of the
+        gradient of each one's log-probability, times the episode's advantage."""
+        if not decisions:
+            return
         grads = [np.zeros_like(w) for w in (self.theta_play, self.theta_discard, self.w_play, self.w_discard)]
         for legal, p, cards, g, k in decisions:
             coefficients = -p
@@ -84,7 +90,7 @@ class Reinforce:
                 grads[0 if play else 1][cards[slot]] += c
                 grads[2 if play else 3] += c * g
         for w, grad in zip((self.theta_play, self.theta_discard, self.w_play, self.w_discard), grads):
-            w += LEARNING_RATE * advantage * grad
+            w += LEARNING_RATE * advantage * grad / len(decisions)
 
 
 def play(env, agent: Reinforce, seat: int, seed: int, rng, greedy: bool) -> Tuple[float, List[Decision]]:

@@ -6,7 +6,7 @@
 //! Every index means one thing for the whole game, and in every game of the
 //! rule set, so a policy can learn what an index does:
 //! 1. `[0, H)`: play the card in hand slot `i` (`H` is [`ActionSpace::hand_slots`]:
-//!    the hand size plus the most cards one card draws);
+//!    the hand size plus the most cards one card draws, or the deck if smaller);
 //! 2. `[H, 2H)`: discard the card in slot `i - H`;
 //! 3. then one block per action of `:actions`, in declaration order:
 //!    actor rank × target rank × option, the option varying fastest.
@@ -313,8 +313,11 @@ impl ActionSpace {
     /// [`MAX_ACTIONS`] indices.
     pub fn new(rules: &RuleSet, cards: &[Card]) -> Result<ActionSpace, SpaceError> {
         let ranks = KindRanks::new(rules, cards);
+        // A hand never holds more than the pile it draws from deals.
+        let deck: usize = cards.iter().map(|c| usize::from(c.play.copies)).sum();
         let hand = rules.cards.as_ref().map_or(0, |z| {
-            z.hand_size + cards.iter().map(|c| usize::from(c.play.draw)).max().unwrap_or(0)
+            let most_drawn = cards.iter().map(|c| usize::from(c.play.draw)).max();
+            (z.hand_size + most_drawn.unwrap_or(0)).min(deck)
         });
         let mut start = 2 * hand;
         let mut blocks = Vec::with_capacity(rules.actions.len());

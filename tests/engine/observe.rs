@@ -431,3 +431,15 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
     }
     assert_ne!(mine, theirs);
 }
+
+#[test]
+fn a_hand_is_given_no_more_slots_than_its_pile_deals() {
+    // Skills' hand holds 64, but each seat's pile deals its 21 cards.
+    let (rules, deck) = load("skills");
+    assert_eq!(rules.cards.as_ref().unwrap().hand_size, 64);
+    let copies: usize = deck.iter().map(|c| usize::from(c.play.copies)).sum();
+    let a = agent(&rules, &deck);
+    assert_eq!(a.space.hand_slots(), copies);
+    let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
+    assert_eq!(game.hand_of(EntityId::new(0)).len(), copies);
+}
