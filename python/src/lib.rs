@@ -23,8 +23,8 @@ use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::observe::{self, ActionSpace, ObsLayout, Ranks};
 use grimoire::engine::{Action, Game, Log, Outcome};
-use grimoire::ids::EntityId;
 use grimoire::files::{CardChange, load_deck, load_rules};
+use grimoire::ids::EntityId;
 use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -323,8 +323,12 @@ struct Match {
 impl Match {
     /// After a move or a reset: the new entities ranked, the legal actions masked.
     fn refresh(&mut self) {
-        let (space, ranks, legal, mask) =
-            (&self.space, &mut self.ranks, &mut self.legal, &mut self.mask);
+        let (space, ranks, legal, mask) = (
+            &self.space,
+            &mut self.ranks,
+            &mut self.legal,
+            &mut self.mask,
+        );
         let masked = self.playing.with_dependent_mut(|_, game| {
             ranks.update(game);
             space.mask(game, ranks, legal, mask)
@@ -423,7 +427,9 @@ impl Match {
 
     /// The indices of the moves the seat to move may make, in increasing order.
     fn legal(&self) -> Vec<usize> {
-        (0..self.mask.len()).filter(|&i| self.mask[i] == 1).collect()
+        (0..self.mask.len())
+            .filter(|&i| self.mask[i] == 1)
+            .collect()
     }
 
     /// The legal moves with what each does now (`play Ogre (slot 3)`,

@@ -473,10 +473,7 @@ impl ActionSpace {
             text.push_str(&self.ranks.name(rules, kind, target));
         }
         if let Some(first) = b.first_option {
-            text.push_str(&format!(
-                " ({})",
-                self.option_names[first.index() + option]
-            ));
+            text.push_str(&format!(" ({})", self.option_names[first.index() + option]));
         }
         Some(text)
     }
@@ -525,10 +522,7 @@ impl ActionSpace {
         }
         let mut mask = Mask::default();
         for &action in legal.iter() {
-            match self
-                .index_of(ranks, action)
-                .and_then(|i| out.get_mut(i))
-            {
+            match self.index_of(ranks, action).and_then(|i| out.get_mut(i)) {
                 Some(slot) => {
                     mask.legal += usize::from(*slot == 0);
                     *slot = 1;
@@ -687,13 +681,16 @@ impl ObsLayout {
             kind_rows.push(rows);
             rows += cap;
         }
-        let (attrs, kinds, statuses) = (rules.attributes.len(), space.kinds(), rules.statuses.len());
+        let (attrs, kinds, statuses) =
+            (rules.attributes.len(), space.kinds(), rules.statuses.len());
         let mut b = Builder {
             fields: Vec::new(),
             low: Vec::new(),
             high: Vec::new(),
         };
-        let seat_at = b.add("seat", &[seats], "which seat observes: a one-hot", |_| (0, 1));
+        let seat_at = b.add("seat", &[seats], "which seat observes: a one-hot", |_| {
+            (0, 1)
+        });
         let turn_at = b.add(
             "turn",
             &[5],
@@ -801,11 +798,19 @@ impl ObsLayout {
         }
         let piles = if zones.per_seat { seats } else { 1 };
         let owners: Vec<String> = if zones.per_seat {
-            std::iter::once("me".to_string()).chain(others(seats)).collect()
+            std::iter::once("me".to_string())
+                .chain(others(seats))
+                .collect()
         } else {
             vec![String::new()]
         };
-        let suffix = |o: &String| if o.is_empty() { String::new() } else { format!(":{o}") };
+        let suffix = |o: &String| {
+            if o.is_empty() {
+                String::new()
+            } else {
+                format!(":{o}")
+            }
+        };
         let mut decks = None;
         for o in &owners {
             let at = b.add(
@@ -925,7 +930,8 @@ impl ObsLayout {
             Phase::MustDiscard(n) => i64::from(n),
             Phase::BetweenTurns | Phase::Over(_) => -1,
         };
-        let to_move = ctx.current.index() == seat && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_));
+        let to_move =
+            ctx.current.index() == seat && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_));
         let turn = [
             i64::from(ctx.turn),
             i64::from(ctx.round),
@@ -1000,7 +1006,10 @@ fn encode_cards(f: &CardFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
     let width = f.defs + 2;
     for (slot, &card) in game.hand_of(me).iter().enumerate().take(f.slots) {
         let at = f.hand + slot * width;
-        if let Some(one) = out.get_mut(at + card.index()).filter(|_| card.index() < f.defs) {
+        if let Some(one) = out
+            .get_mut(at + card.index())
+            .filter(|_| card.index() < f.defs)
+        {
             *one = 1;
         }
         out[at + f.defs] = f.costs.get(card.index()).copied().unwrap_or(0);

@@ -48,7 +48,10 @@ fn observe(a: &Agent, game: &Game<'_>, seat: usize) -> Vec<i64> {
 
 /// The numbers of field `name`.
 fn field<'o>(a: &Agent, obs: &'o [i64], name: &str) -> &'o [i64] {
-    let f = a.layout.field(name).unwrap_or_else(|| panic!("no field {name}"));
+    let f = a
+        .layout
+        .field(name)
+        .unwrap_or_else(|| panic!("no field {name}"));
     &obs[f.offset..f.offset + f.len()]
 }
 
@@ -60,7 +63,10 @@ fn arcomage_indices_are_hand_slots_then_discards() {
     let h = 6 + most_drawn;
     assert_eq!(a.space.hand_slots(), h);
     assert_eq!(a.space.len(), 2 * h);
-    assert_eq!(a.space.describe(&rules, 3).as_deref(), Some("play hand slot 3"));
+    assert_eq!(
+        a.space.describe(&rules, 3).as_deref(),
+        Some("play hand slot 3")
+    );
     assert_eq!(
         a.space.describe(&rules, h + 2).as_deref(),
         Some("discard hand slot 2")
@@ -68,7 +74,10 @@ fn arcomage_indices_are_hand_slots_then_discards() {
     assert_eq!(a.space.describe(&rules, 2 * h), None);
     let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
     assert_eq!(a.space.action_at(&game, &a.ranks, 3), Some(game.play(3)));
-    assert_eq!(a.space.action_at(&game, &a.ranks, h + 2), Some(game.discard(2)));
+    assert_eq!(
+        a.space.action_at(&game, &a.ranks, h + 2),
+        Some(game.discard(2))
+    );
     // The card a slot holds is named in the game's own words.
     let third = &deck[game.hand()[3].index()].name;
     assert_eq!(
@@ -93,12 +102,20 @@ fn masks_match_the_legal_actions(name: &str, games: u64, policy: Policy) {
         while game.outcome().is_none() {
             let m = a.space.mask(&mut game, &a.ranks, &mut legal, &mut mask);
             assert_eq!(m.overflowed, 0, "{name} seed {seed}: {legal:?}");
-            assert_eq!(m.legal, legal.len(), "{name}: two legal actions share an index");
+            assert_eq!(
+                m.legal,
+                legal.len(),
+                "{name}: two legal actions share an index"
+            );
             assert_eq!(mask.iter().filter(|&&b| b == 1).count(), legal.len());
             for &action in &legal {
                 let i = a.space.index_of(&a.ranks, action).expect("an index");
                 assert_eq!(mask[i], 1);
-                assert_eq!(a.space.action_at(&game, &a.ranks, i), Some(action), "{name} {i}");
+                assert_eq!(
+                    a.space.action_at(&game, &a.ranks, i),
+                    Some(action),
+                    "{name} {i}"
+                );
                 assert!(a.space.describe_in(&game, &a.ranks, i).is_some());
             }
             let Some(action) = ai.choose(&mut game, policy) else {
@@ -200,7 +217,13 @@ fn the_fields_tile_the_observation_within_their_bounds() {
             assert!(f.low < f.high, "{name} {}", f.name);
         }
         assert_eq!(next, a.layout.len(), "{name}");
-        assert!(a.layout.low().iter().zip(a.layout.high()).all(|(l, h)| l < h));
+        assert!(
+            a.layout
+                .low()
+                .iter()
+                .zip(a.layout.high())
+                .all(|(l, h)| l < h)
+        );
         let names: Vec<&str> = a.layout.fields().iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names[..3], ["seat", "turn", names[2]], "{name}");
         assert!(names.contains(&"entities"), "{name}");
@@ -258,7 +281,10 @@ fn the_observers_hand_is_shown_slot_by_slot_and_the_others_only_counted() {
         // Past the last card, nothing.
         assert!(hand[6 * (d + 2)..].iter().all(|&v| v == 0));
         assert_eq!(field(&a, &obs, "zone:hand:other"), [6]);
-        assert_eq!(field(&a, &obs, "zone:deck")[0] as usize, game.draw_pile_len());
+        assert_eq!(
+            field(&a, &obs, "zone:deck")[0] as usize,
+            game.draw_pile_len()
+        );
     }
 }
 
@@ -278,9 +304,14 @@ fn dealing_anew_what_a_seat_cannot_see_leaves_its_observation_unchanged() {
         for seed in 0..20 {
             let mut copy = game.clone();
             observe::redeal_unseen(&mut copy, seat, seed);
-            assert_eq!(observe(&a, &copy, seat), observe(&a, &game, seat), "seat {seat}");
+            assert_eq!(
+                observe(&a, &copy, seat),
+                observe(&a, &game, seat),
+                "seat {seat}"
+            );
             // The control: the other seat's hand was dealt anew, and it sees that.
-            changed_other += usize::from(observe(&a, &copy, 1 - seat) != observe(&a, &game, 1 - seat));
+            changed_other +=
+                usize::from(observe(&a, &copy, 1 - seat) != observe(&a, &game, 1 - seat));
         }
     }
     assert!(changed_other > 30, "{changed_other}");
@@ -332,7 +363,11 @@ fn the_observers_seat_comes_first_among_the_seats() {
     let (rules, deck) = load("duel");
     let a = agent(&rules, &deck);
     let game = Game::new(&rules, &deck, 1, Log::Skip).unwrap();
-    let offense = rules.attributes.iter().position(|n| n == "offense").unwrap();
+    let offense = rules
+        .attributes
+        .iter()
+        .position(|n| n == "offense")
+        .unwrap();
     let width = rules.attributes.len() + rules.kinds.len() + 1;
     for seat in 0..2 {
         let obs = observe(&a, &game, seat);
@@ -393,7 +428,11 @@ fn an_action_past_the_ranks_is_counted_not_masked() {
     assert_eq!(a.ranks.rank(last), Some((tile, cap)));
     let action = Action {
         ability: Ability::Action(grimoire::check::rules::ActionId::new(
-            rules.actions.iter().position(|d| d.name == "no-tile").unwrap(),
+            rules
+                .actions
+                .iter()
+                .position(|d| d.name == "no-tile")
+                .unwrap(),
         )),
         actor: EntityId::new(0),
         target: Some(last),
@@ -427,7 +466,10 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
     let theirs = cli::seat_screen(&game, EntityId::new(1));
     for (i, card) in game.hand_of(EntityId::new(1)).iter().enumerate() {
         let name = &deck[card.index()].name;
-        assert!(theirs.contains(&format!("  {}. {name} (", i + 1)), "{theirs}");
+        assert!(
+            theirs.contains(&format!("  {}. {name} (", i + 1)),
+            "{theirs}"
+        );
     }
     assert_ne!(mine, theirs);
 }
