@@ -4,15 +4,23 @@
 PettingZoo's classic card games): one agent per seat, taking turns as the
 rule set's turn machine says.
 
-- **Actions** are numbers. In a rule set played with cards alone, ``i``
-  plays the card at hand position ``i`` and ``H + i`` discards it (``H`` is
-  twice the hand size, so hands that grow past it still fit). In a rule set
-  with ``:actions`` (tactics), a move is its place in the engine's list of
-  legal moves (at most 512).
-- **Observations** are ``{"observation": …, "action_mask": …}``: every value
-  of the game's first entities (zero past the last), how many of each card
-  of the deck are in the agent's own hand, and which seat it is (one 1);
-  the mask marks the legal moves.
+- **Actions** are indices of the rule set's fixed action space: each index
+  means one thing in every game (``env.action_to_string(i)``). First the hand
+  slots, ``i`` playing the card in slot ``i`` and ``H + i`` discarding it
+  (``H`` is the hand size plus the most cards one card draws); then, for each
+  action of ``:actions`` in declaration order, one index per actor × target ×
+  option, each entity named by its rank: its place among the entities of its
+  kind in the order they entered play (``hero: move cell-2-3``). A spawned
+  kind has 16 ranks beyond the setup's. ``env.legal_actions()`` lists the
+  legal ones with what each does now (``play Ogre (slot 3)``).
+- **Observations** are ``{"observation": …, "action_mask": …}``: a flat
+  vector of integers, what the agent's seat may see (its own hand card by
+  card, the other hands and the draw piles only counted, invisible statuses
+  only when it is their source), bounded in the space; ``env.fields(obs)``
+  cuts it into named arrays (``seat``, ``turn``, ``entities``,
+  ``statuses``, ``zone:hand:me``…; ``env.observation_layout()`` says what
+  each holds; python/README.md lists them per bundled rule set). The mask
+  marks the legal moves of the agent to move (all zeros for the others).
 - **Rewards** come at the end: +1 to the winner, −1 to every other seat, 0 to
   all on a tie or at the turn limit. A game the rules end (a win, a tie, no
   seat left) sets every agent's ``terminations``; a game cut off, at the rule
@@ -28,13 +36,15 @@ rule set's turn machine says.
   ``reset(seed=s)`` would, and the resets after it the same games as after
   ``reset(seed=s)``. Made without a seed, an environment starts from 0.
 
-The built-in policies play a seat with ``env.policy_action("greedy")``.
+The built-in policies play a seat with ``env.policy_action("greedy")``;
+``env.render()`` (``render_mode="ansi"`` or ``"human"``) shows the view of
+the agent to move as ``grimoire play --human`` shows it.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -43,14 +53,12 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 from . import PathLike, _paths
 from ._grimoire import Match
 
-_LOW = np.iinfo(np.int64).min
-_HIGH = np.iinfo(np.int64).max
 
 
 class GrimoireEnv(AECEnv):
     """An AEC environment playing one grimoire rule set (see the module's doc)."""
 
-    metadata: Dict[str, Any] = {"name": "grimoire_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: Dict[str, Any] = {"name": "grimoire_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
         self,
@@ -69,13 +77,18 @@ class GrimoireEnv(AECEnv):
         self._match = Match(rules, first, self._cards)
         self._restart(first)
         self.possible_agents = list(self._match.seats)
-        n = self._match.action_count
-        size = self._match.observation_size
+        # A rule set with neither cards nor actions has nothing to choose:
+        # its one index (a Discrete space needs one) is never legal.
+        n = self._actions = max(self._match.action_count, 1)
+        low, high = self._match.observation_bounds()
+        self._layout: List[Dict[str, Any]] = self._match.observation_layout()
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(low=_LOW, high=_HIGH, shape=(size,), dtype=np.int64),
+                    "observation": spaces.Box(
+                        low=np.asarray(low, dtype=np.int64), high=np.asarray(high, dtype=np.int64), dtype=np.int64
+                    ),
                     "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
                 }
             )
@@ -116,7 +129,7 @@ class GrimoireEnv(AECEnv):
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(self._match.action_count, dtype=np.int8)
+        mask = np.zeros(self._actions, dtype=np.int8)
         if agent == self.agent_selection and not self._over():
             mask[self._match.legal()] = 1
         return {
@@ -141,12 +154,46 @@ class GrimoireEnv(AECEnv):
         makes for the agent to move, or None when it has none."""
         return self._match.choose(policy)
 
+    def action_to_string(self, action: int) -> str:
+        """What action index ``action`` means in every game of the rule set:
+        ``play hand slot 3``, ``hero: move cell-2-3``, ``pain: sharp-hit dio (head)``."""
+        return self._match.action_to_string(int(action))
+
+    def legal_actions(self) -> List[Tuple[int, str]]:
+        """The legal moves of the agent to move, each with what it does now
+        (``play Ogre (slot 3)``), in increasing order of index."""
+        if self._over():
+            return []
+        return self._match.legal_actions()
+
+    def observation_layout(self) -> List[Dict[str, Any]]:
+        """The observation's fields, in order: each a dict of ``name``,
+        ``offset``, ``shape``, ``low``, ``high`` and ``doc``."""
+        return [dict(f) for f in self._layout]
+
+    def fields(self, observation: Union[Dict[str, np.ndarray], np.ndarray, Sequence[int]]) -> Dict[str, np.ndarray]:
+        """An observation (the dict :meth:`observe` returns, or its flat
+        ``"observation"``) cut into its named fields, each shaped as
+        :meth:`observation_layout` says (views, not copies)."""
+        flat = observation["observation"] if isinstance(observation, dict) else observation
+        flat = np.asarray(flat)
+        return {f["name"]: flat[f["offset"] : f["offset"] + int(np.prod(f["shape"]))].reshape(f["shape"]) for f in self._layout}
+
     def render(self) -> Optional[str]:
+        """The view of the agent to move, as ``grimoire play --human`` shows
+        it, under a line saying where the game is: returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
         if self.render_mode is None:
             return None
         outcome = self._match.outcome()
         status = "playing" if outcome is None else f"over: {outcome[0]}"
-        return f"{self.rules} · turn {self._match.turn} · {self.agent_selection} to move · {status}"
+        seat = self.possible_agents.index(self.agent_selection)
+        text = f"{self.rules} · turn {self._match.turn} · {self.agent_selection} to move · {status}\n"
+        text += self._match.render(seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

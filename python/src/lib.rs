@@ -8,7 +8,9 @@
 //! dictionaries, built from the same structs (`grimoire::cli::SimJson`) the
 //! CLI prints its JSON from; a failure comes back as the CLI would print it.
 //! The Python half (`grimoire/__init__.py`) raises on errors. A [`Match`] is
-//! one game an agent plays move by move (the PettingZoo environments).
+//! one game an agent plays move by move (the PettingZoo environments), in
+//! the rule set's fixed action space, observing one seat's view
+//! (`grimoire::engine::observe`).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,8 +21,10 @@ use grimoire::check::defs::Card;
 use grimoire::check::rules::RuleSet;
 use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::engine::ai::{Ai, Policy};
-use grimoire::engine::{Ability, Action, Game, Log, Outcome};
+use grimoire::engine::observe::{self, ActionSpace, ObsLayout, Ranks};
+use grimoire::engine::{Action, Game, Log, Outcome};
 use grimoire::files::{CardChange, load_deck, load_rules};
+use grimoire::ids::EntityId;
 use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -297,83 +301,86 @@ self_cell::self_cell!(
     }
 );
 
-/// The most actions a rule set with `:actions` offers as numbers: past it,
-/// the rest of a long list of legal actions are not offered.
-const MAX_LISTED: usize = 512;
-
 /// One game an agent plays move by move: the seats take turns; each move is
-/// a number from 0 to `action_count` − 1 (see [`Match::legal`]).
+/// an index of the rule set's fixed action space (`grimoire::engine::observe`):
+/// the same index means the same thing in every game ([`Match::action_to_string`]).
 #[pyclass(module = "grimoire._grimoire")]
 struct Match {
     playing: Playing,
     /// Each seat's opponent policy when `play_ai` moves for it.
     ai: Ai,
+    space: ActionSpace,
+    layout: ObsLayout,
+    /// The ranks of the game's entities, brought up to date after every move.
+    ranks: Ranks,
+    /// The legal actions now, and their indices as a mask.
     legal: Vec<Action>,
-    /// Hand positions numbered for cards (play `i`, discard `slots + i`), or 0:
-    /// the rule set has `:actions`, numbered by their place in the legal list.
-    slots: usize,
-    /// Entities shown in an observation.
-    shown: usize,
+    mask: Vec<u8>,
+    /// Legal actions now that have no index (past a kind's ranks).
+    overflowed: usize,
 }
 
 impl Match {
-    fn encode(&self, action: &Action, index: usize) -> Option<usize> {
-        if self.slots == 0 {
-            return (index < MAX_LISTED).then_some(index);
-        }
-        match action.ability {
-            Ability::Card(i) if usize::from(i) < self.slots => Some(usize::from(i)),
-            Ability::Discard(i) if usize::from(i) < self.slots => Some(self.slots + usize::from(i)),
-            _ => None,
-        }
+    /// After a move or a reset: the new entities ranked, the legal actions masked.
+    fn refresh(&mut self) {
+        let (space, ranks, legal, mask) = (
+            &self.space,
+            &mut self.ranks,
+            &mut self.legal,
+            &mut self.mask,
+        );
+        let masked = self.playing.with_dependent_mut(|_, game| {
+            ranks.update(game);
+            space.mask(game, ranks, legal, mask)
+        });
+        self.overflowed = masked.overflowed;
     }
 
-    fn refresh(&mut self) {
-        let legal = &mut self.legal;
-        self.playing.with_dependent_mut(|_, game| {
-            legal.clear();
-            if game.outcome().is_none() {
-                game.legal(legal);
-            }
-        });
+    /// Index `i`, refused past the end of the action space.
+    fn index(&self, i: usize) -> PyResult<usize> {
+        if i < self.space.len() {
+            Ok(i)
+        } else {
+            Err(PyValueError::new_err(format!(
+                "action {i}: the action space of `{}` has {} indices, 0 to {}",
+                self.space.rules_name(),
+                self.space.len(),
+                self.space.len().saturating_sub(1)
+            )))
+        }
     }
 }
 
 #[pymethods]
 impl Match {
     /// A new game of `rules` (a bundled name or a rule-set file) with the
-    /// bundled deck or `cards`, seeded `seed`.
+    /// bundled deck or `cards`, seeded `seed`. A rule set whose action space
+    /// would pass 4,096 indices is a `ValueError` saying how many.
     #[new]
     #[pyo3(signature = (rules, seed=0, cards=Vec::new()))]
     fn new(rules: &str, seed: u64, cards: Vec<String>) -> PyResult<Match> {
         let mut ruleset = load_rules(rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let deck = load_deck(&mut ruleset, &paths(cards))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let space = ActionSpace::new(&ruleset, &deck.cards)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let layout = ObsLayout::new(&ruleset, &deck.cards, &space);
+        let ranks = Ranks::new(&ruleset);
         let loaded = Loaded {
             rules: ruleset,
             deck: deck.cards,
         };
-        let slots = if loaded.rules.actions.is_empty() {
-            loaded
-                .rules
-                .cards
-                .as_ref()
-                .map_or(0, |z| z.hand_size * 2)
-                .clamp(1, 64)
-        } else {
-            0
-        };
         let playing = Playing::try_new(loaded, |l| Game::new(&l.rules, &l.deck, seed, Log::Skip))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let shown = playing
-            .with_dependent(|_, game| game.state().len() * 2)
-            .clamp(1, 64);
         let mut m = Match {
             playing,
             ai: Ai::new(),
+            mask: vec![0; space.len()],
+            space,
+            layout,
+            ranks,
             legal: Vec::new(),
-            slots,
-            shown,
+            overflowed: 0,
         };
         m.refresh();
         Ok(m)
@@ -382,6 +389,7 @@ impl Match {
     /// Starts over with a new seed, as a new match would.
     fn reset(&mut self, seed: u64) {
         self.playing.with_dependent_mut(|_, game| game.reset(seed));
+        self.ranks.reset();
         self.refresh();
     }
 
@@ -398,102 +406,143 @@ impl Match {
             .with_dependent(|_, game| game.ctx().current.index())
     }
 
-    /// How many numbers a move can be (the size of the action space).
+    /// How many indices the action space has.
     #[getter]
     fn action_count(&self) -> usize {
-        if self.slots == 0 {
-            MAX_LISTED
-        } else {
-            self.slots * 2
-        }
+        self.space.len()
     }
 
     /// How many numbers an observation holds.
     #[getter]
     fn observation_size(&self) -> usize {
-        let o = self.playing.borrow_owner();
-        self.shown * o.rules.attributes.len() + o.deck.len() + o.rules.seats.len()
+        self.layout.len()
     }
 
-    /// The moves the seat to move may make, as numbers, in the engine's order.
+    /// How many legal moves have no index now (an entity past its kind's
+    /// ranks): they cannot be chosen, and are left out of `legal()`.
+    #[getter]
+    fn overflowed(&self) -> usize {
+        self.overflowed
+    }
+
+    /// The indices of the moves the seat to move may make, in increasing order.
     fn legal(&self) -> Vec<usize> {
-        self.legal
-            .iter()
-            .enumerate()
-            .filter_map(|(i, a)| self.encode(a, i))
+        (0..self.mask.len())
+            .filter(|&i| self.mask[i] == 1)
             .collect()
     }
 
-    /// What `seat` sees: every value of the first entities (zero past the
-    /// last), how many of each card of the deck are in its own hand, and
-    /// which seat it is (one 1 among zeros). A seat the game does not have
-    /// is a `ValueError`.
+    /// The legal moves with what each does now (`play Ogre (slot 3)`,
+    /// `hero: move cell-2-3`), in increasing order of index.
+    fn legal_actions(&self) -> Vec<(usize, String)> {
+        self.playing.with_dependent(|_, game| {
+            self.legal()
+                .into_iter()
+                .filter_map(|i| Some((i, self.space.describe_in(game, &self.ranks, i)?)))
+                .collect()
+        })
+    }
+
+    /// What index `action` means in every game of the rule set: `play hand
+    /// slot 3`, `hero: move cell-2-3`; a `ValueError` past the end.
+    fn action_to_string(&self, action: usize) -> PyResult<String> {
+        let i = self.index(action)?;
+        let rules = &self.playing.borrow_owner().rules;
+        Ok(self.space.describe(rules, i).unwrap_or_default())
+    }
+
+    /// What `seat` sees (see `observation_layout`). A seat the game does not
+    /// have is a `ValueError`.
     fn observe(&self, seat: usize) -> PyResult<Vec<i64>> {
-        let o = self.playing.borrow_owner();
-        let seats = o.rules.seats.len();
+        let mut out = vec![0i64; self.layout.len()];
+        self.playing
+            .with_dependent(|_, game| self.layout.encode(game, &self.ranks, seat, &mut out))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(out)
+    }
+
+    /// The observation's fields, in order: each a dict of `name`, `offset`,
+    /// `shape`, `low`, `high` and `doc`.
+    fn observation_layout(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.layout
+            .fields()
+            .iter()
+            .map(|f| {
+                let d = PyDict::new(py);
+                d.set_item("name", &f.name)?;
+                d.set_item("offset", f.offset)?;
+                d.set_item("shape", pyo3::types::PyTuple::new(py, &f.shape)?)?;
+                d.set_item("low", f.low)?;
+                d.set_item("high", f.high)?;
+                d.set_item("doc", &f.doc)?;
+                Ok(d.into_any().unbind())
+            })
+            .collect()
+    }
+
+    /// Each number's least and greatest value, in observation order.
+    fn observation_bounds(&self) -> (Vec<i64>, Vec<i64>) {
+        (self.layout.low().to_vec(), self.layout.high().to_vec())
+    }
+
+    /// What `play --human` shows `seat`'s player: the state as a player sees
+    /// it and its own hand. A seat the game does not have is a `ValueError`.
+    fn render(&self, seat: usize) -> PyResult<String> {
+        let seats = self.playing.borrow_owner().rules.seats.len();
         if seat >= seats {
             return Err(PyValueError::new_err(format!(
                 "seat {seat}: the game has {seats} seats, 0 to {}",
                 seats.saturating_sub(1)
             )));
         }
-        let width = o.rules.attributes.len();
-        let mut out = vec![0i64; self.observation_size()];
-        self.playing.with_dependent(|_, game| {
-            let state = game.state();
-            for e in 0..state.len().min(self.shown) {
-                for a in 0..width {
-                    out[e * width + a] = state.get(
-                        grimoire::ids::EntityId::new(e),
-                        grimoire::ids::AttrId::new(a),
-                    );
-                }
-            }
-            let hand_at = self.shown * width;
-            if seat < game.seats() {
-                for &card in game.hand_of(grimoire::ids::EntityId::new(seat)) {
-                    if let Some(n) = out.get_mut(hand_at + card.index()) {
-                        *n += 1;
-                    }
-                }
-            }
-            if let Some(flag) = out.get_mut(hand_at + o.deck.len() + seat) {
-                *flag = 1;
-            }
-        });
-        Ok(out)
+        Ok(self
+            .playing
+            .with_dependent(|_, game| cli::seat_screen(game, EntityId::new(seat))))
     }
 
     /// Makes move `action` (one of [`Match::legal`]) for the seat to move.
     fn step(&mut self, action: usize) -> PyResult<()> {
-        let chosen = self
-            .legal
-            .iter()
-            .enumerate()
-            .find(|(i, a)| self.encode(a, *i) == Some(action))
-            .map(|(_, a)| *a)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("move {action} is not legal now (see legal())"))
-            })?;
-        let result = self
-            .playing
-            .with_dependent_mut(|_, game| game.act(chosen).map_err(|e| e.to_string()));
+        if self.mask.get(action) != Some(&1) {
+            return Err(PyValueError::new_err(format!(
+                "move {action} is not legal now (see legal())"
+            )));
+        }
+        let (space, ranks) = (&self.space, &self.ranks);
+        let result = self.playing.with_dependent_mut(|_, game| {
+            let chosen = space
+                .action_at(game, ranks, action)
+                .ok_or_else(|| format!("move {action} names no entity"))?;
+            game.act(chosen).map_err(|e| e.to_string())
+        });
         self.refresh();
         result.map_err(PyRuntimeError::new_err)
     }
 
     /// The move the built-in `policy` (random, greedy or search) would make
-    /// for the seat to move, as a number; `None` when it has none.
+    /// for the seat to move, as an index; `None` when it has none.
     fn choose(&mut self, py: Python<'_>, policy: &str) -> PyResult<Option<usize>> {
         let policy = policies(&[policy.to_string()])?[0];
         let (ai, playing) = (&mut self.ai, &mut self.playing);
         // The searching player takes seconds: other Python threads go on meanwhile.
         let chosen =
             py.detach(move || playing.with_dependent_mut(|_, game| ai.choose(game, policy)));
-        Ok(chosen.and_then(|a| {
-            let i = self.legal.iter().position(|l| *l == a)?;
-            self.encode(&a, i)
-        }))
+        Ok(chosen.and_then(|a| self.space.index_of(&self.ranks, a)))
+    }
+
+    /// Deals anew, with its own generator seeded `seed`, what `seat` cannot
+    /// see (the other hands, the draw piles' order): for tests that what
+    /// `seat` observes does not change.
+    fn _redeal_unseen(&mut self, seat: usize, seed: u64) -> PyResult<()> {
+        let seats = self.playing.borrow_owner().rules.seats.len();
+        if seat >= seats {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat}: the game has {seats} seats"
+            )));
+        }
+        self.playing
+            .with_dependent_mut(|_, game| observe::redeal_unseen(game, seat, seed));
+        self.refresh();
+        Ok(())
     }
 
     /// `None` while the game goes on; else `"win"`, `"tie"`, `"turn-limit"`,

@@ -1,6 +1,9 @@
 """The PettingZoo environments: PettingZoo's own API test on every rule set,
 seeded determinism, and many random games."""
 
+import importlib
+import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +11,8 @@ import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
+# The module, whose name its package's api_test function hides.
+pettingzoo_checks = importlib.import_module("pettingzoo.test.api_test")
 
 import grimoire  # noqa: E402
 
@@ -15,9 +20,56 @@ RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The warnings PettingZoo 1.27's api_test gives every environment shaped as
+# PettingZoo's own card games are, unless it is one of them by name: the
+# observation space is a Dict (it holds the action mask), each observation
+# is one ("not a NumPy array", said of the dict before its "observation" is
+# checked), and the agents are named as the rule set names its seats (p1,
+# not player_0). Any other warning fails the test.
+EXPECTED_WARNINGS = (
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    "Observation is not a NumPy array",
+    'We recommend agents to be named in the format <descriptor>_<number>, like "player_0"',
+)
+
+
+def api_test_warnings(env, num_cycles):
+    """Runs api_test on ``env``; the warnings it gave, each once."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=num_cycles, verbose_progress=False)
+    return {str(w.message) for w in caught}
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_pettingzoo_api_test_passes(rules):
-    api_test(grimoire.env(rules, seed=1), num_cycles=200, verbose_progress=False)
+def test_pettingzoo_api_test_passes_with_no_observation_warning(rules):
+    said = api_test_warnings(grimoire.env(rules, seed=1), num_cycles=200)
+    assert said <= set(EXPECTED_WARNINGS), said - set(EXPECTED_WARNINGS)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_flat_observation_and_the_mask_pass_pettingzoos_checks_silently(rules):
+    """What api_test checks of the dict's "observation" and "action_mask",
+    over whole games: no warning at all (not all zeros, bounded, one
+    dimension, a mask of 0s and 1s with a legal move)."""
+    env = grimoire.env(rules, seed=2)
+    rng = np.random.default_rng(3)
+    first = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for seed in range(5):
+            env.reset(seed=seed)
+            for agent in env.agent_iter(max_iter=2000):
+                observation, _, termination, truncation, _ = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    continue
+                first = observation["observation"] if first is None else first
+                assert env.observation_space(agent).contains(observation)
+                pettingzoo_checks.test_observation(observation["observation"], first, str(env.unwrapped))
+                pettingzoo_checks.test_action_mask(observation["action_mask"], str(env.unwrapped))
+                env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert not caught, {str(w.message) for w in caught}
 
 
 def play(env, seed, pick):
@@ -162,7 +214,8 @@ def test_the_turn_limit_truncates_and_a_win_terminates(tmp_path):
     assert endings(env, random_pick(np.random.default_rng(1))) == {
         a: (False, True, "turn-limit", 0) for a in env.possible_agents
     }
-    api_test(env, num_cycles=50, verbose_progress=False)
+    said = api_test_warnings(env, num_cycles=50)
+    assert said <= set(EXPECTED_WARNINGS), said
     # A game the rules end, by a win, terminates.
     env = grimoire.env("arcomage", seed=3)
     env.reset()
@@ -223,3 +276,166 @@ def test_a_game_aborted_by_a_budget_raises_with_the_place_in_the_data(tmp_path):
     message = str(raised.value)
     assert "the game was aborted at " in message, message
     assert "seed.edn:2:24, in status `seed`: the status budget ran out" in message, message
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_layout_names_every_number_of_the_observation(rules):
+    env = grimoire.env(rules, seed=1)
+    env.reset()
+    layout = env.observation_layout()
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    sizes = [int(np.prod(f["shape"])) for f in layout]
+    assert [f["offset"] for f in layout] == list(np.cumsum([0] + sizes[:-1]))
+    assert sum(sizes) == space.shape[0]
+    assert [f["name"] for f in layout][:2] == ["seat", "turn"]
+    observation = env.observe(env.agent_selection)
+    fields = env.fields(observation)
+    assert list(fields) == [f["name"] for f in layout]
+    for f in layout:
+        assert fields[f["name"]].shape == tuple(f["shape"])
+        assert f["low"] == space.low[f["offset"] : f["offset"] + int(np.prod(f["shape"]))].min()
+        assert f["doc"]
+    assert fields["seat"][env.possible_agents.index(env.agent_selection)] == 1
+    np.testing.assert_array_equal(np.concatenate([a.ravel() for a in fields.values()]), observation["observation"])
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_index_keeps_its_meaning_across_resets_and_games(rules):
+    env = grimoire.env(rules, seed=1)
+    n = env.action_space(env.possible_agents[0]).n
+    meanings = [env.action_to_string(i) for i in range(n)]
+    assert len(set(meanings)) == n
+    rng = np.random.default_rng(4)
+    for seed in (1, 2):
+        play(env, seed, random_pick(rng))
+        assert [env.action_to_string(i) for i in range(n)] == meanings
+    assert [grimoire.env(rules, seed=9).action_to_string(i) for i in range(n)] == meanings
+    with pytest.raises(ValueError, match="action space"):
+        env.action_to_string(n)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_legal_actions_are_the_mask_with_what_each_does_now(rules):
+    env = grimoire.env(rules, seed=1)
+    rng = np.random.default_rng(5)
+    env.reset(seed=3)
+    for agent in env.agent_iter(max_iter=300):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            assert env.legal_actions() == []
+            env.step(None)
+            continue
+        legal = env.legal_actions()
+        assert [i for i, _ in legal] == list(np.flatnonzero(observation["action_mask"]))
+        for i, now in legal:
+            fixed = env.action_to_string(i)
+            if fixed.startswith(("play hand slot", "discard hand slot")):
+                assert now.endswith(f"(slot {fixed.rsplit(' ', 1)[1]})"), (now, fixed)
+            else:
+                # An action's actor, action and option read the same.
+                assert now.split(":")[1].split(" ")[1] == fixed.split(":")[1].split(" ")[1], (now, fixed)
+        env.step(int(rng.choice([i for i, _ in legal])))
+
+
+def test_arcomage_actions_play_and_discard_hand_slots():
+    env = grimoire.env("arcomage", seed=1, render_mode="ansi")
+    env.reset()
+    n = env.action_space("p1").n
+    h = n // 2
+    assert n == 2 * h
+    assert env.action_to_string(0) == "play hand slot 0"
+    assert env.action_to_string(h + 5) == "discard hand slot 5"
+    fields = env.fields(env.observe(env.agent_selection))
+    # Six cards, one a row, in the first six slots; the other hand counted.
+    assert [int(row[:-2].sum()) for row in fields["zone:hand:me"]] == [1] * 6 + [0] * (h - 6)
+    assert fields["zone:hand:other"].tolist() == [6]
+    # Index i plays the card on line i + 1 of what `play --human` shows.
+    screen = env.render()
+    assert screen is not None
+    listed = {int(line.split(".")[0]) - 1: line.split(". ", 1)[1].split(" (")[0] for line in screen.splitlines() if line.startswith("  ") and ". " in line}
+    assert sorted(listed) == list(range(6))
+    for i, now in env.legal_actions():
+        slot = i if i < h else i - h
+        verb = "play" if i < h else "discard"
+        assert now == f"{verb} {listed[slot]} (slot {slot})"
+
+
+@pytest.mark.parametrize("rules", ["arcomage", "skills"])
+def test_what_a_seat_cannot_see_never_changes_its_observation(rules):
+    """The other hands and the draw order dealt anew (a generator of the
+    test's own): the seat's observation is the same; the other seat's,
+    whose hand changed, is not."""
+    rng = np.random.default_rng(6)
+    match = grimoire.Match(rules, seed=4)
+    for _ in range(15):
+        match.step(int(rng.choice(match.legal())))
+    changed = 0
+    for seat in (0, 1):
+        for seed in range(10):
+            before = (match.observe(seat), match.observe(1 - seat))
+            match._redeal_unseen(seat, seed)
+            assert match.observe(seat) == before[0]
+            changed += match.observe(1 - seat) != before[1]
+    assert changed >= 15, changed
+
+
+def test_render_shows_the_seat_to_move_its_own_hand():
+    env = grimoire.env("arcomage", seed=1, render_mode="ansi")
+    env.reset()
+    shown = env.render()
+    assert shown is not None
+    assert shown.startswith("arcomage · turn 1 · p1 to move · playing\n")
+    assert "your hand:" in shown
+    names = [text.split("play ", 1)[1].rsplit(" (slot", 1)[0] for i, text in env.legal_actions() if i < 7]
+    assert all(f". {name} (" in shown for name in names)
+    tactics = grimoire.env("tactics", seed=1, render_mode="ansi")
+    tactics.reset()
+    screen = tactics.render()
+    assert screen is not None and "hero" in screen and "your hand" not in screen
+
+
+def readme() -> str:
+    return (ROOT / "python" / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_python_readme_example_runs_as_its_comments_say(capsys):
+    code = re.search(r"^```python\n(.*?)^```", readme(), flags=re.M | re.S).group(1)
+    exec(compile(code, "python/README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    # Each comment that starts with a value says what its line prints.
+    checked = 0
+    for line, shown in zip([l for l in code.splitlines() if l.startswith("print(")], printed):
+        said = line.split("# ", 1)[1].split(": ", 1)[0]
+        if said.startswith("("):
+            assert shown == said, (shown, said)
+            checked += 1
+        elif said.startswith("'"):
+            assert f"'{shown}'" == said, (shown, said)
+            checked += 1
+    assert checked == 3
+    screen = "\n".join(printed[3:])
+    assert "cell-4-4" in screen and "your hand" not in screen
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_python_readme_lists_each_rule_sets_actions_and_fields(rules):
+    text = readme()
+    start = text.index(f"\n### {rules}\n")
+    section = text[start : text.find("\n### ", start + 1) if text.find("\n### ", start + 1) != -1 else text.index("\n## ", start)]
+    env = grimoire.env(rules, seed=1)
+    n = env.action_space(env.possible_agents[0]).n
+    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
+    assert f"{n} actions; observations of {size} numbers." in section
+    blocks = re.findall(r"^\| (\d+)–(\d+) \| `([^`]*)` \| `([^`]*)` \|$", section, flags=re.M)
+    assert blocks and int(blocks[-1][1]) == n - 1
+    for first, last, said_first, said_last in blocks:
+        assert env.action_to_string(int(first)) == said_first
+        assert env.action_to_string(int(last)) == said_last
+
+    def number(text: str) -> int:
+        return {"2³¹": 2**31, "−2³¹": -(2**31)}.get(text, None) or int(text.replace("−", "-"))
+
+    rows = re.findall(r"^\| `([^`]*)` \| ([\d × ]+) \| (\S+) \| (\S+) \|$", section, flags=re.M)
+    assert [(name, tuple(int(x) for x in shape.split(" × ")), number(low), number(high)) for name, shape, low, high in rows] == [
+        (f["name"], tuple(f["shape"]), f["low"], f["high"]) for f in env.observation_layout()
+    ]

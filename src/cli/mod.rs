@@ -29,7 +29,7 @@ pub use crate::sim::Failure;
 pub use invariants::{REPLAY_EVERY, failure_message, simulate_checked};
 pub use merge::{MergeArgs, merge, merge_figures, merge_texts};
 pub use new::new;
-pub use play::{PlayArgs, play};
+pub use play::{PlayArgs, play, seat_screen};
 pub use recording::Recording;
 pub use replay::replay;
 pub use roll::{MAX_COUNT as MAX_ROLLS, RollArgs, roll};

@@ -415,6 +415,18 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
 
 /// The state and the hand, each card with its cost and what stops it.
 fn hand_prompt(game: &Game<'_>) -> String {
+    screen(game, game.ctx().current, true)
+}
+
+/// What `play --human` shows `seat`'s player: the state as a player sees it
+/// and, with card zones, its own hand, each card with its cost and what
+/// stops it. The Python environments' `render()` shows it too.
+pub fn seat_screen(game: &Game<'_>, seat: EntityId) -> String {
+    screen(game, seat, game.rules().cards.is_some())
+}
+
+/// The state and, if `with_hand`, `seat`'s hand (see [`seat_screen`]).
+fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
     let rules = game.rules();
     let mut prompt = String::new();
     let _ = writeln!(
@@ -427,8 +439,11 @@ fn hand_prompt(game: &Game<'_>) -> String {
             Sight::Player
         )
     );
+    if !with_hand {
+        return prompt;
+    }
     match game.ctx().phase {
-        Phase::MustDiscard(n) => {
+        Phase::MustDiscard(n) if game.ctx().current == seat => {
             let _ = writeln!(
                 prompt,
                 "you must discard {n} card{}:",
@@ -437,7 +452,7 @@ fn hand_prompt(game: &Game<'_>) -> String {
         }
         _ => prompt.push_str("your hand:\n"),
     }
-    for (i, &card) in game.hand().iter().enumerate() {
+    for (i, &card) in game.hand_of(seat).iter().enumerate() {
         let c = &game.cards()[card.index()];
         let cost = c
             .play
@@ -445,7 +460,7 @@ fn hand_prompt(game: &Game<'_>) -> String {
             .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
             .unwrap_or_else(|| "free".into());
         let mut notes = Vec::new();
-        if !game.affordable(card) {
+        if !game.zones().affordable(game.state(), seat, card) {
             notes.push("cannot afford");
         }
         if !c.play.discardable {

@@ -20,6 +20,7 @@ pub mod ai;
 pub mod cards;
 pub mod invariants;
 pub mod log;
+pub mod observe;
 pub mod playout;
 
 mod act;

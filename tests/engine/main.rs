@@ -15,6 +15,7 @@ mod duel;
 mod engine_edges;
 mod game;
 mod invariants;
+mod observe;
 mod pipelines;
 mod scenarios;
 mod skills;

@@ -1,0 +1,1043 @@
+//! What a learning agent acts in and what it sees (issue 30, part 3): a fixed
+//! action space ([`ActionSpace`]) and a flat observation of one seat's view
+//! ([`ObsLayout`]), both laid out once per rule set and deck.
+//!
+//! # Actions
+//! Every index means one thing for the whole game, and in every game of the
+//! rule set, so a policy can learn what an index does:
+//! 1. `[0, H)`: play the card in hand slot `i` (`H` is [`ActionSpace::hand_slots`]:
+//!    the hand size plus the most cards one card draws, or the deck if smaller);
+//! 2. `[H, 2H)`: discard the card in slot `i - H`;
+//! 3. then one block per action of `:actions`, in declaration order:
+//!    actor rank × target rank × option, the option varying fastest.
+//!
+//! An entity's **rank** is its place among the entities of its kind in the
+//! order they entered play, those gone since counted too ([`Ranks`]). A
+//! setup entity has the same rank in every game; a spawned one keeps its rank
+//! for the rest of its game. A kind has as many ranks as the setup makes of
+//! it, plus [`SPAWN_RANKS`] when an effect of the rule set or deck spawns it.
+//! A legal action past those ranks has no index: it is left out of the mask
+//! and counted ([`Mask::overflowed`]).
+//!
+//! # What a seat sees (the view rules)
+//! Until the engine has a view of its own (`Game::view`, zones-plan §8.2),
+//! these rules are written here; moving them there changes no field:
+//! - every attribute of every entity: no attribute is secret;
+//! - the statuses every entity holds, but not an `:invisible` one unless the
+//!   seat's own entity is its source ("Pain sees his own focus");
+//! - its own hand, card by card, in slot order, with each card's cost and
+//!   whether it can pay for it now;
+//! - of every other hand and every draw pile only how many cards it holds;
+//! - the discard piles, which are public, as how many of each card they hold
+//!   (their order is public too, but a discard pile is only ever shuffled
+//!   back whole, so it says nothing a count does not).
+//!
+//! Not observed: the turn queue (extra and timed turns to come) and the
+//! actions prepared and waiting (`:delayed-when`); the mask shows what they
+//! allow.
+
+use rand::SeedableRng;
+
+use super::{Ability, Action, Game, Phase};
+use crate::check::ast::{Effect, EntityId, Resource};
+use crate::check::defs::Card;
+use crate::check::rules::{ActionId, KindId, RuleSet};
+use crate::eval::Rng;
+use crate::ids::{AttrId, OptionId};
+
+/// The most indices an action space may have: past it a rule set is refused
+/// ([`SpaceError::TooLarge`]).
+pub const MAX_ACTIONS: usize = 4096;
+
+/// The ranks kept for entities of a kind that effects spawn, beyond those
+/// the setup makes.
+pub const SPAWN_RANKS: usize = 16;
+
+/// The largest magnitude an observed number takes: values are clamped to
+/// `±2^31`, so a float32 network reads every one exactly.
+pub const BOUND: i64 = 1 << 31;
+
+/// Why a rule set has no action space.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpaceError {
+    /// More indices than [`MAX_ACTIONS`].
+    #[error(
+        "rule set `{rules}` needs an action space of {size} indices, more than the {MAX_ACTIONS} \
+         an agent is given: {detail}"
+    )]
+    TooLarge {
+        /// The rule set.
+        rules: String,
+        /// How many indices it would need.
+        size: usize,
+        /// Where they come from, block by block.
+        detail: String,
+    },
+}
+
+/// Why an observation could not be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ObserveError {
+    /// The game has no such seat.
+    #[error("seat {seat}: the game has {seats} seats, 0 to {}", seats.saturating_sub(1))]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: usize,
+        /// How many the game has.
+        seats: usize,
+    },
+    /// The buffer is not [`ObsLayout::len`] long.
+    #[error("an observation is {want} numbers; the buffer holds {got}")]
+    WrongLength {
+        /// The buffer's length.
+        got: usize,
+        /// The layout's.
+        want: usize,
+    },
+}
+
+/// The kind of each entity the setup makes, by number: the seats (of the
+/// first kind), then the `:setup` entities that are not seats.
+fn setup_kinds(rules: &RuleSet) -> Vec<KindId> {
+    std::iter::repeat_n(KindId::FIRST, rules.seats.len())
+        .chain(
+            rules
+                .setup
+                .iter()
+                .filter(|s| s.seat.is_none())
+                .map(|s| s.kind),
+        )
+        .collect()
+}
+
+/// Whether some effect of the rule set or of `cards` spawns each kind.
+fn spawned_kinds(rules: &RuleSet, cards: &[Card]) -> Vec<bool> {
+    let mut spawned = vec![false; rules.kinds.len()];
+    let mut mark = |effects: &[Effect]| mark_spawns(effects, &mut spawned);
+    rules.hooks.as_slice().iter().for_each(|e| mark(e));
+    rules.on_removed.as_slice().iter().for_each(|e| mark(e));
+    rules.on_turn.as_slice().iter().for_each(|e| mark(e));
+    for op in rules.operation_defs.as_slice() {
+        mark(&op.effects);
+    }
+    for def in rules.status_defs.as_slice() {
+        def.effect_lists().for_each(|(_, e)| mark(e));
+    }
+    for action in rules.actions.as_slice() {
+        mark(&action.pay);
+        mark(&action.effects);
+    }
+    cards.iter().for_each(|c| mark(&c.effects));
+    spawned
+}
+
+fn mark_spawns(effects: &[Effect], spawned: &mut [bool]) {
+    fn resource(r: &Resource, spawned: &mut [bool]) {
+        match r {
+            Resource::Spawn(s) => {
+                if let Some(k) = spawned.get_mut(s.kind.index()) {
+                    *k = true;
+                }
+            }
+            Resource::If(_, a, b) => {
+                resource(a, spawned);
+                resource(b, spawned);
+            }
+            Resource::Each(each) => mark_spawns(&each.effects, spawned),
+            Resource::Attr(_)
+            | Resource::Op(_)
+            | Resource::Status(_)
+            | Resource::Run(_)
+            | Resource::Queue(_) => {}
+        }
+    }
+    for e in effects {
+        resource(&e.resource, spawned);
+    }
+}
+
+/// Each entity's kind and rank in one game: its place among the entities of
+/// its kind in the order they entered play. Setup entities have theirs from
+/// the rule set; a spawned entity gets the next rank of its kind when
+/// [`Ranks::update`] first sees it, and keeps it when it leaves play. Call
+/// `update` after every action (and after [`Game::reset`], after
+/// [`Ranks::reset`]): an entity that entered and left play between two
+/// calls is never seen and takes no rank.
+#[derive(Clone, Debug)]
+pub struct Ranks {
+    /// By entity number: its kind and rank, `None` for one never seen in play.
+    of: Vec<Option<(KindId, usize)>>,
+    /// Each kind's entities, by rank.
+    by_kind: Vec<Vec<EntityId>>,
+    /// How many entities the setup makes.
+    setup: usize,
+}
+
+impl Ranks {
+    /// The ranks of the setup's entities, which every game of `rules` starts with.
+    pub fn new(rules: &RuleSet) -> Ranks {
+        let mut ranks = Ranks {
+            of: Vec::new(),
+            by_kind: vec![Vec::new(); rules.kinds.len()],
+            setup: 0,
+        };
+        for (i, kind) in setup_kinds(rules).into_iter().enumerate() {
+            ranks.enter(EntityId::new(i), Some(kind));
+        }
+        ranks.setup = ranks.of.len();
+        ranks
+    }
+
+    fn enter(&mut self, entity: EntityId, kind: Option<KindId>) {
+        let ranked = kind.and_then(|k| {
+            let list = self.by_kind.get_mut(k.index())?;
+            list.push(entity);
+            Some((k, list.len() - 1))
+        });
+        self.of.push(ranked);
+    }
+
+    /// Forgets the spawned entities: a new game starts from the setup.
+    pub fn reset(&mut self) {
+        for e in self.of.drain(self.setup..).flatten() {
+            self.by_kind[e.0.index()].pop();
+        }
+    }
+
+    /// Ranks the entities that entered play since the last call.
+    pub fn update(&mut self, game: &Game<'_>) {
+        let state = game.state();
+        for e in self.of.len()..state.len() {
+            self.enter(EntityId::new(e), state.kind(EntityId::new(e)));
+        }
+    }
+
+    /// `entity`'s kind and rank, once ranked.
+    pub fn rank(&self, entity: EntityId) -> Option<(KindId, usize)> {
+        self.of.get(entity.index()).copied().flatten()
+    }
+
+    /// The entity of `kind` with rank `rank`, once one has it.
+    pub fn entity(&self, kind: KindId, rank: usize) -> Option<EntityId> {
+        self.by_kind.get(kind.index())?.get(rank).copied()
+    }
+}
+
+/// The ranks each kind is given, and the names a rank has in every game.
+#[derive(Clone, Debug)]
+struct KindRanks {
+    /// By kind: how many ranks.
+    caps: Vec<usize>,
+    /// By kind: the names of the setup's entities of that kind, by rank.
+    names: Vec<Vec<String>>,
+}
+
+impl KindRanks {
+    fn new(rules: &RuleSet, cards: &[Card]) -> KindRanks {
+        let spawned = spawned_kinds(rules, cards);
+        let mut names = vec![Vec::new(); rules.kinds.len()];
+        for (kind, name) in setup_kinds(rules)
+            .into_iter()
+            .zip(rules.game_entity_names())
+        {
+            names[kind.index()].push(name);
+        }
+        let caps = names
+            .iter()
+            .zip(&spawned)
+            .map(|(n, &s)| n.len() + if s { SPAWN_RANKS } else { 0 })
+            .collect();
+        KindRanks { caps, names }
+    }
+
+    /// What rank `rank` of `kind` is called in every game: a setup entity's
+    /// name (`hero`), or `tile rank 3`.
+    fn name(&self, rules: &RuleSet, kind: KindId, rank: usize) -> String {
+        match self.names[kind.index()].get(rank) {
+            Some(name) => name.clone(),
+            None => format!(
+                "{} rank {rank}",
+                rules.kinds.get(kind).map_or("?", String::as_str)
+            ),
+        }
+    }
+}
+
+/// The indices of one action of `:actions`.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    id: ActionId,
+    start: usize,
+    actor: KindId,
+    actors: usize,
+    target: Option<KindId>,
+    targets: usize,
+    /// The first option of its `:choose`, if it has one.
+    first_option: Option<OptionId>,
+    options: usize,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.actors * self.targets * self.options
+    }
+}
+
+/// The legal actions of a moment as a mask over an [`ActionSpace`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mask {
+    /// How many indices are legal.
+    pub legal: usize,
+    /// How many legal actions have no index (an actor or target past its
+    /// kind's ranks, a card past the hand's slots).
+    pub overflowed: usize,
+}
+
+/// A rule set's fixed action space (see the module's doc).
+#[derive(Clone, Debug)]
+pub struct ActionSpace {
+    rules_name: String,
+    /// Hand slots addressed, `H`; 0 without cards.
+    hand: usize,
+    blocks: Vec<Block>,
+    len: usize,
+    ranks: KindRanks,
+    /// For descriptions: each action's name and the option names.
+    action_names: Vec<String>,
+    option_names: Vec<String>,
+    kind_count: usize,
+}
+
+impl ActionSpace {
+    /// The action space of `rules` played with `cards`; refused past
+    /// [`MAX_ACTIONS`] indices.
+    pub fn new(rules: &RuleSet, cards: &[Card]) -> Result<ActionSpace, SpaceError> {
+        let ranks = KindRanks::new(rules, cards);
+        // A hand never holds more than the pile it draws from deals.
+        let deck: usize = cards.iter().map(|c| usize::from(c.play.copies)).sum();
+        let hand = rules.cards.as_ref().map_or(0, |z| {
+            let most_drawn = cards.iter().map(|c| usize::from(c.play.draw)).max();
+            (z.hand_size + most_drawn.unwrap_or(0)).min(deck)
+        });
+        let mut start = 2 * hand;
+        let mut blocks = Vec::with_capacity(rules.actions.len());
+        for (id, def) in rules.actions.iter_ids() {
+            let set = def.choose.and_then(|c| rules.choices.get(c));
+            let block = Block {
+                id,
+                start,
+                actor: def.actor,
+                actors: ranks.caps[def.actor.index()],
+                target: def.target,
+                targets: def.target.map_or(1, |t| ranks.caps[t.index()]),
+                first_option: set.map(|s| s.first),
+                options: set.map_or(1, |s| usize::from(s.len).max(1)),
+            };
+            start += block.len();
+            blocks.push(block);
+        }
+        if start > MAX_ACTIONS {
+            let mut detail = format!("{hand} hand slots × 2");
+            for b in &blocks {
+                detail.push_str(&format!(
+                    ", {} {} × {} × {}",
+                    rules.actions[b.id].name, b.actors, b.targets, b.options
+                ));
+            }
+            return Err(SpaceError::TooLarge {
+                rules: rules.name.clone(),
+                size: start,
+                detail,
+            });
+        }
+        Ok(ActionSpace {
+            rules_name: rules.name.clone(),
+            hand,
+            blocks,
+            len: start,
+            ranks,
+            action_names: rules.actions.iter().map(|a| a.name.clone()).collect(),
+            option_names: rules.options.iter().cloned().collect(),
+            kind_count: rules.kinds.len(),
+        })
+    }
+
+    /// How many indices there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none (a rule set with no cards and no actions).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The hand slots addressed, `H`: plays are `[0, H)`, discards `[H, 2H)`.
+    pub fn hand_slots(&self) -> usize {
+        self.hand
+    }
+
+    /// How many ranks each kind has, by kind.
+    pub fn rank_caps(&self) -> &[usize] {
+        &self.ranks.caps
+    }
+
+    /// The index of `action`, if it has one.
+    pub fn index_of(&self, ranks: &Ranks, action: Action) -> Option<usize> {
+        match action.ability {
+            Ability::Card(i) => (usize::from(i) < self.hand).then_some(usize::from(i)),
+            Ability::Discard(i) => (usize::from(i) < self.hand).then(|| self.hand + usize::from(i)),
+            Ability::Action(id) => {
+                let b = self.blocks.get(id.index())?;
+                let (kind, actor) = ranks.rank(action.actor)?;
+                if kind != b.actor || actor >= b.actors {
+                    return None;
+                }
+                let target = match (b.target, action.target) {
+                    (None, None) => 0,
+                    (Some(k), Some(t)) => match ranks.rank(t)? {
+                        (kind, r) if kind == k && r < b.targets => r,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                let option = match (b.first_option, action.choice) {
+                    (None, None) => 0,
+                    (Some(first), Some(o)) => o
+                        .index()
+                        .checked_sub(first.index())
+                        .filter(|&o| o < b.options)?,
+                    _ => return None,
+                };
+                Some(b.start + (actor * b.targets + target) * b.options + option)
+            }
+        }
+    }
+
+    /// What index `i` stands for, decomposed: the block, actor rank, target
+    /// rank and option; `None` for a card index or one past the end.
+    fn decompose(&self, i: usize) -> Option<(&Block, usize, usize, usize)> {
+        let b = self
+            .blocks
+            .iter()
+            .find(|b| i >= b.start && i < b.start + b.len())?;
+        let within = i - b.start;
+        let option = within % b.options;
+        let target = (within / b.options) % b.targets;
+        let actor = within / b.options / b.targets;
+        Some((b, actor, target, option))
+    }
+
+    /// The action index `i` stands for in `game` now, for the entity whose
+    /// turn it is (a card) or for the entities holding its ranks (an
+    /// action); `None` when a rank has no entity yet or `i` is past the end.
+    /// Whether it is legal is [`Game::check`]'s to say.
+    pub fn action_at(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<Action> {
+        if i < self.hand {
+            return Some(game.play(i));
+        }
+        if i < 2 * self.hand {
+            return Some(game.discard(i - self.hand));
+        }
+        let (b, actor, target, option) = self.decompose(i)?;
+        let actor = ranks.entity(b.actor, actor)?;
+        let target = match b.target {
+            Some(kind) => Some(ranks.entity(kind, target)?),
+            None => None,
+        };
+        Some(Action {
+            ability: Ability::Action(b.id),
+            actor,
+            target,
+            choice: b.first_option.map(|f| OptionId::new(f.index() + option)),
+        })
+    }
+
+    /// What index `i` means in every game: `play hand slot 3`, `hero: move
+    /// cell-2-3`, `pain: sharp-hit dio (head)`, `p1: no-tile tile rank 0`.
+    pub fn describe(&self, rules: &RuleSet, i: usize) -> Option<String> {
+        if i < self.hand {
+            return Some(format!("play hand slot {i}"));
+        }
+        if i < 2 * self.hand {
+            return Some(format!("discard hand slot {}", i - self.hand));
+        }
+        let (b, actor, target, option) = self.decompose(i)?;
+        let mut text = format!(
+            "{}: {}",
+            self.ranks.name(rules, b.actor, actor),
+            self.action_names[b.id.index()]
+        );
+        if let Some(kind) = b.target {
+            text.push(' ');
+            text.push_str(&self.ranks.name(rules, kind, target));
+        }
+        if let Some(first) = b.first_option {
+            text.push_str(&format!(" ({})", self.option_names[first.index() + option]));
+        }
+        Some(text)
+    }
+
+    /// What index `i` does in `game` now: `play Ogre (slot 3)`, `hero: move
+    /// cell-2-3`, `p1: spawn-buff-tile tile#40`; the fixed meaning
+    /// ([`ActionSpace::describe`]) where a slot is empty or a rank has no
+    /// entity yet.
+    pub fn describe_in(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<String> {
+        let fixed = self.describe(game.rules(), i)?;
+        if i < 2 * self.hand {
+            let (verb, slot) = if i < self.hand {
+                ("play", i)
+            } else {
+                ("discard", i - self.hand)
+            };
+            return Some(match game.hand().get(slot) {
+                Some(card) => format!("{verb} {} (slot {slot})", game.cards()[card.index()].name),
+                None => format!("{fixed} (empty)"),
+            });
+        }
+        Some(match self.action_at(game, ranks, i) {
+            Some(action) => {
+                let (who, what) =
+                    super::log::action_words(game.rules(), action, |e| game.entity_name(e));
+                format!("{who}: {what}")
+            }
+            None => format!("{fixed} (not in play)"),
+        })
+    }
+
+    /// Marks in `out` (one byte per index, [`ActionSpace::len`] long) the
+    /// indices of the actions legal in `game` now, found with `legal` as
+    /// scratch (left holding them).
+    pub fn mask(
+        &self,
+        game: &mut Game<'_>,
+        ranks: &Ranks,
+        legal: &mut Vec<Action>,
+        out: &mut [u8],
+    ) -> Mask {
+        out.fill(0);
+        legal.clear();
+        if game.outcome().is_none() {
+            game.legal(legal);
+        }
+        let mut mask = Mask::default();
+        for &action in legal.iter() {
+            match self.index_of(ranks, action).and_then(|i| out.get_mut(i)) {
+                Some(slot) => {
+                    mask.legal += usize::from(*slot == 0);
+                    *slot = 1;
+                }
+                None => mask.overflowed += 1,
+            }
+        }
+        mask
+    }
+
+    /// The rule set this space was laid out for.
+    pub fn rules_name(&self) -> &str {
+        &self.rules_name
+    }
+
+    fn kinds(&self) -> usize {
+        self.kind_count
+    }
+}
+
+/// One named field of an observation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Its name: `seat`, `entities`, `zone:hand:me`.
+    pub name: String,
+    /// Where it starts in the flat observation.
+    pub offset: usize,
+    /// Its shape, rows first; its length is the product.
+    pub shape: Vec<usize>,
+    /// The least value any of its numbers may take.
+    pub low: i64,
+    /// The greatest.
+    pub high: i64,
+    /// What it holds, for people.
+    pub doc: String,
+}
+
+impl Field {
+    /// How many numbers it holds.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How the card zones of classic storage (`:cards`) are observed.
+#[derive(Clone, Debug)]
+struct CardFields {
+    /// `zone:hand:me`: `[H, D + 2]`.
+    hand: usize,
+    /// `zone:hand:other…`: one count per other seat, in seat order after the observer.
+    other_hands: usize,
+    /// `zone:deck…`: one count per draw pile.
+    decks: usize,
+    /// `zone:discard…`: a bag of `D` per discard pile.
+    discards: usize,
+    /// Draw piles (and discard piles): 1, or one per seat.
+    piles: usize,
+    slots: usize,
+    defs: usize,
+    /// Each card's cost, 0 for a free card.
+    costs: Vec<i64>,
+}
+
+/// A rule set's observation: named fields over one flat vector of integers
+/// (see the module's doc for what a seat sees).
+#[derive(Clone, Debug)]
+pub struct ObsLayout {
+    fields: Vec<Field>,
+    low: Vec<i64>,
+    high: Vec<i64>,
+    seats: usize,
+    /// Offsets of the fields every rule set has.
+    seat_at: usize,
+    turn_at: usize,
+    turn_kind_at: Option<usize>,
+    entities_at: usize,
+    statuses_at: Option<usize>,
+    /// Each kind's first row in `entities` and `statuses`.
+    kind_rows: Vec<usize>,
+    caps: Vec<usize>,
+    attrs: usize,
+    kinds: usize,
+    statuses: usize,
+    cards: Option<CardFields>,
+}
+
+/// The numbers `statuses` holds per row and status: stacks, turns left, magnitude.
+const STATUS_COLUMNS: usize = 3;
+
+/// A field being laid out: its bounds, element by element.
+struct Builder {
+    fields: Vec<Field>,
+    low: Vec<i64>,
+    high: Vec<i64>,
+}
+
+impl Builder {
+    /// Adds a field whose element `i` is bounded by `bounds(i)`; its offset.
+    fn add(
+        &mut self,
+        name: &str,
+        shape: &[usize],
+        doc: &str,
+        bounds: impl Fn(usize) -> (i64, i64),
+    ) -> usize {
+        let offset = self.low.len();
+        let len: usize = shape.iter().product();
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for i in 0..len {
+            let (l, h) = bounds(i);
+            let l = l.clamp(-BOUND, BOUND);
+            // A number that can take one value only is still given two, so
+            // no bound is degenerate (PettingZoo's API test warns of equal bounds).
+            let h = h.clamp(-BOUND, BOUND).max(l + 1);
+            self.low.push(l);
+            self.high.push(h);
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        self.fields.push(Field {
+            name: name.to_string(),
+            offset,
+            shape: shape.to_vec(),
+            low: if len == 0 { 0 } else { lo },
+            high: if len == 0 { 1 } else { hi },
+            doc: doc.to_string(),
+        });
+        offset
+    }
+}
+
+/// The names of the other seats' fields, in seat order after the observer:
+/// `other` with two seats, `other1`, `other2`… with more.
+fn others(seats: usize) -> Vec<String> {
+    match seats {
+        0 | 1 => Vec::new(),
+        2 => vec!["other".to_string()],
+        n => (1..n).map(|k| format!("other{k}")).collect(),
+    }
+}
+
+impl ObsLayout {
+    /// The observation of `rules` played with `cards`, its entities ranked as
+    /// `space` ranks them.
+    pub fn new(rules: &RuleSet, cards: &[Card], space: &ActionSpace) -> ObsLayout {
+        let seats = rules.seats.len();
+        let caps = space.rank_caps().to_vec();
+        let mut kind_rows = Vec::with_capacity(caps.len());
+        let mut rows = 0;
+        for &cap in &caps {
+            kind_rows.push(rows);
+            rows += cap;
+        }
+        let (attrs, kinds, statuses) =
+            (rules.attributes.len(), space.kinds(), rules.statuses.len());
+        let mut b = Builder {
+            fields: Vec::new(),
+            low: Vec::new(),
+            high: Vec::new(),
+        };
+        let seat_at = b.add("seat", &[seats], "which seat observes: a one-hot", |_| {
+            (0, 1)
+        });
+        let turn_at = b.add(
+            "turn",
+            &[5],
+            "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
+             discarded, -1 between turns or once the game is over); the actions taken this \
+             turn; 1 when the observer is to move",
+            |i| [(0, BOUND), (0, BOUND), (-1, 255), (0, BOUND), (0, 1)][i],
+        );
+        let turn_kind_at = (rules.turn_kinds.len() > 1).then(|| {
+            b.add(
+                "turn-kind",
+                &[rules.turn_kinds.len()],
+                "the kind of the turn being taken: a one-hot over `:turn-kinds`",
+                |_| (0, 1),
+            )
+        });
+        let width = attrs + kinds + 1;
+        let entities_at = b.add(
+            "entities",
+            &[rows, width],
+            "a row per rank of each kind, kinds in declaration order (of the seats' kind, \
+             the observer's seat first, then the others in seat order): each attribute's \
+             value, the kind as a one-hot, 1 while in play (a row no entity has yet, or \
+             whose entity left play, holds zeros but for its kind)",
+            |i| match i % width {
+                a if a < attrs => rules.bounds.as_slice()[a],
+                _ => (0, 1),
+            },
+        );
+        let statuses_at = (statuses > 0).then(|| {
+            b.add(
+                "statuses",
+                &[rows, statuses, STATUS_COLUMNS],
+                "for each row of `entities` and each status it may see: the stacks held, \
+                 the turns left (-1 for one that does not run out; the most among its \
+                 instances), and the sum of the instances' magnitudes",
+                |i| [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)][i % STATUS_COLUMNS],
+            )
+        });
+        let cards = rules
+            .cards
+            .as_ref()
+            .map(|zones| Self::card_fields(&mut b, zones, cards, seats, space.hand_slots()));
+        ObsLayout {
+            fields: b.fields,
+            low: b.low,
+            high: b.high,
+            seats,
+            seat_at,
+            turn_at,
+            turn_kind_at,
+            entities_at,
+            statuses_at,
+            kind_rows,
+            caps,
+            attrs,
+            kinds,
+            statuses,
+            cards,
+        }
+    }
+
+    /// The fields of classic card zones: the observer's hand, the other
+    /// hands' counts, the draw piles' counts, the discard piles' bags.
+    fn card_fields(
+        b: &mut Builder,
+        zones: &crate::check::rules::CardZones,
+        cards: &[Card],
+        seats: usize,
+        slots: usize,
+    ) -> CardFields {
+        let defs = cards.len();
+        let costs: Vec<i64> = cards
+            .iter()
+            .map(|c| c.play.pay_with.map_or(0, |_| c.play.cost))
+            .collect();
+        let copies: Vec<i64> = cards.iter().map(|c| i64::from(c.play.copies)).collect();
+        let deck: i64 = copies.iter().sum();
+        let (least, most) = (
+            costs.iter().copied().min().unwrap_or(0).min(0),
+            costs.iter().copied().max().unwrap_or(0).max(0),
+        );
+        let width = defs + 2;
+        let hand = b.add(
+            "zone:hand:me",
+            &[slots, width],
+            "the observer's hand, a row per slot (the slot its play and discard indices \
+             name): the card as a one-hot over the deck's cards, its cost, 1 when the \
+             observer can pay for it now; zeros past the last card",
+            |i| match i % width {
+                d if d < defs => (0, 1),
+                d if d == defs => (least, most),
+                _ => (0, 1),
+            },
+        );
+        let mut other_hands = None;
+        for name in others(seats) {
+            let at = b.add(
+                &format!("zone:hand:{name}"),
+                &[1],
+                "how many cards that seat holds (hidden)",
+                |_| (0, deck),
+            );
+            other_hands.get_or_insert(at);
+        }
+        let piles = if zones.per_seat { seats } else { 1 };
+        let owners: Vec<String> = if zones.per_seat {
+            std::iter::once("me".to_string())
+                .chain(others(seats))
+                .collect()
+        } else {
+            vec![String::new()]
+        };
+        let suffix = |o: &String| {
+            if o.is_empty() {
+                String::new()
+            } else {
+                format!(":{o}")
+            }
+        };
+        let mut decks = None;
+        for o in &owners {
+            let at = b.add(
+                &format!("zone:deck{}", suffix(o)),
+                &[1],
+                "how many cards are left to draw (hidden)",
+                |_| (0, deck),
+            );
+            decks.get_or_insert(at);
+        }
+        let mut discards = None;
+        for o in &owners {
+            let at = b.add(
+                &format!("zone:discard{}", suffix(o)),
+                &[defs],
+                "how many of each of the deck's cards the discard pile holds (public)",
+                |i| (0, copies[i]),
+            );
+            discards.get_or_insert(at);
+        }
+        CardFields {
+            hand,
+            other_hands: other_hands.unwrap_or(0),
+            decks: decks.unwrap_or(0),
+            discards: discards.unwrap_or(0),
+            piles,
+            slots,
+            defs,
+            costs,
+        }
+    }
+
+    /// The fields, in the order they lie in the observation.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// How many numbers an observation holds.
+    pub fn len(&self) -> usize {
+        self.low.len()
+    }
+
+    /// Whether it holds none (never: every game has a seat).
+    pub fn is_empty(&self) -> bool {
+        self.low.is_empty()
+    }
+
+    /// Each number's least value.
+    pub fn low(&self) -> &[i64] {
+        &self.low
+    }
+
+    /// Each number's greatest value.
+    pub fn high(&self) -> &[i64] {
+        &self.high
+    }
+
+    /// The row of `entities` of the entity of `kind` with rank `rank`, as
+    /// `seat` observes: its own seat first among the seats.
+    fn row(&self, kind: KindId, rank: usize, seat: usize) -> Option<usize> {
+        let k = kind.index();
+        if rank >= *self.caps.get(k)? {
+            return None;
+        }
+        let rank = if k == 0 && rank < self.seats {
+            (rank + self.seats - seat) % self.seats
+        } else {
+            rank
+        };
+        Some(self.kind_rows[k] + rank)
+    }
+
+    /// Writes into `out` what `seat` sees of `game` (see the module's doc),
+    /// its entities ranked by `ranks`.
+    pub fn encode(
+        &self,
+        game: &Game<'_>,
+        ranks: &Ranks,
+        seat: usize,
+        out: &mut [i64],
+    ) -> Result<(), ObserveError> {
+        if seat >= self.seats {
+            return Err(ObserveError::NoSuchSeat {
+                seat,
+                seats: self.seats,
+            });
+        }
+        if out.len() != self.len() {
+            return Err(ObserveError::WrongLength {
+                got: out.len(),
+                want: self.len(),
+            });
+        }
+        out.fill(0);
+        out[self.seat_at + seat] = 1;
+        self.encode_turn(game, seat, out);
+        self.encode_entities(game, ranks, seat, out);
+        self.encode_statuses(game, ranks, seat, out);
+        if let Some(cards) = &self.cards {
+            encode_cards(cards, game, seat, out);
+        }
+        for ((v, &lo), &hi) in out.iter_mut().zip(&self.low).zip(&self.high) {
+            *v = (*v).clamp(lo, hi);
+        }
+        Ok(())
+    }
+
+    fn encode_turn(&self, game: &Game<'_>, seat: usize, out: &mut [i64]) {
+        let ctx = game.ctx();
+        let phase = match ctx.phase {
+            Phase::Act => 0,
+            Phase::MustDiscard(n) => i64::from(n),
+            Phase::BetweenTurns | Phase::Over(_) => -1,
+        };
+        let to_move =
+            ctx.current.index() == seat && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_));
+        let turn = [
+            i64::from(ctx.turn),
+            i64::from(ctx.round),
+            phase,
+            i64::from(game.actions_this_turn),
+            i64::from(to_move),
+        ];
+        out[self.turn_at..self.turn_at + 5].copy_from_slice(&turn);
+        if let Some(at) = self.turn_kind_at {
+            out[at + ctx.turn_kind.index()] = 1;
+        }
+    }
+
+    fn encode_entities(&self, game: &Game<'_>, ranks: &Ranks, seat: usize, out: &mut [i64]) {
+        let state = game.state();
+        let width = self.attrs + self.kinds + 1;
+        for e in EntityId::below(state.len()) {
+            let Some((kind, rank)) = ranks.rank(e) else {
+                continue;
+            };
+            let Some(row) = self.row(kind, rank, seat) else {
+                continue;
+            };
+            let at = self.entities_at + row * width;
+            out[at + self.attrs + kind.index()] = 1;
+            if state.is_live(e) {
+                for a in 0..self.attrs {
+                    out[at + a] = state.get(e, AttrId::new(a));
+                }
+                out[at + width - 1] = 1;
+            }
+        }
+    }
+
+    fn encode_statuses(&self, game: &Game<'_>, ranks: &Ranks, seat: usize, out: &mut [i64]) {
+        let Some(base) = self.statuses_at else {
+            return;
+        };
+        let rules = game.rules();
+        let me = EntityId::new(seat);
+        for inst in game.state().statuses() {
+            let hidden = rules
+                .status_defs
+                .get(inst.status)
+                .is_some_and(|d| d.invisible);
+            if hidden && inst.source != me {
+                continue;
+            }
+            let Some(row) = ranks
+                .rank(inst.holder)
+                .and_then(|(kind, rank)| self.row(kind, rank, seat))
+            else {
+                continue;
+            };
+            let at = base + (row * self.statuses + inst.status.index()) * STATUS_COLUMNS;
+            out[at] = out[at].saturating_add(i64::from(inst.stacks));
+            let left = inst.turns_left().map_or(-1, i64::from);
+            out[at + 1] = match (out[at + 1], left) {
+                (_, -1) | (-1, _) => -1,
+                (was, now) => was.max(now),
+            };
+            out[at + 2] = out[at + 2].saturating_add(inst.magnitude);
+        }
+    }
+}
+
+/// Writes the classic card zones `seat` sees into `out`.
+fn encode_cards(f: &CardFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
+    let seats = game.seats();
+    let zones = game.zones();
+    let me = EntityId::new(seat);
+    let width = f.defs + 2;
+    for (slot, &card) in game.hand_of(me).iter().enumerate().take(f.slots) {
+        let at = f.hand + slot * width;
+        if let Some(one) = out
+            .get_mut(at + card.index())
+            .filter(|_| card.index() < f.defs)
+        {
+            *one = 1;
+        }
+        out[at + f.defs] = f.costs.get(card.index()).copied().unwrap_or(0);
+        out[at + f.defs + 1] = i64::from(zones.affordable(game.state(), me, card));
+    }
+    for k in 1..seats {
+        let other = EntityId::new((seat + k) % seats);
+        out[f.other_hands + k - 1] = game.hand_of(other).len() as i64;
+    }
+    for k in 0..f.piles.min(zones.piles()) {
+        // Per seat, the observer's pile first.
+        let pile = if f.piles == 1 { 0 } else { (seat + k) % seats };
+        let (draw, discard) = zones.pile_contents(pile);
+        out[f.decks + k] = draw.len() as i64;
+        let bag = f.discards + k * f.defs;
+        for &card in discard {
+            if card.index() < f.defs {
+                out[bag + card.index()] += 1;
+            }
+        }
+    }
+}
+
+/// Deals anew, with a generator of its own seeded `seed` (never the game's),
+/// everything `seat` cannot see: the other hands and the order of the draw
+/// piles. What `seat` observes must not change: tests perturb a game so.
+#[doc(hidden)]
+pub fn redeal_unseen(game: &mut Game<'_>, seat: usize, seed: u64) {
+    let mut rng = Rng::seed_from_u64(seed);
+    game.zones.redeal_hidden(seat, &mut rng);
+}
