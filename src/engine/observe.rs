@@ -299,6 +299,8 @@ pub struct ActionSpace {
     rules_name: String,
     /// Hand slots addressed, `H`; 0 without cards.
     hand: usize,
+    /// Whether index `2H` ends the turn (`:turns {:plays :many}`).
+    end_turn: bool,
     blocks: Vec<Block>,
     len: usize,
     ranks: KindRanks,
@@ -319,7 +321,8 @@ impl ActionSpace {
             let most_drawn = cards.iter().map(|c| usize::from(c.play.draw)).max();
             (z.hand_size + most_drawn.unwrap_or(0)).min(deck)
         });
-        let mut start = 2 * hand;
+        let end_turn = rules.plays_many;
+        let mut start = 2 * hand + usize::from(end_turn);
         let mut blocks = Vec::with_capacity(rules.actions.len());
         for (id, def) in rules.actions.iter_ids() {
             let set = def.choose.and_then(|c| rules.choices.get(c));
@@ -353,6 +356,7 @@ impl ActionSpace {
         Ok(ActionSpace {
             rules_name: rules.name.clone(),
             hand,
+            end_turn,
             blocks,
             len: start,
             ranks,
@@ -387,6 +391,7 @@ impl ActionSpace {
         match action.ability {
             Ability::Card(i) => (usize::from(i) < self.hand).then_some(usize::from(i)),
             Ability::Discard(i) => (usize::from(i) < self.hand).then(|| self.hand + usize::from(i)),
+            Ability::EndTurn => self.end_turn.then_some(2 * self.hand),
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -439,6 +444,9 @@ impl ActionSpace {
         if i < 2 * self.hand {
             return Some(game.discard(i - self.hand));
         }
+        if self.end_turn && i == 2 * self.hand {
+            return Some(game.end_turn_action());
+        }
         let (b, actor, target, option) = self.decompose(i)?;
         let actor = ranks.entity(b.actor, actor)?;
         let target = match b.target {
@@ -461,6 +469,9 @@ impl ActionSpace {
         }
         if i < 2 * self.hand {
             return Some(format!("discard hand slot {}", i - self.hand));
+        }
+        if self.end_turn && i == 2 * self.hand {
+            return Some("end the turn".to_string());
         }
         let (b, actor, target, option) = self.decompose(i)?;
         let mut text = format!(
@@ -494,6 +505,9 @@ impl ActionSpace {
                 Some(card) => format!("{verb} {} (slot {slot})", game.cards()[card.index()].name),
                 None => format!("{fixed} (empty)"),
             });
+        }
+        if self.end_turn && i == 2 * self.hand {
+            return Some(fixed);
         }
         Some(match self.action_at(game, ranks, i) {
             Some(action) => {
