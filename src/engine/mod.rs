@@ -21,6 +21,7 @@ pub mod cards;
 pub mod invariants;
 pub mod log;
 pub mod playout;
+pub mod view;
 
 mod act;
 mod action;

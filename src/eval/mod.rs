@@ -26,7 +26,10 @@ pub use state::{
     Exhausted, FUEL, MAX_ENTITIES, MAX_INSTANCES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH,
     MAX_STATUS_DEPTH, Owner, Place, QueueRequest, Rng, State,
 };
-pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
+pub use status::{
+    Instance, StatusChange, acquire, acquire_lasting, end_status, forget_statuses,
+    run_status_timing,
+};
 
 // What the evaluator's files share among themselves, by the names
 // `compiled.rs` and `status.rs` use (`super::int`).
