@@ -22,10 +22,10 @@
 
 use rand::{RngExt, SeedableRng};
 
-use super::view::Unseen;
+use super::view::{Unseen, sees_status};
 use super::{Ability, Action, Game, Phase, cards};
 use crate::check::ast::EntityId;
-use crate::eval::{Event, Rng, State};
+use crate::eval::{Event, Rng, State, forget_statuses};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,8 +334,22 @@ impl Ai {
         let dice = game.score_draws() || self.legal.iter().any(|&a| game.draws(a));
         let mut lookahead =
             dice.then(|| Rng::seed_from_u64(game.state.rng.clone().random::<u64>() ^ LOOKAHEAD));
+        // The invisible statuses another seat applied are not the mover's to
+        // see: its trials play without them, as the search's worlds do.
+        let seat = game.current;
+        let unseen = game
+            .state
+            .statuses()
+            .iter()
+            .any(|i| !sees_status(rules, seat, i));
+        let copy = |scratch: &mut State| {
+            scratch.clone_from(&game.state);
+            if unseen {
+                forget_statuses(scratch, |i| sees_status(rules, seat, i));
+            }
+        };
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
-        scratch.clone_from(&game.state);
+        copy(scratch);
         let swap = |scratch: &mut State, lookahead: &mut Option<Rng>| {
             if let Some(l) = lookahead {
                 std::mem::swap(&mut scratch.rng, l);
@@ -361,7 +375,7 @@ impl Ai {
                     Ability::Discard(_) => continue,
                 };
                 let mut trial = |scratch: &mut State| {
-                    scratch.clone_from(&game.state);
+                    copy(scratch);
                     swap(scratch, &mut lookahead);
                     self.events.clear();
                     match action.ability {

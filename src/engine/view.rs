@@ -295,9 +295,7 @@ impl Game<'_> {
     /// last, or without `:cards`.
     #[doc(hidden)]
     pub fn zone_unchecked(&self, zone: ZoneName, index: usize) -> Option<&[CardId]> {
-        if self.rules.cards.is_none() {
-            return None;
-        }
+        self.rules.cards.as_ref()?;
         let zones = &self.zones;
         match zone {
             ZoneName::Hand => (index < self.seats).then(|| zones.hand(EntityId::new(index))),
