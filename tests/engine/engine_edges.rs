@@ -205,6 +205,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
             seed: 1,
             ai: vec![Policy::Random],
             human: false,
+            view: None,
             record: None,
             color: false,
         },
