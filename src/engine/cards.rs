@@ -192,19 +192,14 @@ impl Zones {
         self.per_seat
     }
 
-    /// The cards of one zone, to be overwritten by tests: a seat's hand, or
-    /// draw or discard pile `index`; `None` past the last.
-    pub(super) fn zone_mut(
-        &mut self,
-        zone: super::view::ZoneName,
-        index: usize,
-    ) -> Option<&mut Vec<CardId>> {
-        use super::view::ZoneName;
-        match zone {
-            ZoneName::Deck => self.draw_piles.get_mut(index),
-            ZoneName::Hand => self.hands.get_mut(index),
-            ZoneName::Discard => self.discard_piles.get_mut(index),
-        }
+    /// The draw piles, the hands and the discard piles, to be overwritten
+    /// by tests (`Game::set_zone_unchecked`).
+    pub(super) fn piles_mut(&mut self) -> [&mut Vec<Vec<CardId>>; 3] {
+        [
+            &mut self.draw_piles,
+            &mut self.hands,
+            &mut self.discard_piles,
+        ]
     }
 
     /// How many draw piles there are (and discard piles): one, or one per seat.

@@ -312,7 +312,13 @@ impl Game<'_> {
         if self.rules.cards.is_none() {
             return false;
         }
-        match self.zones.zone_mut(zone, index) {
+        let [draw, hands, discards] = self.zones.piles_mut();
+        let zones = match zone {
+            ZoneName::Deck => draw,
+            ZoneName::Hand => hands,
+            ZoneName::Discard => discards,
+        };
+        match zones.get_mut(index) {
             Some(z) => {
                 z.clear();
                 z.extend_from_slice(cards);
