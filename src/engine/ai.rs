@@ -13,7 +13,8 @@
 //! `tests/engine/fairness.rs` proves it: whatever the seat cannot see,
 //! shuffled, leaves every decision as it was. Random reads its own hand, the
 //! values every seat sees and the generator; greedy tries its own cards and
-//! actions on a copy of the state, which holds no card; search plays in
+//! actions on a copy of the state, which holds no card, less the invisible
+//! statuses another seat applied; search plays in
 //! worlds dealt by [`Game::determinise`] from the view and a generator of
 //! its own. The rule that keeps the generator fair: a policy may *draw* from
 //! the game's generator (as a die roll would, advancing it), or read one
@@ -199,12 +200,13 @@ impl Ai {
     /// [`Policy::Search`]: determinized two-ply search. In each of
     /// [`SEARCH_WORLDS`] worlds the hidden cards are dealt anew (other hands,
     /// draw order) by [`Game::determinise`], from the seat's view and a
-    /// generator seeded by one draw from the game's, and the chance reseeded; there every legal move is played,
-    /// then every reply of whoever moves next, and the position scored by
-    /// `:ai :score` for the mover. An opponent's reply is the one worst for
-    /// the mover; a move of the mover's own (a card that plays again) the
-    /// best. The move with the best total over the worlds is kept; ties keep
-    /// the first. Every move meets the same worlds, so their totals compare.
+    /// generator seeded by one draw from the game's, and the chance
+    /// reseeded; there every legal move is played, then every reply of
+    /// whoever moves next, and the position scored by `:ai :score` for the
+    /// mover. An opponent's reply is the one worst for the mover; a move of
+    /// the mover's own (a card that plays again) the best. The move with the
+    /// best total over the worlds is kept; ties keep the first. Every move
+    /// meets the same worlds, so their totals compare.
     fn search(&mut self, game: &mut Game<'_>) -> Action {
         let seat = game.current;
         let moves = std::mem::take(&mut self.legal);
