@@ -218,3 +218,39 @@ fn a_game_of_self_queuing_timed_entries_holds_flat_memory() {
         "2,000 turns held {short} bytes at most, 20,000 held {long}"
     );
 }
+
+/// Dealing a computer player's world from its seat's view
+/// (`Game::determinise`) allocates nothing once its scratch has grown: a
+/// search (and issue 34's tree search) deals one for every world it plays.
+#[test]
+fn determinising_a_world_allocates_nothing_in_steady_state() {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::view::Unseen;
+    use grimoire::engine::{Game, Log};
+    use rand::SeedableRng;
+    for name in ["arcomage", "skills"] {
+        let mut rules = grimoire::files::load_rules(name).expect("bundled");
+        let deck = grimoire::files::load_deck(&mut rules, &[])
+            .expect("its deck")
+            .cards;
+        let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
+        // Some turns in, so the discards hold cards too.
+        let mut ai = Ai::new();
+        for _ in 0..8 {
+            let action = ai.choose(&mut game, Policy::Random).expect("a move");
+            game.act(action).expect("legal");
+        }
+        let mut rng = grimoire::eval::Rng::seed_from_u64(9);
+        let mut scratch = Unseen::new();
+        let seat = game.ctx().current;
+        game.determinise(seat, &mut rng, &mut scratch);
+        COUNTING.with(|c| c.set(true));
+        let before = allocations();
+        for _ in 0..1_000 {
+            game.determinise(seat, &mut rng, &mut scratch);
+        }
+        let after = allocations();
+        COUNTING.with(|c| c.set(false));
+        assert_eq!(after - before, 0, "{name}: allocations in 1,000 deals");
+    }
+}

@@ -37,7 +37,7 @@ pub use seeds::{MAX_SEEDS, SeedRange};
 pub use simulate::{Prepared, ShardOf, SimArgs, SimJson, prepare as prepare_simulation, simulate};
 pub use test::{ScenarioOutcome, run_paths as run_scenarios, test, test_logs};
 
-use crate::ids::AttrId;
+use crate::ids::{AttrId, StatusId};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -889,50 +889,86 @@ fn runs(names: &[String]) -> Vec<String> {
 /// The state as a table: one row per entity, one column per attribute, and
 /// the statuses each holds as `sight` may see them.
 pub fn state_table(rules: &RuleSet, rows: &[String], state: &State, sight: Sight) -> String {
-    let name_width = rows.iter().map(String::len).max().unwrap_or(0);
-    let widths: Vec<usize> = rules
-        .attributes
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            EntityId::below(state.len())
-                .map(|s| state.get(s, AttrId::new(i)).to_string().len())
-                .chain([a.len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = " ".repeat(name_width);
-    for (attr, w) in rules.attributes.iter().zip(&widths) {
-        let _ = write!(out, "  {attr:>w$}");
-    }
-    out.push('\n');
-    for (entity, who) in EntityId::below(usize::MAX).zip(rows) {
-        let _ = write!(out, "{who:<name_width$}");
-        for (i, w) in widths.iter().enumerate() {
-            let _ = write!(out, "  {:>w$}", state.get(entity, AttrId::new(i)));
-        }
-        if entity.index() < state.len() && !state.is_live(entity) {
-            out.push_str("  (out of play)");
-        }
-        let held: Vec<String> = state
+    let held = |entity: EntityId| -> Vec<String> {
+        state
             .statuses_of(entity)
             .filter(|i| sight.shows(rules, i.status))
-            .map(|i| {
-                let name = &rules.statuses[i.status];
-                let mark = sight.mark(rules, i.status);
-                match i.turns_left() {
-                    Some(n) => format!("{name} ({n}){mark}"),
-                    None => format!("{name}{mark}"),
-                }
+            .map(|i| status_cell(rules, i.status, i.turns_left(), sight))
+            .collect()
+    };
+    let table = Table {
+        entities: state.len(),
+        value: &|entity, attr| state.get(entity, attr),
+        live: &|entity| state.is_live(entity),
+        held: &held,
+    };
+    table.render(rules, rows)
+}
+
+/// A status as a table's cell lists it: `weakness (2)`, and the spectator's mark.
+pub(crate) fn status_cell(
+    rules: &RuleSet,
+    status: StatusId,
+    left: Option<u32>,
+    sight: Sight,
+) -> String {
+    let name = &rules.statuses[status];
+    let mark = sight.mark(rules, status);
+    match left {
+        Some(n) => format!("{name} ({n}){mark}"),
+        None => format!("{name}{mark}"),
+    }
+}
+
+/// What a state table shows, read from a state or from one seat's view.
+pub(crate) struct Table<'a> {
+    /// How many entities there are.
+    pub(crate) entities: usize,
+    /// An entity's value of an attribute.
+    pub(crate) value: &'a dyn Fn(EntityId, AttrId) -> i64,
+    /// Whether an entity is still in play.
+    pub(crate) live: &'a dyn Fn(EntityId) -> bool,
+    /// The statuses an entity is shown holding, each as its cell says it.
+    pub(crate) held: &'a dyn Fn(EntityId) -> Vec<String>,
+}
+
+impl Table<'_> {
+    /// The table: one row per name of `rows`, one column per attribute.
+    pub(crate) fn render(&self, rules: &RuleSet, rows: &[String]) -> String {
+        let name_width = rows.iter().map(String::len).max().unwrap_or(0);
+        let widths: Vec<usize> = rules
+            .attributes
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                EntityId::below(self.entities)
+                    .map(|s| (self.value)(s, AttrId::new(i)).to_string().len())
+                    .chain([a.len()])
+                    .max()
+                    .unwrap_or(0)
             })
             .collect();
-        if !held.is_empty() {
-            let _ = write!(out, "  [{}]", runs(&held).join(", "));
+        let mut out = " ".repeat(name_width);
+        for (attr, w) in rules.attributes.iter().zip(&widths) {
+            let _ = write!(out, "  {attr:>w$}");
         }
         out.push('\n');
+        for (entity, who) in EntityId::below(usize::MAX).zip(rows) {
+            let _ = write!(out, "{who:<name_width$}");
+            for (i, w) in widths.iter().enumerate() {
+                let _ = write!(out, "  {:>w$}", (self.value)(entity, AttrId::new(i)));
+            }
+            if entity.index() < self.entities && !(self.live)(entity) {
+                out.push_str("  (out of play)");
+            }
+            let held = (self.held)(entity);
+            if !held.is_empty() {
+                let _ = write!(out, "  [{}]", runs(&held).join(", "));
+            }
+            out.push('\n');
+        }
+        out
     }
-    out
 }
 
 fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {

@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 
 use super::deck::{deck_line, load_deck};
 use super::recording::{self, Tee};
-use super::{Output, state_table};
+use super::{Output, Table, state_table, status_cell};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::log::{Sight, action_words};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
-use crate::engine::{Ability, Action, Game, Illegal, Log, Phase};
+use crate::engine::view::{Seen, View, ZoneName};
+use crate::engine::{Ability, Action, CardId, Game, Illegal, Log, Phase};
 use crate::files::DeckSource;
 use crate::ids::EntityId;
 use crate::sim::game_seed;
@@ -32,6 +33,11 @@ pub struct PlayArgs {
     /// Play the first seat yourself: N plays card N, d N discards it, q quits.
     #[arg(long)]
     pub human: bool,
+    /// Print the game's log as the seat named SEAT saw it: the other hands
+    /// and the draw order unseen, statuses it was not shown left out; then
+    /// what it sees at the end.
+    #[arg(long, value_name = "SEAT", conflicts_with = "human")]
+    pub view: Option<String>,
     /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
@@ -117,6 +123,7 @@ pub(crate) fn record_simulated_game(
         seed: game_seed(seed, n.saturating_sub(1)),
         ai: ai.to_vec(),
         human: false,
+        view: None,
         record: None,
         color: false,
     };
@@ -217,7 +224,7 @@ impl Decider for Players<'_, '_> {
             game.cards(),
             log,
             self.shown,
-            Sight::Player,
+            Sight::Seat(EntityId::FIRST),
         );
         let _ = self.output.write_all(shown.as_bytes());
         self.shown = log.len();
@@ -264,6 +271,19 @@ fn run_game(
     mut players: Players<'_, '_>,
     decisions: &mut Decisions,
 ) -> Output {
+    let viewer = match &args.view {
+        Some(name) => match rules.seats.iter().position(|s| s == name) {
+            Some(s) => Some(EntityId::new(s)),
+            None => {
+                return Output::usage(format!(
+                    "--view {name}: rule set `{}` has no such seat; its seats are {}",
+                    rules.name,
+                    crate::diag::list_and(rules.seats.iter().cloned())
+                ));
+            }
+        },
+        None => None,
+    };
     let mut game = match Game::new(rules, deck, args.seed, Log::Keep) {
         Ok(g) => g,
         Err(e) => return Output::usage(e.to_string()),
@@ -301,13 +321,22 @@ fn run_game(
         Ending::Stopped(never) => match never {},
     }
     let log = game.log().unwrap_or(&[]);
-    // A person at the table sees what their seat may; a log of AIs is a spectator's.
-    let sight = if args.human {
-        Sight::Player
+    // A person at the table sees what their seat may, and so does a log
+    // seen by one seat; a log of AIs is a spectator's.
+    let seer = if args.human {
+        Some(EntityId::FIRST)
     } else {
-        Sight::All
+        viewer
     };
     let mut text = if args.human { String::new() } else { header };
+    if let Some(seat) = viewer {
+        let _ = writeln!(
+            text,
+            "seen by {}: the other hands and the draw order unseen, cards named as they are played or discarded",
+            rules.seats[seat.index()]
+        );
+    }
+    let sight = seer.map_or(Sight::All, Sight::Seat);
     text.push_str(&crate::engine::log::render_from(
         rules,
         deck,
@@ -316,12 +345,19 @@ fn run_game(
         sight,
     ));
     text.push('\n');
-    text.push_str(&state_table(
-        rules,
-        &rules.game_entity_names(),
-        game.state(),
-        sight,
-    ));
+    match seer {
+        Some(seat) => {
+            let view = game.view(seat);
+            let names = rules.game_entity_names();
+            text.push_str(&view_screen(rules, deck, &names, &view, viewer.is_some()));
+        }
+        None => text.push_str(&state_table(
+            rules,
+            &rules.game_entity_names(),
+            game.state(),
+            sight,
+        )),
+    }
     if args.human {
         let _ = players.output.write_all(text.as_bytes());
         return Output::default();
@@ -413,7 +449,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     }
 }
 
-/// The state and the hand, each card with its cost and what stops it.
+/// What the person sees, then their hand, each card with its cost and what stops it.
 fn hand_prompt(game: &Game<'_>) -> String {
     screen(game, game.ctx().current, true)
 }
@@ -428,16 +464,13 @@ pub fn seat_screen(game: &Game<'_>, seat: EntityId) -> String {
 /// The state and, if `with_hand`, `seat`'s hand (see [`seat_screen`]).
 fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
     let rules = game.rules();
+    let view = game.view(seat);
     let mut prompt = String::new();
+    let names = rules.game_entity_names();
     let _ = writeln!(
         prompt,
         "\n{}",
-        state_table(
-            rules,
-            &rules.game_entity_names(),
-            game.state(),
-            Sight::Player
-        )
+        view_screen(rules, game.cards(), &names, &view, false)
     );
     if !with_hand {
         return prompt;
@@ -452,7 +485,13 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
         }
         _ => prompt.push_str("your hand:\n"),
     }
-    for (i, &card) in game.hand_of(seat).iter().enumerate() {
+    let me = view.rows.get(view.seat.index());
+    let have = |attr: crate::ids::AttrId| {
+        me.and_then(|r| r.values.get(attr.index()))
+            .copied()
+            .unwrap_or(0)
+    };
+    for (i, card) in own_hand(&view).enumerate() {
         let c = &game.cards()[card.index()];
         let cost = c
             .play
@@ -460,7 +499,11 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
             .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
             .unwrap_or_else(|| "free".into());
         let mut notes = Vec::new();
-        if !game.zones().affordable(game.state(), seat, card) {
+        let affordable = c
+            .play
+            .pay_with
+            .is_none_or(|a| c.play.cost <= 0 || have(a) >= c.play.cost);
+        if !affordable {
             notes.push("cannot afford");
         }
         if !c.play.discardable {
@@ -482,6 +525,102 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
     prompt
 }
 
+/// The cards of the seat's own hand in `view`, in order.
+fn own_hand(view: &View) -> impl Iterator<Item = CardId> + '_ {
+    view.zone(ZoneName::Hand, Some(view.seat))
+        .into_iter()
+        .flat_map(|z| &z.cards)
+        .filter_map(|c| match c {
+            Seen::Card(card) => Some(*card),
+            Seen::Hidden => None,
+        })
+}
+
+/// What a seat sees, as its screen shows it, read from its view alone
+/// (`play --human`, `play --view`, Python's `render`): the table of every
+/// entity named in `names`, its statuses as a player is shown them (no
+/// invisible one); then a line for each zone: a hand by name as far as the
+/// seat sees it, else by its count (the seat's own only with `own_hand`:
+/// a person's prompt lists it with costs); a pile by its count and, when
+/// the seat sees it, its top card.
+pub fn view_screen(
+    rules: &RuleSet,
+    cards: &[Card],
+    names: &[String],
+    view: &View,
+    own_hand: bool,
+) -> String {
+    let sight = Sight::Seat(view.seat);
+    let held = |entity: EntityId| -> Vec<String> {
+        view.statuses
+            .iter()
+            .filter(|i| i.holder == entity && sight.shows(rules, i.status))
+            .map(|i| status_cell(rules, i.status, i.left, sight))
+            .collect()
+    };
+    let value = |entity: EntityId, attr: crate::ids::AttrId| {
+        view.rows
+            .get(entity.index())
+            .and_then(|r| r.values.get(attr.index()))
+            .copied()
+            .unwrap_or(0)
+    };
+    let live = |entity: EntityId| {
+        view.rows
+            .get(entity.index())
+            .is_some_and(|r| r.kind.is_some())
+    };
+    let table = Table {
+        entities: view.rows.len(),
+        value: &value,
+        live: &live,
+        held: &held,
+    };
+    let mut out = table.render(rules, names);
+    let name = |c: &CardId| cards.get(c.index()).map_or("?", |c| c.name.as_str());
+    for zone in &view.zones {
+        let owner = zone
+            .owner
+            .and_then(|o| rules.seats.get(o.index()))
+            .map(|o| format!("{o}'s "))
+            .unwrap_or_default();
+        let what = zone.zone.word();
+        let count = match zone.len() {
+            0 => "empty".to_string(),
+            n => format!("{n} card{}", crate::diag::plural(n)),
+        };
+        let mine = zone.owner == Some(view.seat) && zone.zone == ZoneName::Hand;
+        if mine && !own_hand {
+            continue;
+        }
+        let seen: Vec<&str> = zone
+            .cards
+            .iter()
+            .filter_map(|c| match c {
+                Seen::Card(c) => Some(name(c)),
+                Seen::Hidden => None,
+            })
+            .collect();
+        let hidden = zone.len() - seen.len();
+        // A hand is listed by name as far as it is seen; a pile by its count and its top.
+        let _ = match zone.zone {
+            ZoneName::Hand if hidden == 0 && !seen.is_empty() => {
+                writeln!(out, "{owner}{what}: {}", seen.join(", "))
+            }
+            ZoneName::Hand if !seen.is_empty() => {
+                writeln!(out, "{owner}{what}: {count}, of them {}", seen.join(", "))
+            }
+            _ => match zone.cards.last() {
+                Some(Seen::Card(top)) => {
+                    writeln!(out, "{owner}{what}: {count}, {} on top", name(top))
+                }
+                _ => writeln!(out, "{owner}{what}: {count}"),
+            },
+        };
+    }
+    out
+}
+
 /// Asks the person for one of the rule set's actions: every legal (action,
 /// actor, target), numbered.
 fn ask_action(
@@ -494,9 +633,10 @@ fn ask_action(
     let mut legal = Vec::new();
     game.legal(&mut legal);
     loop {
+        let view = game.view(game.ctx().current);
         let mut prompt = format!(
             "\n{}",
-            state_table(rules, &names, game.state(), Sight::Player)
+            view_screen(rules, game.cards(), &names, &view, false)
         );
         prompt.push_str("your actions:\n");
         for (i, &a) in legal.iter().enumerate() {

@@ -67,6 +67,7 @@ pub fn replay(path: &Path, anyway: bool, color: bool) -> Output {
         seed: rec.seed,
         ai,
         human: rec.human,
+        view: None,
         record: None,
         color,
     };

@@ -7,14 +7,26 @@
 //! means is data too. Neither sees the game's dice: a trial play draws from a
 //! generator of the AI's own (seeded from the game's, so it replays too), and
 //! a move whose effects draw chance is tried several times and scored by the
-//! mean. The search does not see what its player could not: it deals the
-//! other hands and the draw order anew before it looks ahead.
+//! mean.
+//!
+//! Every policy decides from what its seat may see ([`Game::view`]), and
+//! `tests/engine/fairness.rs` proves it: whatever the seat cannot see,
+//! shuffled, leaves every decision as it was. Random reads its own hand, the
+//! values every seat sees and the generator; greedy tries its own cards and
+//! actions on a copy of the state, which holds no card, less the invisible
+//! statuses another seat applied; search plays in
+//! worlds dealt by [`Game::determinise`] from the view and a generator of
+//! its own. The rule that keeps the generator fair: a policy may *draw* from
+//! the game's generator (as a die roll would, advancing it), or read one
+//! value of a copy of it to seed a generator of its own, but never *clone it
+//! to simulate*: a copy plays out the game's real next shuffle and dice.
 
 use rand::{RngExt, SeedableRng};
 
+use super::view::{Unseen, sees_status};
 use super::{Ability, Action, Game, Phase, cards};
 use crate::check::ast::EntityId;
-use crate::eval::{Event, Rng, State};
+use crate::eval::{Event, Rng, State, forget_statuses};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +92,11 @@ pub struct Ai {
     totals: Vec<i128>,
     /// The replies the search tries after a move, one list per ply.
     replies: Vec<Vec<Action>>,
+    /// What dealing the search's worlds reuses.
+    unseen: Unseen,
+    /// The search deals its worlds from the hidden cards in their true order
+    /// (the fairness test's negative control).
+    true_order: bool,
 }
 
 /// The score given to a move that wins outright.
@@ -95,6 +112,14 @@ impl Ai {
     /// A new player.
     pub fn new() -> Ai {
         Ai::default()
+    }
+
+    /// Makes the search deal its worlds from the hidden cards in their true
+    /// order, as it did before issue 30: fair in distribution, not
+    /// pointwise. Only for the fairness test's negative control.
+    #[doc(hidden)]
+    pub fn deal_from_true_order_unchecked(&mut self) {
+        self.true_order = true;
     }
 
     /// The action `policy` chooses for the entity whose turn it is, if any is legal.
@@ -194,12 +219,14 @@ impl Ai {
 
     /// [`Policy::Search`]: determinized two-ply search. In each of
     /// [`SEARCH_WORLDS`] worlds the hidden cards are dealt anew (other hands,
-    /// draw order) and the chance reseeded; there every legal move is played,
-    /// then every reply of whoever moves next, and the position scored by
-    /// `:ai :score` for the mover. An opponent's reply is the one worst for
-    /// the mover; a move of the mover's own (a card that plays again) the
-    /// best. The move with the best total over the worlds is kept; ties keep
-    /// the first. Every move meets the same worlds, so their totals compare.
+    /// draw order) by [`Game::determinise`], from the seat's view and a
+    /// generator seeded by one draw from the game's, and the chance
+    /// reseeded; there every legal move is played, then every reply of
+    /// whoever moves next, and the position scored by `:ai :score` for the
+    /// mover. An opponent's reply is the one worst for the mover; a move of
+    /// the mover's own (a card that plays again) the best. The move with the
+    /// best total over the worlds is kept; ties keep the first. Every move
+    /// meets the same worlds, so their totals compare.
     fn search(&mut self, game: &mut Game<'_>) -> Action {
         let seat = game.current;
         let moves = std::mem::take(&mut self.legal);
@@ -211,10 +238,15 @@ impl Ai {
         for w in 0..SEARCH_WORLDS {
             let mut world = game.clone();
             world.log = None;
-            world.state.rng = Rng::seed_from_u64(base ^ mix(u64::from(w)));
-            world
-                .zones
-                .redeal_hidden(seat.index(), &mut world.state.rng);
+            // The world's own generator deals it, then plays in it: the
+            // game's is never copied, so no world knows the next reshuffle.
+            let mut rng = Rng::seed_from_u64(base ^ mix(u64::from(w)));
+            if self.true_order {
+                world.determinise_from_true_order_unchecked(seat, &mut rng, &mut self.unseen);
+            } else {
+                world.determinise(seat, &mut rng, &mut self.unseen);
+            }
+            world.state.rng = rng;
             let node: u64 = world.state.rng.random();
             for (m, &action) in moves.iter().enumerate() {
                 let value =
@@ -324,8 +356,22 @@ impl Ai {
         let dice = game.score_draws() || self.legal.iter().any(|&a| game.draws(a));
         let mut lookahead =
             dice.then(|| Rng::seed_from_u64(game.state.rng.clone().random::<u64>() ^ LOOKAHEAD));
+        // The invisible statuses another seat applied are not the mover's to
+        // see: its trials play without them, as the search's worlds do.
+        let seat = game.current;
+        let unseen = game
+            .state
+            .statuses()
+            .iter()
+            .any(|i| !sees_status(rules, seat, i));
+        let copy = |scratch: &mut State| {
+            scratch.clone_from(&game.state);
+            if unseen {
+                forget_statuses(scratch, |i| sees_status(rules, seat, i));
+            }
+        };
         let scratch = self.scratch.get_or_insert_with(|| game.state.clone());
-        scratch.clone_from(&game.state);
+        copy(scratch);
         let swap = |scratch: &mut State, lookahead: &mut Option<Rng>| {
             if let Some(l) = lookahead {
                 std::mem::swap(&mut scratch.rng, l);
@@ -351,7 +397,7 @@ impl Ai {
                     Ability::Discard(_) | Ability::EndTurn => continue,
                 };
                 let mut trial = |scratch: &mut State| {
-                    scratch.clone_from(&game.state);
+                    copy(scratch);
                     swap(scratch, &mut lookahead);
                     self.events.clear();
                     match action.ability {

@@ -11,6 +11,19 @@ use crate::eval::{Cause, Event, Rng, State};
 
 pub use crate::ids::CardId;
 
+/// What [`Zones::determinise`] shuffles the hidden cards from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pool {
+    /// The hidden cards sorted: the deal depends only on what the seat sees
+    /// and the generator (what every computer player uses).
+    Sorted,
+    /// The hidden cards in their true order, as the search pooled them before
+    /// issue 30: fair only in distribution (each deal is a shuffle of the
+    /// truth, so a different truth gives a different deal from the same
+    /// generator). Kept for the fairness test's negative control.
+    AsHeld,
+}
+
 /// The zones of one game.
 #[derive(Clone, Debug)]
 pub struct Zones {
@@ -132,23 +145,45 @@ impl Zones {
     }
 
     /// Deals anew what `seat` cannot see: every other hand and the order of
-    /// every draw pile. Each hand keeps its size and is dealt from the pile
-    /// that fed it. A search that plays on from the result knows only what
-    /// the player knows: its own hand, the discards and the counts.
-    pub fn redeal_hidden(&mut self, seat: usize, rng: &mut Rng) {
-        for s in (0..self.hands.len()).filter(|&s| s != seat) {
-            let p = self.pile(s);
-            self.draw_piles[p].extend_from_slice(&self.hands[s]);
-        }
-        for pile in &mut self.draw_piles {
-            pile.shuffle(rng);
-        }
-        for s in (0..self.hands.len()).filter(|&s| s != seat) {
-            let p = self.pile(s);
-            let (hand, pile) = (&mut self.hands[s], &mut self.draw_piles[p]);
-            let n = hand.len();
-            hand.clear();
-            hand.extend(pile.drain(pile.len() - n..));
+    /// every draw pile. For each draw pile, the cards of the pile and of the
+    /// other hands it fed are pooled (pile first, then the hands in seat
+    /// order), sorted when `pool` says so, and shuffled with `rng`; each hand
+    /// keeps its size and takes its cards from the pool's end, seat by seat,
+    /// and the pile keeps the rest. A search that plays on from the result
+    /// knows only what the player knows: its own hand, the discards and the
+    /// counts. Sorted, the result depends only on those and `rng`: the true
+    /// order of the hidden cards is not even the shuffle's input. `scratch`
+    /// holds the pool, so once it has grown this allocates nothing; the
+    /// generator makes the same draws either way (one shuffle a pile, of the
+    /// same length).
+    pub fn determinise(
+        &mut self,
+        seat: usize,
+        rng: &mut Rng,
+        scratch: &mut Vec<CardId>,
+        pool: Pool,
+    ) {
+        for p in 0..self.draw_piles.len() {
+            let fed = |s: usize| s != seat && self.pile(s) == p;
+            scratch.clear();
+            scratch.extend_from_slice(&self.draw_piles[p]);
+            for s in (0..self.hands.len()).filter(|&s| fed(s)) {
+                scratch.extend_from_slice(&self.hands[s]);
+            }
+            if pool == Pool::Sorted {
+                scratch.sort_unstable();
+            }
+            scratch.shuffle(rng);
+            let mut end = scratch.len();
+            for s in 0..self.hands.len() {
+                if s == seat || self.pile(s) != p {
+                    continue;
+                }
+                let n = self.hands[s].len();
+                self.hands[s].copy_from_slice(&scratch[end - n..end]);
+                end -= n;
+            }
+            self.draw_piles[p].copy_from_slice(&scratch[..end]);
         }
     }
 
@@ -185,6 +220,21 @@ impl Zones {
             2 => self.discard_piles.get_mut(p),
             _ => None,
         }
+    }
+
+    /// Whether each seat has a draw pile and a discard pile of its own (`:deck :per-seat`).
+    pub(super) fn per_seat(&self) -> bool {
+        self.per_seat
+    }
+
+    /// The draw piles, the hands and the discard piles, to be overwritten
+    /// by tests (`Game::set_zone_unchecked`).
+    pub(super) fn piles_mut(&mut self) -> [&mut Vec<Vec<CardId>>; 3] {
+        [
+            &mut self.draw_piles,
+            &mut self.hands,
+            &mut self.discard_piles,
+        ]
     }
 
     /// How many draw piles there are (and discard piles): one, or one per seat.

@@ -95,6 +95,13 @@ pub enum Sight {
     /// A seat's player at the table: invisible statuses are left out, and a
     /// change one makes is shown without naming it.
     Player,
+    /// What this seat saw (`play --view SEAT`, `play --human`): what
+    /// [`Sight::Player`] shows. A log line does not say who applied a
+    /// status, so every invisible one is left out, even one the seat
+    /// applied itself. A card is named only where the seat saw it: classic
+    /// card storage logs a card only as it is played or discarded, in
+    /// everyone's sight, and no draw.
+    Seat(EntityId),
 }
 
 impl Sight {

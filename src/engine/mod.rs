@@ -22,6 +22,7 @@ pub mod invariants;
 pub mod log;
 pub mod observe;
 pub mod playout;
+pub mod view;
 
 mod act;
 mod action;

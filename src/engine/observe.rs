@@ -1053,5 +1053,6 @@ fn encode_cards(f: &CardFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
 #[doc(hidden)]
 pub fn redeal_unseen(game: &mut Game<'_>, seat: usize, seed: u64) {
     let mut rng = Rng::seed_from_u64(seed);
-    game.zones.redeal_hidden(seat, &mut rng);
+    let mut scratch = super::view::Unseen::new();
+    game.determinise(EntityId::new(seat), &mut rng, &mut scratch);
 }

@@ -27,7 +27,10 @@ pub use state::{
     Exhausted, FUEL, MAX_ENTITIES, MAX_INSTANCES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH,
     MAX_STATUS_DEPTH, Owner, Place, QueueRequest, Rng, State,
 };
-pub use status::{Instance, StatusChange, acquire, acquire_lasting, end_status, run_status_timing};
+pub use status::{
+    Instance, StatusChange, acquire, acquire_lasting, end_status, forget_statuses,
+    run_status_timing,
+};
 
 // The kinds out of play, shared by the state and the card table.
 use state::{GONE, ZONED};

@@ -750,6 +750,16 @@ pub fn end_status(
     cx.end(state, serial, 0, StatusChange::Removed, events);
 }
 
+/// Drops every instance `keep` refuses, as if it had never been acquired:
+/// no event, no `:on-remove`, and the values its modifiers changed left as
+/// they are (what a seat that cannot see it sees). Whether any was dropped.
+/// For a world dealt from what one seat sees (`engine::Game::determinise`).
+pub fn forget_statuses(state: &mut State, mut keep: impl FnMut(&Instance) -> bool) -> bool {
+    let before = state.instances.len();
+    state.instances.retain(|i| keep(i));
+    state.instances.len() != before
+}
+
 /// Removes every status whose `:removed-when` holds (its `:on-remove` runs,
 /// with the rule set's roles bound to `roles`), in acquisition order;
 /// whether any was.

@@ -23,3 +23,4 @@ mod report_browser;
 mod shards;
 mod simulate_cards;
 mod tutorial;
+mod views;

@@ -205,6 +205,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
             seed: 1,
             ai: vec![Policy::Random],
             human: false,
+            view: None,
             record: None,
             color: false,
         },
@@ -455,7 +456,7 @@ fn the_search_policy_sees_the_reply_and_not_the_hand() {
 
 #[test]
 fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards() {
-    use grimoire::engine::cards::Zones;
+    use grimoire::engine::cards::{Pool, Zones};
     use rand::SeedableRng;
     for (deck_kind, per_seat) in [(":shared", false), (":per-seat", true)] {
         let rules = RuleSet::parse(&format!(
@@ -482,8 +483,9 @@ fn a_redeal_keeps_the_players_own_hand_and_deals_the_rest_from_the_unseen_cards(
             zones.draw_pile_len(EntityId::new(1)),
         );
         let mut seen = std::collections::BTreeSet::new();
+        let mut pool = Vec::new();
         for _ in 0..300 {
-            zones.redeal_hidden(0, &mut rng);
+            zones.determinise(0, &mut rng, &mut pool, Pool::Sorted);
             assert_eq!(
                 zones.hand(EntityId::FIRST),
                 mine,

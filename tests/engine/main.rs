@@ -13,6 +13,7 @@ mod actions;
 mod choices_and_segments;
 mod duel;
 mod engine_edges;
+mod fairness;
 mod game;
 mod invariants;
 mod observe;

@@ -453,6 +453,7 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
         ai: Vec::new(),
         human: true,
         record: None,
+        view: None,
         color: false,
     };
     cli::play(&args, &mut input, &mut output);

@@ -50,6 +50,7 @@ fn play_refuses_the_unfixed_spreadsheet_and_plays_the_fixed_one() {
         seed: 3,
         ai: vec![],
         human: false,
+        view: None,
         record: None,
         color: false,
     };
