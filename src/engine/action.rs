@@ -150,6 +150,7 @@ impl ActionCode {
 impl Game<'_> {
     /// Whether doing `action` now draws from the generator: a chancy card, or
     /// an action whose effects roll. A discard never does.
+    #[inline]
     pub fn draws(&self, action: Action) -> bool {
         match action.ability {
             Ability::Card(i) => self

@@ -47,6 +47,7 @@ impl<'r> Game<'r> {
     }
 
     /// The cards of `seat`'s hand (its pile of the `:plays` zone), in order.
+    #[inline(never)]
     pub(super) fn zoned_hand(&self, seat: EntityId) -> &[CardId] {
         match (self.hand_pile(seat), self.state.cards.as_deref()) {
             (Some(pile), Some(table)) => table.defs(pile),
@@ -227,7 +228,9 @@ impl<'r> Game<'r> {
         self.pile(to, seat)
     }
 
-    /// Is `action` allowed now, in a game whose cards are in zones?
+    /// Is `action` allowed now, in a game whose cards are in zones? Out of
+    /// line: `allowed` is on the classic games' hottest path.
+    #[inline(never)]
     pub(super) fn allowed_zoned(&mut self, action: Action) -> bool {
         if action.actor != self.current || action.target.is_some() {
             return false;
