@@ -1302,10 +1302,13 @@ fn deck_card_names(rules: &RuleSet, checked: &mut Checked) -> usize {
         }
     });
     if !own.is_empty() {
-        let file =
-            rules.file.as_deref().cloned().unwrap_or_else(|| {
-                Source::new(format!("<rule set {}>", rules.name), String::new())
-            });
+        // A rule set read from no file (a library's own text) is named, not shown.
+        let file = rules.file.as_deref().cloned().unwrap_or_else(|| {
+            for d in &mut own {
+                d.span = crate::syntax::Span::default();
+            }
+            Source::new(format!("<rule set {}>", rules.name), String::new())
+        });
         checked.sources.push(file);
         let at = checked.sources.len() - 1;
         found.extend(own.into_iter().map(|d| (at, d)));
