@@ -343,3 +343,36 @@ fn a_deck_is_refused_when_its_rule_set_names_a_card_it_does_not_hold() {
     let (i, _) = &checked.diagnostics[0];
     assert_eq!(checked.sources[*i].path, "<rule set skirmish>");
 }
+
+#[test]
+fn a_chosen_discard_a_turn_end_hook_asks_is_made_as_the_next_turn_begins() {
+    let text = REMOVALS.replace(
+        " :turns {:plays :many}}",
+        r#" :timings {:turn-end {:at :turn-end}}
+ :hooks {:turn-end [{:effected :you :discard [- [count [:hand :you]] 2]}]}
+ :turns {:plays :many}}"#,
+    );
+    let rules = common::rules(&text);
+    let checked = files::check_sources(
+        vec![grimoire::diag::Source::new(
+            "cards.edn",
+            r#"{:card "Imp" :to :board :copies 6 :effects []}
+{:card "Ghost" :token true :effects []}"#,
+        )],
+        Some(&rules),
+    );
+    assert_eq!(checked.error_count(), 0, "{:?}", checked.diagnostics);
+    let cards = Card::from_definitions(&checked.definitions, &checked.sources, "removals");
+    let mut game = Game::new(&rules, &cards, 1, Log::Skip).expect("game");
+    give(&mut game, "hand", Some(0), &["Imp", "Imp", "Imp", "Imp"]);
+    game.act(game.end_turn_action()).expect("p1 ends its turn");
+    let (p1, p2) = (EntityId::new(0), EntityId::new(1));
+    assert_eq!((game.ctx().current, game.ctx().turn), (p1, 2));
+    assert_eq!(game.ctx().phase, Phase::MustDiscard(2));
+    assert_eq!(game.chooser(), Some(p1));
+    game.act(game.discard(0)).expect("one");
+    game.act(game.discard(0)).expect("two");
+    assert_eq!(names(&game, "hand", 0).len(), 2, "down to 2");
+    assert_eq!((game.ctx().current, game.ctx().phase), (p2, Phase::Act));
+    assert_eq!(game.chooser(), None);
+}
