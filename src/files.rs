@@ -370,6 +370,19 @@ impl crate::check::project::Host for FileLayer<'_> {
     ) -> Vec<Diagnostic> {
         check_scenarios(self.library, Path::new(path), forms, rules)
     }
+
+    fn deck_names(&self, rules: &RuleSet) -> Vec<String> {
+        let given = rules.file.as_ref().map_or(rules.name.as_str(), |f| &f.path);
+        let Some(tree) = self.library.home(given, &rules.name) else {
+            return Vec::new();
+        };
+        tree.definitions(&rules.name)
+            .sources
+            .iter()
+            .flatten()
+            .flat_map(|s| card_names(&s.text))
+            .collect()
+    }
 }
 
 /// Checks the scenarios of the file at `path` against the rule set they name
@@ -1231,7 +1244,7 @@ pub fn load_deck_in(
         }
         check_sources(sources, Some(rules))
     };
-    if checked.error_count() > 0 {
+    if checked.error_count() > 0 || deck_card_names(rules, &mut checked) > 0 {
         return Err(DeckError::Invalid(Box::new(checked)));
     }
     let cards = crate::check::defs::Card::from_definitions(
@@ -1254,6 +1267,55 @@ pub fn load_deck_in(
         source,
         rules_from: None,
     })
+}
+
+/// E0407 at each card name the rule set's effects and the deck's use that
+/// no card of this deck has: the deck a game deals, which `--cards` may
+/// swap for another than the rule set's own. How many there are.
+fn deck_card_names(rules: &RuleSet, checked: &mut Checked) -> usize {
+    use crate::check::cards::{card_names, rule_set_names, unknown_card};
+    if rules.zones.as_ref().is_none_or(|z| z.classic) {
+        return 0;
+    }
+    let mine = |d: &&crate::check::defs::Definition| d.rules == rules.name;
+    let known: Vec<String> = checked
+        .definitions
+        .iter()
+        .filter(mine)
+        .filter(|d| d.kind == DefKind::Card)
+        .map(|d| d.name.clone())
+        .collect();
+    let unknown = |n: &crate::check::ast::CardName| !known.iter().any(|k| **k == *n.name);
+    let mut found = Vec::new();
+    for d in checked.definitions.iter().filter(mine) {
+        card_names(&d.effects, &mut |n| {
+            if unknown(n) {
+                found.push((d.source, unknown_card(n, &known)));
+            }
+        });
+    }
+    // The rule set's own names are said in its file, shown with the deck's.
+    let mut own = Vec::new();
+    rule_set_names(rules, &mut |n| {
+        if unknown(n) {
+            own.push(unknown_card(n, &known));
+        }
+    });
+    if !own.is_empty() {
+        // A rule set read from no file (a library's own text) is named, not shown.
+        let file = rules.file.as_deref().cloned().unwrap_or_else(|| {
+            for d in &mut own {
+                d.span = crate::syntax::Span::default();
+            }
+            Source::new(format!("<rule set {}>", rules.name), String::new())
+        });
+        checked.sources.push(file);
+        let at = checked.sources.len() - 1;
+        found.extend(own.into_iter().map(|d| (at, d)));
+    }
+    let n = found.len();
+    checked.diagnostics.extend(found);
+    n
 }
 
 #[cfg(test)]

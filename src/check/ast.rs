@@ -8,6 +8,7 @@ pub use crate::syntax::Span;
 
 pub use crate::ids::{
     AttrId, CategoryId, EntityId, FlagId, KindId, OpId, RoleId, StatusId, TimingId, TurnKindId,
+    ZoneId,
 };
 
 /// A number a card gives, declared in `:cards :values`: integer or decimal.
@@ -86,6 +87,8 @@ pub enum Entity {
     Target,
     /// Simple logic choosing between two entities.
     If(Box<Bool>, Box<Entity>, Box<Entity>),
+    /// `:this-card`: the card whose effects run (a rule set with `:zones`).
+    ThisCard,
 }
 
 /// An integer expression.
@@ -141,6 +144,177 @@ pub enum Int {
     /// `[choice :dodge]`: the field's number for every option (copied in), read
     /// at the option chosen for the action being used; 0 with none.
     Choice(Box<[i64]>),
+    /// `[max-of source value condition]` (true) / `[min-of …]`: the largest
+    /// (smallest) value over the source's entities for which the condition
+    /// holds; 0 when there is none.
+    Extreme(bool, Box<Over>),
+    /// `[top ZONE value default]` (true) / `[bottom …]`: a value of a pile's
+    /// top (bottom) card, `:self` bound to it; the default when it is empty.
+    Edge(bool, Box<Edge>),
+    /// `[slot card]`: a card's place on its board, from 0; -1 off a board.
+    Slot(Box<Entity>),
+}
+
+/// A pile named in an effect or a query: a zone, and whose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneRef {
+    /// The zone.
+    pub zone: ZoneId,
+    /// Its owner, for a zone per seat (`[:hand :you]`); `None` for a shared zone.
+    pub owner: Option<Entity>,
+    /// The most cards it holds: what a loop over it can cost.
+    pub capacity: u16,
+}
+
+/// Where a loop (`:each`) or a query (`count`, `sum`, `max-of`) finds its entities.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// Every entity of a kind in play, in the order they were added.
+    Kind(KindId),
+    /// The cards of a pile, bottom first (a board's by slot).
+    Zone(Box<ZoneRef>),
+    /// `[adjacent card]`: the cards beside one on its board.
+    Adjacent(Box<Entity>),
+}
+
+impl Source {
+    /// The kind, for a source that is every entity of one.
+    pub fn kind(&self) -> Option<KindId> {
+        match self {
+            Source::Kind(k) => Some(*k),
+            Source::Zone(_) | Source::Adjacent(_) => None,
+        }
+    }
+
+    /// The most entities it can hold, for the work a loop over it can do:
+    /// `None` for a kind (bounded by the game, not the data).
+    pub fn bound(&self) -> Option<u64> {
+        match self {
+            Source::Kind(_) => None,
+            Source::Zone(z) => Some(u64::from(z.capacity)),
+            Source::Adjacent(_) => Some(2),
+        }
+    }
+}
+
+/// `[top ZONE value default]`: a value of a pile's top or bottom card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    /// The pile.
+    pub zone: ZoneRef,
+    /// What is read of the card, with `:self` bound to it.
+    pub value: Int,
+    /// The value when the pile is empty.
+    pub default: Int,
+    /// How many roles were bound around the form: `:self` is the next.
+    pub outer: RoleId,
+}
+
+/// A card's name, as an effect or a query writes it (`"Wisp"`): found among
+/// the game's cards when it runs, and among the deck's when checked (E0407).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardName {
+    /// The name.
+    pub name: Box<str>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Which cards of a pile a selection takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardPick {
+    /// From the top (the end of an ordered pile).
+    Top,
+    /// From the bottom.
+    Bottom,
+    /// At random, from the state's generator.
+    Random,
+    /// Every one that matches.
+    All,
+    /// The seat the effect touches chooses, after the effect list (a discard).
+    Chosen,
+}
+
+/// Cards an effect acts on: one a role names, or some of a pile.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cards {
+    /// `:this-card`, `:self`, `:target`.
+    One(Entity),
+    /// `{:from ZONE :pick :random :count 2 :where …}`.
+    Pick(Box<Selection>),
+}
+
+/// Some cards of a pile: `{:from [:hand :you] :pick :random :count 1 :where c}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    /// Where they are: a pile, or the cards beside one.
+    pub from: Source,
+    /// Which.
+    pub pick: CardPick,
+    /// How many (every one, for [`CardPick::All`]).
+    pub count: Int,
+    /// Only the cards for which this holds, with `:self` bound.
+    pub filter: Option<Bool>,
+    /// How many roles were bound around the form: `:self` is the next.
+    pub outer: RoleId,
+}
+
+/// Where in a pile a card is put.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// On top (a board's next slot).
+    Top,
+    /// At the bottom.
+    Bottom,
+    /// At a random place.
+    Random,
+    /// In this slot of a board.
+    Slot(Int),
+}
+
+/// Where cards go: a pile, and the place in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dest {
+    /// The pile.
+    pub zone: ZoneRef,
+    /// The place.
+    pub at: Place,
+}
+
+/// What a card effect does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CardVerb {
+    /// `{:draw N}`: the effected seat draws N cards (the effect's amount)
+    /// into `to`, from this pile, or else from what `to`'s zone `:draws-from`.
+    Draw(Option<ZoneRef>),
+    /// `{:discard N}`: the effected seat discards the cards selected to `to`.
+    Discard,
+    /// `{:move …}`: the cards selected go to `to`.
+    Move,
+    /// `{:shuffle ZONE}`.
+    Shuffle(ZoneRef),
+    /// `{:look …}`: the effected seat sees the cards selected, and knows them.
+    Look,
+    /// `{:reveal …}`: every seat (or this one) sees the cards selected.
+    Reveal(Option<Entity>),
+    /// `{:create "Wisp"}`: the effect's amount of new cards of that name go to `to`.
+    Create(CardName),
+    /// `{:destroy …}`: the cards selected fall: their `:on-removed` runs (in
+    /// play), and each goes where its zone's `:leaves-to` says.
+    Destroy,
+    /// `{:remove …}`: the cards selected leave the game.
+    Remove,
+}
+
+/// An effect on cards: `{:effected :you :draw 2}`, `{:move … :to …}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardOp {
+    /// What it does.
+    pub verb: CardVerb,
+    /// The cards it acts on, where it acts on some.
+    pub cards: Option<Cards>,
+    /// Where they go, where they go somewhere.
+    pub to: Option<Dest>,
 }
 
 /// A named formula applied: its definition, shared with every other use,
@@ -221,11 +395,11 @@ impl Lookup {
     }
 }
 
-/// A query over the entities of a kind: `[count …]` and `[sum …]`.
+/// A query over entities: `[count …]`, `[sum …]`, `[max-of …]`, `[min-of …]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Over {
-    /// The kind, by index in the rule set's `:kinds`.
-    pub kind: KindId,
+    /// The entities: of a kind in play, or the cards of a pile.
+    pub source: Source,
     /// What is summed for each (`[sum …]`; 1 for `[count …]`), with `:self` bound.
     pub value: Int,
     /// Only the entities for which this holds, with `:self` bound.
@@ -278,6 +452,13 @@ pub enum Bool {
     Has(Box<(Entity, Filter)>),
     /// `[= :holder :you]`: the two names are bound to the same entity.
     Same(Box<Entity>, Box<Entity>),
+    /// `[named card "Guard"]`: the entity is an instance of the card of that name.
+    Named(Box<(Entity, CardName)>),
+    /// `[of-kind card :minion]`: the entity is of the kind (a card out of
+    /// play, of the kind it has in play).
+    OfKind(Box<Entity>, KindId),
+    /// `[in card ZONE]`: the card is in the pile.
+    In(Box<(Entity, ZoneRef)>),
 }
 
 /// What an effect's `:resource` names: a stored attribute or a rule-set operation.
@@ -303,6 +484,9 @@ pub enum Resource {
     /// `{:queue …}`: a change to the turn queue, made by the engine (outside
     /// a game, `eval` lists it).
     Queue(Box<QueueOp>),
+    /// An effect on cards in zones: a draw, a discard, a move, a shuffle, a
+    /// look, a reveal, a card made, destroyed or removed.
+    Cards(Box<CardOp>),
 }
 
 /// A change to the turn queue.
@@ -327,13 +511,13 @@ pub struct Spawn {
     pub values: Vec<(AttrId, Int)>,
 }
 
-/// Effects run once for each entity of a kind, with `:self` bound to it; or,
+/// Effects run once for each entity of a kind (or card of a pile), with `:self` bound to it; or,
 /// without a kind (`{:when condition :effects […]}`), once if the condition
 /// holds, with nothing more bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Each {
-    /// The kind, by index in the rule set's `:kinds`; `None` for `{:when …}`.
-    pub kind: Option<KindId>,
+    /// The entities: of a kind in play, or the cards of a pile; `None` for `{:when …}`.
+    pub source: Option<Source>,
     /// Only the entities for which this holds.
     pub filter: Option<Bool>,
     /// What is run for each.
@@ -590,6 +774,10 @@ pub enum Expr {
     Bool(Bool),
 }
 
+/// The most cards a zone may hold (`:capacity`): what one draw or one
+/// `:create` makes at most, and a loop over a pile visits.
+pub const MAX_PILE: u16 = 1000;
+
 /// The most effects one `{:at-once [...]}` group may hold.
 pub const MAX_AT_ONCE: usize = 16;
 
@@ -609,7 +797,7 @@ pub enum Leaf {
     Draw,
     /// A read or change of statuses, not of one attribute.
     Status,
-    /// A read over every entity of a kind (`count`, `sum`), not of one attribute.
+    /// A read over every entity of a kind (`count`, `sum`), or of cards in zones, not of one attribute.
     Entities,
 }
 
@@ -670,13 +858,82 @@ impl Int {
                 who.leaves(f);
             }
             Int::Abs(a) => a.leaves(f),
-            Int::Count(over) | Int::Sum(over) => {
+            Int::Count(over) | Int::Sum(over) | Int::Extreme(_, over) => {
                 f(Leaf::Entities);
+                over.source.leaves(f);
                 over.value.leaves(f);
                 if let Some(c) = &over.filter {
                     c.leaves(f);
                 }
             }
+            Int::Edge(_, edge) => {
+                f(Leaf::Entities);
+                edge.zone.leaves(f);
+                edge.value.leaves(f);
+                edge.default.leaves(f);
+            }
+            Int::Slot(who) => {
+                f(Leaf::Entities);
+                who.leaves(f);
+            }
+        }
+    }
+}
+
+impl ZoneRef {
+    /// Calls `f` on every leaf of the expression that names its owner.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        if let Some(owner) = &self.owner {
+            owner.leaves(f);
+        }
+    }
+}
+
+impl Source {
+    /// Calls `f` on every leaf of what names the pile or the card.
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        match self {
+            Source::Kind(_) => {}
+            Source::Zone(z) => z.leaves(f),
+            Source::Adjacent(who) => who.leaves(f),
+        }
+    }
+}
+
+impl CardOp {
+    /// Calls `f` on every leaf of what it reads, and [`Leaf::Draw`] where it
+    /// may draw from the generator (a draw may reshuffle; a random pick or
+    /// place; a shuffle).
+    pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
+        f(Leaf::Entities);
+        let mut draws = matches!(self.verb, CardVerb::Draw(_) | CardVerb::Shuffle(_));
+        match &self.verb {
+            CardVerb::Draw(Some(z)) | CardVerb::Shuffle(z) => z.leaves(f),
+            CardVerb::Reveal(Some(who)) => who.leaves(f),
+            _ => {}
+        }
+        match &self.cards {
+            Some(Cards::One(who)) => who.leaves(f),
+            Some(Cards::Pick(sel)) => {
+                draws |= sel.pick == CardPick::Random;
+                sel.from.leaves(f);
+                sel.count.leaves(f);
+                if let Some(c) = &sel.filter {
+                    c.leaves(f);
+                }
+            }
+            None => {}
+        }
+        if let Some(to) = &self.to {
+            to.zone.leaves(f);
+            match &to.at {
+                Place::Random => draws = true,
+                Place::Slot(n) => n.leaves(f),
+                Place::Top | Place::Bottom => {}
+            }
+        }
+        if draws {
+            f(Leaf::Draw);
         }
     }
 }
@@ -742,6 +999,19 @@ impl Bool {
                 a.leaves(f);
                 b.leaves(f);
             }
+            Bool::Named(named) => {
+                f(Leaf::Entities);
+                named.0.leaves(f);
+            }
+            Bool::OfKind(who, _) => {
+                f(Leaf::Entities);
+                who.leaves(f);
+            }
+            Bool::In(is_in) => {
+                f(Leaf::Entities);
+                is_in.0.leaves(f);
+                is_in.1.leaves(f);
+            }
         }
     }
 }
@@ -750,7 +1020,7 @@ impl Entity {
     /// Calls `f` on every leaf of the conditions that choose the entity.
     pub fn leaves(&self, f: &mut impl FnMut(Leaf)) {
         match self {
-            Entity::Role(_) | Entity::Target => {}
+            Entity::Role(_) | Entity::Target | Entity::ThisCard => {}
             Entity::If(c, a, b) => {
                 c.leaves(f);
                 a.leaves(f);
@@ -790,9 +1060,17 @@ impl Resource {
             // What a timing's hooks (its statuses' above all) do is not known here.
             // What runs later (a timing's hooks, a queued entry) may do anything a status does.
             Resource::Run(_) | Resource::Queue(_) => f(Leaf::Status),
+            Resource::Cards(op) => {
+                // A card moved may enter or leave play: as much as a status change.
+                f(Leaf::Status);
+                op.leaves(f);
+            }
             Resource::Each(each) => {
                 // What the nested effects read is not known before they run.
                 f(Leaf::Status);
+                if let Some(source) = &each.source {
+                    source.leaves(f);
+                }
                 if let Some(c) = &each.filter {
                     c.leaves(f);
                 }

@@ -48,6 +48,9 @@ impl<'a> Checker<'_, '_> {
                         let (who, f) = self.status_query(&call)?;
                         Some(Bool::Has(Box::new((*who, f))))
                     }
+                    (OpKind::Named | OpKind::OfKind | OpKind::In | OpKind::Holds, _) => {
+                        self.card_bool_op(&call)
+                    }
                     _ => {
                         self.error(
                             Diagnostic::new(

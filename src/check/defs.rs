@@ -267,6 +267,8 @@ pub fn definition(
     let values = card_values(declared, given, diags);
     let scope = check::Scope {
         card_values: &values,
+        // A card's effects run with its instance bound, where cards are instances.
+        this_card: zoned && kind == DefKind::Card,
         ..rules.scope()
     };
     let mut name = None;

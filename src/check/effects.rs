@@ -219,6 +219,9 @@ impl<'a> Checker<'_, '_> {
     /// One effect map: an effect of another shape, told by the key that names
     /// it, or else a change to a resource or to statuses.
     fn effect(&mut self, form: &Form<'a>) -> Option<Effect> {
+        if super::cards::is_card_effect(form) {
+            return self.card_effect(form);
+        }
         if form.has_key(EachKey::Each.name()) {
             return self.each(form);
         }
@@ -585,7 +588,8 @@ fn first_op(t: &Resource) -> Option<OpId> {
         | Resource::Each(_)
         | Resource::Spawn(_)
         | Resource::Run(_)
-        | Resource::Queue(_) => None,
+        | Resource::Queue(_)
+        | Resource::Cards(_) => None,
         Resource::Op(o) => Some(*o),
         Resource::If(_, a, b) => first_op(a).or_else(|| first_op(b)),
     }

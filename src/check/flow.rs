@@ -123,10 +123,10 @@ impl<'a> Checker<'_, '_> {
         let before = self.diags.len();
         let pairs = fields(form, "an `:each` effect", EachKey::ALL, self.diags)?;
         let outer = self.scope.roles.len() + self.scope.bound.len();
-        let (mut kind, mut filter, mut effects) = (None, None, None);
+        let (mut source, mut filter, mut effects) = (None, None, None);
         for (key, value) in pairs {
             match key {
-                EachKey::Each => kind = self.kind_named(value, "`:each`"),
+                EachKey::Each => source = self.source(value, "`:each`"),
                 EachKey::Where => filter = self.with_self(|cx| cx.boolean(value)),
                 EachKey::Effects => effects = self.with_self(|cx| cx.effect_list(value)),
             }
@@ -148,7 +148,7 @@ impl<'a> Checker<'_, '_> {
             // Unused: the nested effects say whom they touch.
             entity: Entity::Target,
             resource: Resource::Each(Box::new(crate::check::ast::Each {
-                kind: Some(kind?),
+                source: Some(source?),
                 filter,
                 effects: effects?,
                 outer: RoleId::new(outer),
@@ -388,7 +388,7 @@ impl<'a> Checker<'_, '_> {
             // Unused: the nested effects say whom they touch.
             entity: Entity::Target,
             resource: Resource::Each(Box::new(crate::check::ast::Each {
-                kind: None,
+                source: None,
                 filter: Some(filter?),
                 effects: effects?,
                 outer: RoleId::FIRST,

@@ -280,10 +280,10 @@ struct Change {
 fn changes(effects: &[Effect], loops: &mut Vec<(RoleId, bool)>, out: &mut Vec<Change>) {
     for e in effects {
         if let Resource::Each(each) = &e.resource {
-            match each.kind {
+            match &each.source {
                 None => changes(&each.effects, loops, out),
-                Some(kind) => {
-                    loops.push((each.outer, kind == KindId::FIRST));
+                Some(source) => {
+                    loops.push((each.outer, source.kind() == Some(KindId::FIRST)));
                     changes(&each.effects, loops, out);
                     loops.pop();
                 }

@@ -26,6 +26,7 @@ pub mod status_defs;
 pub mod work;
 
 mod calls;
+pub mod cards;
 mod conditions;
 mod effects;
 mod fields;
@@ -42,7 +43,7 @@ pub use fields::{Declared, fields, fields_among, fields_with, keyword_in};
 pub use flow::{EachKey, QueueKey, RunKey, SpawnKey, WhenKey};
 pub use scope::{
     ACTOR, AMOUNT, ANY, Choosable, HOLDER, MAGNITUDE, RESERVED, RUN, SELF, SOURCE, Scope, TARGET,
-    TimingShape,
+    THIS_CARD, TimingShape,
 };
 
 use crate::check::ast::{Bool, Dec, Effect, Expr, Filter, Int};
@@ -87,7 +88,16 @@ pub fn expr(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> 
                 matches!(
                     (op.kind, items.len() - 1),
                     (OpKind::Compare(_) | OpKind::And | OpKind::Or, 2)
-                        | (OpKind::Not | OpKind::Chance | OpKind::Has, _)
+                        | (
+                            OpKind::Not
+                                | OpKind::Chance
+                                | OpKind::Has
+                                | OpKind::Named
+                                | OpKind::OfKind
+                                | OpKind::In
+                                | OpKind::Holds,
+                            _
+                        )
                 )
             }),
         _ => false,

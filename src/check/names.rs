@@ -1,7 +1,7 @@
 //! Names resolved against the scope: roles (`:you`, `:target`), resources
 //! (attributes and operations), attributes, and kinds.
 
-use super::{Checker, Declared, TARGET, list, list_and};
+use super::{Checker, Declared, TARGET, THIS_CARD, list, list_and};
 use crate::check::ast::{Entity, Resource};
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{AttrId, KindId, OpId, RoleId};
@@ -35,6 +35,7 @@ impl<'a> Checker<'_, '_> {
                 );
                 None
             }
+            Kind::Keyword(k) if *k == THIS_CARD => self.this_card(form),
             // The innermost binding of a bound name wins (`:self` of a nested `:each`).
             Kind::Keyword(k) => match self
                 .scope

@@ -227,6 +227,12 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Lookup
             | OpKind::Choice
             | OpKind::Formula => self.rare_int_op(call).map(Num::Int),
+            OpKind::Extreme(_) | OpKind::Edge(_) | OpKind::Slot => {
+                self.card_int_op(call).map(Num::Int)
+            }
+            OpKind::Named | OpKind::OfKind | OpKind::In | OpKind::Holds | OpKind::Adjacent => {
+                self.other_num_op(call)
+            }
             OpKind::If => None,
         }
     }
@@ -274,7 +280,25 @@ impl<'a> Checker<'_, '_> {
                 let (who, f) = self.status_query(call)?;
                 Some(Num::Int(Int::TurnsLeft(who, f)))
             }
-            OpKind::Not | OpKind::Chance | OpKind::Has => {
+            OpKind::Adjacent => {
+                self.error(
+                    Diagnostic::new(
+                        Code::ConditionNotNumber,
+                        call.span,
+                        "`[adjacent card]` is the cards beside one, not a number",
+                    )
+                    .with_label("cards")
+                    .with_help("count them: `[count [adjacent :this-card]]`"),
+                );
+                None
+            }
+            OpKind::Not
+            | OpKind::Chance
+            | OpKind::Has
+            | OpKind::Named
+            | OpKind::OfKind
+            | OpKind::In
+            | OpKind::Holds => {
                 self.error(
                     Diagnostic::new(
                         Code::ConditionNotNumber,

@@ -49,6 +49,22 @@ pub enum OpKind {
     /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
     /// higher (lower) kept.
     Best(bool),
+    /// `[max-of source value condition]` (true) / `[min-of …]`.
+    Extreme(bool),
+    /// `[top ZONE value default]` (true) / `[bottom …]`.
+    Edge(bool),
+    /// `[slot card]`: a card's place on its board.
+    Slot,
+    /// `[named card "Name"]`: whether it is a card of that name.
+    Named,
+    /// `[of-kind entity :kind]`: whether it is of that kind.
+    OfKind,
+    /// `[in card ZONE]`: whether the card is in that pile.
+    In,
+    /// `[holds who "Name"]`: whether a seat's hand (or a pile) holds a card of that name.
+    Holds,
+    /// `[adjacent card]`: the cards beside one on its board, a source of cards.
+    Adjacent,
 }
 
 /// One operator of the language.
@@ -256,6 +272,66 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Sum,
         "[sum kind value] [sum kind value condition]",
         "the value summed over the entities of the kind in play (for which the condition holds), with `:self` bound to each",
+    ),
+    op(
+        "max-of",
+        OpKind::Extreme(true),
+        "[max-of source value] [max-of source value condition]",
+        "the largest value over a kind's entities in play or a zone's cards (for which the condition holds), with `:self` bound to each; 0 when there is none",
+    ),
+    op(
+        "min-of",
+        OpKind::Extreme(false),
+        "[min-of source value] [min-of source value condition]",
+        "the smallest value over a kind's entities in play or a zone's cards (for which the condition holds), with `:self` bound to each; 0 when there is none",
+    ),
+    op(
+        "top",
+        OpKind::Edge(true),
+        "[top zone value default]",
+        "a value of the top card of an ordered zone (a board's last), with `:self` bound to it; default when the zone is empty",
+    ),
+    op(
+        "bottom",
+        OpKind::Edge(false),
+        "[bottom zone value default]",
+        "a value of the bottom card of an ordered zone (a board's first), with `:self` bound to it; default when the zone is empty",
+    ),
+    op(
+        "slot",
+        OpKind::Slot,
+        "[slot card]",
+        "the card's slot on its board, from 0; -1 off a board",
+    ),
+    op(
+        "named",
+        OpKind::Named,
+        "[named card name]",
+        "the entity is an instance of the card of that name (a string)",
+    ),
+    op(
+        "of-kind",
+        OpKind::OfKind,
+        "[of-kind who kind]",
+        "the entity is of the kind (a card out of play, of the kind it has in play)",
+    ),
+    op(
+        "in",
+        OpKind::In,
+        "[in card zone]",
+        "the card is in the zone",
+    ),
+    op(
+        "holds",
+        OpKind::Holds,
+        "[holds who name] [holds zone name]",
+        "the seat's hand (its `:plays` zone), or the zone, holds a card of that name",
+    ),
+    op(
+        "adjacent",
+        OpKind::Adjacent,
+        "[adjacent card]",
+        "the cards beside the card on its board: a source for `count`, `sum`, `max-of`, `min-of`, `:each` and selections",
     ),
 ];
 

@@ -52,6 +52,13 @@ pub trait Host {
     /// set they name (else `rules`) and its deck.
     fn scenarios(&self, path: &str, forms: &[Form<'_>], rules: Option<&RuleSet>)
     -> Vec<Diagnostic>;
+
+    /// The names of the cards of `rules`' own deck (its `cards/NAME/` and
+    /// `effects/NAME/`), which card names in effects are checked against
+    /// beside the cards checked with it; none where it has no such folders.
+    fn deck_names(&self, _rules: &RuleSet) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// What checking a project found.
@@ -118,6 +125,7 @@ pub fn check(
     );
     install_statuses(&mut extended, &statuses, sources);
     warn_self_acquiring(&extended, &mut out);
+    unknown_card_names(&files, &extended, host, &mut out);
     // Judged only when every definitions file of the rule set is here, where
     // that is known: `check rules/x.edn cards` leaves out the statuses in
     // effects/ and must not call them undefined.
@@ -723,6 +731,58 @@ fn undefined_statuses(
             ));
             out.diagnostics.push((file.index, d));
         }
+    }
+}
+
+/// E0407 at each card name the texts' effects use (a rule set's own, and
+/// its definitions') that no card of its deck has: the cards checked here
+/// with it, and those of its own deck (see [`Host::deck_names`]). Only rule
+/// sets with `:zones` have card names to check.
+fn unknown_card_names(
+    files: &[RuleSetFile],
+    extended: &[RuleSet],
+    host: &dyn Host,
+    out: &mut Checked,
+) {
+    use crate::check::cards::{card_names, rule_set_names, unknown_card};
+    // The rule sets definitions were checked against, then those of the texts alone.
+    let alone = out
+        .rule_sets
+        .iter()
+        .filter(|r| !extended.iter().any(|e| e.name == r.name));
+    let all: Vec<&RuleSet> = extended.iter().chain(alone).collect();
+    for rs in all {
+        if rs.zones.as_ref().is_none_or(|z| z.classic) {
+            continue;
+        }
+        let file = files.iter().find(|f| f.name == rs.name && f.clean);
+        let mut known: Vec<String> = out
+            .definitions
+            .iter()
+            .filter(|d| d.kind == DefKind::Card && d.rules == rs.name)
+            .map(|d| d.name.clone())
+            .collect();
+        known.extend(host.deck_names(rs));
+        let mut found = Vec::new();
+        for d in out.definitions.iter().filter(|d| d.rules == rs.name) {
+            let mut check = |n: &crate::check::ast::CardName| {
+                if !known.iter().any(|k| **k == *n.name) {
+                    found.push((d.source, unknown_card(n, &known)));
+                }
+            };
+            card_names(&d.effects, &mut check);
+            for (_, list) in d.status.iter().flat_map(StatusDef::effect_lists) {
+                card_names(list, &mut check);
+            }
+        }
+        if let Some(file) = file {
+            rule_set_names(rs, &mut |n| {
+                if !known.iter().any(|k| **k == *n.name) {
+                    found.push((file.index, unknown_card(n, &known)));
+                }
+            });
+        }
+        out.diagnostics.extend(found);
     }
 }
 

@@ -5,9 +5,8 @@ use super::calls::Call;
 use super::fields::named_entry;
 use super::ops::OpKind;
 use super::{Checker, Choosable, Declared, list_and};
-use crate::check::ast::{Int, Over};
+use crate::check::ast::{Int, Over, Source};
 use crate::diag::{Code, Diagnostic};
-use crate::ids::KindId;
 use crate::syntax::Form;
 
 impl<'a> Checker<'_, '_> {
@@ -148,7 +147,7 @@ impl<'a> Checker<'_, '_> {
         } else {
             "`[sum kind value condition]`"
         };
-        let (kind, rest) = self.over_kind(call, shape)?;
+        let (source, rest) = self.over_source(call, shape)?;
         let (value, filter) = match (count, rest) {
             (true, []) => (Some(Int::Lit(1)), None),
             (true, [c]) => (Some(Int::Lit(1)), Some(c)),
@@ -169,7 +168,7 @@ impl<'a> Checker<'_, '_> {
         };
         let outer = self.outer()?;
         let over = Box::new(Over {
-            kind,
+            source,
             value: value?,
             filter,
             outer,
@@ -181,16 +180,17 @@ impl<'a> Checker<'_, '_> {
         })
     }
 
-    /// The kind a `[count …]` or `[sum …]` ranges over, and the arguments after it.
-    fn over_kind<'f>(
+    /// What a `[count …]` or `[sum …]` ranges over (a kind, or with `:zones`
+    /// a pile), and the arguments after it.
+    fn over_source<'f>(
         &mut self,
         call: &'f Call<'f, 'a>,
         shape: &str,
-    ) -> Option<(KindId, &'f [Form<'a>])> {
+    ) -> Option<(Source, &'f [Form<'a>])> {
         let Some((kind, rest)) = call.args.split_first() else {
             self.arity(call, &format!("a kind first: {shape}"));
             return None;
         };
-        Some((self.kind_named(kind, &format!("`{}`", call.op.name))?, rest))
+        Some((self.source(kind, &format!("`{}`", call.op.name))?, rest))
     }
 }

@@ -47,6 +47,13 @@ pub struct Scope<'r> {
     /// Roles the engine binds in this scope beyond the declared ones (`:self` in
     /// a hook run for each entity of a kind); role `roles.len() + i` is `bound[i]`.
     pub bound: &'r [&'r str],
+    /// The zones cards are kept in, for a rule set with `:zones` (not the
+    /// three `:cards` alone stands for): what card effects and queries name.
+    pub zones: Option<&'r crate::check::rules::ZoneSet>,
+    /// The kinds cards are of (`:card true`), by kind.
+    pub card_kinds: &'r [bool],
+    /// True in a card's effects, where `:this-card` is bound (with `:zones`).
+    pub this_card: bool,
 }
 
 /// Where `[choice :field]` may be read, and which fields.
@@ -93,8 +100,13 @@ pub struct TimingShape {
     pub each: Option<crate::ids::KindId>,
 }
 
+/// The card whose effects run, in a card's effects (a rule set with `:zones`).
+pub const THIS_CARD: &str = "this-card";
+
 /// Names the engine binds, which a rule set cannot declare.
-pub const RESERVED: &[&str] = &[TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAGNITUDE];
+pub const RESERVED: &[&str] = &[
+    TARGET, AMOUNT, SELF, HOLDER, SOURCE, ACTOR, MAGNITUDE, THIS_CARD,
+];
 
 impl Checker<'_, '_> {
     /// How many roles are bound here: a `:self` bound inside comes next.

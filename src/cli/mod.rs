@@ -843,6 +843,11 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
             What::Shuffled(pile, _) => {
                 writeln!(out, "pile {pile} is shuffled (effect {effect}{via})")
             }
+            What::Shown(pile) => writeln!(
+                out,
+                "{who} in pile {pile} is shown to seats {:#b} (effect {effect}{via})",
+                e.before
+            ),
             What::Die(_) | What::Rolled(..) | What::Kept(_) => {
                 let verb = if matches!(e.what, What::Rolled(..)) {
                     "rolls "
@@ -1031,6 +1036,9 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                         "kept".into(),
                         json!(if higher { "higher" } else { "lower" }),
                     );
+                }
+                What::Shown(pile) => {
+                    event.insert("shown".into(), json!(pile));
                 }
                 What::Moved(from, to) => {
                     event.insert("moved".into(), json!([from, to]));

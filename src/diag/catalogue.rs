@@ -1156,6 +1156,73 @@ pub fn explain(code: Code) -> Explanation {
             "check tests/data/undefined-status/rules tests/data/undefined-status/effects",
             "check tests/data/undefined-status/rules tests/data/undefined-status/effects tests/data/undefined-status/fix",
         ),
+        Code::UnknownZone => (
+            "unknown zone",
+            "An effect or a query on cards names a zone the rule set's `:zones` \
+             does not declare (nor the engine's `:playing` and `:removed`), or \
+             `count`, `sum` or `:each` names something that is neither a zone \
+             nor a kind.",
+            "Usually a misspelling; the help names the nearest zone.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Hoard" :kind :spell :type :mana :cost 1
+ :effects [{:effected :you :draw 2 :to [:hnad :you]}]}"#,
+            r#"{:card "Hoard" :kind :spell :type :mana :cost 1
+ :effects [{:effected :you :draw 2 :to [:hand :you]}]}"#,
+        ),
+        Code::ZoneOwner => (
+            "a zone without its owner, or a shared zone given one",
+            "A zone per seat (a hand, a board) is one pile for each seat: an \
+             effect or a query names the one it means with its owner, \
+             `[:hand :you]`. A shared zone (a deck, a discard pile) is one pile \
+             that no seat owns, named alone: `:deck`.",
+            "Write `[:hand :you]` for a zone per seat, and `:deck` for a shared \
+             one; `:shared true` in `:zones` says which a zone is.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Riffle" :kind :spell :type :mana :cost 1 :effects [{:shuffle [:deck :you]}]}"#,
+            r#"{:card "Riffle" :kind :spell :type :mana :cost 1 :effects [{:shuffle :deck}]}"#,
+        ),
+        Code::NotOrdered => (
+            "a top or a bottom of a zone that has none",
+            "Only a zone with `:ordered true` is a pile with a top and a \
+             bottom (a board's slots are in order too): a draw takes its top \
+             card, `:pick :top` and `:bottom` take from its ends, `:at :top` \
+             and `:bottom` put cards there, and `[top …]` and `[bottom …]` \
+             read them. A zone that is not ordered has no ends.",
+            "Give the zone `:ordered true`, or take and put its cards at \
+             random: `:pick :random`, `:at :random`.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Stash" :kind :spell :type :mana :cost 1
+ :effects [{:move {:from :deck :pick :top} :to :aside :at :bottom}]}"#,
+            r#"{:card "Stash" :kind :spell :type :mana :cost 1
+ :effects [{:move {:from :deck :pick :top} :to :aside}]}"#,
+        ),
+        Code::NoSuchSlot => (
+            "a slot the zone does not have",
+            "`:slot N` puts a card in slot N of a board, a zone with `:slots`: \
+             a zone without slots has none, and a board of 7 has slots 0 to \
+             6. A slot computed as the game runs and out of range is refused \
+             then: the card stays where it was.",
+            "Name a slot of the board, from 0; or give the zone `:slots`.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Rally" :kind :spell :type :mana :cost 2
+ :effects [{:create "Wisp" :to [:board :you] :slot 7}]}"#,
+            r#"{:card "Rally" :kind :spell :type :mana :cost 2
+ :effects [{:create "Wisp" :to [:board :you] :slot 6}]}"#,
+        ),
+        Code::ZonesNeeded => (
+            "cards in zones, in a rule set without `:zones`",
+            "An effect on cards (`:draw`, `:discard`, `:move`, `:create`…), \
+             a query of zones (`[count [:hand :you]]`, `top`, `holds`, \
+             `named`…) or `:this-card` reaches cards kept in the rule set's \
+             `:zones`. A rule set with `:cards` alone keeps its cards in the \
+             engine's own piles, which no effect reaches.",
+            "Declare the rule set's `:zones`, or say it with the card's own \
+             keys: `:draw 2` draws two cards after the card is played, \
+             `:discard 1` makes its player discard one.",
+            Input::Definitions("arcomage"),
+            r#"{:card "Scout" :type :bricks :cost 1 :effects [{:effected :you :draw 2}]}"#,
+            r#"{:card "Scout" :type :bricks :cost 1 :draw 2 :effects []}"#,
+        ),
         Code::CardsAndZones => (
             "`:cards` saying how cards are dealt, beside `:zones`",
             "A rule set with `:zones` says how its cards are dealt and held in \
@@ -1282,6 +1349,21 @@ pub fn explain(code: Code) -> Explanation {
  :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
             r#"{:status :warmth :polarity :buff :category :ecaHeal :base :OutgoingDamage
  :hooks {:etiOnSkillEnd [{:effected :holder :resource :heal :amount [:holder :dealt]}]}}"#,
+        ),
+        Code::UnknownCardName => (
+            "a card name no card of the deck has",
+            "`{:create \"Wisp\"}`, `[named :self \"Guard\"]` and `[holds :you \
+             \"Princess\"]` name a card of the deck. The name is checked \
+             against the cards checked with the rule set and the rule set's \
+             own deck (its `cards/NAME/` folder), and again against the deck a \
+             game deals (`--cards`).",
+            "Usually a misspelling; the help names the nearest card. A token \
+             only ever made by effects is a card with `:token true`.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Conjure" :kind :spell :type :mana :cost 3
+ :effects [{:create "Wsip" :to [:board :you] :count 2}]}"#,
+            r#"{:card "Conjure" :kind :spell :type :mana :cost 3
+ :effects [{:create "Wisp" :to [:board :you] :count 2}]}"#,
         ),
         Code::EmptyModifier => (
             "a modifier that changes nothing",

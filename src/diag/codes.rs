@@ -211,6 +211,20 @@ codes! {
     ExpandsTooFar = "E0237",
     /// `:base :OutgoingDamge` (or a table's base cell): a base the rule set does not declare.
     UnknownBase = "E0238",
+    /// `[:hnad :you]`: a zone the rule set's `:zones` does not declare, in an
+    /// effect or a query on cards.
+    UnknownZone = "E0239",
+    /// `:hand` without its owner for a zone per seat, or `[:deck :you]` giving
+    /// a shared zone an owner.
+    ZoneOwner = "E0240",
+    /// A draw from, a top or bottom of, or a place at the top or bottom of a
+    /// zone that is not `:ordered`.
+    NotOrdered = "E0241",
+    /// `:slot 9` on a board of 7, or `:slot` on a zone without `:slots`.
+    NoSuchSlot = "E0242",
+    /// An effect on cards, a query of zones or `:this-card` in a rule set
+    /// without `:zones`.
+    ZonesNeeded = "E0243",
 
     // E03xx: rule-set files.
     /// `:roles {}`, `:kinds {}`: a section or entry that must declare
@@ -264,6 +278,8 @@ codes! {
     /// A status whose effects are not computed from its `:base`: they never
     /// use its base's attributes, or use another base's.
     BaseDisagrees = "E0406",
+    /// `{:create "Wsip"}`, `[named :self "Gaurd"]`: a card name no card of the deck has.
+    UnknownCardName = "E0407",
 
     // E05xx: spreadsheets and markdown tables.
     /// A spreadsheet cell whose opening quote is never closed.

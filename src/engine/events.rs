@@ -224,6 +224,20 @@ pub enum GameEvent {
         /// How many it holds.
         cards: u32,
     },
+    /// A card was shown to seats (`{:look …}`, `{:reveal …}`), who know it
+    /// from now on, until its place is lost to them.
+    Shown {
+        /// The card's instance.
+        card: EntityId,
+        /// Its card.
+        def: CardId,
+        /// The pile it is in.
+        pile: u16,
+        /// The seats it was shown to, bit `s` for seat `s`.
+        to: u64,
+        /// What showed it.
+        by: By,
+    },
     /// The seat ended its turn (`:turns {:plays :many}`).
     EndedTurn {
         /// Who.
@@ -286,8 +300,12 @@ impl Game<'_> {
                     self.changed = true;
                     self.dirty = u64::MAX;
                 }
-                // A roll changes nothing by itself, nor does a shuffle.
-                What::Die(_) | What::Rolled(..) | What::Kept(_) | What::Shuffled(..) => {}
+                // A roll changes nothing by itself, nor does a shuffle or a look.
+                What::Die(_)
+                | What::Rolled(..)
+                | What::Kept(_)
+                | What::Shuffled(..)
+                | What::Shown(_) => {}
             }
         }
         if let Some(log) = &mut self.log {
@@ -300,6 +318,13 @@ impl Game<'_> {
                     to,
                     at: u32::try_from(e.after).unwrap_or(u32::MAX),
                     seen: e.before as u64,
+                    by: by(e.cause),
+                },
+                What::Shown(pile) => GameEvent::Shown {
+                    card: e.entity,
+                    def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
+                    pile,
+                    to: e.before as u64,
                     by: by(e.cause),
                 },
                 What::Shuffled(pile, from) => GameEvent::Shuffled {

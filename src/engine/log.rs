@@ -433,6 +433,25 @@ fn render_event<'n>(
                 None => writeln!(out, "    {pile} is shuffled ({cards} cards)"),
             };
         }
+        GameEvent::Shown { card, pile, to, .. } => {
+            let pile = pile_name(rules, pile, u32::MAX, seat);
+            let seats = rules.seats.len().min(64);
+            let all = if seats == 64 {
+                u64::MAX
+            } else {
+                (1u64 << seats) - 1
+            };
+            let whom = if to == all {
+                "everyone".to_string()
+            } else {
+                let names: Vec<String> = (0..seats)
+                    .filter(|s| to & (1u64 << s) != 0)
+                    .map(|s| seat(EntityId::new(s)).into_owned())
+                    .collect();
+                crate::diag::list_and(names)
+            };
+            let _ = writeln!(out, "    {} ({pile}) is shown to {whom}", seat(card));
+        }
         GameEvent::EndedTurn { seat: s } => {
             let _ = writeln!(out, "  {} ends the turn", seat(s));
         }
@@ -598,7 +617,8 @@ impl Rolls {
             | What::Status(..)
             | What::Spawned(_)
             | What::Moved(..)
-            | What::Shuffled(..) => None,
+            | What::Shuffled(..)
+            | What::Shown(_) => None,
         }
     }
 }

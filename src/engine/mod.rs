@@ -180,6 +180,9 @@ pub struct Game<'r> {
     /// Where a step ran out of its budget, for a game aborted.
     stopped_at: crate::eval::Place,
     play_again_pending: bool,
+    /// While a seat chooses a discard an effect left it (`:pick :chosen`) on
+    /// another's turn: whose turn it is, and what follows the choice.
+    resume: Option<zoned::Resume>,
     /// The entity each role means during each seat's turn: seat `s`'s bindings
     /// are `roles[s × role count ..][.. role count]`, flat so a lookup is one index.
     roles: Vec<EntityId>,
@@ -277,6 +280,7 @@ impl<'r> Game<'r> {
             phase: Phase::Act,
             stopped_at: crate::eval::Place::default(),
             play_again_pending: false,
+            resume: None,
             roles,
             role_count,
             events: Vec::with_capacity(32),
@@ -338,6 +342,7 @@ impl<'r> Game<'r> {
         self.phase = Phase::Act;
         self.stopped_at = crate::eval::Place::default();
         self.play_again_pending = false;
+        self.resume = None;
         self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;

@@ -14,6 +14,17 @@ use crate::eval::zones::{self, At, CardSpec};
 use crate::eval::{Cause, Owner};
 use crate::ids::{EntityId, KindId, ZoneId};
 
+/// Where a turn goes back to while a seat chooses a discard an effect left
+/// it (`:pick :chosen`) on that turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Resume {
+    /// The seat whose turn it is.
+    seat: EntityId,
+    /// Whether the rest of a card's play follows the choices (its turn ends,
+    /// or it plays again), or nothing more (the seat acts again).
+    after_play: bool,
+}
+
 /// What each card's instances are made from, by [`CardId`]: its `:kind`
 /// (else the rule set's first kind of card) and its `:values`.
 pub(super) fn card_specs(rules: &RuleSet, cards: &[Card]) -> Arc<[CardSpec]> {
@@ -21,6 +32,7 @@ pub(super) fn card_specs(rules: &RuleSet, cards: &[Card]) -> Arc<[CardSpec]> {
     cards
         .iter()
         .map(|c| CardSpec {
+            name: c.name.as_str().into(),
             kind: c.play.kind.unwrap_or(kind),
             values: c.play.values.clone(),
         })
@@ -340,6 +352,17 @@ impl<'r> Game<'r> {
             Ability::Card(i) => self.play_zoned(usize::from(i)),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
         }
+        // Discards left to choose by what else ran (an action, a turn's
+        // hooks) are offered before the next seat acts.
+        if self.phase == Phase::Act
+            && self
+                .state
+                .cards
+                .as_deref()
+                .is_some_and(|t| t.has_requests())
+        {
+            self.offer_choice(false);
+        }
         Ok(())
     }
 
@@ -368,6 +391,10 @@ impl<'r> Game<'r> {
         if let Some(attr) = rules.cards.as_ref().and_then(|z| z.played) {
             super::cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
             self.flush_events(|_| By::Played(card));
+        }
+        // `:this-card` is this instance while its effects run.
+        if let Some(table) = self.state.cards.as_deref_mut() {
+            table.set_this_card(entity);
         }
         let code = &self.code;
         let s = seat.index();
@@ -408,9 +435,58 @@ impl<'r> Game<'r> {
         };
         if must > 0 {
             self.phase = Phase::MustDiscard(must);
-        } else {
+        } else if !self.offer_choice(true) {
             self.after_zoned_action();
         }
+    }
+
+    /// Offers the first discard effects left to choose (`:pick :chosen`)
+    /// that its seat can make: that seat becomes the one to act, and must
+    /// discard. True if one is offered; false when none waits, and the
+    /// turn's seat acts again. `after_play`: what the turn does once the
+    /// choices are made, the rest of a play (or nothing more).
+    fn offer_choice(&mut self, after_play: bool) -> bool {
+        loop {
+            let request = self
+                .state
+                .cards
+                .as_deref_mut()
+                .and_then(|t| t.take_request());
+            let Some(request) = request else {
+                if let Some(resume) = self.resume.take() {
+                    self.current = resume.seat;
+                }
+                return false;
+            };
+            if request.seat.index() >= self.seats {
+                continue;
+            }
+            let discardable = self
+                .hand_of(request.seat)
+                .iter()
+                .filter(|&&c| self.cards[c.index()].play.discardable)
+                .count();
+            let n = usize::from(request.count)
+                .min(discardable)
+                .min(usize::from(u8::MAX));
+            if n == 0 {
+                continue;
+            }
+            self.resume.get_or_insert(Resume {
+                seat: self.current,
+                after_play,
+            });
+            self.current = request.seat;
+            self.phase = Phase::MustDiscard(n as u8);
+            return true;
+        }
+    }
+
+    /// The seat choosing a discard an effect left it on another seat's
+    /// turn (`:pick :chosen`): it is the one to act ([`Game::ctx`]'s
+    /// `current`) until it has; `None` when none is choosing.
+    pub fn chooser(&self) -> Option<EntityId> {
+        self.resume.map(|_| self.current)
     }
 
     /// Discards the card at position `i` of the current hand to the hand's
@@ -432,7 +508,10 @@ impl<'r> Game<'r> {
             Phase::MustDiscard(n) if n > 1 => self.phase = Phase::MustDiscard(n - 1),
             Phase::MustDiscard(_) => {
                 self.phase = Phase::Act;
-                self.after_zoned_action();
+                let after_play = self.resume.is_none_or(|r| r.after_play);
+                if !self.offer_choice(after_play) && after_play {
+                    self.after_zoned_action();
+                }
             }
             _ => {
                 self.refill_all(seat);

@@ -411,6 +411,7 @@ fn entity(e: &Entity) -> EntityCode {
             Box::new(move |_, f| f.roles[r])
         }
         Entity::Target => Box::new(|_, f| f.target),
+        Entity::ThisCard => Box::new(|s, _| super::card_ops::this_card(s)),
         Entity::If(c, a, b) => {
             let (c, a, b) = (boolean(c), entity(a), entity(b));
             Box::new(move |s, f| if c(s, f) { a(s, f) } else { b(s, f) })
@@ -875,6 +876,8 @@ enum Nested {
 /// `{:each :kind :where … :effects […]}` (or `{:when … :effects […]}`), compiled.
 struct EachCode {
     kind: Option<KindId>,
+    /// What it goes through when that is not a kind: the cards of a pile.
+    cards: Option<crate::check::ast::Source>,
     filter: Option<BoolCode>,
     effects: CompiledEffects,
     /// How many roles were bound around it: `:self` is the next.
@@ -896,12 +899,38 @@ impl EachCode {
         events: &mut Vec<Event>,
     ) {
         let Some(kind) = self.kind else {
+            if let Some(source) = &self.cards {
+                return self.run_cards(ctx, state, frame, source, cause, events);
+            }
             if self.filter.as_ref().is_none_or(|c| c(state, frame)) {
                 self.effects.run(ctx, state, frame, Some(cause), events);
             }
             return;
         };
         each_of_kind(state, frame, kind, self.outer, |state, inner| {
+            if self.filter.as_ref().is_none_or(|c| c(state, inner)) && state.spend(self.cost) {
+                self.effects.run(ctx, state, inner, Some(cause), events);
+            }
+        })
+    }
+}
+
+impl EachCode {
+    /// The effects for each card of a pile (or beside a card): the
+    /// evaluator's loop, as `:each` over a kind is. Out of line: only games
+    /// with `:zones` come here.
+    #[cold]
+    #[inline(never)]
+    fn run_cards(
+        &self,
+        ctx: &Ctx<'_>,
+        state: &mut State,
+        frame: &Frame<'_>,
+        source: &crate::check::ast::Source,
+        cause: Cause,
+        events: &mut Vec<Event>,
+    ) {
+        super::card_ops::each_in(state, frame, source, self.outer, |state, inner| {
             if self.filter.as_ref().is_none_or(|c| c(state, inner)) && state.spend(self.cost) {
                 self.effects.run(ctx, state, inner, Some(cause), events);
             }
@@ -921,7 +950,11 @@ fn effect(rules: &RuleSet, e: &Effect, index: usize) -> StepCode {
         Resource::Op(op) => Does::Op(op),
         Resource::Run(timing) => Does::Nested(Nested::Run(timing)),
         Resource::Each(ref each) => Does::Nested(Nested::Each(Box::new(EachCode {
-            kind: each.kind,
+            kind: each
+                .source
+                .as_ref()
+                .and_then(crate::check::ast::Source::kind),
+            cards: each.source.clone().filter(|s| s.kind().is_none()),
             filter: each.filter.as_ref().map(boolean),
             effects: CompiledEffects::new(rules, &each.effects),
             outer: each.outer,

@@ -5,7 +5,7 @@
 //! place, guarded against re-entry and nesting past [`MAX_RUN_DEPTH`], and
 //! [`run_timing`] runs one for tools.
 
-use super::expr::{Frame, boolean, each_of_kind, entity, flush_rolls, int, with_bindings};
+use super::expr::{Frame, boolean, entity, flush_rolls, int, with_bindings};
 use super::state::{
     MAX_ENTITIES, MAX_QUEUED, MAX_REMOVAL_WAVES, MAX_RUN_DEPTH, Owner, QueueRequest,
 };
@@ -240,6 +240,16 @@ impl Change {
                     Some(Resource::Queue(op)) => {
                         state.queue_request(op, self.entity, self.amount, frame)
                     }
+                    Some(Resource::Cards(op)) => super::card_ops::apply(
+                        rules,
+                        state,
+                        frame,
+                        op,
+                        self.entity,
+                        self.amount,
+                        self.cause,
+                        events,
+                    ),
                     _ => {}
                 }
                 // Dice in the conditions inside (`:where`, a status's chance) are logged here.
@@ -379,7 +389,8 @@ fn resource(t: &Resource, state: &mut State, frame: &Frame<'_>) -> Target {
         | Resource::Each(_)
         | Resource::Spawn(_)
         | Resource::Run(_)
-        | Resource::Queue(_) => Target::Nested(0),
+        | Resource::Queue(_)
+        | Resource::Cards(_) => Target::Nested(0),
         Resource::If(c, a, b) => {
             let choice = u32::from(!boolean(c, state, frame));
             match resource(if choice == 0 { a } else { b }, state, frame) {
@@ -401,7 +412,8 @@ fn chosen(mut t: &Resource, mut path: u32) -> Option<&Resource> {
             | Resource::Each(_)
             | Resource::Spawn(_)
             | Resource::Run(_)
-            | Resource::Queue(_) => {
+            | Resource::Queue(_)
+            | Resource::Cards(_) => {
                 return Some(t);
             }
             Resource::If(_, a, b) => {
@@ -467,7 +479,7 @@ fn for_each<const MODIFIED: bool>(
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
-    let Some(kind) = each.kind else {
+    let Some(source) = &each.source else {
         // `{:when …}`: once, with the roles as they are.
         if each
             .filter
@@ -480,7 +492,7 @@ fn for_each<const MODIFIED: bool>(
     };
     // Each run of the body costs its length: a list is bounded, a loop of it is not.
     let cost = each.effects.len() as u64;
-    each_of_kind(state, frame, kind, each.outer, |state, inner| {
+    super::card_ops::each_in(state, frame, source, each.outer, |state, inner| {
         if each
             .filter
             .as_ref()

@@ -88,6 +88,10 @@ pub enum What {
     /// (the second; [`super::zones::MADE`] for none): `before` is how many
     /// moved in, `after` how many it holds.
     Shuffled(u16, u16),
+    /// The entity, a card in this pile, was shown (`{:look …}`,
+    /// `{:reveal …}`): `before` holds the seats it was shown to (bit `s`
+    /// for seat `s`), `after` its place in the pile.
+    Shown(u16),
 }
 
 /// One change: to an attribute, or to an entity's statuses.
@@ -117,7 +121,8 @@ impl Event {
             | What::Rolled(..)
             | What::Kept(_)
             | What::Moved(..)
-            | What::Shuffled(..) => None,
+            | What::Shuffled(..)
+            | What::Shown(_) => None,
         }
     }
 }

@@ -185,6 +185,12 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
         }
         Int::Abs(a) => abs(a, state, frame),
         Int::Count(over) | Int::Sum(over) => sum_over(over, state, frame),
+        Int::Extreme(max, over) => super::card_ops::extreme(*max, over, state, frame),
+        Int::Edge(top, edge) => super::card_ops::edge(*top, edge, state, frame),
+        Int::Slot(who) => {
+            let who = entity(who, state, frame);
+            super::card_ops::slot(who, state)
+        }
         Int::Dice(d) => roll(d, 0, ROLLER_UNKNOWN, state),
         Int::Roll(r) => {
             let extra = int(&r.1, state, frame);
@@ -257,21 +263,12 @@ fn lookup(l: &(crate::check::ast::Lookup, Int), state: &mut State, frame: &Frame
 }
 
 /// `[count …]` and `[sum …]`: the value summed over the entities of a kind in
-/// play for which the condition holds, with `:self` bound to each in turn.
+/// play (or the cards of a pile) for which the condition holds, with `:self`
+/// bound to each in turn.
 #[cold]
 #[inline(never)]
 fn sum_over(over: &crate::check::ast::Over, state: &mut State, frame: &Frame<'_>) -> i64 {
-    let mut total = 0i64;
-    each_of_kind(state, frame, over.kind, over.outer, |state, inner| {
-        if over
-            .filter
-            .as_ref()
-            .is_none_or(|c| boolean(c, state, inner))
-        {
-            total = total.saturating_add(int(&over.value, state, inner));
-        }
-    });
-    total
+    super::card_ops::sum(over, state, frame)
 }
 
 /// Calls `f` for each entity of `kind` in play, in the order they were added,
@@ -370,6 +367,18 @@ pub(super) fn boolean(e: &Bool, state: &mut State, frame: &Frame<'_>) -> bool {
             let who = entity(&has.0, state, frame);
             status::count(state, who, &has.1, status::Count::Instances) > 0
         }
+        Bool::Named(named) => {
+            let who = entity(&named.0, state, frame);
+            super::card_ops::named(who, &named.1.name, state)
+        }
+        Bool::OfKind(who, kind) => {
+            let who = entity(who, state, frame);
+            super::card_ops::of_kind(who, *kind, state)
+        }
+        Bool::In(is_in) => {
+            let who = entity(&is_in.0, state, frame);
+            super::card_ops::is_in(who, &is_in.1, state, frame)
+        }
     }
 }
 
@@ -386,6 +395,7 @@ fn entity_slow(e: &Entity, state: &mut State, frame: &Frame<'_>) -> EntityId {
     match e {
         Entity::Role(r) => frame.roles[(*r).index()],
         Entity::Target => frame.target,
+        Entity::ThisCard => super::card_ops::this_card(state),
         Entity::If(c, a, b) => {
             if boolean(c, state, frame) {
                 entity(a, state, frame)

@@ -12,6 +12,7 @@
 //! statuses (`status.rs`); and the compiled form of what a game runs most
 //! (`compiled.rs`).
 
+mod card_ops;
 mod compiled;
 mod effects;
 mod event;
@@ -40,4 +41,4 @@ use state::{GONE, ZONED};
 use effects::{
     Change, Target, apply_one, at_once, change_modified, change_value, run, run_nested, timing,
 };
-use expr::{Frame, boolean, dec, each_of_kind, flush_rolls, int};
+use expr::{Frame, boolean, dec, each_of_kind, entity, flush_rolls, int};

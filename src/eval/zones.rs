@@ -28,9 +28,11 @@ use super::{Cause, Event, GONE, State, What, ZONED};
 use crate::check::rules::{Layout, Overflow, RuleSet, Visibility, WhenEmpty, ZoneSet};
 use crate::ids::{AttrId, CardId, EntityId, KindId, ZoneId};
 
-/// What a card's instances are made from: their kind and starting values.
+/// What a card's instances are made from: their name, kind and starting values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardSpec {
+    /// The card's name: what `{:create "Wisp"}` and `[named :self "Wisp"]` find.
+    pub name: Box<str>,
     /// The kind an instance has while in play.
     pub kind: KindId,
     /// Its values where the rule set's defaults do not say (`:values`).
@@ -97,8 +99,28 @@ pub struct CardTable {
     first: Vec<u16>,
     /// Each pile's zone.
     zone: Vec<ZoneId>,
+    /// Whether each pile is a board's (its zone has `:slots`).
+    boards: Vec<bool>,
     /// How many seats play.
     seats: u16,
+    /// The card whose effects run: what `:this-card` means.
+    this_card: EntityId,
+    /// The discards effects left for their seats to choose (`:pick :chosen`),
+    /// in order, for the engine to offer once the effects are done.
+    requests: Vec<CardRequest>,
+    /// The cards loops and selections go through, each one's above the
+    /// last's: a snapshot taken as each begins, so none allocates.
+    pub(super) scratch: Vec<EntityId>,
+}
+
+/// A discard an effect left for a seat to choose (`:pick :chosen`): the
+/// engine offers it as soon as the effects that asked for it are done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardRequest {
+    /// The seat that chooses, from its hand.
+    pub seat: EntityId,
+    /// How many cards it discards (fewer when it holds fewer it may discard).
+    pub count: u16,
 }
 
 impl CardTable {
@@ -112,7 +134,11 @@ impl CardTable {
             defs: Vec::new(),
             first: Vec::new(),
             zone: Vec::new(),
+            boards: Vec::new(),
             seats: seats.min(64) as u16,
+            this_card: EntityId::FIRST,
+            requests: Vec::new(),
+            scratch: Vec::new(),
         };
         table.clear(rules);
         table
@@ -123,6 +149,10 @@ impl CardTable {
         self.placed.clear();
         self.first.clear();
         self.zone.clear();
+        self.boards.clear();
+        self.this_card = EntityId::FIRST;
+        self.requests.clear();
+        self.scratch.clear();
         let Some(set) = rules.zones.as_ref() else {
             self.piles.clear();
             self.defs.clear();
@@ -138,6 +168,8 @@ impl CardTable {
         self.defs.resize_with(piles, Vec::new);
         self.piles.truncate(piles);
         self.defs.truncate(piles);
+        self.boards
+            .extend(self.zone.iter().map(|z| set.zones[*z].slots > 0));
         for (p, zone) in self.zone.iter().enumerate() {
             let def = &set.zones[*zone];
             let (pile, defs) = (&mut self.piles[p], &mut self.defs[p]);
@@ -164,6 +196,111 @@ impl CardTable {
             Some(first)
         } else {
             (owner.index() < usize::from(self.seats)).then(|| first + owner.index())
+        }
+    }
+
+    /// The pile of zone `zone` that `owner` owns, or the zone's own for
+    /// `None` (a shared zone): for effects and queries, whose zone and owner
+    /// the checker matched. `None` for an owner that is no seat.
+    #[inline]
+    pub fn pile_at(&self, zone: ZoneId, owner: Option<EntityId>) -> Option<usize> {
+        let first = usize::from(*self.first.get(zone.index())?);
+        match owner {
+            None => Some(first),
+            Some(o) => (o.index() < usize::from(self.seats)).then(|| first + o.index()),
+        }
+    }
+
+    /// Whether pile `pile` is a board's (its zone has `:slots`).
+    pub fn is_board(&self, pile: usize) -> bool {
+        self.boards.get(pile).copied().unwrap_or(false)
+    }
+
+    /// Where `entity` is in its pile, from the bottom (a board's slot).
+    pub fn position(&self, entity: EntityId) -> Option<usize> {
+        let pile = self.pile_of(entity)?;
+        self.piles[pile].iter().rposition(|&e| e == entity)
+    }
+
+    /// The card called `name`, if the game has one.
+    pub fn card_named(&self, name: &str) -> Option<CardId> {
+        self.specs
+            .iter()
+            .position(|s| &*s.name == name)
+            .map(CardId::new)
+    }
+
+    /// Whether `entity` is an instance of the card called `name`.
+    pub fn is_named(&self, entity: EntityId, name: &str) -> bool {
+        self.card(entity)
+            .and_then(|d| self.specs.get(d.index()))
+            .is_some_and(|s| &*s.name == name)
+    }
+
+    /// How many seats play.
+    pub fn seats(&self) -> usize {
+        usize::from(self.seats)
+    }
+
+    /// The card whose effects run (`:this-card`).
+    pub fn this_card(&self) -> EntityId {
+        self.this_card
+    }
+
+    /// Makes `entity` the card whose effects run (`:this-card`).
+    pub fn set_this_card(&mut self, entity: EntityId) {
+        self.this_card = entity;
+    }
+
+    /// Asks the engine to let `seat` choose `count` cards of its hand to discard.
+    pub fn request(&mut self, request: CardRequest) {
+        self.requests.push(request);
+    }
+
+    /// The first discard left to choose, taken.
+    pub fn take_request(&mut self) -> Option<CardRequest> {
+        (!self.requests.is_empty()).then(|| self.requests.remove(0))
+    }
+
+    /// Whether discards wait to be chosen.
+    pub fn has_requests(&self) -> bool {
+        !self.requests.is_empty()
+    }
+
+    /// `seats` (bit `s` for seat `s`) see card `entity` and know it until
+    /// its place is lost to them.
+    pub fn show(&mut self, entity: EntityId, seats: u64) {
+        if self.card(entity).is_some() {
+            self.placed[entity.index()].known |= seats;
+        }
+    }
+
+    /// Copies pile `pile`'s cards onto the scratch stack, bottom first (or,
+    /// with `beside`, those just left and right of that place): where they
+    /// start and end there.
+    pub(super) fn snapshot(&mut self, pile: usize, beside: Option<usize>) -> (usize, usize) {
+        let start = self.scratch.len();
+        let Some(cards) = self.piles.get(pile) else {
+            return (start, start);
+        };
+        match beside {
+            None => self.scratch.extend(cards.iter().filter(|&&e| e != HOLE)),
+            Some(at) => {
+                let left = at.checked_sub(1).and_then(|i| cards.get(i));
+                let right = cards.get(at + 1);
+                self.scratch
+                    .extend(left.into_iter().chain(right).filter(|&&e| e != HOLE));
+            }
+        }
+        (start, self.scratch.len())
+    }
+
+    /// Every seat, as a mask.
+    pub fn all_seats(&self) -> u64 {
+        if self.seats >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.seats) - 1
         }
     }
 
@@ -230,11 +367,7 @@ impl CardTable {
 
     /// The seats that see the cards of pile `pile`: every seat, its owner, or none.
     pub fn visible_to(&self, set: &ZoneSet, pile: usize) -> u64 {
-        let all = if self.seats >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.seats) - 1
-        };
+        let all = self.all_seats();
         match set.zones[self.zone[pile]].visible {
             Visibility::All => all,
             Visibility::Owner => self.owner_of(set, pile).map_or(0, |o| 1u64 << o.index()),
@@ -658,19 +791,43 @@ pub fn draw(
     let Some(from_zone) = set.zones[into].draws_from else {
         return false;
     };
-    let Some(mut source) = t.pile(set, from_zone, seat) else {
+    let Some(source) = t.pile(set, from_zone, seat) else {
         return false;
     };
+    draw_between(rules, state, roles, seat, (source, hand), cause, events)
+}
+
+/// Seat `seat` draws the top card of pile `source` into pile `hand`; an
+/// empty `source` does first what its zone's `:when-empty` says (the piles
+/// it names are those of `source`'s owner, or `seat`'s for a shared zone),
+/// with `roles` for its effects. True if a card reached the hand.
+pub fn draw_between(
+    rules: &RuleSet,
+    state: &mut State,
+    roles: &[EntityId],
+    seat: EntityId,
+    (mut source, hand): (usize, usize),
+    cause: Cause,
+    events: &mut Vec<Event>,
+) -> bool {
+    let (Some(set), Some(t)) = (rules.zones.as_ref(), state.cards.as_deref()) else {
+        return false;
+    };
+    if source >= t.piles() || hand >= t.piles() {
+        return false;
+    }
+    let from_zone = t.zone_of(source);
+    let owner = t.owner_of(set, source).unwrap_or(seat);
     if t.count(source) == 0 {
         match &set.zones[from_zone].when_empty {
             WhenEmpty::Nothing => return false,
             WhenEmpty::Reshuffle(zone) => {
-                let Some(discards) = t.pile(set, *zone, seat) else {
+                let Some(discards) = t.pile(set, *zone, owner) else {
                     return false;
                 };
                 reshuffle(rules, state, discards, source, cause, events);
             }
-            WhenEmpty::DrawFrom(zone) => match t.pile(set, *zone, seat) {
+            WhenEmpty::DrawFrom(zone) => match t.pile(set, *zone, owner) {
                 Some(other) => source = other,
                 None => return false,
             },
@@ -704,6 +861,17 @@ pub fn forget(rules: &RuleSet, state: &mut State, entity: EntityId) {
 /// a card goes where its zone's `:leaves-to` says, out of play, or out of the
 /// game. Nothing for an entity that is no card.
 pub fn fell(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut Vec<Event>) {
+    fell_by(rules, state, entity, Cause::effect(0), events);
+}
+
+/// [`fell`], the moves made for `cause` (a card's `{:destroy …}`).
+pub fn fell_by(
+    rules: &RuleSet,
+    state: &mut State,
+    entity: EntityId,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
     let (Some(set), Some(t)) = (rules.zones.as_ref(), state.cards.as_deref()) else {
         return;
     };
@@ -713,17 +881,9 @@ pub fn fell(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut V
     let owner = t.owner_of(set, pile).unwrap_or(EntityId::FIRST);
     let zone = set.zones[t.zone_of(pile)].leaves_to.unwrap_or(set.removed);
     let to = t.pile(set, zone, owner).unwrap_or(0);
-    if move_card(rules, state, entity, to, At::Top, Cause::effect(0), events) == Moved::Refused {
+    if move_card(rules, state, entity, to, At::Top, cause, events) == Moved::Refused {
         let removed = table(state).pile(set, set.removed, owner).unwrap_or(0);
-        relocate(
-            rules,
-            state,
-            entity,
-            removed,
-            At::Top,
-            Cause::effect(0),
-            events,
-        );
+        relocate(rules, state, entity, removed, At::Top, cause, events);
     }
 }
 
@@ -756,10 +916,12 @@ mod tests {
         let kind = rules.card_kind.unwrap();
         let specs: Arc<[CardSpec]> = vec![
             CardSpec {
+                name: "a".into(),
                 kind,
                 values: Vec::new(),
             },
             CardSpec {
+                name: "b".into(),
                 kind,
                 values: vec![(AttrId::FIRST, 5)],
             },

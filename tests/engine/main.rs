@@ -10,6 +10,7 @@
 mod common;
 
 mod actions;
+mod card_effects;
 mod choices_and_segments;
 mod duel;
 mod engine_edges;

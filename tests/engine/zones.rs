@@ -164,7 +164,7 @@ fn a_seeded_fixture_game_log() {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root(SKIRMISH_SCENARIOS)], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("10 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("22 passed, 0 failed"), "{}", out.stdout);
 }
 
 /// Runs one scenario written for the fixture: its failures, or empty.

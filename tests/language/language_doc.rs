@@ -57,9 +57,24 @@ fn diag_text(diags: &[Diagnostic]) -> String {
         .join("\n")
 }
 
+/// For a rule set whose cards are in `:zones` (named by its file in
+/// `rules:`), the state its game starts with from `seed`: the deck of the
+/// folders beside it made, shuffled and dealt, the first turn's draw made.
+fn dealt(rules: &RuleSet, fields: &[(String, String)], seed: u64) -> Option<State> {
+    rules.zones.as_ref().filter(|z| !z.classic)?;
+    let path = field(fields, "rules")?;
+    let home = grimoire::files::Library::current().home(path, &rules.name);
+    let mut rules = rules.clone();
+    let deck = grimoire::files::load_deck_in(&mut rules, home.as_ref(), &[], &[]).ok()?;
+    let game =
+        grimoire::engine::Game::new(&rules, &deck.cards, seed, grimoire::engine::Log::Skip).ok()?;
+    Some(game.state().clone())
+}
+
 fn state(rules: &RuleSet, fields: &[(String, String)]) -> State {
     let seed = field(fields, "seed").map_or(0, |s| s.parse().expect("seed"));
-    let mut state = State::new(rules, rules.roles.len(), seed);
+    let mut state =
+        dealt(rules, fields, seed).unwrap_or_else(|| State::new(rules, rules.roles.len(), seed));
     for set in field(fields, "given").unwrap_or("").split_whitespace() {
         let (path, value) = set.split_once('=').expect("entity.attr=value");
         let (who, attr) = path.split_once('.').expect("entity.attr");
@@ -266,7 +281,9 @@ fn every_operator_and_effect_key_has_a_tested_example() {
         .map(|k| k.name())
         .chain(check::SpawnKey::ALL.iter().map(|k| k.name()))
         .chain(check::WhenKey::ALL.iter().map(|k| k.name()))
-        .chain(check::RunKey::ALL.iter().map(|k| k.name()));
+        .chain(check::RunKey::ALL.iter().map(|k| k.name()))
+        .chain(check::cards::CardKey::ALL.iter().map(|k| k.name()))
+        .chain(check::cards::SelectKey::ALL.iter().map(|k| k.name()));
     for key in check::EffectKey::ALL.iter().map(|k| k.name()).chain(each) {
         assert!(
             code.contains(&format!(":{key} ")),
@@ -336,7 +353,17 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
         let read = read(&arena, text);
         assert!(read.errors.is_empty(), "{DOC}:{line}: {:?}", read.errors);
         let first = &read.forms[0];
-        if first.has_key("scenario") {
+        let by_path = first
+            .get("rules")
+            .is_some_and(|r| matches!(r.kind, grimoire::syntax::Kind::Str(_)));
+        if first.has_key("scenario") && by_path {
+            // A scenario of the skirmish fixture names its rule set by path,
+            // as the fixture's own do: `../rules/skirmish.edn`.
+            let file = zones_fixture(&dir).join(format!("scenarios/scenario-{line}.edn"));
+            std::fs::write(&file, text).unwrap();
+            let out = grimoire::cli::test(&[file], &[], false);
+            assert_eq!(out.code, 0, "{DOC}:{line}: {}{}", out.stdout, out.stderr);
+        } else if first.has_key("scenario") {
             // A scenario runs with the rule set its folder names: its `:rules`, or Arcomage.
             let named = first.get("rules").and_then(|r| r.as_keyword());
             let dir = dir.with_file_name(named.unwrap_or("arcomage"));
@@ -385,6 +412,26 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             }
         }
     }
+}
+
+/// A copy of the skirmish fixture (`tests/data/zones/`: its rule set and
+/// deck) beside `dir`, with a `scenarios/` folder for the reference's
+/// scenarios of it; its root.
+fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = dir.with_file_name("zones");
+    for (from, to) in [
+        ("tests/data/zones/rules/skirmish.edn", "rules/skirmish.edn"),
+        (
+            "tests/data/zones/cards/skirmish/cards.edn",
+            "cards/skirmish/cards.edn",
+        ),
+    ] {
+        let to = root.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, &to).unwrap();
+    }
+    std::fs::create_dir_all(root.join("scenarios")).unwrap();
+    root
 }
 
 /// The first-column keywords of the table between `<!-- NAME:begin` and `<!-- NAME:end -->`.
@@ -444,6 +491,22 @@ fn every_key_of_every_map_is_documented() {
     names.extend(grimoire::check::WhenKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::RunKey::ALL.iter().map(|k| k.name()));
     names.extend(grimoire::check::QueueKey::ALL.iter().map(|k| k.name()));
+    names.extend(
+        grimoire::check::cards::CardKey::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
+    names.extend(
+        grimoire::check::cards::SelectKey::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
+    names.extend(
+        grimoire::check::cards::CardPickName::ALL
+            .iter()
+            .map(|k| k.name()),
+    );
+    names.extend(grimoire::check::cards::AtName::ALL.iter().map(|k| k.name()));
     names.extend(
         grimoire::check::status_defs::StackingName::ALL
             .iter()

@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod card_effects;
 mod codes;
 mod csv;
 mod diagnostics;

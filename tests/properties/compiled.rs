@@ -4,7 +4,7 @@
 
 use grimoire::check::ast::{
     Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, FormulaDef, Int, Lookup,
-    Resource, Rounding, StatusId,
+    Resource, Rounding, Source, StatusId,
 };
 use grimoire::check::rules::RuleSet;
 use grimoire::eval::{
@@ -196,7 +196,7 @@ fn effect() -> impl Strategy<Value = Effect> {
         })
         .prop_map(|(of_kind, filter, effects)| {
             Resource::Each(Box::new(Each {
-                kind: of_kind.then_some(KindId::new(0)),
+                source: of_kind.then_some(Source::Kind(KindId::new(0))),
                 filter,
                 effects,
                 outer: RoleId::new(3),

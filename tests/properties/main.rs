@@ -11,6 +11,7 @@
 mod common;
 
 mod bounded;
+mod card_effects;
 mod compiled;
 mod csv_never_panics;
 mod fmt_props;

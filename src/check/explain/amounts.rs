@@ -4,7 +4,9 @@
 use super::En;
 use super::cases::higher_or_lower;
 use super::words::{Ph, Prec, number};
-use crate::check::ast::{Arith, Bool, Dec, Entity, Filter, Formula, Int, Lookup, Over, Rounding};
+use crate::check::ast::{
+    Arith, Bool, Dec, Entity, Filter, Formula, Int, Lookup, Over, Rounding, Source,
+};
 use crate::check::list_and;
 use crate::dice::Dice;
 
@@ -83,6 +85,14 @@ impl En<'_> {
             },
             Int::Count(over) => self.count(over),
             Int::Sum(over) => self.sum(over),
+            Int::Extreme(max, over) => {
+                self.over_cards(if *max { "highest" } else { "lowest" }, over)
+            }
+            Int::Edge(top, edge) => self.edge_words(*top, edge),
+            Int::Slot(who) => {
+                let who = self.who(who);
+                Ph(format!("{} slot", who.possessive()), Prec::Atom)
+            }
             Int::Formula(f) => self.formula(f),
             Int::Lookup(l) => self.lookup(l),
             Int::Dice(d) => Ph(d.to_string(), Prec::Atom),
@@ -167,7 +177,10 @@ impl En<'_> {
 
     /// `[count KIND where]`: "the number of units in play with …".
     fn count(&mut self, over: &Over) -> Ph {
-        let saved = self.bind_self(over.outer, over.kind);
+        let Source::Kind(kind) = over.source else {
+            return self.count_cards(over);
+        };
+        let saved = self.bind_self(over.outer, kind);
         let filter = over
             .filter
             .as_ref()
@@ -175,20 +188,23 @@ impl En<'_> {
             .unwrap_or_default();
         self.bound = saved;
         Ph(
-            format!("the number of {}s in play{filter}", self.kind(over.kind)),
+            format!("the number of {}s in play{filter}", self.kind(kind)),
             Prec::Phrase,
         )
     }
 
     /// `[sum KIND value where]`: "the total wall of the players in play".
     fn sum(&mut self, over: &Over) -> Ph {
-        let saved = self.bind_self(over.outer, over.kind);
+        let Source::Kind(kind) = over.source else {
+            return self.over_cards("total", over);
+        };
+        let saved = self.bind_self(over.outer, kind);
         let filter = over
             .filter
             .as_ref()
             .map(|c| self.where_clause(c))
             .unwrap_or_default();
-        let kind = self.kind(over.kind).to_string();
+        let kind = self.kind(kind).to_string();
         let text = match &over.value {
             Int::Attr(Entity::Role(r), a) if (*r).index() == over.outer.index() => {
                 format!("the total {} of the {kind}s in play{filter}", self.attr(*a))

@@ -64,7 +64,7 @@ impl En<'_> {
             r.index() >= en.rules.roles.len()
                 && matches!(
                     en.bound.get(r.index() - en.rules.roles.len()),
-                    Some(Bound::Each(_))
+                    Some(Bound::Each(_) | Bound::Card)
                 )
                 && r.index() + 1 == en.rules.roles.len() + en.bound.len()
         };
@@ -155,6 +155,9 @@ impl En<'_> {
             Bool::Same(a, b) => {
                 let (a, b) = self.same(a, b);
                 format!("{a} {b}")
+            }
+            Bool::Named(_) | Bool::OfKind(..) | Bool::In(_) => {
+                self.card_cond(c).unwrap_or_default()
             }
         }
     }

@@ -5,7 +5,7 @@
 use super::cases::{no_op, split};
 use super::words::{Item, Person, count_of, join, title};
 use super::{En, MAX_SPLIT};
-use crate::check::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, StatusOp};
+use crate::check::ast::{Bool, Effect, Entity, Int, Pick, QueueOp, Resource, Source, StatusOp};
 use crate::check::list_and;
 use crate::ids::{AttrId, KindId, OpId};
 
@@ -191,8 +191,21 @@ impl En<'_> {
                     let items = en.list(effects);
                     (items.len(), join(&items, " and ", "nothing"))
                 };
-                match each.kind {
-                    Some(kind) => {
+                match &each.source {
+                    Some(source @ (Source::Zone(_) | Source::Adjacent(_))) => {
+                        let what = self.source_words(source);
+                        let saved = self.bind_source(each.outer, source);
+                        let filter = each.filter.as_ref().map(|c| self.where_clause(c));
+                        let (_, text) = inner(self, &each.effects);
+                        self.bound = saved;
+                        let what = what.replacen("cards", "card", 1);
+                        Item::Cond(format!(
+                            "for each {what}{}: {text}",
+                            filter.unwrap_or_default()
+                        ))
+                    }
+                    Some(Source::Kind(kind)) => {
+                        let kind = *kind;
                         let saved = self.bind_self(each.outer, kind);
                         let filter = each.filter.as_ref().map(|c| self.where_clause(c));
                         let (_, text) = inner(self, &each.effects);
@@ -259,6 +272,7 @@ impl En<'_> {
                     )
                 }
             }),
+            Resource::Cards(op) => self.card_effect(&who, op, &e.amount),
             // Split above, unless conditions nest past MAX_SPLIT: said as its syntax.
             Resource::If(c, ..) => {
                 let mut cond = String::new();

@@ -10,6 +10,7 @@
 //! `grimoire explain` and `grimoire cards` print it, and the lint quotes it.
 
 mod amounts;
+mod cards;
 mod cases;
 mod conditions;
 mod effects;

@@ -41,16 +41,17 @@ impl En<'_> {
             return format!(":{name}");
         }
         match self.bound.get(r - self.rules.roles.len()) {
-            Some(Bound::Each(_)) => ":self".into(),
+            Some(Bound::Each(_) | Bound::Card) => ":self".into(),
             Some(Bound::Name(n)) => format!(":{n}"),
             None => format!(":role{r}"),
         }
     }
 
-    fn entity_syntax(&self, e: &Entity, out: &mut String) {
+    pub(super) fn entity_syntax(&self, e: &Entity, out: &mut String) {
         match e {
             Entity::Role(r) => out.push_str(&self.role_syntax(*r)),
             Entity::Target => out.push_str(":target"),
+            Entity::ThisCard => out.push_str(":this-card"),
             Entity::If(c, a, b) => {
                 self.if_syntax(c, out);
                 out.push(' ');
@@ -146,8 +147,8 @@ impl En<'_> {
             Int::Abs(x) => list("abs", &[x], out),
             Int::Count(over) | Int::Sum(over) => {
                 let count = matches!(e, Int::Count(_));
-                out.push_str(if count { "[count :" } else { "[sum :" });
-                out.push_str(self.kind(over.kind));
+                out.push_str(if count { "[count " } else { "[sum " });
+                self.source_syntax(&over.source, out);
                 // Inside, `:self` is each entity counted: said as written.
                 let mut inner = En {
                     rules: self.rules,
@@ -155,7 +156,7 @@ impl En<'_> {
                     args: self.args.clone(),
                     depth: self.depth,
                 };
-                inner.bind_self(over.outer, over.kind);
+                inner.bind_source(over.outer, &over.source);
                 if !count {
                     out.push(' ');
                     inner.int_syntax(&over.value, out);
@@ -207,6 +208,7 @@ impl En<'_> {
                     .map_or("?", |(name, _)| name.as_str());
                 out.push_str(&format!("[choice :{field}]"));
             }
+            Int::Extreme(..) | Int::Edge(..) | Int::Slot(_) => self.card_int_syntax(e, out),
         }
     }
 
@@ -307,6 +309,7 @@ impl En<'_> {
                 self.entity_syntax(b, out);
                 out.push(']');
             }
+            Bool::Named(_) | Bool::OfKind(..) | Bool::In(_) => self.card_bool_syntax(c, out),
         }
     }
 

@@ -59,6 +59,8 @@ pub(super) enum Bound {
     Name(String),
     /// `:self` inside `{:each KIND …}`, `[count KIND …]` or `[sum KIND …]`.
     Each(KindId),
+    /// `:self` inside a loop or a query over the cards of a pile.
+    Card,
 }
 
 /// One part of an explanation, kept apart so that losses can be gathered:
@@ -205,13 +207,18 @@ pub(super) fn count_of(n: i64, one: &str, many: &str) -> String {
 impl En<'_> {
     /// Binds `:self` at role `outer` to an entity of `kind`; returns what to restore.
     pub(super) fn bind_self(&mut self, outer: RoleId, kind: KindId) -> Vec<Bound> {
+        self.bind_as(outer, Bound::Each(kind))
+    }
+
+    /// Binds `:self` at role `outer` as `bound`; returns what to restore.
+    pub(super) fn bind_as(&mut self, outer: RoleId, bound: Bound) -> Vec<Bound> {
         let saved = self.bound.clone();
         let at = outer.index().saturating_sub(self.rules.roles.len());
         self.bound.truncate(at);
         while self.bound.len() < at {
             self.bound.push(Bound::Name("entity".into()));
         }
-        self.bound.push(Bound::Each(kind));
+        self.bound.push(bound);
         saved
     }
 
@@ -243,6 +250,7 @@ impl En<'_> {
         }
         match self.bound.get(r - self.rules.roles.len()) {
             Some(Bound::Each(k)) => Person::Named(format!("that {}", self.kind(*k))),
+            Some(Bound::Card) => Person::Named("that card".into()),
             Some(Bound::Name(n)) if n == crate::check::SELF => Person::Named("that entity".into()),
             Some(Bound::Name(n)) => Person::Named(format!("the {n}")),
             None => Person::Named(format!("role {r}")),
@@ -253,6 +261,7 @@ impl En<'_> {
         match e {
             Entity::Role(r) => self.role(*r),
             Entity::Target => Person::Named("the target".into()),
+            Entity::ThisCard => Person::Named("this card".into()),
             Entity::If(c, a, b) => {
                 let (c, a, b) = (self.cond(c), self.who(a), self.who(b));
                 Person::Named(format!(

@@ -44,7 +44,7 @@ pub use setup::Setup;
 pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
-pub use zones::{Layout, Overflow, Visibility, WhenEmpty, ZoneDef, ZoneSet};
+pub use zones::{Layout, MAX_CAPACITY, Overflow, Visibility, WhenEmpty, ZoneDef, ZoneSet};
 
 /// Every section's closed key sets, by name: for tools that list the
 /// language's words (the fuzzers' dictionary).
@@ -503,7 +503,13 @@ impl RuleSet {
                     if let Some((_, choices)) = pairs.iter().find(|(k, _)| *k == Section::Choices) {
                         choices::read(choices, &mut rules, diags);
                     }
-                    // Every name is declared now: operation bodies can be checked.
+                    // Every name is declared now: the zones, which card effects and
+                    // queries name wherever effects are written, then operation bodies.
+                    if let Some((_, zones)) = pairs.iter().find(|(k, _)| *k == Section::Zones) {
+                        // Cards kept in zones cost nothing unless `:cards` says what pays.
+                        rules.cards.get_or_insert_with(CardZones::free);
+                        zones::read(zones, &mut rules, diags);
+                    }
                     operations::bodies(&mut rules, &reading, diags)?;
                     kinds::removals(&mut rules, &reading, diags);
                 }
@@ -568,11 +574,8 @@ impl RuleSet {
                     let zoned = pairs.iter().any(|(k, _)| *k == Section::Zones);
                     cards::read(value, &mut rules, zoned, diags)
                 }
-                (Section::Zones, Some(value)) => {
-                    // Cards kept in zones cost nothing unless `:cards` says what pays.
-                    rules.cards.get_or_insert_with(CardZones::free);
-                    zones::read(value, &mut rules, diags)
-                }
+                // Read with `:params`, above, before any effect is checked.
+                (Section::Zones, Some(_)) => {}
                 (Section::Turns, Some(value)) => turns::read(value, &mut rules, diags),
                 (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
                 (Section::Budgets, Some(value)) => budgets::read(value, &mut rules, diags),
@@ -743,6 +746,9 @@ impl RuleSet {
             in_operation: false,
             in_status: false,
             bound: &[],
+            zones: self.zones.as_ref().filter(|z| !z.classic),
+            card_kinds: self.card_kinds.as_slice(),
+            this_card: false,
         }
     }
 

@@ -181,7 +181,8 @@ pub fn calls(r: &Resource) -> Vec<OpId> {
             | Resource::Status(_)
             | Resource::Spawn(_)
             | Resource::Run(_)
-            | Resource::Queue(_) => {}
+            | Resource::Queue(_)
+            | Resource::Cards(_) => {}
             Resource::Each(each) => each.effects.iter().for_each(|e| walk(&e.resource, out)),
             Resource::Op(o) => out.push(*o),
             Resource::If(_, a, b) => {
@@ -205,7 +206,8 @@ fn expansion(ops: &[OpDef]) -> Vec<(u64, u32)> {
             | Resource::Status(_)
             | Resource::Spawn(_)
             | Resource::Run(_)
-            | Resource::Queue(_) => (1, 0),
+            | Resource::Queue(_)
+            | Resource::Cards(_) => (1, 0),
             Resource::Each(each) => each.effects.iter().fold((0, 0), |acc, e| {
                 let (n, depth) = resource_cost(&e.resource, memo, ops);
                 (acc.0.saturating_add(n), acc.1.max(depth))

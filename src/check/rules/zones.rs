@@ -21,7 +21,7 @@ use crate::ids::{IdVec, KindId, ZoneId};
 use crate::syntax::{Form, Kind, Span};
 
 /// The most cards a zone may hold.
-pub const MAX_CAPACITY: i64 = 1000;
+pub const MAX_CAPACITY: i64 = crate::check::ast::MAX_PILE as i64;
 
 /// The most slots a board may have.
 pub const MAX_SLOTS: i64 = 64;
@@ -354,6 +354,8 @@ enum LinkKey {
     Reshuffle,
     /// `:when-empty {:draw-from Z}`
     DrawFrom,
+    /// `:when-empty {:effects […]}`: not a zone's name, effects.
+    Effects,
 }
 
 impl LinkKey {
@@ -366,11 +368,14 @@ impl LinkKey {
             LinkKey::Overflow => "`:overflow`",
             LinkKey::Reshuffle => "`:reshuffle`",
             LinkKey::DrawFrom => "`:draw-from`",
+            LinkKey::Effects => "`:effects`",
         }
     }
 }
 
-/// A zone's key naming another zone, kept until every zone is declared.
+/// A zone's key naming another zone, kept until every zone is declared;
+/// or its `:when-empty {:effects […]}`, kept until the zones are known, as
+/// the effects may name them.
 struct Link<'f, 'a> {
     zone: ZoneId,
     key: LinkKey,
@@ -390,7 +395,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             continue;
         }
         let id = ZoneId::new(zones.len());
-        zones.push(zone(name, body, rules, id, &mut links, diags));
+        zones.push(zone(name, body, id, &mut links, diags));
         spans.push(span);
     }
     if zones.is_empty() && declared > 0 {
@@ -406,6 +411,8 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     }
     zones.extend(engine_zones());
     let names: Vec<String> = zones.iter().map(|z| z.name.clone()).collect();
+    let (effects, links): (Vec<_>, Vec<_>) =
+        links.into_iter().partition(|l| l.key == LinkKey::Effects);
     for link in links {
         resolve(link, &names, &mut zones, diags);
     }
@@ -419,6 +426,13 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     together(&set, &spans, value.span, rules, diags);
     default_sources(&mut set);
     rules.zones = Some(set);
+    // They run for the seat that draws: the rule set's roles, as on its turn.
+    for link in effects {
+        let checked = check::effects(link.form, &rules.scope(), diags).unwrap_or_default();
+        if let Some(set) = rules.zones.as_mut() {
+            set.zones[link.zone].when_empty = WhenEmpty::Effects(checked);
+        }
+    }
 }
 
 /// Whether `name` may name a new zone: not the engine's, not taken by a role,
@@ -470,7 +484,6 @@ fn zone_name_free(
 fn zone<'f, 'a>(
     name: &str,
     body: &'f Form<'a>,
-    rules: &RuleSet,
     id: ZoneId,
     links: &mut Vec<Link<'f, 'a>>,
     diags: &mut Vec<Diagnostic>,
@@ -541,7 +554,7 @@ fn zone<'f, 'a>(
                     form: v,
                 });
             }
-            ZoneKey::WhenEmpty => z.when_empty = when_empty(v, rules, id, links, diags),
+            ZoneKey::WhenEmpty => z.when_empty = when_empty(v, id, links, diags),
         }
     }
     if z.slots > 0 {
@@ -553,7 +566,6 @@ fn zone<'f, 'a>(
 /// `:when-empty :nothing`, `{:reshuffle Z}`, `{:draw-from Z}` or `{:effects […]}`.
 fn when_empty<'f, 'a>(
     v: &'f Form<'a>,
-    rules: &RuleSet,
     id: ZoneId,
     links: &mut Vec<Link<'f, 'a>>,
     diags: &mut Vec<Diagnostic>,
@@ -583,9 +595,13 @@ fn when_empty<'f, 'a>(
     };
     match key {
         WhenEmptyKey::Effects => {
-            // They run for the seat that draws: the rule set's roles, as on its turn.
-            let effects = check::effects(form, &rules.scope(), diags).unwrap_or_default();
-            WhenEmpty::Effects(effects)
+            // Checked once the zones are known (see `read`).
+            links.push(Link {
+                zone: id,
+                key: LinkKey::Effects,
+                form,
+            });
+            WhenEmpty::Effects(Vec::new())
         }
         WhenEmptyKey::Reshuffle | WhenEmptyKey::DrawFrom => {
             let key = if key == WhenEmptyKey::Reshuffle {
@@ -644,6 +660,7 @@ fn resolve(
         LinkKey::Overflow => z.overflow = Overflow::To(target),
         LinkKey::Reshuffle => z.when_empty = WhenEmpty::Reshuffle(target),
         LinkKey::DrawFrom => z.when_empty = WhenEmpty::DrawFrom(target),
+        LinkKey::Effects => {}
     }
 }
 
