@@ -407,14 +407,30 @@ fn render_event<'n>(
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
         }
         GameEvent::Moved {
-            card, from, to, at, ..
+            card,
+            from,
+            to,
+            at,
+            seen,
+            ..
         } => {
+            // A card the seat saw at neither end is "a card", without its
+            // number: numbers are dealt in the deck's order.
+            let hidden = match sight {
+                Sight::Seat(s) => seen & (1u64 << s.index().min(63)) == 0,
+                Sight::All | Sight::Player => false,
+            };
+            let name = if hidden {
+                std::borrow::Cow::Borrowed("a card")
+            } else {
+                seat(card)
+            };
             let to = pile_name(rules, to, at, seat);
             let _ = if from == crate::eval::zones::MADE {
-                writeln!(out, "    {} is made: {to}", seat(card))
+                writeln!(out, "    {name} is made: {to}")
             } else {
                 let from = pile_name(rules, from, u32::MAX, seat);
-                writeln!(out, "    {}: {from} -> {to}", seat(card))
+                writeln!(out, "    {name}: {from} -> {to}")
             };
         }
         GameEvent::Shuffled {
@@ -450,7 +466,15 @@ fn render_event<'n>(
                     .collect();
                 crate::diag::list_and(names)
             };
-            let _ = writeln!(out, "    {} ({pile}) is shown to {whom}", seat(card));
+            // Named to a seat only if it was shown to it (a seat looked at
+            // another's hand sees that it happened, not what was seen).
+            let name = match sight {
+                Sight::Seat(s) if to & (1u64 << s.index().min(63)) == 0 => {
+                    std::borrow::Cow::Borrowed("a card")
+                }
+                _ => seat(card),
+            };
+            let _ = writeln!(out, "    {name} ({pile}) is shown to {whom}");
         }
         GameEvent::EndedTurn { seat: s } => {
             let _ = writeln!(out, "  {} ends the turn", seat(s));

@@ -148,7 +148,10 @@ fn mark_spawns(effects: &[Effect], spawned: &mut [bool]) {
             | Resource::Op(_)
             | Resource::Status(_)
             | Resource::Run(_)
-            | Resource::Queue(_) => {}
+            | Resource::Queue(_)
+            // Cards made by effects are instances of card kinds: ranks of
+            // those come with observations of zones.
+            | Resource::Cards(_) => {}
         }
     }
     for e in effects {

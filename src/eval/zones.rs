@@ -656,6 +656,11 @@ fn relocate(
     let Some((from, _)) = t.take(set, entity) else {
         return;
     };
+    // A seat that cannot see the pile it leaves cannot tell which card
+    // left: what it knew of this one is gone (a card seen in another's
+    // hand, then put back in the deck face down, is not known there).
+    let from_visible = t.visible_to(set, from);
+    t.placed[entity.index()].known &= from_visible;
     let before = t.placed[entity.index()].known;
     let was_in_play = set.zones[t.zone[from]].in_play;
     let index = match at {

@@ -257,3 +257,46 @@ fn an_invisible_status_stays_out_of_every_seats_log() {
             .any(|s| rules.statuses[s.status] == "chibaku-tensei")
     );
 }
+
+/// In a game of zones, a card p1 saw at neither end of a move is "a card"
+/// in p1's view, without its number (numbers are dealt in the deck's
+/// order): p2's draws never name the card, p1's own do, and the full log
+/// names every one.
+#[test]
+fn in_a_game_of_zones_a_seats_view_names_no_card_drawn_by_the_other() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = "tests/data/zones/rules/skirmish.edn";
+    for seed in ["1", "2", "3"] {
+        let seen = crate::common::run_in(
+            &["play", rules, "--seed", seed, "--view", "p1"],
+            "",
+            Some(root),
+        );
+        assert_eq!(
+            seen.status.code(),
+            Some(0),
+            "{}",
+            crate::common::text(&seen.stderr)
+        );
+        let seen = crate::common::text(&seen.stdout);
+        let theirs: Vec<&str> = seen
+            .lines()
+            .filter(|l| l.ends_with("deck -> p2's hand"))
+            .collect();
+        assert!(!theirs.is_empty(), "{seen}");
+        assert!(
+            theirs
+                .iter()
+                .all(|l| l.trim() == "a card: deck -> p2's hand"),
+            "{seen}"
+        );
+        let mine: Vec<&str> = seen
+            .lines()
+            .filter(|l| l.ends_with("deck -> p1's hand"))
+            .collect();
+        assert!(mine.iter().all(|l| l.contains('#')), "{seen}");
+        let full = crate::common::run_in(&["play", rules, "--seed", seed], "", Some(root));
+        let full = crate::common::text(&full.stdout);
+        assert!(!full.contains("a card: deck"), "{full}");
+    }
+}
