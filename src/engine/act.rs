@@ -43,6 +43,23 @@ enum ActionList {
 }
 
 impl Game<'_> {
+    /// Runs `card`'s effects with `seat`'s roles, a budget that ran out in
+    /// them said to be the card's, and logs what they did: both storages
+    /// play a card so once it is paid for.
+    #[inline(always)]
+    pub(super) fn run_card(&mut self, seat: EntityId, card: crate::ids::CardId) {
+        let (code, s) = (&self.code, seat.index());
+        code.program.apply_inline(
+            self.rules,
+            &code.cards[card.index()],
+            &mut self.state,
+            &self.roles[s * self.role_count..][..self.role_count],
+            &mut self.events,
+        );
+        self.state.claim(Owner::Card(card.index()));
+        self.flush_events(|cause| By::Card(card, cause));
+    }
+
     /// Does `action` for the entity whose turn it is.
     pub fn act(&mut self, action: Action) -> Result<(), Illegal> {
         if self.zoned {
@@ -73,16 +90,7 @@ impl Game<'_> {
                     cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
                     self.flush_events(|_| By::Played(card));
                 }
-                let code = &self.code;
-                code.program.apply_inline(
-                    rules,
-                    &code.cards[card.index()],
-                    &mut self.state,
-                    &self.roles[s * self.role_count..][..self.role_count],
-                    &mut self.events,
-                );
-                self.state.claim(Owner::Card(card.index()));
-                self.flush_events(|cause| By::Card(card, cause));
+                self.run_card(seat, card);
                 // A card played `:once` leaves the game instead.
                 if !def.play.once {
                     self.zones.discard(s, card);

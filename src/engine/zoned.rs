@@ -396,17 +396,7 @@ impl<'r> Game<'r> {
         if let Some(table) = self.state.cards.as_deref_mut() {
             table.set_this_card(entity);
         }
-        let code = &self.code;
-        let s = seat.index();
-        code.program.apply_inline(
-            rules,
-            &code.cards[card.index()],
-            &mut self.state,
-            &self.roles[s * self.role_count..][..self.role_count],
-            &mut self.events,
-        );
-        self.state.claim(Owner::Card(card.index()));
-        self.flush_events(|cause| By::Card(card, cause));
+        self.run_card(seat, card);
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();
         if playing.is_some()

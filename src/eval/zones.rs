@@ -703,6 +703,19 @@ pub fn shuffle(
     cause: Cause,
     events: &mut Vec<Event>,
 ) {
+    shuffle_logged(rules, state, pile, (MADE, 0), cause, events);
+}
+
+/// [`shuffle`], its event saying the `moved` cards of pile `from` came
+/// onto it first ([`MADE`] and 0 for a plain shuffle).
+fn shuffle_logged(
+    rules: &RuleSet,
+    state: &mut State,
+    pile: usize,
+    (from, moved): (u16, usize),
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
     let Some(set) = rules.zones.as_ref() else {
         return;
     };
@@ -723,8 +736,8 @@ pub fn shuffle(
     }
     events.push(Event {
         entity: EntityId::FIRST,
-        what: What::Shuffled(pile as u16, MADE),
-        before: 0,
+        what: What::Shuffled(pile as u16, from),
+        before: moved as i64,
         after: list.len() as i64,
         cause,
     });
@@ -750,26 +763,7 @@ fn reshuffle(
         t.take(set, e);
         place(rules, state, e, into, usize::MAX);
     }
-    let Some(t) = state.cards.as_deref_mut() else {
-        return;
-    };
-    let list = &mut t.piles[into];
-    list.shuffle(&mut state.rng);
-    let visible = t.visible_to(set, into);
-    let (list, defs) = (&t.piles[into], &mut t.defs[into]);
-    defs.clear();
-    for &e in list {
-        let placed = &mut t.placed[e.index()];
-        placed.known &= visible;
-        defs.push(placed.def);
-    }
-    events.push(Event {
-        entity: EntityId::FIRST,
-        what: What::Shuffled(into as u16, from as u16),
-        before: moved as i64,
-        after: list.len() as i64,
-        cause,
-    });
+    shuffle_logged(rules, state, into, (from as u16, moved), cause, events);
 }
 
 /// Seat `seat` draws one card into its pile of zone `into`, from the pile
