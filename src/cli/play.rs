@@ -12,7 +12,7 @@ use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
 use crate::engine::log::{Sight, action_words};
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
-use crate::engine::view::{Seen, View, ZoneName};
+use crate::engine::view::{Seen, Shape, View, ZoneName};
 use crate::engine::{Ability, Action, CardId, Game, Illegal, Log, Phase};
 use crate::files::DeckSource;
 use crate::ids::EntityId;
@@ -491,7 +491,7 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
             .copied()
             .unwrap_or(0)
     };
-    for (i, card) in own_hand(&view).enumerate() {
+    for (i, card) in own_hand(rules, &view).enumerate() {
         let c = &game.cards()[card.index()];
         let cost = c
             .play
@@ -525,15 +525,22 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
     prompt
 }
 
+/// The zone a seat plays its cards from: the hand of `:cards`, or the
+/// `:plays` zone of `:zones`.
+fn hand_zone(rules: &RuleSet) -> Option<ZoneName> {
+    match rules.zones.as_ref() {
+        Some(set) if !set.classic => set.plays.map(ZoneName::Zone),
+        _ => Some(ZoneName::Hand),
+    }
+}
+
 /// The cards of the seat's own hand in `view`, in order.
-fn own_hand(view: &View) -> impl Iterator<Item = CardId> + '_ {
-    view.zone(ZoneName::Hand, Some(view.seat))
+fn own_hand<'v>(rules: &RuleSet, view: &'v View) -> impl Iterator<Item = CardId> + 'v {
+    hand_zone(rules)
+        .and_then(|z| view.zone(z, Some(view.seat)))
         .into_iter()
         .flat_map(|z| &z.cards)
-        .filter_map(|c| match c {
-            Seen::Card(card) => Some(*card),
-            Seen::Hidden => None,
-        })
+        .filter_map(|c| c.card())
 }
 
 /// What a seat sees, as its screen shows it, read from its view alone
@@ -578,47 +585,84 @@ pub fn view_screen(
     };
     let mut out = table.render(rules, names);
     let name = |c: &CardId| cards.get(c.index()).map_or("?", |c| c.name.as_str());
+    let hand = hand_zone(rules);
+    let aside = |z: ZoneName| match (z, rules.zones.as_ref()) {
+        (ZoneName::Zone(z), Some(set)) => z == set.playing || z == set.removed,
+        _ => false,
+    };
     for zone in &view.zones {
         let owner = zone
             .owner
             .and_then(|o| rules.seats.get(o.index()))
             .map(|o| format!("{o}'s "))
             .unwrap_or_default();
-        let what = zone.zone.word();
+        let what = zone.zone.word(rules);
         let count = match zone.len() {
             0 => "empty".to_string(),
             n => format!("{n} card{}", crate::diag::plural(n)),
         };
-        let mine = zone.owner == Some(view.seat) && zone.zone == ZoneName::Hand;
-        if mine && !own_hand {
+        let mine = zone.owner == Some(view.seat) && Some(zone.zone) == hand;
+        // The cards being played, and those out of the game, are no place on the table.
+        if (mine && !own_hand) || (aside(zone.zone) && zone.is_empty()) {
             continue;
         }
         let seen: Vec<&str> = zone
             .cards
             .iter()
-            .filter_map(|c| match c {
-                Seen::Card(c) => Some(name(c)),
-                Seen::Hidden => None,
-            })
+            .filter_map(|c| c.card().map(|c| name(&c)))
             .collect();
         let hidden = zone.len() - seen.len();
-        // A hand is listed by name as far as it is seen; a pile by its count and its top.
-        let _ = match zone.zone {
-            ZoneName::Hand if hidden == 0 && !seen.is_empty() => {
+        // A hand is listed by name as far as it is seen; a pile by its count
+        // and its top; a board slot by slot.
+        let _ = match zone.shape {
+            Shape::Listed if hidden == 0 && !seen.is_empty() => {
                 writeln!(out, "{owner}{what}: {}", seen.join(", "))
             }
-            ZoneName::Hand if !seen.is_empty() => {
+            Shape::Listed if !seen.is_empty() => {
                 writeln!(out, "{owner}{what}: {count}, of them {}", seen.join(", "))
             }
-            _ => match zone.cards.last() {
-                Some(Seen::Card(top)) => {
-                    writeln!(out, "{owner}{what}: {count}, {} on top", name(top))
+            Shape::Board => {
+                let slots: Vec<String> = zone
+                    .cards
+                    .iter()
+                    .map(|c| match *c {
+                        Seen::Instance(card, e) => on_board(rules, cards, view, card, e),
+                        Seen::Card(card) => name(&card).to_string(),
+                        Seen::Empty => "-".to_string(),
+                        Seen::Hidden => "a card".to_string(),
+                    })
+                    .collect();
+                match zone.is_empty() {
+                    true => writeln!(out, "{owner}{what}: empty"),
+                    false => writeln!(out, "{owner}{what}: {}", slots.join(" | ")),
                 }
-                _ => writeln!(out, "{owner}{what}: {count}"),
+            }
+            _ => match zone.cards.last().and_then(|c| c.card()) {
+                Some(top) => writeln!(out, "{owner}{what}: {count}, {} on top", name(&top)),
+                None => writeln!(out, "{owner}{what}: {count}"),
             },
         };
     }
     out
+}
+
+/// A card on a board, with the values of its instance that are not its
+/// attributes' defaults: `Yeti (attack 4, health 3)`.
+fn on_board(rules: &RuleSet, cards: &[Card], view: &View, card: CardId, e: EntityId) -> String {
+    let name = cards.get(card.index()).map_or("?", |c| c.name.as_str());
+    let values = view.rows.get(e.index()).map_or(&[][..], |r| &r.values);
+    let shown: Vec<String> = rules
+        .attribute_defs
+        .iter()
+        .zip(values)
+        .enumerate()
+        .filter(|(_, (def, v))| **v != def.default)
+        .map(|(a, (_, v))| format!("{} {v}", rules.attributes[crate::ids::AttrId::new(a)]))
+        .collect();
+    match shown.is_empty() {
+        true => name.to_string(),
+        false => format!("{name} ({})", shown.join(", ")),
+    }
 }
 
 /// Asks the person for one of the rule set's actions: every legal (action,

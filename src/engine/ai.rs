@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use super::view::{Unseen, sees_status};
 use super::{Ability, Action, Game, Phase, cards};
 use crate::check::ast::EntityId;
-use crate::eval::{Event, Rng, State, forget_statuses};
+use crate::eval::{Event, Rng, State, forget_statuses, zones};
 
 /// How a computer player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,9 @@ pub struct Ai {
     replies: Vec<Vec<Action>>,
     /// What dealing the search's worlds reuses.
     unseen: Unseen,
+    /// Greedy's world, with cards in zones: the state with what the mover
+    /// cannot see dealt anew, once a decision; each trial starts from it.
+    world: Option<State>,
     /// The search deals its worlds from the hidden cards in their true order
     /// (the fairness test's negative control).
     true_order: bool,
@@ -107,6 +110,9 @@ pub const CHANCE_SAMPLES: u32 = 16;
 
 /// Mixed into the lookahead generator's seed, so its draws are not the game's.
 const LOOKAHEAD: u64 = 0x6C6F_6F6B_6168_6561;
+
+/// Mixed into the seed of the generator greedy deals its world with.
+const WORLD: u64 = 0x776F_726C_6473_6565;
 
 impl Ai {
     /// A new player.
@@ -364,8 +370,21 @@ impl Ai {
             .statuses()
             .iter()
             .any(|i| !sees_status(rules, seat, i));
+        // With cards in zones, the trials play in one world dealt from the
+        // mover's view: a card that draws must not draw the true next card.
+        let world = match game.zoned() {
+            true => {
+                let world = self.world.get_or_insert_with(|| game.state.clone());
+                world.clone_from(&game.state);
+                let deal: u64 = game.state.rng.clone().random();
+                let mut rng = Rng::seed_from_u64(deal ^ WORLD);
+                zones::determinise(rules, world, seat, &mut rng, self.unseen.instances());
+                Some(&*world)
+            }
+            false => None,
+        };
         let copy = |scratch: &mut State| {
-            scratch.clone_from(&game.state);
+            scratch.clone_from(world.unwrap_or(&game.state));
             if unseen {
                 forget_statuses(scratch, |i| sees_status(rules, seat, i));
             }
@@ -401,6 +420,9 @@ impl Ai {
                     swap(scratch, &mut lookahead);
                     self.events.clear();
                     match action.ability {
+                        Ability::Card(i) if world.is_some() => {
+                            game.try_card_zoned(scratch, usize::from(i), roles, &mut self.events);
+                        }
                         Ability::Card(i) => {
                             let id = (game.hand()[usize::from(i)]).index();
                             cards::pay(rules, scratch, game.current, &cards[id], &mut self.events);

@@ -17,6 +17,10 @@
 //!   `:removed`, and in a zone not in play otherwise;
 //! - `zone-capacity`: no pile holds more than its zone's capacity (its slots);
 //! - `known-sound`: every seat that sees a pile knows each of its cards;
+//! - `view-hides`: no seat's view names a card it may not see nor know (in
+//!   another's hand, a draw pile, a zone hidden from it), nor shows the
+//!   values of such an instance; and with `:zones` the view is the same
+//!   once the cards the seat cannot tell are moved round among their places;
 //! - `queue-limit`: the turn queue within [`MAX_QUEUE`] entries (plus the base queue a round splices in);
 //! - `turn-limit`: the turn number never past the rule set's `:turns :limit`;
 //! - `must-discard`: a player told to discard has that many cards it may discard;
@@ -59,6 +63,8 @@ pub enum Invariant {
     ZoneCapacity,
     /// Who sees a pile knows its cards.
     KnownSound,
+    /// A seat's view shows nothing it may not see.
+    ViewHides,
     /// The turn queue within its limit.
     QueueLimit,
     /// The turn number within the rule set's limit.
@@ -82,6 +88,7 @@ impl Invariant {
         Invariant::ZoneMembership,
         Invariant::ZoneCapacity,
         Invariant::KnownSound,
+        Invariant::ViewHides,
         Invariant::QueueLimit,
         Invariant::TurnLimit,
         Invariant::MustDiscard,
@@ -100,6 +107,7 @@ impl Invariant {
             Invariant::ZoneMembership => "zone-membership",
             Invariant::ZoneCapacity => "zone-capacity",
             Invariant::KnownSound => "known-sound",
+            Invariant::ViewHides => "view-hides",
             Invariant::QueueLimit => "queue-limit",
             Invariant::TurnLimit => "turn-limit",
             Invariant::MustDiscard => "must-discard",
@@ -339,10 +347,12 @@ impl Monitor {
             }
         }
         if game.zoned() {
-            return check_zones(game);
+            check_zones(game)?;
+            return check_views(game);
         }
         self.check_hands(game)?;
-        self.check_cards(game)
+        self.check_cards(game)?;
+        check_views(game)
     }
 
     /// The log's entries since the last check: each change ends within its
@@ -580,6 +590,119 @@ fn check_zones(game: &Game<'_>) -> Result<(), Violation> {
         ));
     }
     Ok(())
+}
+
+/// `view-hides`, by a reading of the rules of its own: for each seat, the
+/// cards its view names are the ones it may see or knows, and the values it
+/// shows are those of the instances it may tell; with `:zones`, its view is
+/// unchanged when the cards it cannot tell are rotated one place along.
+fn check_views(game: &Game<'_>) -> Result<(), Violation> {
+    check_views_of(game, &|g, seat| g.view(seat))
+}
+
+/// `view-hides` ([`Monitor::check`] checks it with [`Game::view`]) of the
+/// views `see` gives: for its test, which must be shown leaky views.
+#[doc(hidden)]
+pub fn check_views_of(
+    game: &Game<'_>,
+    see: &dyn Fn(&Game<'_>, EntityId) -> super::view::View,
+) -> Result<(), Violation> {
+    let rules = game.rules();
+    if rules.cards.is_none() && rules.zones.is_none() {
+        return Ok(());
+    }
+    for seat in EntityId::below(game.seats()) {
+        let view = see(game, seat);
+        let told = told_by(game, seat);
+        let hides = |detail: String| Err(broken(Invariant::ViewHides, detail));
+        let who = entity_name(rules, seat);
+        if !game.zoned() {
+            // Classic storage: another's hand and every draw pile are hidden.
+            for zone in &view.zones {
+                let theirs = zone.zone == super::view::ZoneName::Hand && zone.owner != Some(seat);
+                let hidden = theirs || zone.zone == super::view::ZoneName::Deck;
+                if hidden && zone.cards.iter().any(|c| c.card().is_some()) {
+                    return hides(format!(
+                        "{who}'s view names a card of a hidden {}",
+                        zone.zone.word(rules)
+                    ));
+                }
+            }
+            continue;
+        }
+        for row in &view.rows {
+            if !told[row.entity.index()] && (!row.values.is_empty() || row.kind.is_some()) {
+                return hides(format!(
+                    "{who}'s view shows the values of {}, which it cannot tell",
+                    game.entity_name(row.entity)
+                ));
+            }
+        }
+        for zone in &view.zones {
+            for c in &zone.cards {
+                if let super::view::Seen::Instance(_, e) = *c
+                    && !told[e.index()]
+                {
+                    return hides(format!(
+                        "{who}'s view names {}, which it cannot tell",
+                        game.entity_name(e)
+                    ));
+                }
+            }
+        }
+        let hidden: Vec<EntityId> = EntityId::below(told.len())
+            .filter(|e| !told[e.index()])
+            .filter(|&e| {
+                game.state()
+                    .cards
+                    .as_deref()
+                    .is_some_and(|t| t.card(e).is_some())
+            })
+            .collect();
+        if hidden.len() > 1 {
+            let mut moved = game.clone();
+            for pair in hidden.windows(2) {
+                moved.swap_cards_unchecked(pair[0], pair[1]);
+            }
+            if see(&moved, seat) != view {
+                return hides(format!(
+                    "{who}'s view changes when the cards it cannot tell are moved round"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Per entity, whether `seat` may tell which card it is (and every entity
+/// that is no card): it sees the pile (`:all`, or `:owner` and owns it), or
+/// the card on top of a `:top-visible` pile, or knows it.
+fn told_by(game: &Game<'_>, seat: EntityId) -> Vec<bool> {
+    use crate::check::rules::Visibility;
+    let state = game.state();
+    let mut told = vec![true; state.len()];
+    let (Some(set), Some(t)) = (game.rules().zones.as_ref(), state.cards.as_deref()) else {
+        return told;
+    };
+    for pile in 0..t.piles() {
+        let zone = &set.zones[t.zone_of(pile)];
+        let sees = match zone.visible {
+            Visibility::All => true,
+            Visibility::Owner => t.owner_of(set, pile) == Some(seat),
+            Visibility::Nobody => false,
+        };
+        let cards: Vec<EntityId> = t
+            .contents(pile)
+            .iter()
+            .copied()
+            .filter(|&e| t.card(e).is_some())
+            .collect();
+        for (i, &e) in cards.iter().enumerate() {
+            let top = zone.top_visible && i + 1 == cards.len();
+            told[e.index()] = sees || top || t.known(e) & (1u64 << seat.index().min(63)) != 0;
+        }
+    }
+    told
 }
 
 /// Plays `game` (new or just reset) to its end with computer players of

@@ -19,10 +19,12 @@
 use super::cards::Pool;
 use super::{CardId, Game, TurnContext};
 use crate::check::rules::RuleSet;
+use crate::eval::zones::Redeal;
 use crate::eval::{Instance, Rng};
-use crate::ids::{EntityId, KindId, StatusId};
+use crate::ids::{EntityId, KindId, StatusId, ZoneId};
 
-/// A zone of a game, by what it is for.
+/// A zone of a game: one of the three of classic storage (`:cards`), or
+/// one a rule set declares in `:zones`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ZoneName {
     /// A draw pile: shared, or one per seat (`:deck :per-seat`); nobody sees its cards.
@@ -31,17 +33,35 @@ pub enum ZoneName {
     Hand,
     /// A discard pile, laid out as the draw piles: everyone sees it.
     Discard,
+    /// A zone of `:zones` (its own, `:playing` or `:removed`).
+    Zone(ZoneId),
 }
 
 impl ZoneName {
     /// Its name in words, as screens say it.
-    pub fn word(self) -> &'static str {
+    pub fn word(self, rules: &RuleSet) -> &str {
         match self {
             ZoneName::Deck => "deck",
             ZoneName::Hand => "hand",
             ZoneName::Discard => "discard pile",
+            ZoneName::Zone(z) => rules
+                .zones
+                .as_ref()
+                .and_then(|set| set.zones.get(z))
+                .map_or("zone", |d| d.name.as_str()),
         }
     }
+}
+
+/// How a screen lays a zone out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A hand, or a zone in no order: its cards by name, as far as they are seen.
+    Listed,
+    /// A pile with a top: its count, and its top card when that is seen.
+    Pile,
+    /// A board: its cards by slot.
+    Board,
 }
 
 /// One card place as a seat sees it.
@@ -49,10 +69,25 @@ impl ZoneName {
 pub enum Seen {
     /// A card the seat sees: which card it is.
     Card(CardId),
+    /// A card instance the seat sees (`:zones`): which card, and the entity
+    /// whose row holds its values.
+    Instance(CardId, EntityId),
+    /// A board's empty slot.
+    Empty,
     /// A card the seat cannot see: neither which it is nor anything that
     /// would tell (an instance's number is dealt in deck order, so it too is
     /// left out).
     Hidden,
+}
+
+impl Seen {
+    /// The card seen here, if one is.
+    pub fn card(self) -> Option<CardId> {
+        match self {
+            Seen::Card(c) | Seen::Instance(c, _) => Some(c),
+            Seen::Empty | Seen::Hidden => None,
+        }
+    }
 }
 
 /// A zone as a seat sees it: its cards in order, the top (the next drawn) last.
@@ -62,30 +97,34 @@ pub struct ZoneView {
     pub zone: ZoneName,
     /// The seat it belongs to; `None` for a zone all seats share.
     pub owner: Option<EntityId>,
-    /// Its cards, bottom first.
+    /// How a screen lays it out.
+    pub shape: Shape,
+    /// Its cards, bottom first (a board's by slot).
     pub cards: Vec<Seen>,
 }
 
 impl ZoneView {
-    /// How many cards it holds.
+    /// How many cards it holds (a board's empty slots not counted).
     pub fn len(&self) -> usize {
-        self.cards.len()
+        self.cards.iter().filter(|c| **c != Seen::Empty).count()
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.len() == 0
     }
 }
 
-/// One entity as a seat sees it: every entity's values are public.
+/// One entity as a seat sees it: every entity's values are public but a
+/// card instance's the seat cannot tell (`:zones`), which would name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// Which entity.
     pub entity: EntityId,
-    /// Its kind; `None` once it has left play.
+    /// Its kind; `None` once it has left play, and for a card instance out of play.
     pub kind: Option<KindId>,
-    /// Its values, in the rule set's attribute order (with status modifiers applied).
+    /// Its values, in the rule set's attribute order (with status modifiers
+    /// applied); none for a card instance the seat cannot tell.
     pub values: Vec<i64>,
 }
 
@@ -125,7 +164,8 @@ pub struct View {
     /// The statuses the seat sees, in the order they were acquired.
     pub statuses: Vec<SeenStatus>,
     /// Every zone: the draw piles, then each seat's hand, then the discard
-    /// piles (each in seat order); none without `:cards`.
+    /// piles (each in seat order); with `:zones`, each zone's piles in the
+    /// order declared (`:playing` and `:removed` last); none without cards.
     pub zones: Vec<ZoneView>,
 }
 
@@ -154,6 +194,8 @@ pub fn sees_status(rules: &RuleSet, seat: EntityId, inst: &Instance) -> bool {
 pub struct Unseen {
     /// The pooled hidden cards of one draw pile.
     cards: Vec<CardId>,
+    /// What dealing the instances of `:zones` anew reuses.
+    instances: Redeal,
 }
 
 impl Unseen {
@@ -161,17 +203,33 @@ impl Unseen {
     pub fn new() -> Unseen {
         Unseen::default()
     }
+
+    /// What dealing the instances of `:zones` anew reuses.
+    pub(super) fn instances(&mut self) -> &mut Redeal {
+        &mut self.instances
+    }
 }
 
 impl Game<'_> {
     /// What `seat` may see now ([`View`]).
     pub fn view(&self, seat: EntityId) -> View {
         let state = &self.state;
+        let sees = |entity| match (self.rules.zones.as_ref(), state.cards.as_deref()) {
+            (Some(set), Some(t)) if t.card(entity).is_some() => t.sees(set, seat, entity),
+            _ => true,
+        };
         let rows = EntityId::below(state.len())
-            .map(|entity| Row {
-                entity,
-                kind: state.kind(entity),
-                values: state.row(entity).to_vec(),
+            .map(|entity| match sees(entity) {
+                true => Row {
+                    entity,
+                    kind: state.kind(entity),
+                    values: state.row(entity).to_vec(),
+                },
+                false => Row {
+                    entity,
+                    kind: None,
+                    values: Vec::new(),
+                },
             })
             .collect();
         let statuses = state
@@ -193,8 +251,46 @@ impl Game<'_> {
             ctx: self.ctx(),
             rows,
             statuses,
-            zones: self.classic_zone_views(seat),
+            zones: match self.zoned() {
+                true => self.zoned_views(seat),
+                false => self.classic_zone_views(seat),
+            },
         }
+    }
+
+    /// The piles of `:zones` as `seat` sees them, pile by pile.
+    fn zoned_views(&self, seat: EntityId) -> Vec<ZoneView> {
+        let (Some(set), Some(t)) = (self.rules.zones.as_ref(), self.state.cards.as_deref()) else {
+            return Vec::new();
+        };
+        (0..t.piles())
+            .map(|p| {
+                let zone = t.zone_of(p);
+                let def = &set.zones[zone];
+                let shape = if def.slots > 0 {
+                    Shape::Board
+                } else if def.ordered {
+                    Shape::Pile
+                } else {
+                    Shape::Listed
+                };
+                let cards = t
+                    .contents(p)
+                    .iter()
+                    .map(|&e| match t.card(e) {
+                        None => Seen::Empty,
+                        Some(c) if t.sees(set, seat, e) => Seen::Instance(c, e),
+                        Some(_) => Seen::Hidden,
+                    })
+                    .collect();
+                ZoneView {
+                    zone: ZoneName::Zone(zone),
+                    owner: t.owner_of(set, p),
+                    shape,
+                    cards,
+                }
+            })
+            .collect()
     }
 
     /// The zones of classic storage as `seat` sees them.
@@ -209,6 +305,7 @@ impl Game<'_> {
             out.push(ZoneView {
                 zone: ZoneName::Deck,
                 owner: pile_owner(p),
+                shape: Shape::Pile,
                 cards: vec![Seen::Hidden; zones.pile_contents(p).0.len()],
             });
         }
@@ -217,6 +314,7 @@ impl Game<'_> {
             out.push(ZoneView {
                 zone: ZoneName::Hand,
                 owner: Some(s),
+                shape: Shape::Listed,
                 cards: if s == seat {
                     hand.iter().map(|&c| Seen::Card(c)).collect()
                 } else {
@@ -228,6 +326,7 @@ impl Game<'_> {
             out.push(ZoneView {
                 zone: ZoneName::Discard,
                 owner: pile_owner(p),
+                shape: Shape::Pile,
                 cards: zones
                     .pile_contents(p)
                     .1
@@ -277,7 +376,18 @@ impl Game<'_> {
         scratch: &mut Unseen,
         pool: Pool,
     ) {
-        if self.rules.cards.is_some() {
+        if self.zoned() {
+            // Instances are dealt anew in place: there is no true order to keep.
+            crate::eval::zones::determinise(
+                self.rules,
+                &mut self.state,
+                seat,
+                rng,
+                &mut scratch.instances,
+            );
+            self.changed = true;
+            self.dirty = u64::MAX;
+        } else if self.rules.cards.is_some() {
             self.zones
                 .determinise(seat.index(), rng, &mut scratch.cards, pool);
         }
@@ -301,6 +411,7 @@ impl Game<'_> {
             ZoneName::Hand => (index < self.seats).then(|| zones.hand(EntityId::new(index))),
             ZoneName::Deck => (index < zones.piles()).then(|| zones.pile_contents(index).0),
             ZoneName::Discard => (index < zones.piles()).then(|| zones.pile_contents(index).1),
+            ZoneName::Zone(_) => None,
         }
     }
 
@@ -317,6 +428,7 @@ impl Game<'_> {
             ZoneName::Deck => draw,
             ZoneName::Hand => hands,
             ZoneName::Discard => discards,
+            ZoneName::Zone(_) => return false,
         };
         match zones.get_mut(index) {
             Some(z) => {
@@ -326,6 +438,17 @@ impl Game<'_> {
             }
             None => false,
         }
+    }
+
+    /// Swaps which cards the instances `a` and `b` are (`:zones`), each
+    /// staying where it lies, unchecked: for the fairness test, which
+    /// permutes what a seat cannot see with a generator of its own. Whether
+    /// both are cards.
+    #[doc(hidden)]
+    pub fn swap_cards_unchecked(&mut self, a: EntityId, b: EntityId) -> bool {
+        self.changed = true;
+        self.dirty = u64::MAX;
+        crate::eval::zones::swap_cards_unchecked(&mut self.state, a, b)
     }
 
     /// Drops every status instance `keep` refuses, silently (no events, no

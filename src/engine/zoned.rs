@@ -11,7 +11,7 @@ use super::{Ability, Action, By, CardId, Game, GameEvent, Illegal, MAX_ACTIONS_P
 use crate::check::defs::Card;
 use crate::check::rules::{Overflow, RuleSet, ZoneSet};
 use crate::eval::zones::{self, At, CardSpec};
-use crate::eval::{Cause, Owner};
+use crate::eval::{Cause, Event, Owner, State};
 use crate::ids::{EntityId, KindId, ZoneId};
 
 /// Where a turn goes back to while a seat chooses a discard an effect left
@@ -71,6 +71,39 @@ impl<'r> Game<'r> {
     fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
         let pile = self.hand_pile(seat)?;
         self.state.cards.as_deref()?.contents(pile).get(i).copied()
+    }
+
+    /// A trial of playing card `i` of the hand of the seat whose turn it is
+    /// on `state`, a copy of the game's (a computer player's lookahead): the
+    /// instance goes where the card goes, is paid for, and its effects run
+    /// with `roles`, `:this-card` being it. Nothing after (no discard, no
+    /// refill, no turn passing): what the play itself changes is what is scored.
+    pub(super) fn try_card_zoned(
+        &self,
+        state: &mut State,
+        i: usize,
+        roles: &[EntityId],
+        events: &mut Vec<Event>,
+    ) {
+        let (rules, seat) = (self.rules, self.current);
+        let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
+            return;
+        };
+        let Some(&card) = self.hand().get(i) else {
+            return;
+        };
+        let def = &self.cards[card.index()];
+        let dest = def.play.to.unwrap_or(set.playing);
+        if let Some(pile) = state.cards.as_deref().and_then(|t| t.pile(set, dest, seat)) {
+            let cause = Cause::effect(0);
+            zones::move_card(rules, state, entity, pile, At::Top, cause, events);
+        }
+        super::cards::pay(rules, state, seat, def, events);
+        if let Some(table) = state.cards.as_deref_mut() {
+            table.set_this_card(entity);
+        }
+        let (program, code) = (&self.code.program, &self.code.cards[card.index()]);
+        program.apply_inline(rules, code, state, roles, events);
     }
 
     /// Cards left in the pile `seat`'s hand draws from.

@@ -375,6 +375,29 @@ impl CardTable {
         }
     }
 
+    /// The seats that see which card `entity` is, where it lies now: those
+    /// that see its pile, those that see it on top of a `:top-visible` pile.
+    fn sight(&self, set: &ZoneSet, pile: usize, entity: EntityId) -> u64 {
+        let on_top = set.zones[self.zone[pile]].top_visible
+            && self.piles[pile].iter().rev().find(|&&e| e != HOLE) == Some(&entity);
+        if on_top {
+            self.all_seats()
+        } else {
+            self.visible_to(set, pile)
+        }
+    }
+
+    /// Whether `seat` may tell which card `entity` is: it sees its pile, or
+    /// it on top of a `:top-visible` pile, or knows it (looked at, shown,
+    /// or followed there). False for an entity that is no card.
+    pub fn sees(&self, set: &ZoneSet, seat: EntityId, entity: EntityId) -> bool {
+        let Some(pile) = self.pile_of(entity) else {
+            return false;
+        };
+        let bit = 1u64 << seat.index().min(63);
+        (self.sight(set, pile, entity) | self.known(entity)) & bit != 0
+    }
+
     /// Pile `pile`'s instances, to break behind the engine's back: only for
     /// tests of the invariants, which must be shown broken tables.
     #[doc(hidden)]
@@ -653,13 +676,17 @@ fn relocate(
         return;
     };
     let t = table(state);
+    // Seen on top of a `:top-visible` pile, it is known to all as it leaves.
+    let from_visible = match t.pile_of(entity) {
+        Some(from) => t.sight(set, from, entity),
+        None => return,
+    };
     let Some((from, _)) = t.take(set, entity) else {
         return;
     };
     // A seat that cannot see the pile it leaves cannot tell which card
     // left: what it knew of this one is gone (a card seen in another's
     // hand, then put back in the deck face down, is not known there).
-    let from_visible = t.visible_to(set, from);
     t.placed[entity.index()].known &= from_visible;
     let before = t.placed[entity.index()].known;
     let was_in_play = set.zones[t.zone[from]].in_play;
@@ -841,6 +868,138 @@ pub fn draw_between(
         return false;
     };
     move_card(rules, state, card, hand, At::Top, cause, events) == Moved::Done
+}
+
+/// What [`determinise`] reuses from one world to the next, so that once it
+/// has grown dealing one allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Redeal {
+    /// The instances the seat cannot tell, in canonical order (pile, place).
+    slots: Vec<(EntityId, u16, u16)>,
+    /// Their cards, in step with `slots`.
+    defs: Vec<CardId>,
+    /// Their values and base values, a row each, in step with `slots`.
+    rows: Vec<i64>,
+    /// The order they are dealt back in.
+    order: Vec<u32>,
+}
+
+/// Deals anew every card `seat` cannot tell (in a pile it does not see, not
+/// on a `:top-visible` top, not known to it): their cards and values are
+/// pooled, the pool sorted (so the true places are not even the shuffle's
+/// input), shuffled with `rng` and written back onto the same instances in
+/// the same places, so no instance moves and none gives its card away. Two
+/// states that differ only in where the cards `seat` cannot tell lie deal
+/// the same world from the same `rng`.
+pub fn determinise(
+    rules: &RuleSet,
+    state: &mut State,
+    seat: EntityId,
+    rng: &mut super::Rng,
+    scratch: &mut Redeal,
+) {
+    let (Some(set), Some(t)) = (rules.zones.as_ref(), state.cards.as_deref()) else {
+        return;
+    };
+    let Redeal {
+        slots,
+        defs,
+        rows,
+        order,
+    } = scratch;
+    slots.clear();
+    defs.clear();
+    rows.clear();
+    order.clear();
+    for (p, pile) in t.piles.iter().enumerate() {
+        for (at, &e) in pile.iter().enumerate() {
+            if e != HOLE && !t.sees(set, seat, e) {
+                slots.push((e, p as u16, at as u16));
+            }
+        }
+    }
+    if slots.len() < 2 {
+        return;
+    }
+    let width = state.width;
+    let row = 2 * width;
+    for &(e, _, _) in slots.iter() {
+        defs.push(t.placed[e.index()].def);
+        let at = e.index() * width;
+        rows.extend_from_slice(&state.values[at..at + width]);
+        match state.base.get(at..at + width) {
+            Some(base) => rows.extend_from_slice(base),
+            None => rows.extend_from_slice(&state.values[at..at + width]),
+        }
+    }
+    order.extend(0..slots.len() as u32);
+    let key = |i: &u32| {
+        let i = *i as usize;
+        (defs[i], &rows[i * row..(i + 1) * row])
+    };
+    order.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
+    order.shuffle(rng);
+    let Some(t) = state.cards.as_deref_mut() else {
+        return;
+    };
+    for (k, &(e, pile, at)) in slots.iter().enumerate() {
+        let i = order[k] as usize;
+        let def = defs[i];
+        let kind = t.specs.get(def.index()).map_or(ZONED, |s| s.kind);
+        let placed = &mut t.placed[e.index()];
+        placed.def = def;
+        placed.kind = kind;
+        t.defs[usize::from(pile)][usize::from(at)] = def;
+        let at = e.index() * width;
+        state.values[at..at + width].copy_from_slice(&rows[i * row..i * row + width]);
+        if let Some(base) = state.base.get_mut(at..at + width) {
+            base.copy_from_slice(&rows[i * row + width..(i + 1) * row]);
+        }
+        // An instance in play has its card's kind; out of play it stays `ZONED`.
+        let k = &mut state.kinds[e.index()];
+        if *k != ZONED && *k != GONE {
+            *k = kind;
+        }
+    }
+}
+
+/// Swaps which cards instances `a` and `b` are (their cards and values),
+/// each staying where it lies, behind the engine's back: for the fairness
+/// test, which moves what a seat cannot see by a rule of its own. Whether
+/// both are cards.
+#[doc(hidden)]
+pub fn swap_cards_unchecked(state: &mut State, a: EntityId, b: EntityId) -> bool {
+    let Some(t) = state.cards.as_deref_mut() else {
+        return false;
+    };
+    let (Some(pa), Some(pb)) = (t.pile_of(a), t.pile_of(b)) else {
+        return false;
+    };
+    let (Some(at_a), Some(at_b)) = (t.position(a), t.position(b)) else {
+        return false;
+    };
+    let (da, db) = (t.placed[a.index()], t.placed[b.index()]);
+    for (e, from) in [(a, db), (b, da)] {
+        let placed = &mut t.placed[e.index()];
+        placed.def = from.def;
+        placed.kind = from.kind;
+    }
+    t.defs[pa][at_a] = db.def;
+    t.defs[pb][at_b] = da.def;
+    let w = state.width;
+    for i in 0..w {
+        state.values.swap(a.index() * w + i, b.index() * w + i);
+        if !state.base.is_empty() {
+            state.base.swap(a.index() * w + i, b.index() * w + i);
+        }
+    }
+    for (e, kind) in [(a, db.kind), (b, da.kind)] {
+        let k = &mut state.kinds[e.index()];
+        if *k != ZONED && *k != GONE {
+            *k = kind;
+        }
+    }
+    true
 }
 
 /// Takes card `entity` out of its pile and out of the table, as if it had

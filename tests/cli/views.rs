@@ -300,3 +300,43 @@ fn in_a_game_of_zones_a_seats_view_names_no_card_drawn_by_the_other() {
         assert!(!full.contains("a card: deck"), "{full}");
     }
 }
+
+/// `play --human` in a game of zones: p1 sees its own hand by name, p2's
+/// by its count, the deck by its count, the discard pile's top card, each
+/// board slot by slot with the values of the minions on it, and the cards
+/// out of the game; never the cards being played, nor a card of p2's hand.
+#[test]
+fn a_person_in_a_game_of_zones_sees_boards_by_slot_and_the_others_hand_by_count() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = "tests/data/zones/rules/skirmish.edn";
+    // End two turns, play the third card of the hand (a Raider), end the turn.
+    let out = crate::common::run_in(
+        &["play", rules, "--human", "--seed", "3"],
+        "a1\na1\n3\na1\n",
+        Some(root),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let screens: Vec<&str> = shown.split("your hand:\n").collect();
+    assert!(screens.len() > 4, "{shown}");
+    for screen in &screens[..screens.len() - 1] {
+        let theirs = screen.lines().rev().find(|l| l.starts_with("p2's hand: "));
+        let theirs = theirs.unwrap_or_else(|| panic!("{screen}"));
+        assert!(theirs.ends_with(" cards"), "{theirs}");
+        assert!(screen.lines().any(|l| l.starts_with("deck: ")), "{screen}");
+        assert!(!screen.lines().any(|l| l.starts_with("playing")), "{screen}");
+    }
+    let last = screens[screens.len() - 2];
+    assert!(
+        last.contains("\np1's board: Raider (health 1, attack 2)\n"),
+        "{last}"
+    );
+    assert!(
+        last.contains(
+            "\np2's board: Raider (health 1, attack 2) | Wisp (health 1, attack 1) | Wisp (health 1, attack 1)\n"
+        ),
+        "{last}"
+    );
+    assert!(last.contains("\ndiscard: 10 cards, Scout on top\n"), "{last}");
+    assert!(last.contains("\nremoved: Relic\n"), "{last}");
+}

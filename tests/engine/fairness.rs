@@ -98,6 +98,9 @@ fn perturbed<'r>(game: &Game<'r>, seat: EntityId, stir: &mut Stir) -> (Game<'r>,
             rest = &rest[n..];
         }
     }
+    if game.zoned() {
+        changed |= permute_instances(game, &mut copy, seat, stir);
+    }
     let unseen =
         |i: &grimoire::eval::Instance| rules.status_defs[i.status].invisible && i.source != seat;
     if game.state().statuses().iter().any(unseen) {
@@ -105,6 +108,57 @@ fn perturbed<'r>(game: &Game<'r>, seat: EntityId, stir: &mut Stir) -> (Game<'r>,
         changed = true;
     }
     (copy, changed)
+}
+
+/// With cards in zones: the cards of the instances `seat` cannot tell,
+/// permuted among them, by the test's own reading of the rules: a card is
+/// told by a seat that sees its zone (`:all`, or `:owner` and owns it), that
+/// sees it on top of a `:top-visible` pile, or that knows it. Whether any
+/// instance changed card.
+fn permute_instances(
+    game: &Game<'_>,
+    copy: &mut Game<'_>,
+    seat: EntityId,
+    stir: &mut Stir,
+) -> bool {
+    use grimoire::check::rules::Visibility;
+    let set = game.rules().zones.as_ref().unwrap();
+    let t = game.state().cards.as_deref().unwrap();
+    let bit = 1u64 << seat.index();
+    let mut hidden = Vec::new();
+    for pile in 0..t.piles() {
+        let zone = &set.zones[t.zone_of(pile)];
+        let seen = match zone.visible {
+            Visibility::All => true,
+            Visibility::Owner => t.owner_of(set, pile) == Some(seat),
+            Visibility::Nobody => false,
+        };
+        let cards: Vec<EntityId> = t
+            .contents(pile)
+            .iter()
+            .copied()
+            .filter(|&e| t.card(e).is_some())
+            .collect();
+        for (i, &e) in cards.iter().enumerate() {
+            let on_top = zone.top_visible && i + 1 == cards.len();
+            if !seen && !on_top && t.known(e) & bit == 0 {
+                hidden.push(e);
+            }
+        }
+    }
+    let before: Vec<_> = hidden.iter().map(|&e| t.card(e)).collect();
+    let mut cards: Vec<usize> = (0..hidden.len()).collect();
+    for i in (1..hidden.len()).rev() {
+        let j = stir.below(i + 1);
+        if i != j {
+            assert!(copy.swap_cards_unchecked(hidden[i], hidden[j]));
+            cards.swap(i, j);
+        }
+    }
+    cards
+        .iter()
+        .enumerate()
+        .any(|(i, &j)| before[i] != before[j])
 }
 
 /// Positions from games between random and greedy players (each seat
@@ -262,6 +316,63 @@ fn skills_players_decide_from_their_view() {
 #[test]
 fn tbwg_players_decide_from_their_view() {
     assert_fair("tbwg", SLOW_SEARCH);
+}
+
+/// The fixture of cards in zones (tests/data/zones), read from its files,
+/// with `edit` made to its rule set's text.
+fn skirmish(edit: impl Fn(String) -> String) -> (RuleSet, Vec<Card>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zones");
+    let text = std::fs::read_to_string(root.join("rules/skirmish.edn")).unwrap();
+    let mut rules = RuleSet::parse(&edit(text)).unwrap_or_else(|d| panic!("{d:#?}"));
+    let deck = grimoire::files::load_deck(&mut rules, &[root.join("cards/skirmish")]).unwrap();
+    (rules, deck.cards)
+}
+
+/// A game of hidden hands, a shared deck and a board, with cards that draw,
+/// make the other discard at random, look at the other's hand (what is
+/// looked at is known, and may not be moved by the perturbation) and put
+/// cards back in the deck: every player decides from its view.
+#[test]
+fn skirmish_players_decide_from_their_view() {
+    let (rules, deck) = skirmish(|t| t);
+    assert_fair_in(&rules, &deck, POSITIONS);
+}
+
+/// The same with the deck's top card face up (`:top-visible`): a card seen
+/// on top is no secret, the cards under it are.
+#[test]
+fn players_decide_from_their_view_with_the_decks_top_card_face_up() {
+    let (rules, deck) = skirmish(|t| {
+        t.replace(
+            ":shared true :ordered true :visible :nobody :start :deck",
+            ":shared true :ordered true :visible :nobody :top-visible true :start :deck",
+        )
+    });
+    assert!(
+        rules
+            .zones
+            .as_ref()
+            .unwrap()
+            .zones
+            .iter()
+            .any(|z| z.top_visible)
+    );
+    assert_fair_in(&rules, &deck, POSITIONS);
+}
+
+/// The same with a score that counts the Fireballs in hand: a greedy
+/// trial of Scout ("draw 2") draws from the deck, and a player that drew
+/// the true top cards would know whether Fireballs come.
+#[test]
+fn greedy_draws_in_its_trials_from_a_deck_dealt_from_its_view() {
+    let (rules, deck) = skirmish(|t| {
+        t.replace(
+            ":ai {:score [- ",
+            ":ai {:score [+ [* 5 [count [:hand :you] [named :self \"Fireball\"]]] [- ",
+        )
+        .replace("[:other :health]]}", "[:other :health]]]}")
+    });
+    assert_fair_in(&rules, &deck, 0);
 }
 
 /// The search at every position of skills and tbwg:

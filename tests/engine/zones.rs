@@ -511,3 +511,61 @@ fn the_zones_say_why_they_refuse_a_play_or_a_discard() {
     assert!(matches!(no_discard, Illegal::Zones(ref m) if m.contains("`:may-discard`")));
     assert_eq!(game.act(game.play(0)), Err(no_room));
 }
+
+/// A view that shows p1 what p2 holds, or the values of p2's cards, or
+/// tells p2's cards apart by where they lie, breaks `view-hides`; the
+/// true views keep it.
+#[test]
+fn view_hides_fires_on_a_view_that_shows_what_its_seat_cannot_see() {
+    use grimoire::engine::invariants::check_views_of;
+    use grimoire::engine::view::{Seen, ZoneName};
+    let (rules, deck) = skirmish();
+    let game = Game::new(&rules, &deck, 3, Log::Skip).expect("game");
+    assert_eq!(check_views_of(&game, &|g, s| g.view(s)), Ok(()));
+    let p2 = EntityId::new(1);
+    let hand = rules.zones.as_ref().and_then(|z| z.plays).expect("hand");
+    let t = game.state().cards.as_deref().expect("cards");
+    let theirs: Vec<EntityId> = {
+        let set = rules.zones.as_ref().expect("zones");
+        t.contents(t.pile(set, hand, p2).expect("pile")).to_vec()
+    };
+    // p2's hand named in p1's view.
+    let named = |g: &Game<'_>, seat: EntityId| {
+        let mut v = g.view(seat);
+        for z in &mut v.zones {
+            if z.zone == ZoneName::Zone(hand) && z.owner == Some(p2) {
+                let tt = g.state().cards.as_deref().expect("cards");
+                z.cards = theirs
+                    .iter()
+                    .map(|&e| Seen::Instance(tt.card(e).expect("card"), e))
+                    .collect();
+            }
+        }
+        v
+    };
+    let v = check_views_of(&game, &named).expect_err("named");
+    assert_eq!(v.invariant, Invariant::ViewHides, "{v}");
+    assert!(v.detail.contains("names"), "{v}");
+    // The values of p2's first card in p1's view.
+    let valued = |g: &Game<'_>, seat: EntityId| {
+        let mut v = g.view(seat);
+        let e = theirs[0];
+        v.rows[e.index()].values = g.state().row(e).to_vec();
+        v
+    };
+    let v = check_views_of(&game, &valued).expect_err("valued");
+    assert!(v.detail.contains("values"), "{v}");
+    // A count that depends on which card lies where: the Yetis in p2's hand.
+    let counted = |g: &Game<'_>, seat: EntityId| {
+        let mut v = g.view(seat);
+        let tt = g.state().cards.as_deref().expect("cards");
+        let first = tt.card(theirs[0]).expect("card");
+        v.ctx.turn += theirs
+            .iter()
+            .filter(|&&e| tt.card(e) == Some(first))
+            .count() as u32;
+        v
+    };
+    let v = check_views_of(&game, &counted).expect_err("counted");
+    assert!(v.detail.contains("moved round"), "{v}");
+}
