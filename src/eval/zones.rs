@@ -686,8 +686,14 @@ fn relocate(
     };
     // A seat that cannot see the pile it leaves cannot tell which card
     // left: what it knew of this one is gone (a card seen in another's
-    // hand, then put back in the deck face down, is not known there).
-    t.placed[entity.index()].known &= from_visible;
+    // hand, then put back in the deck face down, is not known there). One
+    // that saw it on a face-up top saw it go, and knows it.
+    let on_top = from_visible != t.visible_to(set, from);
+    let placed = &mut t.placed[entity.index()];
+    placed.known = match on_top {
+        true => from_visible,
+        false => placed.known & from_visible,
+    };
     let before = t.placed[entity.index()].known;
     let was_in_play = set.zones[t.zone[from]].in_play;
     let index = match at {

@@ -569,3 +569,54 @@ fn view_hides_fires_on_a_view_that_shows_what_its_seat_cannot_see() {
     let v = check_views_of(&game, &counted).expect_err("counted");
     assert!(v.detail.contains("moved round"), "{v}");
 }
+
+/// With the deck's top card face up (`:top-visible`), every seat sees it:
+/// the cards p2 was dealt were each seen on top as they left, so p1 knows
+/// them and its view names them; the card on top now is seen by both; the
+/// cards under it by neither.
+#[test]
+fn a_card_seen_on_a_face_up_top_is_known_to_all_where_it_goes() {
+    use grimoire::engine::view::Seen;
+    let text = std::fs::read_to_string(root(SKIRMISH)).expect("rule set");
+    let text = text.replace(
+        ":visible :nobody :start :deck",
+        ":visible :nobody :top-visible true :start :deck",
+    );
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let deck = files::load_deck(&mut rules, &[root(SKIRMISH_CARDS)]).expect("deck");
+    let game = Game::new(&rules, &deck.cards, 3, Log::Skip).expect("game");
+    let (p1, p2) = (EntityId::FIRST, EntityId::new(1));
+    let table = game.state().cards.as_deref().expect("table");
+    let set = rules.zones.as_ref().expect("zones");
+    let theirs = table.contents(pile_of(&game, "hand", 1)).to_vec();
+    assert!(theirs.len() >= 3);
+    for &e in &theirs {
+        assert_eq!(table.known(e) & 0b11, 0b11, "dealt from a face-up top");
+        assert!(table.sees(set, p1, e));
+    }
+    let view = game.view(p1);
+    let hand = set.zone("hand").expect("hand");
+    let seen = view
+        .zones
+        .iter()
+        .find(|z| z.zone == grimoire::engine::view::ZoneName::Zone(hand) && z.owner == Some(p2))
+        .expect("p2's hand");
+    assert!(
+        seen.cards.iter().all(|c| matches!(c, Seen::Instance(..))),
+        "{seen:?}"
+    );
+    let pile = table.contents(pile_of(&game, "deck", 0));
+    let (top, under) = pile.split_last().expect("cards left");
+    assert!(table.sees(set, p1, *top) && table.sees(set, p2, *top));
+    assert!(
+        under
+            .iter()
+            .all(|&e| !table.sees(set, p1, e) && !table.sees(set, p2, e))
+    );
+    // Without `:top-visible`, p1 knows none of p2's cards.
+    let (rules, deck) = skirmish();
+    let game = Game::new(&rules, &deck, 3, Log::Skip).expect("game");
+    let table = game.state().cards.as_deref().expect("table");
+    let theirs = table.contents(pile_of(&game, "hand", 1));
+    assert!(theirs.iter().all(|&e| table.known(e) & 1 == 0));
+}
