@@ -324,7 +324,10 @@ fn a_person_in_a_game_of_zones_sees_boards_by_slot_and_the_others_hand_by_count(
         let theirs = theirs.unwrap_or_else(|| panic!("{screen}"));
         assert!(theirs.ends_with(" cards"), "{theirs}");
         assert!(screen.lines().any(|l| l.starts_with("deck: ")), "{screen}");
-        assert!(!screen.lines().any(|l| l.starts_with("playing")), "{screen}");
+        assert!(
+            !screen.lines().any(|l| l.starts_with("playing")),
+            "{screen}"
+        );
     }
     let last = screens[screens.len() - 2];
     assert!(
@@ -337,6 +340,9 @@ fn a_person_in_a_game_of_zones_sees_boards_by_slot_and_the_others_hand_by_count(
         ),
         "{last}"
     );
-    assert!(last.contains("\ndiscard: 10 cards, Scout on top\n"), "{last}");
+    assert!(
+        last.contains("\ndiscard: 10 cards, Scout on top\n"),
+        "{last}"
+    );
     assert!(last.contains("\nremoved: Relic\n"), "{last}");
 }
