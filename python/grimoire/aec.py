@@ -50,7 +50,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-from . import PathLike, _paths
+from . import PathLike, _path, _paths
 from ._grimoire import Match
 
 
@@ -62,7 +62,7 @@ class GrimoireEnv(AECEnv):
 
     def __init__(
         self,
-        rules: str,
+        rules: PathLike,
         seed: Optional[int] = None,
         cards: Union[PathLike, Iterable[PathLike], None] = None,
         render_mode: Optional[str] = None,
@@ -70,11 +70,11 @@ class GrimoireEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
-        self.rules = rules
+        self.rules = _path(rules)
         self.render_mode = render_mode
         self._cards: List[str] = _paths(cards)
         first = 0 if seed is None else int(seed)
-        self._match = Match(rules, first, self._cards)
+        self._match = Match(self.rules, first, self._cards)
         self._restart(first)
         self.possible_agents = list(self._match.seats)
         # A rule set with neither cards nor actions has nothing to choose:
@@ -188,7 +188,7 @@ class GrimoireEnv(AECEnv):
         outcome = self._match.outcome()
         status = "playing" if outcome is None else f"over: {outcome[0]}"
         seat = self.possible_agents.index(self.agent_selection)
-        text = f"{self.rules} · turn {self._match.turn} · {self.agent_selection} to move · {status}\n"
+        text = f"{self._match.name} · turn {self._match.turn} · {self.agent_selection} to move · {status}\n"
         text += self._match.render(seat)
         if self.render_mode == "human":
             print(text)

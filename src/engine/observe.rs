@@ -6,9 +6,16 @@
 //! Every index means one thing for the whole game, and in every game of the
 //! rule set, so a policy can learn what an index does:
 //! 1. `[0, H)`: play the card in hand slot `i` (`H` is [`ActionSpace::hand_slots`]:
-//!    the hand size plus the most cards one card draws, or the deck if smaller);
-//! 2. `[H, 2H)`: discard the card in slot `i - H`;
-//! 3. then one block per action of `:actions`, in declaration order:
+//!    with `:cards`, the hand size plus the most cards one card draws, or the
+//!    deck if smaller; with `:zones`, the cards the `:plays` zone holds (its
+//!    `:capacity`), or the cards the deal makes if fewer);
+//! 2. `[H, 2H)`: discard the card in slot `i - H`; with `:zones`, only where
+//!    a card ever leaves the hand by its seat's choice (the hand
+//!    `:may-discard`, a card's `:discard`, a discard an effect leaves its seat
+//!    to choose), else none ([`ActionSpace::discard_slots`]);
+//! 3. then, with `:turns {:plays :many}`, one index that ends the turn
+//!    ([`ActionSpace::end_turn_index`]);
+//! 4. then one block per action of `:actions`, in declaration order:
 //!    actor rank × target rank × option, the option varying fastest.
 //!
 //! An entity's **rank** is its place among the entities of its kind in the
@@ -17,24 +24,38 @@
 //! for the rest of its game. A kind has as many ranks as the setup makes of
 //! it, plus [`SPAWN_RANKS`] when an effect of the rule set or deck spawns it.
 //! A legal action past those ranks has no index: it is left out of the mask
-//! and counted ([`Mask::overflowed`]).
+//! and counted ([`Mask::overflowed`]). A card instance (`:zones`) takes no
+//! rank: it is observed in the zone it is in.
 //!
 //! # What a seat sees (the view rules)
-//! Until the engine has a view of its own (`Game::view`, zones-plan §8.2),
-//! these rules are written here; moving them there changes no field:
-//! - every attribute of every entity: no attribute is secret;
+//! What a seat may see is the engine's to say ([`Game::view`], in
+//! `engine/view.rs`); the observation holds that and nothing else:
+//! - every attribute of every entity but a card instance it cannot tell: no
+//!   attribute is secret;
 //! - the statuses every entity holds, but not an `:invisible` one unless the
-//!   seat's own entity is its source ("Pain sees his own focus");
-//! - its own hand, card by card, in slot order, with each card's cost and
-//!   whether it can pay for it now;
-//! - of every other hand and every draw pile only how many cards it holds;
-//! - the discard piles, which are public, as how many of each card they hold
-//!   (their order is public too, but a discard pile is only ever shuffled
-//!   back whole, so it says nothing a count does not).
+//!   seat's own entity is its source ("Pain sees his own focus"; the rule is
+//!   [`super::view::sees_status`]);
+//! - with `:cards` (classic storage): its own hand, card by card, in slot
+//!   order, with each card's cost and whether it can pay for it now; of every
+//!   other hand and every draw pile only how many cards it holds; the discard
+//!   piles, which are public, as how many of each card they hold (their
+//!   order is public too, but a discard pile is only ever shuffled back
+//!   whole, so it says nothing a count does not). These are read from the
+//!   game's own piles, which hold exactly what its view shows;
+//! - with `:zones`, every pile read from the seat's view alone: a pile it
+//!   sees and whose places matter (a board's slots; the hand it plays from,
+//!   whose slots the play indices name) place by place, each card with its
+//!   instance's values (the attributes some card's `:values` sets) and, in a
+//!   hand, its cost and whether the pile's owner can pay for it now; any
+//!   other pile it sees (a discard pile, `:playing`, `:removed`) as how many
+//!   of each card it holds (no `top` of a public pile is observed: no
+//!   bundled or fixture rule reads it); a pile it does not see (the deck,
+//!   the other hands) as its count and how many of each card the seat can
+//!   tell there (looked at, shown to it, a `:top-visible` top).
 //!
-//! Not observed: the turn queue (extra and timed turns to come) and the
-//! actions prepared and waiting (`:delayed-when`); the mask shows what they
-//! allow.
+//! Not observed: the turn queue (extra and timed turns to come), the actions
+//! prepared and waiting (`:delayed-when`), and the statuses of card
+//! instances; the mask shows what they allow.
 
 use rand::SeedableRng;
 
@@ -822,6 +843,7 @@ impl ObsLayout {
     /// `space` ranks them.
     pub fn new(rules: &RuleSet, cards: &[Card], space: &ActionSpace) -> ObsLayout {
         let seats = rules.seats.len();
+        let zoned = rules.zones.as_ref().filter(|z| !z.classic);
         let caps = space.rank_caps().to_vec();
         let mut kind_rows = Vec::with_capacity(caps.len());
         let mut rows = 0;
@@ -856,18 +878,20 @@ impl ObsLayout {
             )
         });
         let width = attrs + kinds + 1;
-        let entities_at = b.add(
-            "entities",
-            &[rows, width],
-            "a row per rank of each kind, kinds in declaration order (of the seats' kind, \
-             the observer's seat first, then the others in seat order): each attribute's \
-             value, the kind as a one-hot, 1 while in play (a row no entity has yet, or \
-             whose entity left play, holds zeros but for its kind)",
-            |i| match i % width {
+        let mut entities_doc = "a row per rank of each kind, kinds in declaration order (of \
+             the seats' kind, the observer's seat first, then the others in seat order): each \
+             attribute's value, the kind as a one-hot, 1 while in play (a row no entity has \
+             yet, or whose entity left play, holds zeros but for its kind)"
+            .to_string();
+        if zoned.is_some() {
+            entities_doc.push_str("; cards are no rows: they are observed in their zones");
+        }
+        let entities_at = b.add("entities", &[rows, width], &entities_doc, |i| {
+            match i % width {
                 a if a < attrs => rules.bounds.as_slice()[a],
                 _ => (0, 1),
-            },
-        );
+            }
+        });
         let statuses_at = (statuses > 0).then(|| {
             b.add(
                 "statuses",
@@ -878,7 +902,7 @@ impl ObsLayout {
                 |i| [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)][i % STATUS_COLUMNS],
             )
         });
-        let (zones, cards) = match rules.zones.as_ref().filter(|z| !z.classic) {
+        let (zones, cards) = match zoned {
             Some(set) => (
                 Some(Self::zone_fields(
                     &mut b,
@@ -1050,7 +1074,7 @@ impl ObsLayout {
             if hand {
                 "slot (the slot its play and discard indices name)"
             } else {
-                "place"
+                "slot"
             }
         );
         if !values.is_empty() {
@@ -1412,8 +1436,10 @@ fn encode_zones(f: &ZoneFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
 }
 
 /// Deals anew, with a generator of its own seeded `seed` (never the game's),
-/// everything `seat` cannot see: the other hands and the order of the draw
-/// piles. What `seat` observes must not change: tests perturb a game so.
+/// everything `seat` cannot see ([`Game::determinise`]): the other hands
+/// and the order of the draw piles; with `:zones`, the cards of every
+/// instance it cannot tell, each staying where it lies. What `seat`
+/// observes must not change: tests perturb a game so.
 #[doc(hidden)]
 pub fn redeal_unseen(game: &mut Game<'_>, seat: usize, seed: u64) {
     let mut rng = Rng::seed_from_u64(seed);
