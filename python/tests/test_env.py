@@ -597,3 +597,13 @@ def test_no_legal_skirmish_move_is_left_without_an_index():
             match.step(int(rng.choice(legal)))
             moves += 1
     assert moves > 1000
+
+
+def test_the_python_readmes_skirmish_example_runs_as_its_comments_say(capsys, monkeypatch):
+    code = re.findall(r"^```python\n(.*?)^```", readme(), flags=re.M | re.S)[1]
+    assert "skirmish.edn" in code
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "python/README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [l.split("# ", 1)[1].split(": ", 1)[0] for l in code.splitlines() if l.startswith("print(")]
+    assert printed == said
