@@ -7,7 +7,10 @@ rule set's turn machine says.
 - **Actions** are indices of the rule set's fixed action space: each index
   means one thing in every game (``env.action_to_string(i)``). First the hand
   slots, ``i`` playing the card in slot ``i`` and ``H + i`` discarding it
-  (``H`` is the hand size plus the most cards one card draws); then, for each
+  (``H`` is the hand size plus the most cards one card draws; with
+  ``:zones``, what the ``:plays`` zone holds, and discard indices only where
+  a card can leave the hand by its seat's choice); with ``:plays :many``,
+  one index that ends the turn; then, for each
   action of ``:actions`` in declaration order, one index per actor × target ×
   option, each entity named by its rank: its place among the entities of its
   kind in the order they entered play (``hero: move cell-2-3``). A spawned
@@ -16,10 +19,13 @@ rule set's turn machine says.
 - **Observations** are ``{"observation": …, "action_mask": …}``: a flat
   vector of integers, what the agent's seat may see (its own hand card by
   card, the other hands and the draw piles only counted, invisible statuses
-  only when it is their source), bounded in the space; ``env.fields(obs)``
+  only when it is their source; with ``:zones``, every pile as its view
+  shows it: boards slot by slot, hidden piles counted with the cards it
+  knows there), bounded in the space; ``env.fields(obs)``
   cuts it into named arrays (``seat``, ``turn``, ``entities``,
   ``statuses``, ``zone:hand:me``…; ``env.observation_layout()`` says what
-  each holds; python/README.md lists them per bundled rule set). The mask
+  each holds; python/README.md lists them per bundled rule set and for
+  the skirmish fixture). The mask
   marks the legal moves of the agent to move (all zeros for the others).
 - **Rewards** come at the end: +1 to the winner, −1 to every other seat, 0 to
   all on a tie or at the turn limit. A game the rules end (a win, a tie, no
