@@ -274,13 +274,15 @@ def __getattr__(name: str) -> Any:
 
 
 def env(
-    rules: str,
+    rules: PathLike,
     seed: Optional[int] = None,
     cards: Union[PathLike, Iterable[PathLike], None] = None,
     **kwargs: Any,
 ) -> "GrimoireEnv":
-    """A PettingZoo AEC environment playing ``rules`` (see :mod:`grimoire.aec`;
-    needs ``pip install "./python[env]"``)."""
+    """A PettingZoo AEC environment playing ``rules``: a rule set of the
+    project, a bundled one, or a rule-set file (whose deck is the
+    ``cards/NAME/`` beside its ``rules/`` folder, or ``cards``), see
+    :mod:`grimoire.aec`; needs ``pip install "./python[env]"``."""
     from .aec import GrimoireEnv
 
     return GrimoireEnv(rules, seed=seed, cards=cards, **kwargs)

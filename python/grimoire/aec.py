@@ -7,7 +7,10 @@ rule set's turn machine says.
 - **Actions** are indices of the rule set's fixed action space: each index
   means one thing in every game (``env.action_to_string(i)``). First the hand
   slots, ``i`` playing the card in slot ``i`` and ``H + i`` discarding it
-  (``H`` is the hand size plus the most cards one card draws); then, for each
+  (``H`` is the hand size plus the most cards one card draws; with
+  ``:zones``, what the ``:plays`` zone holds, and discard indices only where
+  a card can leave the hand by its seat's choice); with ``:plays :many``,
+  one index that ends the turn; then, for each
   action of ``:actions`` in declaration order, one index per actor × target ×
   option, each entity named by its rank: its place among the entities of its
   kind in the order they entered play (``hero: move cell-2-3``). A spawned
@@ -16,10 +19,13 @@ rule set's turn machine says.
 - **Observations** are ``{"observation": …, "action_mask": …}``: a flat
   vector of integers, what the agent's seat may see (its own hand card by
   card, the other hands and the draw piles only counted, invisible statuses
-  only when it is their source), bounded in the space; ``env.fields(obs)``
+  only when it is their source; with ``:zones``, every pile as its view
+  shows it: boards slot by slot, hidden piles counted with the cards it
+  knows there), bounded in the space; ``env.fields(obs)``
   cuts it into named arrays (``seat``, ``turn``, ``entities``,
   ``statuses``, ``zone:hand:me``…; ``env.observation_layout()`` says what
-  each holds; python/README.md lists them per bundled rule set). The mask
+  each holds; python/README.md lists them per bundled rule set and for
+  the skirmish fixture). The mask
   marks the legal moves of the agent to move (all zeros for the others).
 - **Rewards** come at the end: +1 to the winner, −1 to every other seat, 0 to
   all on a tie or at the turn limit. A game the rules end (a win, a tie, no
@@ -50,7 +56,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-from . import PathLike, _paths
+from . import PathLike, _path, _paths
 from ._grimoire import Match
 
 
@@ -62,7 +68,7 @@ class GrimoireEnv(AECEnv):
 
     def __init__(
         self,
-        rules: str,
+        rules: PathLike,
         seed: Optional[int] = None,
         cards: Union[PathLike, Iterable[PathLike], None] = None,
         render_mode: Optional[str] = None,
@@ -70,11 +76,11 @@ class GrimoireEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: the modes are {self.metadata['render_modes']}")
-        self.rules = rules
+        self.rules = _path(rules)
         self.render_mode = render_mode
         self._cards: List[str] = _paths(cards)
         first = 0 if seed is None else int(seed)
-        self._match = Match(rules, first, self._cards)
+        self._match = Match(self.rules, first, self._cards)
         self._restart(first)
         self.possible_agents = list(self._match.seats)
         # A rule set with neither cards nor actions has nothing to choose:
@@ -188,7 +194,7 @@ class GrimoireEnv(AECEnv):
         outcome = self._match.outcome()
         status = "playing" if outcome is None else f"over: {outcome[0]}"
         seat = self.possible_agents.index(self.agent_selection)
-        text = f"{self.rules} · turn {self._match.turn} · {self.agent_selection} to move · {status}\n"
+        text = f"{self._match.name} · turn {self._match.turn} · {self.agent_selection} to move · {status}\n"
         text += self._match.render(seat)
         if self.render_mode == "human":
             print(text)

@@ -23,7 +23,7 @@ use grimoire::cli::{self, EvalArgs, Format, Output, SimArgs, SimJson};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::observe::{self, ActionSpace, ObsLayout, Ranks};
 use grimoire::engine::{Action, Game, Log, Outcome};
-use grimoire::files::{CardChange, load_deck, load_rules};
+use grimoire::files::{CardChange, Library};
 use grimoire::ids::EntityId;
 use grimoire::sim::{self, Shard};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -353,15 +353,22 @@ impl Match {
 
 #[pymethods]
 impl Match {
-    /// A new game of `rules` (a bundled name or a rule-set file) with the
-    /// bundled deck or `cards`, seeded `seed`. A rule set whose action space
-    /// would pass 4,096 indices is a `ValueError` saying how many.
+    /// A new game of `rules` (a rule set of the project, a bundled one, or
+    /// a rule-set file) with its own deck or `cards`, seeded `seed`: loaded
+    /// as the CLI loads them, so a file in a `rules/` folder beside
+    /// `cards/NAME/` plays that deck. A rule set whose action space would
+    /// pass 4,096 indices is a `ValueError` saying how many.
     #[new]
     #[pyo3(signature = (rules, seed=0, cards=Vec::new()))]
     fn new(rules: &str, seed: u64, cards: Vec<String>) -> PyResult<Match> {
-        let mut ruleset = load_rules(rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let deck = load_deck(&mut ruleset, &paths(cards))
+        let library = Library::current();
+        let mut opened = library
+            .open(rules)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let deck = opened
+            .deck(library, &paths(cards), &[])
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let ruleset = opened.rules;
         let space = ActionSpace::new(&ruleset, &deck.cards)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let layout = ObsLayout::new(&ruleset, &deck.cards, &space);
@@ -391,6 +398,12 @@ impl Match {
         self.playing.with_dependent_mut(|_, game| game.reset(seed));
         self.ranks.reset();
         self.refresh();
+    }
+
+    /// The rule set's name (`arcomage`, `skirmish`), however it was given.
+    #[getter]
+    fn name(&self) -> String {
+        self.playing.borrow_owner().rules.name.clone()
     }
 
     /// The seats' names, in seat order.
@@ -530,8 +543,9 @@ impl Match {
     }
 
     /// Deals anew, with its own generator seeded `seed`, what `seat` cannot
-    /// see (the other hands, the draw piles' order): for tests that what
-    /// `seat` observes does not change.
+    /// see (the other hands, the draw piles' order; with `:zones`, every
+    /// card it cannot tell, each instance staying where it lies): for tests
+    /// that what `seat` observes does not change.
     fn _redeal_unseen(&mut self, seat: usize, seed: u64) -> PyResult<()> {
         let seats = self.playing.borrow_owner().rules.seats.len();
         if seat >= seats {

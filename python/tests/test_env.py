@@ -18,6 +18,17 @@ import grimoire  # noqa: E402
 
 RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg"]
 ROOT = Path(__file__).resolve().parents[2]
+# The fixture of cards in zones (issue 30): hidden hands, a shared deck, a
+# discard pile, boards of 7 slots, turns of many plays. Given by its path:
+# its deck is the cards/skirmish/ beside its rules/ folder.
+SKIRMISH = str(ROOT / "tests" / "data" / "zones" / "rules" / "skirmish.edn")
+# Every rule set the generic tests play: the bundled ones and the fixture.
+ALL_RULE_SETS = RULE_SETS + [SKIRMISH]
+
+
+def short(rules):
+    """A rule set's name in a test's id: the fixture's without its path."""
+    return Path(rules).stem
 
 
 # The warnings PettingZoo 1.27's api_test gives every environment shaped as
@@ -41,13 +52,13 @@ def api_test_warnings(env, num_cycles):
     return {str(w.message) for w in caught}
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_pettingzoo_api_test_passes_with_no_observation_warning(rules):
     said = api_test_warnings(grimoire.env(rules, seed=1), num_cycles=200)
     assert said <= set(EXPECTED_WARNINGS), said - set(EXPECTED_WARNINGS)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_the_flat_observation_and_the_mask_pass_pettingzoos_checks_silently(rules):
     """What api_test checks of the dict's "observation" and "action_mask",
     over whole games: no warning at all (not all zeros, bounded, one
@@ -96,7 +107,7 @@ def random_pick(rng):
     return lambda env, mask: int(rng.choice(np.flatnonzero(mask)))
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_a_seed_replays_the_same_game(rules):
     env = grimoire.env(rules)
     first = play(env, 7, random_pick(np.random.default_rng(1)))
@@ -131,7 +142,7 @@ def test_built_in_policies_play_a_seat():
     assert wins >= 18, wins
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_a_thousand_random_games_run(rules):
     env = grimoire.env(rules)
     rng = np.random.default_rng(0)
@@ -278,7 +289,7 @@ def test_a_game_aborted_by_a_budget_raises_with_the_place_in_the_data(tmp_path):
     assert "seed.edn:2:24, in status `seed`: the status budget ran out" in message, message
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_the_layout_names_every_number_of_the_observation(rules):
     env = grimoire.env(rules, seed=1)
     env.reset()
@@ -299,7 +310,7 @@ def test_the_layout_names_every_number_of_the_observation(rules):
     np.testing.assert_array_equal(np.concatenate([a.ravel() for a in fields.values()]), observation["observation"])
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_every_index_keeps_its_meaning_across_resets_and_games(rules):
     env = grimoire.env(rules, seed=1)
     n = env.action_space(env.possible_agents[0]).n
@@ -314,7 +325,7 @@ def test_every_index_keeps_its_meaning_across_resets_and_games(rules):
         env.action_to_string(n)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_legal_actions_are_the_mask_with_what_each_does_now(rules):
     env = grimoire.env(rules, seed=1)
     rng = np.random.default_rng(5)
@@ -331,6 +342,8 @@ def test_legal_actions_are_the_mask_with_what_each_does_now(rules):
             fixed = env.action_to_string(i)
             if fixed.startswith(("play hand slot", "discard hand slot")):
                 assert now.endswith(f"(slot {fixed.rsplit(' ', 1)[1]})"), (now, fixed)
+            elif fixed == "end the turn":
+                assert now == fixed
             else:
                 # An action's actor, action and option read the same.
                 assert now.split(":")[1].split(" ")[1] == fixed.split(":")[1].split(" ")[1], (now, fixed)
@@ -360,7 +373,7 @@ def test_arcomage_actions_play_and_discard_hand_slots():
         assert now == f"{verb} {listed[slot]} (slot {slot})"
 
 
-@pytest.mark.parametrize("rules", ["arcomage", "skills"])
+@pytest.mark.parametrize("rules", ["arcomage", "skills", SKIRMISH], ids=short)
 def test_what_a_seat_cannot_see_never_changes_its_observation(rules):
     """The other hands and the draw order dealt anew (a generator of the
     test's own): the seat's observation is the same; the other seat's,
@@ -417,10 +430,10 @@ def test_the_python_readme_example_runs_as_its_comments_say(capsys):
     assert "cell-4-4" in screen and "your hand" not in screen
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=short)
 def test_the_python_readme_lists_each_rule_sets_actions_and_fields(rules):
     text = readme()
-    start = text.index(f"\n### {rules}\n")
+    start = text.index(f"\n### {short(rules)}\n")
     section = text[start : text.find("\n### ", start + 1) if text.find("\n### ", start + 1) != -1 else text.index("\n## ", start)]
     env = grimoire.env(rules, seed=1)
     n = env.action_space(env.possible_agents[0]).n
@@ -439,3 +452,158 @@ def test_the_python_readme_lists_each_rule_sets_actions_and_fields(rules):
     assert [(name, tuple(int(x) for x in shape.split(" × ")), number(low), number(high)) for name, shape, low, high in rows] == [
         (f["name"], tuple(f["shape"]), f["low"], f["high"]) for f in env.observation_layout()
     ]
+
+
+def test_a_rule_set_file_plays_the_deck_beside_its_rules_folder():
+    """The fixture given by its path (a str or a Path), with no cards: the
+    deck is its cards/skirmish/, as `grimoire play PATH` finds it."""
+    for given in (SKIRMISH, Path(SKIRMISH)):
+        env = grimoire.env(given, seed=1, render_mode="ansi")
+        env.reset()
+        screen = env.render()
+        assert screen is not None and screen.startswith("skirmish · turn 1 · p1 to move · playing\n"), screen
+
+
+def hand_on_screen(screen):
+    """The cards of "your hand:" (or "you must discard n cards:") on a
+    seat's screen, by slot."""
+    lines = re.split(r"^(?:your hand|you must discard \d+ cards?):\n", screen, maxsplit=1, flags=re.M)[1].splitlines()
+    return [line.split(". ", 1)[1].split(" (")[0] for line in lines if re.match(r"^  \d+\. ", line)]
+
+
+def test_skirmish_actions_play_cards_by_slot_and_end_the_turn():
+    env = grimoire.env(SKIRMISH, seed=1, render_mode="ansi")
+    env.reset()
+    # Ten hand slots (the hand zone's :capacity), ten discards (Insight and
+    # Toll make a seat discard), then the end of the turn.
+    assert env.action_space("p1").n == 21
+    assert [env.action_to_string(i) for i in (0, 9, 10, 19, 20)] == [
+        "play hand slot 0",
+        "play hand slot 9",
+        "discard hand slot 0",
+        "discard hand slot 9",
+        "end the turn",
+    ]
+    rng = np.random.default_rng(8)
+    named = 0
+    for agent in env.agent_iter(max_iter=400):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        screen = env.render()
+        hand = hand_on_screen(screen)
+        legal = env.legal_actions()
+        for i, now in legal:
+            if i < 10:
+                assert now == f"play {hand[i]} (slot {i})", (now, screen)
+                named += 1
+            elif i < 20:
+                assert now == f"discard {hand[i - 10]} (slot {i - 10})", (now, screen)
+            else:
+                assert now == "end the turn"
+        # The other hand: its cards named as far as the seat knows them (a
+        # Peek), on the screen as in the observation.
+        other = env.possible_agents[1 - env.possible_agents.index(agent)]
+        shown = re.search(rf"^{other}'s hand: (.*)$", screen, flags=re.M).group(1)
+        fields = env.fields(observation)
+        held, known = int(fields["zone:hand:other"][0]), int(fields["zone:hand:other:known"].sum())
+        if shown == "empty" or re.fullmatch(r"\d+ cards?", shown):
+            assert known == 0 and shown.split(" ")[0] in ("empty", str(held)), (shown, held, known)
+        elif ", of them " in shown:
+            count, names = shown.split(", of them ")
+            assert (count.split(" ")[0], len(names.split(", "))) == (str(held), known), (shown, held, known)
+        else:
+            assert len(shown.split(", ")) == held == known, (shown, held, known)
+        env.step(int(rng.choice([i for i, _ in legal])))
+    assert named > 50, named
+
+
+def test_skirmish_render_shows_the_zone_piles():
+    env = grimoire.env(SKIRMISH, seed=2, render_mode="ansi")
+    env.reset()
+    screen = env.render()
+    assert screen is not None
+    for pile in ("deck: 41 cards", "p2's hand: 3 cards", "discard: empty", "p1's board: empty", "p2's board: empty"):
+        assert f"\n{pile}\n" in screen, (pile, screen)
+    assert len(hand_on_screen(screen)) == 4
+    # Played on, minions stand on the boards slot by slot, with their values.
+    rng = np.random.default_rng(2)
+    for _ in env.agent_iter(max_iter=200):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        plays = [i for i in np.flatnonzero(observation["action_mask"]) if i < 10]
+        env.step(int(rng.choice(plays)) if plays else 20)
+        screen = env.render()
+        if "'s board: empty" not in screen:
+            break
+    assert re.search(r"^p\d's board:", screen, flags=re.M), screen
+    assert "Yeti" in screen or "Raider" in screen or "Banner" in screen or "Wisp" in screen, screen
+
+
+def test_skirmish_fields_hold_what_the_seat_sees():
+    env = grimoire.env(SKIRMISH, seed=3, render_mode="ansi")
+    env.reset()
+    layout = {f["name"]: f for f in env.observation_layout()}
+    assert list(layout) == [
+        "seat",
+        "turn",
+        "entities",
+        "zone:deck",
+        "zone:deck:known",
+        "zone:hand:me",
+        "zone:hand:other",
+        "zone:hand:other:known",
+        "zone:discard",
+        "zone:board:me",
+        "zone:board:other",
+        "zone:aside",
+        "zone:aside:known",
+        "zone:playing",
+        "zone:removed",
+    ]
+    fields = env.fields(env.observe(env.agent_selection))
+    hand = fields["zone:hand:me"]
+    d = layout["zone:deck:known"]["shape"][0]
+    # A row per slot of the hand: the card one-hot, health and attack, cost, affordable.
+    assert hand.shape == (10, d + 4)
+    cards = hand[:, :d].sum(axis=1)
+    assert cards.tolist() == [1] * 4 + [0] * 6
+    assert len(hand_on_screen(env.render())) == 4
+    assert fields["zone:hand:other"].tolist() == [3]
+    assert fields["zone:hand:other:known"].sum() == 0
+    assert fields["zone:deck"].tolist() == [41]
+    assert fields["zone:board:me"].shape == (7, d + 2)
+    assert fields["zone:board:me"].sum() == 0 and fields["zone:discard"].sum() == 0
+    # The mana p1 starts its first turn with pays for the cards marked affordable.
+    mana = fields["entities"][0][3]
+    assert mana == 1
+    for row in hand[:4]:
+        assert row[d + 3] == int(row[d + 2] <= mana)
+
+
+def test_no_legal_skirmish_move_is_left_without_an_index():
+    match = grimoire.Match(SKIRMISH, seed=0)
+    rng = np.random.default_rng(9)
+    moves = 0
+    for seed in range(50):
+        match.reset(seed)
+        while match.outcome() is None:
+            assert match.overflowed == 0
+            legal = match.legal()
+            assert legal
+            match.step(int(rng.choice(legal)))
+            moves += 1
+    assert moves > 1000
+
+
+def test_the_python_readmes_skirmish_example_runs_as_its_comments_say(capsys, monkeypatch):
+    code = re.findall(r"^```python\n(.*?)^```", readme(), flags=re.M | re.S)[1]
+    assert "skirmish.edn" in code
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "python/README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [l.split("# ", 1)[1].split(": ", 1)[0] for l in code.splitlines() if l.startswith("print(")]
+    assert printed == said

@@ -6,9 +6,16 @@
 //! Every index means one thing for the whole game, and in every game of the
 //! rule set, so a policy can learn what an index does:
 //! 1. `[0, H)`: play the card in hand slot `i` (`H` is [`ActionSpace::hand_slots`]:
-//!    the hand size plus the most cards one card draws, or the deck if smaller);
-//! 2. `[H, 2H)`: discard the card in slot `i - H`;
-//! 3. then one block per action of `:actions`, in declaration order:
+//!    with `:cards`, the hand size plus the most cards one card draws, or the
+//!    deck if smaller; with `:zones`, the cards the `:plays` zone holds (its
+//!    `:capacity`), or the cards the deal makes if fewer);
+//! 2. `[H, 2H)`: discard the card in slot `i - H`; with `:zones`, only where
+//!    a card ever leaves the hand by its seat's choice (the hand
+//!    `:may-discard`, a card's `:discard`, a discard an effect leaves its seat
+//!    to choose), else none ([`ActionSpace::discard_slots`]);
+//! 3. then, with `:turns {:plays :many}`, one index that ends the turn
+//!    ([`ActionSpace::end_turn_index`]);
+//! 4. then one block per action of `:actions`, in declaration order:
 //!    actor rank × target rank × option, the option varying fastest.
 //!
 //! An entity's **rank** is its place among the entities of its kind in the
@@ -17,31 +24,46 @@
 //! for the rest of its game. A kind has as many ranks as the setup makes of
 //! it, plus [`SPAWN_RANKS`] when an effect of the rule set or deck spawns it.
 //! A legal action past those ranks has no index: it is left out of the mask
-//! and counted ([`Mask::overflowed`]).
+//! and counted ([`Mask::overflowed`]). A card instance (`:zones`) takes no
+//! rank: it is observed in the zone it is in.
 //!
 //! # What a seat sees (the view rules)
-//! Until the engine has a view of its own (`Game::view`, zones-plan §8.2),
-//! these rules are written here; moving them there changes no field:
-//! - every attribute of every entity: no attribute is secret;
+//! What a seat may see is the engine's to say ([`Game::view`], in
+//! `engine/view.rs`); the observation holds that and nothing else:
+//! - every attribute of every entity but a card instance it cannot tell: no
+//!   attribute is secret;
 //! - the statuses every entity holds, but not an `:invisible` one unless the
-//!   seat's own entity is its source ("Pain sees his own focus");
-//! - its own hand, card by card, in slot order, with each card's cost and
-//!   whether it can pay for it now;
-//! - of every other hand and every draw pile only how many cards it holds;
-//! - the discard piles, which are public, as how many of each card they hold
-//!   (their order is public too, but a discard pile is only ever shuffled
-//!   back whole, so it says nothing a count does not).
+//!   seat's own entity is its source ("Pain sees his own focus"; the rule is
+//!   [`super::view::sees_status`]);
+//! - with `:cards` (classic storage): its own hand, card by card, in slot
+//!   order, with each card's cost and whether it can pay for it now; of every
+//!   other hand and every draw pile only how many cards it holds; the discard
+//!   piles, which are public, as how many of each card they hold (their
+//!   order is public too, but a discard pile is only ever shuffled back
+//!   whole, so it says nothing a count does not). These are read from the
+//!   game's own piles, which hold exactly what its view shows;
+//! - with `:zones`, every pile read from the seat's view alone: a pile it
+//!   sees and whose places matter (a board's slots; the hand it plays from,
+//!   whose slots the play indices name) place by place, each card with its
+//!   instance's values (the attributes some card's `:values` sets) and, in a
+//!   hand, its cost and whether the pile's owner can pay for it now; any
+//!   other pile it sees (a discard pile, `:playing`, `:removed`) as how many
+//!   of each card it holds (no `top` of a public pile is observed: no
+//!   bundled or fixture rule reads it); a pile it does not see (the deck,
+//!   the other hands) as its count and how many of each card the seat can
+//!   tell there (looked at, shown to it, a `:top-visible` top).
 //!
-//! Not observed: the turn queue (extra and timed turns to come) and the
-//! actions prepared and waiting (`:delayed-when`); the mask shows what they
-//! allow.
+//! Not observed: the turn queue (extra and timed turns to come), the actions
+//! prepared and waiting (`:delayed-when`), and the statuses of card
+//! instances; the mask shows what they allow.
 
 use rand::SeedableRng;
 
+use super::view::{Seen, ZoneName};
 use super::{Ability, Action, Game, Phase};
-use crate::check::ast::{Effect, EntityId, Resource};
+use crate::check::ast::{CardOp, CardPick, CardVerb, Cards, Effect, EntityId, Resource};
 use crate::check::defs::Card;
-use crate::check::rules::{ActionId, KindId, RuleSet};
+use crate::check::rules::{ActionId, KindId, RuleSet, Visibility, ZoneSet};
 use crate::eval::Rng;
 use crate::ids::{AttrId, OptionId};
 
@@ -110,53 +132,108 @@ fn setup_kinds(rules: &RuleSet) -> Vec<KindId> {
         .collect()
 }
 
-/// Whether some effect of the rule set or of `cards` spawns each kind.
-fn spawned_kinds(rules: &RuleSet, cards: &[Card]) -> Vec<bool> {
-    let mut spawned = vec![false; rules.kinds.len()];
-    let mut mark = |effects: &[Effect]| mark_spawns(effects, &mut spawned);
-    rules.hooks.as_slice().iter().for_each(|e| mark(e));
-    rules.on_removed.as_slice().iter().for_each(|e| mark(e));
-    rules.on_turn.as_slice().iter().for_each(|e| mark(e));
+/// Calls `f` on every effect list of the rule set and of `cards`.
+fn each_effect_list(rules: &RuleSet, cards: &[Card], mut f: impl FnMut(&[Effect])) {
+    rules.hooks.as_slice().iter().for_each(|e| f(e));
+    rules.on_removed.as_slice().iter().for_each(|e| f(e));
+    rules.on_turn.as_slice().iter().for_each(|e| f(e));
     for op in rules.operation_defs.as_slice() {
-        mark(&op.effects);
+        f(&op.effects);
     }
     for def in rules.status_defs.as_slice() {
-        def.effect_lists().for_each(|(_, e)| mark(e));
+        def.effect_lists().for_each(|(_, e)| f(e));
     }
     for action in rules.actions.as_slice() {
-        mark(&action.pay);
-        mark(&action.effects);
+        f(&action.pay);
+        f(&action.effects);
     }
-    cards.iter().for_each(|c| mark(&c.effects));
-    spawned
+    cards.iter().for_each(|c| f(&c.effects));
 }
 
-fn mark_spawns(effects: &[Effect], spawned: &mut [bool]) {
-    fn resource(r: &Resource, spawned: &mut [bool]) {
+/// Calls `f` on every resource of `effects`, those of both branches of a
+/// condition and those run in a loop too.
+fn each_resource(effects: &[Effect], f: &mut dyn FnMut(&Resource)) {
+    fn resource(r: &Resource, f: &mut dyn FnMut(&Resource)) {
+        f(r);
         match r {
-            Resource::Spawn(s) => {
-                if let Some(k) = spawned.get_mut(s.kind.index()) {
-                    *k = true;
-                }
-            }
             Resource::If(_, a, b) => {
-                resource(a, spawned);
-                resource(b, spawned);
+                resource(a, f);
+                resource(b, f);
             }
-            Resource::Each(each) => mark_spawns(&each.effects, spawned),
+            Resource::Each(each) => each_resource(&each.effects, f),
             Resource::Attr(_)
             | Resource::Op(_)
             | Resource::Status(_)
+            | Resource::Spawn(_)
             | Resource::Run(_)
             | Resource::Queue(_)
-            // Cards made by effects are instances of card kinds: ranks of
-            // those come with observations of zones.
             | Resource::Cards(_) => {}
         }
     }
     for e in effects {
-        resource(&e.resource, spawned);
+        resource(&e.resource, f);
     }
+}
+
+/// Whether some effect of the rule set or of `cards` spawns each kind.
+/// Cards made by effects (`{:create …}`) are not spawned: they are
+/// observed in the zones they are in, never ranked.
+fn spawned_kinds(rules: &RuleSet, cards: &[Card]) -> Vec<bool> {
+    let mut spawned = vec![false; rules.kinds.len()];
+    each_effect_list(rules, cards, |effects| {
+        each_resource(effects, &mut |r| {
+            if let Resource::Spawn(s) = r
+                && let Some(k) = spawned.get_mut(s.kind.index())
+            {
+                *k = true;
+            }
+        });
+    });
+    spawned
+}
+
+/// Whether some effect of the rule set or of `cards` matches `test`.
+fn any_card_op(rules: &RuleSet, cards: &[Card], test: impl Fn(&CardOp) -> bool) -> bool {
+    let mut found = false;
+    each_effect_list(rules, cards, |effects| {
+        each_resource(effects, &mut |r| {
+            found |= matches!(r, Resource::Cards(op) if test(op));
+        });
+    });
+    found
+}
+
+/// How many card instances the deal makes: every copy of the deck in each
+/// `:start` pile (one for a shared zone, one per seat for a zone per seat).
+fn dealt(set: &ZoneSet, seats: usize, cards: &[Card]) -> usize {
+    let copies: usize = cards.iter().map(|c| usize::from(c.play.copies)).sum();
+    let piles: usize = set
+        .zones
+        .iter()
+        .filter(|z| z.start)
+        .map(|z| if z.shared { 1 } else { seats })
+        .sum();
+    copies * piles
+}
+
+/// The hand slots `H` and the discard indices of a rule set of `:zones`:
+/// a slot for each card its `:plays` zone holds, or each the deal makes if
+/// fewer; discard indices (`H` of them) only when a card ever leaves the
+/// hand by its seat's choice: the hand `:may-discard`, a card's `:discard`,
+/// or a discard an effect leaves its seat to choose (`:pick :chosen`).
+fn zoned_hand(rules: &RuleSet, set: &ZoneSet, cards: &[Card]) -> (usize, usize) {
+    let Some(plays) = set.plays else {
+        return (0, 0);
+    };
+    let hand = usize::from(set.zones[plays].capacity).min(dealt(set, rules.seats.len(), cards));
+    let chosen = |op: &CardOp| {
+        op.verb == CardVerb::Discard
+            && matches!(&op.cards, Some(Cards::Pick(sel)) if sel.pick == CardPick::Chosen)
+    };
+    let discards = set.zones[plays].may_discard
+        || cards.iter().any(|c| c.play.discard > 0)
+        || any_card_op(rules, cards, chosen);
+    (hand, if discards { hand } else { 0 })
 }
 
 /// Each entity's kind and rank in one game: its place among the entities of
@@ -207,11 +284,18 @@ impl Ranks {
         }
     }
 
-    /// Ranks the entities that entered play since the last call.
+    /// Ranks the entities that entered play since the last call. A card
+    /// instance (`:zones`) takes no rank: it is observed in the zone it is
+    /// in, and those dealt at setup are out of play when first seen, so
+    /// ranking only the ones made in play would rank some minions and not
+    /// others.
     pub fn update(&mut self, game: &Game<'_>) {
         let state = game.state();
+        let table = state.cards.as_deref();
         for e in self.of.len()..state.len() {
-            self.enter(EntityId::new(e), state.kind(EntityId::new(e)));
+            let e = EntityId::new(e);
+            let card = table.is_some_and(|t| t.card(e).is_some());
+            self.enter(e, if card { None } else { state.kind(e) });
         }
     }
 
@@ -302,7 +386,10 @@ pub struct ActionSpace {
     rules_name: String,
     /// Hand slots addressed, `H`; 0 without cards.
     hand: usize,
-    /// Whether index `2H` ends the turn (`:turns {:plays :many}`).
+    /// Discard indices after the plays: `H`, or 0 for a rule set of
+    /// `:zones` whose cards are never discarded from the hand.
+    discards: usize,
+    /// Whether index `H + discards` ends the turn (`:turns {:plays :many}`).
     end_turn: bool,
     blocks: Vec<Block>,
     len: usize,
@@ -318,14 +405,20 @@ impl ActionSpace {
     /// [`MAX_ACTIONS`] indices.
     pub fn new(rules: &RuleSet, cards: &[Card]) -> Result<ActionSpace, SpaceError> {
         let ranks = KindRanks::new(rules, cards);
-        // A hand never holds more than the pile it draws from deals.
-        let deck: usize = cards.iter().map(|c| usize::from(c.play.copies)).sum();
-        let hand = rules.cards.as_ref().map_or(0, |z| {
-            let most_drawn = cards.iter().map(|c| usize::from(c.play.draw)).max();
-            (z.hand_size + most_drawn.unwrap_or(0)).min(deck)
-        });
+        let (hand, discards) = match rules.zones.as_ref().filter(|z| !z.classic) {
+            Some(set) => zoned_hand(rules, set, cards),
+            None => {
+                // A hand never holds more than the pile it draws from deals.
+                let deck: usize = cards.iter().map(|c| usize::from(c.play.copies)).sum();
+                let hand = rules.cards.as_ref().map_or(0, |z| {
+                    let most_drawn = cards.iter().map(|c| usize::from(c.play.draw)).max();
+                    (z.hand_size + most_drawn.unwrap_or(0)).min(deck)
+                });
+                (hand, hand)
+            }
+        };
         let end_turn = rules.plays_many;
-        let mut start = 2 * hand + usize::from(end_turn);
+        let mut start = hand + discards + usize::from(end_turn);
         let mut blocks = Vec::with_capacity(rules.actions.len());
         for (id, def) in rules.actions.iter_ids() {
             let set = def.choose.and_then(|c| rules.choices.get(c));
@@ -343,7 +436,10 @@ impl ActionSpace {
             blocks.push(block);
         }
         if start > MAX_ACTIONS {
-            let mut detail = format!("{hand} hand slots × 2");
+            let mut detail = match discards {
+                0 => format!("{hand} hand slots"),
+                _ => format!("{hand} hand slots × 2"),
+            };
             for b in &blocks {
                 detail.push_str(&format!(
                     ", {} {} × {} × {}",
@@ -359,6 +455,7 @@ impl ActionSpace {
         Ok(ActionSpace {
             rules_name: rules.name.clone(),
             hand,
+            discards,
             end_turn,
             blocks,
             len: start,
@@ -379,9 +476,22 @@ impl ActionSpace {
         self.len == 0
     }
 
-    /// The hand slots addressed, `H`: plays are `[0, H)`, discards `[H, 2H)`.
+    /// The hand slots addressed, `H`: plays are `[0, H)`, discards `[H, 2H)`
+    /// (when the rule set has discards: [`ActionSpace::discard_slots`]).
     pub fn hand_slots(&self) -> usize {
         self.hand
+    }
+
+    /// The discard indices after the plays: `H`, or 0 for a rule set of
+    /// `:zones` whose hand is never discarded from (no `:may-discard`, no
+    /// card's `:discard`, no discard an effect leaves its seat to choose).
+    pub fn discard_slots(&self) -> usize {
+        self.discards
+    }
+
+    /// The index that ends the turn (`:turns {:plays :many}`), if there is one.
+    pub fn end_turn_index(&self) -> Option<usize> {
+        self.end_turn.then_some(self.hand + self.discards)
     }
 
     /// How many ranks each kind has, by kind.
@@ -393,8 +503,10 @@ impl ActionSpace {
     pub fn index_of(&self, ranks: &Ranks, action: Action) -> Option<usize> {
         match action.ability {
             Ability::Card(i) => (usize::from(i) < self.hand).then_some(usize::from(i)),
-            Ability::Discard(i) => (usize::from(i) < self.hand).then(|| self.hand + usize::from(i)),
-            Ability::EndTurn => self.end_turn.then_some(2 * self.hand),
+            Ability::Discard(i) => {
+                (usize::from(i) < self.discards).then(|| self.hand + usize::from(i))
+            }
+            Ability::EndTurn => self.end_turn_index(),
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -444,10 +556,10 @@ impl ActionSpace {
         if i < self.hand {
             return Some(game.play(i));
         }
-        if i < 2 * self.hand {
+        if i < self.hand + self.discards {
             return Some(game.discard(i - self.hand));
         }
-        if self.end_turn && i == 2 * self.hand {
+        if self.end_turn_index() == Some(i) {
             return Some(game.end_turn_action());
         }
         let (b, actor, target, option) = self.decompose(i)?;
@@ -470,10 +582,10 @@ impl ActionSpace {
         if i < self.hand {
             return Some(format!("play hand slot {i}"));
         }
-        if i < 2 * self.hand {
+        if i < self.hand + self.discards {
             return Some(format!("discard hand slot {}", i - self.hand));
         }
-        if self.end_turn && i == 2 * self.hand {
+        if self.end_turn_index() == Some(i) {
             return Some("end the turn".to_string());
         }
         let (b, actor, target, option) = self.decompose(i)?;
@@ -498,7 +610,7 @@ impl ActionSpace {
     /// entity yet.
     pub fn describe_in(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<String> {
         let fixed = self.describe(game.rules(), i)?;
-        if i < 2 * self.hand {
+        if i < self.hand + self.discards {
             let (verb, slot) = if i < self.hand {
                 ("play", i)
             } else {
@@ -509,7 +621,7 @@ impl ActionSpace {
                 None => format!("{fixed} (empty)"),
             });
         }
-        if self.end_turn && i == 2 * self.hand {
+        if self.end_turn_index() == Some(i) {
             return Some(fixed);
         }
         Some(match self.action_at(game, ranks, i) {
@@ -608,6 +720,45 @@ struct CardFields {
     costs: Vec<i64>,
 }
 
+/// How one pile of `:zones` is observed, as the seat observing sees it.
+#[derive(Clone, Copy, Debug)]
+enum PileShape {
+    /// Seen place by place (a board's slots, a hand's): `[rows, D + V]`, each
+    /// row the card as a one-hot and its values; a hand's rows add the
+    /// card's cost and whether the pile's owner can pay for it now.
+    Slots { at: usize, rows: usize, hand: bool },
+    /// Seen, in no order that is observed: `[D]`, how many of each card.
+    Bag { at: usize },
+    /// Not seen: `[1]`, how many cards; and `[D]`, how many of each card it
+    /// holds that the observer can tell (looked at, shown, a face-up top).
+    Hidden { count: usize, known: usize },
+}
+
+/// How the piles of `:zones` are observed.
+#[derive(Clone, Debug)]
+struct ZoneFields {
+    /// Every pile, zone by zone in declaration order (`:playing` and
+    /// `:removed` last); a zone per seat's the observer's first, then the
+    /// others in seat order after it.
+    piles: Vec<PileShape>,
+    /// By zone, its first pile in `piles`.
+    first: Vec<usize>,
+    /// `D`: the deck's cards, tokens too.
+    defs: usize,
+    /// `V`: the attributes a card instance is observed with, those some
+    /// card's `:values` sets, in declaration order.
+    values: Vec<AttrId>,
+    /// By card: what its cost is paid in, and the cost; `None` for a free card.
+    costs: Vec<Option<(AttrId, i64)>>,
+}
+
+impl ZoneFields {
+    /// A row's width in a pile seen place by place.
+    fn width(&self, hand: bool) -> usize {
+        self.defs + self.values.len() + if hand { 2 } else { 0 }
+    }
+}
+
 /// A rule set's observation: named fields over one flat vector of integers
 /// (see the module's doc for what a seat sees).
 #[derive(Clone, Debug)]
@@ -629,6 +780,7 @@ pub struct ObsLayout {
     kinds: usize,
     statuses: usize,
     cards: Option<CardFields>,
+    zones: Option<ZoneFields>,
 }
 
 /// The numbers `statuses` holds per row and status: stacks, turns left, magnitude.
@@ -691,6 +843,7 @@ impl ObsLayout {
     /// `space` ranks them.
     pub fn new(rules: &RuleSet, cards: &[Card], space: &ActionSpace) -> ObsLayout {
         let seats = rules.seats.len();
+        let zoned = rules.zones.as_ref().filter(|z| !z.classic);
         let caps = space.rank_caps().to_vec();
         let mut kind_rows = Vec::with_capacity(caps.len());
         let mut rows = 0;
@@ -725,18 +878,20 @@ impl ObsLayout {
             )
         });
         let width = attrs + kinds + 1;
-        let entities_at = b.add(
-            "entities",
-            &[rows, width],
-            "a row per rank of each kind, kinds in declaration order (of the seats' kind, \
-             the observer's seat first, then the others in seat order): each attribute's \
-             value, the kind as a one-hot, 1 while in play (a row no entity has yet, or \
-             whose entity left play, holds zeros but for its kind)",
-            |i| match i % width {
+        let mut entities_doc = "a row per rank of each kind, kinds in declaration order (of \
+             the seats' kind, the observer's seat first, then the others in seat order): each \
+             attribute's value, the kind as a one-hot, 1 while in play (a row no entity has \
+             yet, or whose entity left play, holds zeros but for its kind)"
+            .to_string();
+        if zoned.is_some() {
+            entities_doc.push_str("; cards are no rows: they are observed in their zones");
+        }
+        let entities_at = b.add("entities", &[rows, width], &entities_doc, |i| {
+            match i % width {
                 a if a < attrs => rules.bounds.as_slice()[a],
                 _ => (0, 1),
-            },
-        );
+            }
+        });
         let statuses_at = (statuses > 0).then(|| {
             b.add(
                 "statuses",
@@ -747,10 +902,24 @@ impl ObsLayout {
                 |i| [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)][i % STATUS_COLUMNS],
             )
         });
-        let cards = rules
-            .cards
-            .as_ref()
-            .map(|zones| Self::card_fields(&mut b, zones, cards, seats, space.hand_slots()));
+        let (zones, cards) = match zoned {
+            Some(set) => (
+                Some(Self::zone_fields(
+                    &mut b,
+                    rules,
+                    set,
+                    cards,
+                    space.hand_slots(),
+                )),
+                None,
+            ),
+            None => (
+                None,
+                rules.cards.as_ref().map(|zones| {
+                    Self::card_fields(&mut b, zones, cards, seats, space.hand_slots())
+                }),
+            ),
+        };
         ObsLayout {
             fields: b.fields,
             low: b.low,
@@ -767,7 +936,162 @@ impl ObsLayout {
             kinds,
             statuses,
             cards,
+            zones,
         }
+    }
+
+    /// The fields of the piles of `:zones` (see [`PileShape`]), laid out
+    /// once for every seat: `zone:NAME` for a shared zone, `zone:NAME:me`
+    /// and `zone:NAME:other` (`other1`, `other2`… past two seats) for a
+    /// zone per seat; a pile the observer does not see has its count under
+    /// that name and its known cards under `…:known`.
+    fn zone_fields(
+        b: &mut Builder,
+        rules: &RuleSet,
+        set: &ZoneSet,
+        cards: &[Card],
+        hand_slots: usize,
+    ) -> ZoneFields {
+        let seats = rules.seats.len();
+        let mut values: Vec<AttrId> = cards
+            .iter()
+            .flat_map(|c| c.play.values.iter().map(|&(a, _)| a))
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let mut f = ZoneFields {
+            piles: Vec::new(),
+            first: Vec::with_capacity(set.zones.len()),
+            defs: cards.len(),
+            values,
+            costs: cards
+                .iter()
+                .map(|c| c.play.pay_with.map(|a| (a, c.play.cost)))
+                .collect(),
+        };
+        let cost = |c: &Card| c.play.pay_with.map_or(0, |_| c.play.cost);
+        let costs = (
+            cards.iter().map(cost).min().unwrap_or(0).min(0),
+            cards.iter().map(cost).max().unwrap_or(0).max(0),
+        );
+        // Cards made by effects can fill a pile to its capacity; without
+        // them no pile holds more than the deal made.
+        let creates = any_card_op(rules, cards, |op| matches!(op.verb, CardVerb::Create(_)));
+        let made = dealt(set, seats, cards);
+        let owners: Vec<String> = std::iter::once("me".to_string())
+            .chain(others(seats))
+            .collect();
+        for (zone, def) in set.zones.iter_ids() {
+            f.first.push(f.piles.len());
+            let room = match def.slots {
+                0 => usize::from(def.capacity),
+                n => usize::from(def.capacity.min(n)),
+            };
+            let most = if creates { room } else { room.min(made) } as i64;
+            let hand = set.plays == Some(zone);
+            let piles: &[String] = if def.shared { &[] } else { &owners };
+            for k in 0..piles.len().max(1) {
+                let (name, whose) = match piles.get(k) {
+                    None => (format!("zone:{}", def.name), "the".to_string()),
+                    Some(o) if k == 0 => (
+                        format!("zone:{}:{o}", def.name),
+                        "the observer's".to_string(),
+                    ),
+                    Some(o) => (
+                        format!("zone:{}:{o}", def.name),
+                        format!("the `{o}` seat's"),
+                    ),
+                };
+                let seen = match def.visible {
+                    Visibility::All => true,
+                    Visibility::Owner => k == 0 && !def.shared,
+                    Visibility::Nobody => false,
+                };
+                let shape = if seen && (def.slots > 0 || hand) {
+                    let rows = if def.slots > 0 {
+                        usize::from(def.slots)
+                    } else {
+                        hand_slots
+                    };
+                    Self::slots_field(b, rules, &f, &name, &whose, &def.name, rows, hand, costs)
+                } else if seen {
+                    let at = b.add(
+                        &name,
+                        &[f.defs],
+                        &format!(
+                            "how many of each of the deck's cards {whose} `{}` holds (seen)",
+                            def.name
+                        ),
+                        |_| (0, most),
+                    );
+                    PileShape::Bag { at }
+                } else {
+                    let count = b.add(
+                        &name,
+                        &[1],
+                        &format!("how many cards {whose} `{}` holds (hidden)", def.name),
+                        |_| (0, most),
+                    );
+                    let known = b.add(
+                        &format!("{name}:known"),
+                        &[f.defs],
+                        &format!(
+                            "how many of each of the deck's cards {whose} `{}` holds that \
+                             the observer can tell (looked at, shown to it, a face-up top)",
+                            def.name
+                        ),
+                        |_| (0, most),
+                    );
+                    PileShape::Hidden { count, known }
+                };
+                f.piles.push(shape);
+            }
+        }
+        f
+    }
+
+    /// The field of a pile of `:zones` seen place by place.
+    #[allow(clippy::too_many_arguments)]
+    fn slots_field(
+        b: &mut Builder,
+        rules: &RuleSet,
+        f: &ZoneFields,
+        name: &str,
+        whose: &str,
+        zone: &str,
+        rows: usize,
+        hand: bool,
+        (least, most): (i64, i64),
+    ) -> PileShape {
+        let width = f.width(hand);
+        let values: Vec<&str> = f
+            .values
+            .iter()
+            .map(|&a| rules.attributes[a].as_str())
+            .collect();
+        let mut doc = format!(
+            "{whose} `{zone}`, a row per {}: the card as a one-hot over the deck's cards",
+            if hand {
+                "slot (the slot its play and discard indices name)"
+            } else {
+                "slot"
+            }
+        );
+        if !values.is_empty() {
+            doc.push_str(&format!(", its {}", values.join(" and ")));
+        }
+        if hand {
+            doc.push_str(", its cost, 1 when its owner can pay for it now");
+        }
+        doc.push_str("; zeros where no card is");
+        let defs = f.defs;
+        let at = b.add(name, &[rows, width], &doc, |i| match i % width {
+            d if d < defs => (0, 1),
+            d if d < defs + f.values.len() => rules.bounds[f.values[d - defs]],
+            d if d == defs + f.values.len() => (least, most),
+            _ => (0, 1),
+        });
+        PileShape::Slots { at, rows, hand }
     }
 
     /// The fields of classic card zones: the observer's hand, the other
@@ -934,6 +1258,9 @@ impl ObsLayout {
         if let Some(cards) = &self.cards {
             encode_cards(cards, game, seat, out);
         }
+        if let Some(zones) = &self.zones {
+            encode_zones(zones, game, seat, out);
+        }
         for ((v, &lo), &hi) in out.iter_mut().zip(&self.low).zip(&self.high) {
             *v = (*v).clamp(lo, hi);
         }
@@ -1050,9 +1377,69 @@ fn encode_cards(f: &CardFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
     }
 }
 
+/// Writes the piles of `:zones` `seat` sees into `out`, from its view alone
+/// ([`Game::view`]): a card it cannot tell is only counted.
+fn encode_zones(f: &ZoneFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
+    let seats = game.seats();
+    let view = game.view(EntityId::new(seat));
+    let value = |e: EntityId, a: AttrId| {
+        view.rows
+            .get(e.index())
+            .and_then(|r| r.values.get(a.index()))
+            .copied()
+            .unwrap_or(0)
+    };
+    for z in &view.zones {
+        let ZoneName::Zone(zone) = z.zone else {
+            continue;
+        };
+        let k = z.owner.map_or(0, |o| (o.index() + seats - seat) % seats);
+        let Some(&shape) = f.first.get(zone.index()).and_then(|&p| f.piles.get(p + k)) else {
+            continue;
+        };
+        let cards = z
+            .cards
+            .iter()
+            .filter_map(|s| s.card())
+            .filter(|c| c.index() < f.defs);
+        match shape {
+            PileShape::Slots { at, rows, hand } => {
+                let width = f.width(hand);
+                let payer = z.owner.unwrap_or(EntityId::new(seat));
+                for (i, seen) in z.cards.iter().enumerate().take(rows) {
+                    let Seen::Instance(card, e) = *seen else {
+                        continue;
+                    };
+                    let row = at + i * width;
+                    if card.index() < f.defs {
+                        out[row + card.index()] = 1;
+                    }
+                    for (j, &a) in f.values.iter().enumerate() {
+                        out[row + f.defs + j] = value(e, a);
+                    }
+                    if hand {
+                        let cost = f.costs.get(card.index()).copied().flatten();
+                        let at = row + f.defs + f.values.len();
+                        out[at] = cost.map_or(0, |(_, c)| c);
+                        out[at + 1] =
+                            i64::from(cost.is_none_or(|(a, c)| c <= 0 || value(payer, a) >= c));
+                    }
+                }
+            }
+            PileShape::Bag { at } => cards.for_each(|c| out[at + c.index()] += 1),
+            PileShape::Hidden { count, known } => {
+                out[count] = z.len() as i64;
+                cards.for_each(|c| out[known + c.index()] += 1);
+            }
+        }
+    }
+}
+
 /// Deals anew, with a generator of its own seeded `seed` (never the game's),
-/// everything `seat` cannot see: the other hands and the order of the draw
-/// piles. What `seat` observes must not change: tests perturb a game so.
+/// everything `seat` cannot see ([`Game::determinise`]): the other hands
+/// and the order of the draw piles; with `:zones`, the cards of every
+/// instance it cannot tell, each staying where it lies. What `seat`
+/// observes must not change: tests perturb a game so.
 #[doc(hidden)]
 pub fn redeal_unseen(game: &mut Game<'_>, seat: usize, seed: u64) {
     let mut rng = Rng::seed_from_u64(seed);
