@@ -7,6 +7,7 @@
 
 mod compare;
 mod deck;
+mod eval_zones;
 pub mod explain;
 pub mod fmt;
 mod invariants;
@@ -46,10 +47,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::check::ast::{Effect, EntityId};
+use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::diag::{Code, Diagnostic, Source, plural};
+use crate::engine::CardId;
 use crate::engine::ai::Policy;
-use crate::engine::log::Sight;
+use crate::engine::log::{self, Sight};
 use crate::eval::{Event, State, What, apply};
 use crate::files;
 use crate::files::LoadError;
@@ -457,7 +460,8 @@ fn all_names(rules: &RuleSet, state: &State, events: &[Event]) -> Vec<String> {
     names
 }
 
-/// A state as written in a RON file: entity → attribute → value, and a seed.
+/// A state as written in a RON file: entity → attribute → value, a seed,
+/// and, for a rule set with `:zones`, piles → cards.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateFile {
@@ -465,6 +469,15 @@ struct StateFile {
     seed: u64,
     #[serde(default)]
     entities: BTreeMap<String, BTreeMap<String, i64>>,
+    #[serde(default)]
+    zones: BTreeMap<String, eval_zones::PileText>,
+}
+
+/// The entities `eval`'s names mean: `names[i]` (a role, then a setup
+/// entity, as effects, `--set` and `--status` name them) is `entities[i]`.
+pub(crate) struct Bound {
+    names: Vec<String>,
+    entities: Vec<EntityId>,
 }
 
 /// `grimoire eval`: applies effects to a state and prints the events and the new state.
@@ -481,20 +494,146 @@ pub fn eval(args: &EvalArgs) -> Output {
     {
         return deck::deck_error(e, args.format, args.color);
     }
-    let mut seed = 0;
-    let mut assignments: Vec<(String, String, i64, String)> = Vec::new();
-    if let Some(path) = &args.state {
-        match read_state_file(path) {
-            Ok(file) => {
-                seed = file.seed;
-                for (entity, attrs) in file.entities {
-                    for (attr, value) in attrs {
-                        let shown = format!("{}: {entity}.{attr}", path.display());
-                        assignments.push((entity.clone(), attr, value, shown));
+    let (seed, assignments, piles) = match state_given(args, &rules) {
+        Ok(given) => given,
+        Err(out) => return out,
+    };
+    // A rule set with `:zones` starts from its deck dealt: its bad rows are
+    // warned of first, as `--card`'s are.
+    let (zoned, bound, warnings) = if eval_zones::zoned(&rules) {
+        let (deck, warnings) =
+            match deck::lenient_deck(&args.rules, &rules, &args.cards, args.color) {
+                Ok(found) => found,
+                Err(out) => return out,
+            };
+        match eval_zones::Zoned::new(&rules, deck, entity_names(&rules), piles, args) {
+            Ok((zoned, bound)) => (Some(zoned), bound, warnings),
+            Err(mut out) => {
+                out.stderr.insert_str(0, &warnings);
+                return out;
+            }
+        }
+    } else {
+        let names = entity_names(&rules);
+        let entities = EntityId::below(names.len()).collect();
+        (None, Bound { names, entities }, String::new())
+    };
+    // The state before the effects, for any seed (`--seeds` starts one a seed).
+    let start = |seed: u64, card: Option<CardId>| -> Result<State, Output> {
+        let mut state = match &zoned {
+            Some(zoned) => zoned.start(&rules, seed, card)?,
+            None => {
+                let mut state = State::new(&rules, rules.roles.len(), seed);
+                state.add_setup(&rules);
+                state
+            }
+        };
+        for (entity, attr, value, shown) in &assignments {
+            if let Err((code, message)) = assign(&rules, &bound, &mut state, entity, attr, *value) {
+                return Err(Output::coded(code, format!("{shown}: {message}")));
+            }
+        }
+        Ok(state)
+    };
+    // Without zones, what is wrong with the state is said before the effects are read.
+    let state = match &zoned {
+        Some(_) => None,
+        None => match start(seed, None) {
+            Ok(state) => Some(state),
+            Err(out) => return out,
+        },
+    };
+    let deck = zoned.as_ref().map(|z| z.deck.as_slice());
+    let (case, case_warnings) = match case_effects(args, &rules, deck) {
+        Ok(found) => found,
+        Err(mut out) => {
+            out.stderr.insert_str(0, &warnings);
+            return out;
+        }
+    };
+    let names_of = |state: &State, events: &[Event]| match &zoned {
+        Some(z) => eval_zones::names(&rules, &z.deck, &bound, state, events),
+        None => all_names(&rules, state, events),
+    };
+    let mut out = match &args.seeds {
+        None => {
+            let state = match state.map_or_else(|| start(seed, case.card), Ok) {
+                Ok(state) => state,
+                Err(mut out) => {
+                    out.stderr.insert_str(0, &warnings);
+                    return out;
+                }
+            };
+            match apply_case(args, &rules, &bound, &case, state) {
+                Ok(Applied {
+                    state,
+                    events,
+                    fell,
+                }) => {
+                    let names = names_of(&state, &events);
+                    let rows = zoned
+                        .as_ref()
+                        .map(|_| eval_zones::rows(&bound, &state, &events));
+                    let shown = Shown {
+                        rules: &rules,
+                        state: &state,
+                        events: &events,
+                        fell: &fell,
+                        names: &names,
+                        rows: rows.as_deref(),
+                    };
+                    Output {
+                        stdout: match args.format {
+                            Format::Human => render_eval(&shown),
+                            Format::Json => to_json(&eval_json(&shown)),
+                        },
+                        ..Output::default()
                     }
                 }
+                Err(out) => out,
             }
-            Err(out) => return *out,
+        }
+        Some(seeds) => seeds::over_seeds(args, &rules, *seeds, |seed| {
+            let before = start(seed, case.card)?;
+            let applied = apply_case(args, &rules, &bound, &case, before.clone())?;
+            let names = names_of(&applied.state, &applied.events);
+            Ok((before, applied.state, names))
+        }),
+    };
+    // A deck's bad rows (`--card`, or the deck a rule set with zones deals) are warned of first.
+    out.stderr.insert_str(0, &case_warnings);
+    out.stderr.insert_str(0, &warnings);
+    out
+}
+
+/// What a `--state` file and `--set` give: the seed, the values (entity,
+/// attribute, value, and where each was given), and the piles with the
+/// file they are read from.
+type GivenState = (
+    u64,
+    Vec<(String, String, i64, String)>,
+    Option<(BTreeMap<String, eval_zones::PileText>, Source)>,
+);
+
+/// The `--state` file and the `--set` values, read.
+fn state_given(args: &EvalArgs, rules: &RuleSet) -> Result<GivenState, Output> {
+    let mut seed = 0;
+    let mut assignments: Vec<(String, String, i64, String)> = Vec::new();
+    let mut piles = None;
+    if let Some(path) = &args.state {
+        let (file, source) = read_state_file(path, eval_zones::zoned(rules)).map_err(|out| *out)?;
+        seed = file.seed;
+        for (entity, attrs) in file.entities {
+            for (attr, value) in attrs {
+                let shown = format!("{}: {entity}.{attr}", path.display());
+                assignments.push((entity.clone(), attr, value, shown));
+            }
+        }
+        if !file.zones.is_empty() {
+            if !eval_zones::zoned(rules) {
+                return Err(no_zones_here(rules, &source));
+            }
+            piles = Some((file.zones, source));
         }
     }
     for set in &args.sets {
@@ -503,54 +642,38 @@ pub fn eval(args: &EvalArgs) -> Output {
                 assignments.push((entity, attr, value, format!("--set {set}")))
             }
             None => {
-                return Output::coded(
+                return Err(Output::coded(
                     Code::BadEvalArgument,
                     format!(
                         "`--set {set}` is not `ROLE.ATTRIBUTE=INTEGER` (for example `--set you.wall=0`)"
                     ),
-                );
+                ));
             }
         }
     }
-    let seed = args.seed.unwrap_or(seed);
-    // The state before the effects, for any seed (`--seeds` starts one a seed).
-    let start = |seed: u64| -> Result<State, Output> {
-        let mut state = State::new(&rules, rules.roles.len(), seed);
-        state.add_setup(&rules);
-        for (entity, attr, value, shown) in &assignments {
-            if let Err((code, message)) = assign(&rules, &mut state, entity, attr, *value) {
-                return Err(Output::coded(code, format!("{shown}: {message}")));
-            }
-        }
-        Ok(state)
+    Ok((args.seed.unwrap_or(seed), assignments, piles))
+}
+
+/// A state file's `zones:` for a rule set that keeps no cards in zones: a
+/// bad state file (E0705), at the field.
+fn no_zones_here(rules: &RuleSet, source: &Source) -> Output {
+    let at = source.text.find("zones").unwrap_or(0);
+    let why = if rules.zones.is_some() {
+        "keeps its cards in the engine's own piles (`:cards`), which `eval` does not deal"
+    } else {
+        "has no zones"
     };
-    let state = match start(seed) {
-        Ok(state) => state,
-        Err(out) => return out,
-    };
-    let (case, warnings) = match case_effects(args, &rules) {
-        Ok(found) => found,
-        Err(out) => return out,
-    };
-    let mut out = match &args.seeds {
-        None => match apply_case(args, &rules, &case, state) {
-            Ok((state, events)) => Output {
-                stdout: match args.format {
-                    Format::Human => render_eval(&rules, &state, &events),
-                    Format::Json => to_json(&eval_json(&rules, &state, &events)),
-                },
-                ..Output::default()
-            },
-            Err(out) => out,
-        },
-        Some(seeds) => seeds::over_seeds(args, &rules, *seeds, |seed| {
-            let before = start(seed)?;
-            let (after, events) = apply_case(args, &rules, &case, before.clone())?;
-            Ok((before, after, events))
-        }),
-    };
-    // A deck's bad rows (`--card`) are warned of first.
-    out.stderr.insert_str(0, &warnings);
+    let d = Diagnostic::new(
+        Code::BadStateFile,
+        Span::new(at, (at + "zones".len()).min(source.text.len())),
+        format!(
+            "bad state file: `zones` are for a rule set with `:zones`; rule set `{}` {why}",
+            rules.name
+        ),
+    )
+    .with_label("no zones to give");
+    let mut out = Output::diagnostics(&[(source, &d)], Format::Human, false);
+    out.code = EXIT_USAGE;
     out
 }
 
@@ -558,21 +681,36 @@ pub fn eval(args: &EvalArgs) -> Output {
 /// a budget's error calls them when it ran out in them.
 struct Case {
     effects: Vec<Effect>,
+    /// `--card`'s card in the deck a rule set with `:zones` deals: an
+    /// instance of it is made to be `:this-card`.
+    card: Option<CardId>,
     file: Option<std::sync::Arc<Source>>,
     what: String,
 }
 
 /// The effects `eval` applies: `--card`'s (with the warnings of its deck's
-/// bad rows), or those given (`--file`, `-`, the argument) checked.
-fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Case, String), Output> {
+/// bad rows), or those given (`--file`, `-`, the argument) checked. `dealt`:
+/// the deck a rule set with `:zones` deals (its bad rows already warned
+/// of), which `--card` is found in and the cards effects name must be of.
+fn case_effects(
+    args: &EvalArgs,
+    rules: &RuleSet,
+    dealt: Option<&[Card]>,
+) -> Result<(Case, String), Output> {
     if let Some(name) = &args.card {
         // A deck with a bad row still evaluates its good cards: the file's errors
         // are shown as warnings first, and only the named card must check.
-        let (deck, warnings) = deck::lenient_deck(&args.rules, rules, &args.cards, args.color)?;
+        let (deck, warnings) = match dealt {
+            Some(deck) => (deck.to_vec(), String::new()),
+            None => deck::lenient_deck(&args.rules, rules, &args.cards, args.color)?,
+        };
         return match deck::find_card(&deck, name, &rules.name) {
             Ok(card) => Ok((
                 Case {
                     effects: card.effects.clone(),
+                    card: dealt
+                        .and_then(|d| d.iter().position(|c| c.name == card.name))
+                        .map(CardId::new),
                     file: card.file.clone(),
                     what: format!("card `{}`", card.name),
                 },
@@ -600,10 +738,18 @@ fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Case, String), Outp
         .iter()
         .map(String::as_str)
         .collect();
-    match explain::check_effects(rules, &source, &bound) {
+    let checked = explain::check_effects(rules, &source, &bound).and_then(|effects| {
+        let unknown = dealt.map(|deck| unknown_cards(&effects, deck));
+        match unknown {
+            Some(diags) if !diags.is_empty() => Err(diags),
+            _ => Ok(effects),
+        }
+    });
+    match checked {
         Ok(effects) => Ok((
             Case {
                 effects,
+                card: None,
                 file: Some(std::sync::Arc::new(source)),
                 what: "the effects given".to_string(),
             },
@@ -616,19 +762,41 @@ fn case_effects(args: &EvalArgs, rules: &RuleSet) -> Result<(Case, String), Outp
     }
 }
 
-/// Applies effects with role `i` bound to entity `i`: `--status`
+/// What a case left: the state, every event, and the events made as what
+/// fell left play (a card's move to its zone's `:leaves-to`), by range.
+struct Applied {
+    state: State,
+    events: Vec<Event>,
+    fell: Vec<std::ops::Range<usize>>,
+}
+
+/// E0407 at each card name `effects` use that no card of `deck` has.
+fn unknown_cards(effects: &[Effect], deck: &[Card]) -> Vec<Diagnostic> {
+    let known: Vec<String> = deck.iter().map(|c| c.name.clone()).collect();
+    let mut found = Vec::new();
+    crate::check::cards::card_names(effects, &mut |n| {
+        if !known.iter().any(|k| **k == *n.name) {
+            found.push(crate::check::cards::unknown_card(n, &known));
+        }
+    });
+    found
+}
+
+/// Applies effects with each name of `bound` bound to its entity: `--status`
 /// acquisitions first, `--then` timings after. The state they leave and
 /// every event, or what was wrong with a `--status` or `--then`.
 fn apply_case(
     args: &EvalArgs,
     rules: &RuleSet,
+    bound: &Bound,
     case: &Case,
     mut state: State,
-) -> Result<(State, Vec<Event>), Output> {
-    let roles: Vec<EntityId> = EntityId::below(rules.roles.len()).collect();
-    let names = entity_names(rules);
+) -> Result<Applied, Output> {
+    let roles = &bound.entities[..rules.roles.len().min(bound.entities.len())];
+    let names = &bound.names;
     let mut events = Vec::new();
     let mut removed = Vec::new();
+    let mut fell = Vec::new();
     for given in &args.statuses {
         let Some((who, id)) = given.split_once('=') else {
             return Err(Output::coded(
@@ -657,12 +825,16 @@ fn apply_case(
             who.trim().trim_start_matches(':'),
             id.trim().trim_start_matches(':'),
         );
-        let Some(holder) = names.iter().position(|n| n == who) else {
+        let Some(holder) = names
+            .iter()
+            .position(|n| n == who)
+            .and_then(|i| bound.entities.get(i))
+        else {
             return Err(Output::coded(
                 Code::UnknownEntity,
                 format!(
                     "--status {given}: unknown entity `{who}`{}",
-                    did_you_mean(who, &names)
+                    did_you_mean(who, names)
                 ),
             ));
         };
@@ -681,26 +853,37 @@ fn apply_case(
         crate::eval::acquire(
             rules,
             &mut state,
-            &roles,
-            EntityId::new(holder),
+            roles,
+            *holder,
             source,
             status,
             magnitude,
             &mut events,
         );
         state.claim(crate::eval::Owner::Status(status));
-        state.remove_fallen(rules, &roles, &mut removed, &mut events);
+        let from = events.len();
+        state.remove_fallen(rules, roles, &mut removed, &mut events);
+        fell.push(from..events.len());
     }
     // The setup entities follow the roles, bound as the checker bound their names.
-    let frame: Vec<EntityId> = EntityId::below(names.len()).collect();
-    apply(rules, &case.effects, &mut state, &frame, &mut events);
-    state.remove_fallen(rules, &roles, &mut removed, &mut events);
+    apply(
+        rules,
+        &case.effects,
+        &mut state,
+        &bound.entities,
+        &mut events,
+    );
+    let from = events.len();
+    state.remove_fallen(rules, roles, &mut removed, &mut events);
+    fell.push(from..events.len());
     for name in &args.then {
         let name = name.trim().trim_start_matches(':');
         use crate::check::keys::Keys;
         if let Some(t) = rules.timing(name) {
             crate::engine::run_timing(rules, &mut state, t, EntityId::FIRST, &mut events);
-            state.remove_fallen(rules, &roles, &mut removed, &mut events);
+            let from = events.len();
+            state.remove_fallen(rules, roles, &mut removed, &mut events);
+            fell.push(from..events.len());
         } else if let Some(m) = crate::check::rules::Moment::find(name) {
             crate::engine::run_moment(rules, &mut state, m, &mut events, &mut removed);
         } else {
@@ -732,25 +915,39 @@ fn apply_case(
         let place = (file, at.span, what.as_str());
         return Err(Output::budget(why, place, args.format, args.color));
     }
-    Ok((state, events))
+    Ok(Applied {
+        state,
+        events,
+        fell,
+    })
 }
 
-fn read_state_file(path: &Path) -> Result<StateFile, Box<Output>> {
+/// The state file at `path`, with its text (where its piles' errors are
+/// shown); `zoned`: the rule set has `:zones`, which its help shows.
+fn read_state_file(path: &Path, zoned: bool) -> Result<(StateFile, Source), Box<Output>> {
     let text = files::read_file_text(path)
         .map_err(|e| Box::new(Output::usage(format!("{}: {e}", path.display()))))?;
-    ron::from_str::<StateFile>(&text).map_err(|e| {
-        let source = Source::new(path.display().to_string(), text.clone());
-        let start = source.offset(e.span.start.line, e.span.start.col);
-        let d = Diagnostic::new(
-            Code::BadStateFile,
-            Span::new(start, start + 1),
-            format!("bad state file: {}", e.code),
-        )
-        .with_help("a state file looks like `(seed: 7, entities: {\"you\": {\"wall\": 0}})`");
-        let mut out = Output::diagnostics(&[(&source, &d)], Format::Human, false);
-        out.code = EXIT_USAGE;
-        Box::new(out)
-    })
+    let source = Source::new(path.display().to_string(), text);
+    match ron::from_str::<StateFile>(&source.text) {
+        Ok(file) => Ok((file, source)),
+        Err(e) => {
+            let start = source.offset(e.span.start.line, e.span.start.col);
+            let help = if zoned {
+                "a state file looks like `(seed: 7, entities: {\"you\": {\"health\": 20}}, zones: {\"deck\": [\"Yeti\"], \"hand.you\": [\"Scout\"]})`: piles are lists of card names (top first for an ordered zone), or a board's slots, `{0: \"Yeti\"}`"
+            } else {
+                "a state file looks like `(seed: 7, entities: {\"you\": {\"wall\": 0}})`"
+            };
+            let d = Diagnostic::new(
+                Code::BadStateFile,
+                Span::new(start, start + 1),
+                format!("bad state file: {}", e.code),
+            )
+            .with_help(help);
+            let mut out = Output::diagnostics(&[(&source, &d)], Format::Human, false);
+            out.code = EXIT_USAGE;
+            Err(Box::new(out))
+        }
+    }
 }
 
 /// `you.wall=0` → ("you", "wall", 0).
@@ -772,17 +969,22 @@ fn did_you_mean(name: &str, names: &[String]) -> String {
 
 fn assign(
     rules: &RuleSet,
+    bound: &Bound,
     state: &mut State,
     entity: &str,
     attr: &str,
     value: i64,
 ) -> Result<(), (Code, String)> {
     let suggest = did_you_mean;
-    let names = entity_names(rules);
-    let role = names.iter().position(|n| n == entity).ok_or_else(|| {
-        let message = format!("unknown entity `{entity}`{}", suggest(entity, &names));
-        (Code::UnknownEntity, message)
-    })?;
+    let names = &bound.names;
+    let role = names
+        .iter()
+        .position(|n| n == entity)
+        .and_then(|i| bound.entities.get(i).copied())
+        .ok_or_else(|| {
+            let message = format!("unknown entity `{entity}`{}", suggest(entity, names));
+            (Code::UnknownEntity, message)
+        })?;
     let a = rules.attribute(attr).ok_or_else(|| {
         let message = format!(
             "unknown attribute `{attr}`{}",
@@ -798,19 +1000,41 @@ fn assign(
         );
         return Err((Code::OutOfBounds, message));
     }
-    state.put(EntityId::new(role), a, value);
+    state.put(role, a, value);
     Ok(())
 }
 
-fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
+/// What `eval` shows of the state its effects left.
+struct Shown<'a> {
+    rules: &'a RuleSet,
+    state: &'a State,
+    events: &'a [Event],
+    /// The events made as what fell left play, by range.
+    fell: &'a [std::ops::Range<usize>],
+    /// Every entity's name, by number.
+    names: &'a [String],
+    /// With `:zones`, the entities the table shows (not the cards in hands
+    /// and decks, which are listed with their piles); `None`: every one.
+    rows: Option<&'a [EntityId]>,
+}
+
+fn render_eval(shown: &Shown<'_>) -> String {
+    let Shown {
+        rules,
+        state,
+        events,
+        fell,
+        names,
+        rows,
+    } = *shown;
     let mut out = String::new();
     if events.is_empty() {
         out.push_str("no changes\n");
     }
-    let names = all_names(rules, state, events);
+    let seat = |e: EntityId| -> std::borrow::Cow<'_, str> { name_of(names, e).into() };
     let mut rolls = crate::engine::log::Rolls::default();
-    for e in events {
-        let who = name_of(&names, e.entity);
+    for (i, e) in events.iter().enumerate() {
+        let who = name_of(names, e.entity);
         let mut via = e
             .cause
             .via()
@@ -835,19 +1059,30 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
                 "{who} {} (effect {effect}{via})",
                 crate::engine::log::status_line(rules, status, change, e.before, e.after)
             ),
-            // Outside a game there are no piles to name: the numbers say which.
-            What::Moved(from, to) => writeln!(
-                out,
-                "{who} moves from pile {from} to pile {to} (effect {effect}{via})"
-            ),
-            What::Shuffled(pile, _) => {
-                writeln!(out, "pile {pile} is shuffled (effect {effect}{via})")
+            // As a play's log says them, with what made them: a card that
+            // fell from play moves by the rules, not by an effect.
+            What::Moved(from, to) => {
+                let at = u32::try_from(e.after).unwrap_or(u32::MAX);
+                let words = log::moved_words(rules, &who, (from, to, at), &seat);
+                if fell.iter().any(|r| r.contains(&i)) {
+                    writeln!(out, "{words} (it fell)")
+                } else {
+                    writeln!(out, "{words} (effect {effect}{via})")
+                }
             }
-            What::Shown(pile) => writeln!(
-                out,
-                "{who} in pile {pile} is shown to seats {:#b} (effect {effect}{via})",
-                e.before
-            ),
+            What::Shuffled(pile, from) => {
+                let from = (from != crate::eval::zones::MADE).then_some(from);
+                let counts = (
+                    u32::try_from(e.before).unwrap_or(0),
+                    u32::try_from(e.after).unwrap_or(0),
+                );
+                let words = log::shuffled_words(rules, (pile, from), counts, &seat);
+                writeln!(out, "{words} (effect {effect}{via})")
+            }
+            What::Shown(pile) => {
+                let words = log::shown_words(rules, &who, (pile, e.before as u64), &seat);
+                writeln!(out, "{words} (effect {effect}{via})")
+            }
             What::Die(_) | What::Rolled(..) | What::Kept(_) => {
                 let verb = if matches!(e.what, What::Rolled(..)) {
                     "rolls "
@@ -862,8 +1097,35 @@ fn render_eval(rules: &RuleSet, state: &State, events: &[Event]) -> String {
         };
     }
     out.push('\n');
-    out.push_str(&state_table(rules, &names, state, Sight::All));
+    match rows {
+        None => out.push_str(&state_table(rules, names, state, Sight::All)),
+        Some(rows) => {
+            out.push_str(&rows_table(rules, names, state, rows));
+            out.push('\n');
+            out.push_str(&eval_zones::zones_text(rules, state, names));
+        }
+    }
     out
+}
+
+/// [`state_table`] of the entities `rows` alone, as `eval` shows a state
+/// with cards in zones.
+fn rows_table(rules: &RuleSet, names: &[String], state: &State, rows: &[EntityId]) -> String {
+    let entity = |i: EntityId| rows.get(i.index()).copied().unwrap_or(EntityId::MAX);
+    let held = |i: EntityId| -> Vec<String> {
+        state
+            .statuses_of(entity(i))
+            .map(|s| status_cell(rules, s.status, s.turns_left(), Sight::All))
+            .collect()
+    };
+    let table = Table {
+        entities: rows.len(),
+        value: &|i, attr| state.get(entity(i), attr),
+        live: &|i| state.is_live(entity(i)),
+        held: &held,
+    };
+    let shown: Vec<String> = rows.iter().map(|&e| name_of(names, e)).collect();
+    table.render(rules, &shown)
 }
 
 /// An entity's name in `eval` output; entities added in play by number.
@@ -976,10 +1238,24 @@ impl Table<'_> {
     }
 }
 
-fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
+fn eval_json(shown: &Shown<'_>) -> Value {
+    let Shown {
+        rules,
+        state,
+        events,
+        fell,
+        names,
+        rows,
+    } = *shown;
     let mut entities = serde_json::Map::new();
-    let names = all_names(rules, state, events);
-    for (entity, who) in EntityId::below(usize::MAX).zip(&names) {
+    let listed: Vec<(EntityId, &String)> = match rows {
+        None => EntityId::below(usize::MAX).zip(names).collect(),
+        Some(rows) => rows
+            .iter()
+            .filter_map(|&e| Some((e, names.get(e.index())?)))
+            .collect(),
+    };
+    for (entity, who) in listed {
         let mut attrs: serde_json::Map<String, Value> = rules
             .attributes
             .iter()
@@ -1006,11 +1282,15 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
         }
         entities.insert(who.clone(), Value::Object(attrs));
     }
+    let pile_key = |pile: u16| {
+        (pile != crate::eval::zones::MADE).then(|| eval_zones::pile_key(rules, pile, names))
+    };
     let events: Vec<Value> = events
         .iter()
-        .map(|e| {
+        .enumerate()
+        .map(|(i, e)| {
             let mut event = serde_json::Map::new();
-            event.insert("entity".into(), json!(name_of(&names, e.entity)));
+            event.insert("entity".into(), json!(name_of(names, e.entity)));
             match e.what {
                 What::Attr(attr) => {
                     event.insert("attribute".into(), json!(rules.attributes[attr]));
@@ -1037,19 +1317,23 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
                         json!(if higher { "higher" } else { "lower" }),
                     );
                 }
+                // Piles by the keys of the `zones` object; a card just made from none.
                 What::Shown(pile) => {
-                    event.insert("shown".into(), json!(pile));
+                    event.insert("shown".into(), json!(pile_key(pile)));
                 }
                 What::Moved(from, to) => {
-                    event.insert("moved".into(), json!([from, to]));
+                    event.insert("moved".into(), json!([pile_key(from), pile_key(to)]));
                 }
                 What::Shuffled(pile, from) => {
-                    event.insert("shuffled".into(), json!([pile, from]));
+                    event.insert("shuffled".into(), json!([pile_key(pile), pile_key(from)]));
                 }
             }
             event.insert("before".into(), json!(e.before));
             event.insert("after".into(), json!(e.after));
             event.insert("effect".into(), json!(u32::from(e.cause.effect) + 1));
+            if matches!(e.what, What::Moved(..)) && fell.iter().any(|r| r.contains(&i)) {
+                event.insert("fell".into(), json!(true));
+            }
             let via = e.cause.via().map(|o| rules.operations[o].clone());
             event.insert("via".into(), json!(via));
             if let Some(s) = e.cause.status() {
@@ -1058,5 +1342,12 @@ fn eval_json(rules: &RuleSet, state: &State, events: &[Event]) -> Value {
             Value::Object(event)
         })
         .collect();
-    json!({ "state": entities, "events": events })
+    match rows {
+        None => json!({ "state": entities, "events": events }),
+        Some(_) => json!({
+            "state": entities,
+            "events": events,
+            "zones": eval_zones::zones_json(rules, state, names),
+        }),
+    }
 }

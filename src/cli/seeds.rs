@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::roll::bars;
-use super::{Format, Output, all_names, to_json};
+use super::{Format, Output, to_json};
 use crate::check::rules::RuleSet;
-use crate::eval::{Event, State};
+use crate::eval::State;
 use crate::ids::{AttrId, EntityId, StatusId};
 
 /// The most runs one `--seeds` may ask for.
@@ -85,10 +85,10 @@ struct Runs {
 
 impl Runs {
     /// Adds one run: the state `before` the case, the state it left and the
-    /// events on the way (which name the entities that entered play).
-    fn add(&mut self, rules: &RuleSet, before: &State, after: &State, events: &[Event]) {
+    /// names of its entities.
+    fn add(&mut self, rules: &RuleSet, before: &State, after: &State, names: Vec<String>) {
         if after.len() > self.names.len() {
-            self.names = all_names(rules, after, events);
+            self.names = names;
         }
         for entity in EntityId::below(after.len()) {
             let there_before = entity.index() < before.len();
@@ -115,19 +115,19 @@ impl Runs {
 }
 
 /// Runs the case once per seed of `seeds` (`run` gives the state before it,
-/// the state it left and its events, or what was wrong, said at the first
-/// seed) and
-/// prints what changed, in `args.format`.
+/// the state it left and what the output calls each entity of it (those
+/// its events saw enter play too), or what was wrong, said at the first seed) and prints what
+/// changed, in `args.format`.
 pub(crate) fn over_seeds(
     args: &super::EvalArgs,
     rules: &RuleSet,
     seeds: SeedRange,
-    mut run: impl FnMut(u64) -> Result<(State, State, Vec<Event>), Output>,
+    mut run: impl FnMut(u64) -> Result<(State, State, Vec<String>), Output>,
 ) -> Output {
     let mut runs = Runs::default();
     for seed in seeds.first..=seeds.last {
         match run(seed) {
-            Ok((before, after, events)) => runs.add(rules, &before, &after, &events),
+            Ok((before, after, names)) => runs.add(rules, &before, &after, names),
             Err(out) => return out,
         }
     }

@@ -425,13 +425,11 @@ fn render_event<'n>(
             } else {
                 seat(card)
             };
-            let to = pile_name(rules, to, at, seat);
-            let _ = if from == crate::eval::zones::MADE {
-                writeln!(out, "    {name} is made: {to}")
-            } else {
-                let from = pile_name(rules, from, u32::MAX, seat);
-                writeln!(out, "    {name}: {from} -> {to}")
-            };
+            let _ = writeln!(
+                out,
+                "    {}",
+                moved_words(rules, &name, (from, to, at), seat)
+            );
         }
         GameEvent::Shuffled {
             pile,
@@ -439,33 +437,10 @@ fn render_event<'n>(
             moved,
             cards,
         } => {
-            let pile = pile_name(rules, pile, u32::MAX, seat);
-            let _ = match from {
-                Some(from) => writeln!(
-                    out,
-                    "    {} ({moved} cards) is shuffled into {pile}",
-                    pile_name(rules, from, u32::MAX, seat)
-                ),
-                None => writeln!(out, "    {pile} is shuffled ({cards} cards)"),
-            };
+            let words = shuffled_words(rules, (pile, from), (moved, cards), seat);
+            let _ = writeln!(out, "    {words}");
         }
         GameEvent::Shown { card, pile, to, .. } => {
-            let pile = pile_name(rules, pile, u32::MAX, seat);
-            let seats = rules.seats.len().min(64);
-            let all = if seats == 64 {
-                u64::MAX
-            } else {
-                (1u64 << seats) - 1
-            };
-            let whom = if to == all {
-                "everyone".to_string()
-            } else {
-                let names: Vec<String> = (0..seats)
-                    .filter(|s| to & (1u64 << s) != 0)
-                    .map(|s| seat(EntityId::new(s)).into_owned())
-                    .collect();
-                crate::diag::list_and(names)
-            };
             // Named to a seat only if it was shown to it (a seat looked at
             // another's hand sees that it happened, not what was seen).
             let name = match sight {
@@ -474,7 +449,7 @@ fn render_event<'n>(
                 }
                 _ => seat(card),
             };
-            let _ = writeln!(out, "    {name} ({pile}) is shown to {whom}");
+            let _ = writeln!(out, "    {}", shown_words(rules, &name, (pile, to), seat));
         }
         GameEvent::EndedTurn { seat: s } => {
             let _ = writeln!(out, "  {} ends the turn", seat(s));
@@ -484,6 +459,70 @@ fn render_event<'n>(
         }
         GameEvent::Ended(outcome) => render_outcome(out, rules, outcome, seat),
     }
+}
+
+/// A card's move as a log line says it, unindented: `Yeti#14: p1's hand
+/// -> p1's board, slot 0`, or `Wisp#50 is made: p1's board, slot 1` for
+/// one just made; `(from, to, at)`: the piles and its place in the second.
+pub fn moved_words<'n>(
+    rules: &RuleSet,
+    name: &str,
+    (from, to, at): (u16, u16, u32),
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+) -> String {
+    let to = pile_name(rules, to, at, seat);
+    if from == crate::eval::zones::MADE {
+        format!("{name} is made: {to}")
+    } else {
+        let from = pile_name(rules, from, u32::MAX, seat);
+        format!("{name}: {from} -> {to}")
+    }
+}
+
+/// A shuffle as a log line says it, unindented: `deck is shuffled (40
+/// cards)`, or `discard (12 cards) is shuffled into deck` when the cards of
+/// `from` moved in first; `(moved, cards)`: how many did, how many it holds.
+pub fn shuffled_words<'n>(
+    rules: &RuleSet,
+    (pile, from): (u16, Option<u16>),
+    (moved, cards): (u32, u32),
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+) -> String {
+    let pile = pile_name(rules, pile, u32::MAX, seat);
+    match from {
+        Some(from) => format!(
+            "{} ({moved} cards) is shuffled into {pile}",
+            pile_name(rules, from, u32::MAX, seat)
+        ),
+        None => format!("{pile} is shuffled ({cards} cards)"),
+    }
+}
+
+/// A card shown as a log line says it, unindented: `Yeti#51 (p2's hand) is
+/// shown to p1`; `to`: the seats it was shown to, bit `s` for seat `s`.
+pub fn shown_words<'n>(
+    rules: &RuleSet,
+    name: &str,
+    (pile, to): (u16, u64),
+    seat: &dyn Fn(EntityId) -> std::borrow::Cow<'n, str>,
+) -> String {
+    let pile = pile_name(rules, pile, u32::MAX, seat);
+    let seats = rules.seats.len().min(64);
+    let all = if seats == 64 {
+        u64::MAX
+    } else {
+        (1u64 << seats) - 1
+    };
+    let whom = if to == all {
+        "everyone".to_string()
+    } else {
+        let names: Vec<String> = (0..seats)
+            .filter(|s| to & (1u64 << s) != 0)
+            .map(|s| seat(EntityId::new(s)).into_owned())
+            .collect();
+        crate::diag::list_and(names)
+    };
+    format!("{name} ({pile}) is shown to {whom}")
 }
 
 /// A pile as a log names it: its zone (`deck`), a seat's own (`p1's hand`),

@@ -239,6 +239,24 @@ impl<'r> Game<'r> {
         log: Log,
         values: &[(EntityId, AttrId, i64)],
     ) -> Result<Game<'r>, SetupError> {
+        let mut game = Self::seated(rules, cards, seed, log)?;
+        for &(entity, attr, value) in values {
+            if entity.index() < game.state.len() && attr.index() < rules.attributes.len() {
+                game.state.put(entity, attr, value);
+            }
+        }
+        game.begin();
+        Ok(game)
+    }
+
+    /// A game as far as [`Game::dealt`]: its seats and setup entities, no
+    /// card made yet, no moment run.
+    fn seated(
+        rules: &'r RuleSet,
+        cards: &'r [Card],
+        seed: u64,
+        log: Log,
+    ) -> Result<Game<'r>, SetupError> {
         let seats = rules.seats.len();
         if seats == 0 {
             return Err(SetupError::NoSeats(rules.name.clone()));
@@ -323,13 +341,22 @@ impl<'r> Game<'r> {
             log: (log == Log::Keep).then(Vec::new),
         };
         game.state.add_setup(rules);
-        for &(entity, attr, value) in values {
-            if entity.index() < game.state.len() && attr.index() < rules.attributes.len() {
-                game.state.put(entity, attr, value);
-            }
-        }
-        game.begin();
         Ok(game)
+    }
+
+    /// The game `seed` sets up, stopped before it starts: the seats, the
+    /// setup entities and the cards dealt (with `:zones`, the deck's cards
+    /// made in their `:start` zones, shuffled, and each seat's hand dealt
+    /// and refilled), as [`Game::new`] makes them, but no moment run and no
+    /// turn begun. What `grimoire eval` applies effects to.
+    pub fn dealt(
+        rules: &'r RuleSet,
+        cards: &'r [Card],
+        seed: u64,
+    ) -> Result<Dealt<'r>, SetupError> {
+        let mut game = Self::seated(rules, cards, seed, Log::Skip)?;
+        game.deal();
+        Ok(Dealt { game })
     }
 
     /// Starts a new game on the same rules and cards, reusing every buffer.
@@ -357,13 +384,18 @@ impl<'r> Game<'r> {
         self.begin();
     }
 
-    /// Deals, runs the game's and the first round's start, and starts the first turn.
-    fn begin(&mut self) {
+    /// Deals: the cards made in their zones and shuffled, the hands dealt.
+    fn deal(&mut self) {
         if self.zoned {
             self.setup_zones();
         } else if self.rules.cards.is_some() {
             self.zones.deal(self.cards, &mut self.state.rng);
         }
+    }
+
+    /// Deals, runs the game's and the first round's start, and starts the first turn.
+    fn begin(&mut self) {
+        self.deal();
         self.run_moment_for_seats(Moment::GameStart);
         // After the game's start, which may roll what the turn order sorts by.
         self.splice_base_queue();
@@ -662,5 +694,61 @@ impl<'r> Game<'r> {
     pub fn stopped_at(&self) -> Option<String> {
         matches!(self.phase, Phase::Over(Outcome::Aborted(_)))
             .then(|| log::place_words(self.rules, self.cards, self.stopped_at))
+    }
+}
+
+/// A game set up and dealt, not yet started ([`Game::dealt`]): its piles
+/// given as a scenario gives them, a card made to be tried, then its state
+/// taken. It cannot be played: no moment has run, no turn begun.
+#[derive(Clone, Debug)]
+pub struct Dealt<'r> {
+    game: Game<'r>,
+}
+
+impl<'r> Dealt<'r> {
+    /// Every attribute of every entity, the cards in their piles, the generator.
+    pub fn state(&self) -> &State {
+        &self.game.state
+    }
+
+    /// The state, taken.
+    pub fn into_state(self) -> State {
+        self.game.state
+    }
+
+    /// The entity each role means during `seat`'s turn.
+    pub fn roles(&self, seat: EntityId) -> &[EntityId] {
+        self.game.roles(seat)
+    }
+
+    /// The cards of `owner`'s pile of zone `zone`, bottom first: see [`Game::zone_cards`].
+    pub fn zone_cards(
+        &self,
+        zone: crate::ids::ZoneId,
+        owner: EntityId,
+    ) -> Option<Vec<Option<CardId>>> {
+        self.game.zone_cards(zone, owner)
+    }
+
+    /// Puts exactly `cards` in `owner`'s pile of zone `zone`, bottom first:
+    /// see [`Game::set_zone_cards`].
+    pub fn set_zone_cards(
+        &mut self,
+        zone: crate::ids::ZoneId,
+        owner: EntityId,
+        cards: &[Option<CardId>],
+    ) -> Result<(), String> {
+        self.game.set_zone_cards(zone, owner, cards)
+    }
+
+    /// With `:zones`, makes a new instance of `card` where `seat`'s play of
+    /// it would put it while its effects run (its `:to` zone, else
+    /// `:playing`), unlogged, bound as `:this-card`: what a card's effects
+    /// tried alone act on. `None` without `:zones`, or when that pile is full.
+    pub fn make_resolving(&mut self, card: CardId, seat: EntityId) -> Option<EntityId> {
+        if !self.game.zoned {
+            return None;
+        }
+        self.game.make_resolving(card, seat)
     }
 }

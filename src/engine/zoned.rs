@@ -581,6 +581,31 @@ impl<'r> Game<'r> {
         made.is_some()
     }
 
+    /// Makes a new instance of `card` where `seat`'s play of it puts it
+    /// while its effects run (its `:to` zone, else `:playing`), unlogged, and
+    /// makes it `:this-card`: a card's effects tried outside a turn
+    /// (`grimoire eval --card`). `None` when that pile has no room.
+    pub(super) fn make_resolving(&mut self, card: CardId, seat: EntityId) -> Option<EntityId> {
+        let set = self.zone_set()?;
+        let dest = self.cards.get(card.index())?.play.to.unwrap_or(set.playing);
+        let pile = self.pile(dest, seat)?;
+        let made = zones::create(
+            self.rules,
+            &mut self.state,
+            card,
+            (pile, At::Top),
+            Cause::effect(0),
+            &mut self.events,
+        );
+        // Put there to be tried, not played: nothing of it is logged.
+        self.events.clear();
+        let made = made?;
+        if let Some(table) = self.state.cards.as_deref_mut() {
+            table.set_this_card(made);
+        }
+        Some(made)
+    }
+
     /// Takes the card at `at` out of the current hand and out of the
     /// table, unlogged: undoes [`Game::give`].
     pub(super) fn take_back_zoned(&mut self, at: usize) -> Option<CardId> {

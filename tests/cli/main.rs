@@ -16,6 +16,7 @@ mod bounds;
 mod check_inputs;
 mod cli;
 mod commands;
+mod eval_zones;
 mod lsp;
 mod projects;
 mod replay;

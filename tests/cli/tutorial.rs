@@ -275,6 +275,7 @@ fn the_tutorial_runs_as_written() {
         "test --log",
         "play",
         "simulate",
+        "eval",
     ] {
         let wanted: Vec<&str> = wanted.split(' ').collect();
         assert!(
@@ -287,6 +288,13 @@ fn the_tutorial_runs_as_written() {
             wanted.join(" ")
         );
     }
+    // The game of zones is watched as one seat sees it.
+    assert!(
+        ran.iter()
+            .any(|args| args.first().is_some_and(|a| a == "play")
+                && args.iter().any(|a| a == "--view")),
+        "docs/TUTORIAL.md runs no `grimoire play … --view SEAT`"
+    );
     let report = ran
         .iter()
         .find_map(|args| {
