@@ -10,6 +10,9 @@
 //! recorded as a grimoire `Event`. For the scripted peers the script computes
 //! the new wall from the old; the host reads, stores and records, exactly as
 //! grimoire's `apply` does internally.
+//!
+//! The `zones` group times operations on cards kept in zones (issue 30), on
+//! the skirmish fixture (`tests/data/zones/`): see `bench_zones`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -19,9 +22,13 @@ use criterion::{
 };
 use grimoire::check::ast::Effect;
 use grimoire::check::rules::RuleSet;
-use grimoire::eval::{Cause, CompiledEffects, Event, Program, State, What, apply};
-use grimoire::ids::EntityId;
+use grimoire::engine::ai::{Ai, Policy};
+use grimoire::engine::view::Unseen;
+use grimoire::engine::{Game, Log};
+use grimoire::eval::{Cause, CompiledEffects, CompiledInt, Event, Program, State, What, apply};
+use grimoire::ids::{CardId, EntityId};
 use grimoire::syntax::read_one;
+use rand::SeedableRng;
 
 const FOUNDATIONS: &str = "[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]";
 
@@ -300,5 +307,163 @@ fn bench_apply(c: &mut Criterion) {
     t.check();
 }
 
-criterion_group!(benches, bench_apply);
+/// The skirmish fixture's files, from this crate's folder.
+const SKIRMISH_RULES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/zones/rules/skirmish.edn"
+);
+const SKIRMISH_CARDS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/zones/cards/skirmish"
+);
+
+/// A checked effect list of the skirmish rule set, and the same compiled.
+fn skirmish_effects(rules: &RuleSet, text: &str) -> (Vec<Effect>, CompiledEffects) {
+    let arena = grimoire::syntax::Arena::new();
+    let form = read_one(&arena, text).expect("reads");
+    let effects = rules
+        .check_effects(&form)
+        .unwrap_or_else(|d| panic!("{text}: {d:?}"));
+    let code = CompiledEffects::new(rules, &effects);
+    (effects, code)
+}
+
+/// Operations on cards in zones, each on a position prepared once and
+/// restored (`clone_from`) at the start of every iteration, so that each
+/// times one operation on the same position and no pile grows;
+/// `restore_state` and `restore_game` time the restore alone, to be taken
+/// off the others:
+///
+/// - `draw_1`: `{:effected :you :draw 1}`, compiled, from the dealt deck
+///   (42 cards) into a hand of 4;
+/// - `move_hand_to_board`: the one minion of a hand of 4 moved to an empty
+///   board (`{:move {:from [:hand :you] :pick :all :where [of-kind :self
+///   :minion]} :to [:board :you]}`, compiled: the 4 cards tested, 1 moved);
+/// - `count_hand`: `[count [:hand :you]]`, compiled (it changes nothing: no restore);
+/// - `each_board_of_7`: `{:each [:board :you] …}` giving each of 7 minions
+///   +1 attack, compiled;
+/// - `determinise`: `Game::determinise` of p1 after 12 random actions from
+///   the deal (the deck and p2's hand hidden from p1), on a copy of the game.
+fn bench_zones(c: &mut Criterion) {
+    let mut rules =
+        grimoire::files::load_rules(SKIRMISH_RULES).expect("the skirmish rule set loads");
+    let deck = grimoire::files::load_deck(&mut rules, &[SKIRMISH_CARDS.into()])
+        .expect("the skirmish deck loads")
+        .cards;
+    let card = |name: &str| {
+        let at = deck.iter().position(|c| c.name == name);
+        Some(CardId::new(at.unwrap_or_else(|| panic!("no card {name}"))))
+    };
+    let set = rules.zones.as_ref().expect("zones");
+    let zone = |name: &str| set.zone(name).unwrap_or_else(|| panic!("no zone {name}"));
+    let (p1, roles) = (EntityId::FIRST, [EntityId::new(0), EntityId::new(1)]);
+    let program = Program::new(&rules);
+    let mut events: Vec<Event> = Vec::with_capacity(64);
+
+    // The deck dealt as a game deals it, p1's hand then set to 4 cards with one minion.
+    let mut dealt = Game::dealt(&rules, &deck, 7).expect("deals");
+    let hand = [card("Coin"), card("Yeti"), card("Scout"), card("Fireball")];
+    dealt
+        .set_zone_cards(zone("hand"), p1, &hand)
+        .expect("a hand of 4");
+    let hand_state = dealt.state().clone();
+    let seven = [card("Yeti"); 7];
+    dealt
+        .set_zone_cards(zone("board"), p1, &seven)
+        .expect("a board of 7");
+    let board_state = dealt.into_state();
+
+    let (_, draw) = skirmish_effects(&rules, "[{:effected :you :draw 1}]");
+    let (_, to_board) = skirmish_effects(
+        &rules,
+        "[{:move {:from [:hand :you] :pick :all :where [of-kind :self :minion]} :to [:board :you]}]",
+    );
+    let (count, _) = skirmish_effects(
+        &rules,
+        "[{:effected :you :resource :mana :set true :amount [count [:hand :you]]}]",
+    );
+    let count = CompiledInt::new(&count[0].amount);
+    let (_, each) = skirmish_effects(
+        &rules,
+        "[{:each [:board :you] :effects [{:effected :self :resource :attack :amount 1}]}]",
+    );
+
+    // A mid-game position: 12 random actions from the deal.
+    let mut mid = Game::new(&rules, &deck, 7, Log::Skip).expect("a game");
+    let mut ai = Ai::new();
+    for _ in 0..12 {
+        match ai.choose(&mut mid, Policy::Random) {
+            Some(action) if mid.outcome().is_none() => mid.act(action).expect("legal"),
+            _ => break,
+        }
+    }
+    assert!(mid.outcome().is_none(), "the position is mid-game");
+    let (mut world, mut unseen) = (mid.clone(), Unseen::new());
+    let mut rng = grimoire::eval::Rng::seed_from_u64(11);
+
+    // Each operation does what it says before it is timed.
+    let piles = |state: &State| {
+        let table = state.cards.as_deref().expect("cards");
+        let pile = |z: &str| table.pile(set, zone(z), p1).expect("a pile");
+        (table.count(pile("hand")), table.count(pile("board")))
+    };
+    let mut state = hand_state.clone();
+    program.apply(&rules, &draw, &mut state, &roles, &mut events);
+    assert_eq!(piles(&state), (5, 0), "draw 1");
+    state.clone_from(&hand_state);
+    program.apply(&rules, &to_board, &mut state, &roles, &mut events);
+    assert_eq!(piles(&state), (3, 1), "the minion moved");
+    state.clone_from(&hand_state);
+    assert_eq!(count.value(&mut state, &roles), 4, "count");
+    state.clone_from(&board_state);
+    events.clear();
+    program.apply(&rules, &each, &mut state, &roles, &mut events);
+    assert_eq!(events.len(), 7, "+1 attack to each of 7");
+    let p1_hand = mid.hand_of(p1).to_vec();
+    world.determinise(p1, &mut rng, &mut unseen);
+    assert_eq!(world.hand_of(p1), p1_hand, "p1's own hand is what it sees");
+
+    let mut group = c.benchmark_group("zones");
+    configure(&mut group);
+    group.bench_function("restore_state", |b| {
+        b.iter(|| state.clone_from(black_box(&hand_state)))
+    });
+    group.bench_function("draw_1", |b| {
+        b.iter(|| {
+            state.clone_from(&hand_state);
+            events.clear();
+            program.apply(&rules, &draw, &mut state, &roles, &mut events);
+        })
+    });
+    group.bench_function("move_hand_to_board", |b| {
+        b.iter(|| {
+            state.clone_from(&hand_state);
+            events.clear();
+            program.apply(&rules, &to_board, &mut state, &roles, &mut events);
+        })
+    });
+    state.clone_from(&hand_state);
+    group.bench_function("count_hand", |b| {
+        b.iter(|| black_box(count.value(&mut state, &roles)))
+    });
+    group.bench_function("each_board_of_7", |b| {
+        b.iter(|| {
+            state.clone_from(&board_state);
+            events.clear();
+            program.apply(&rules, &each, &mut state, &roles, &mut events);
+        })
+    });
+    group.bench_function("restore_game", |b| {
+        b.iter(|| world.clone_from(black_box(&mid)))
+    });
+    group.bench_function("determinise", |b| {
+        b.iter(|| {
+            world.clone_from(&mid);
+            world.determinise(p1, &mut rng, &mut unseen);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_apply, bench_zones);
 criterion_main!(benches);
