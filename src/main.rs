@@ -55,7 +55,7 @@ enum Command {
     },
     /// Apply effects to a state; print the events and the new state.
     #[command(
-        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23\n  grimoire eval --rules arcomage --seeds 0..999 '[{:effected :other :resource :damage :amount 1d6}]'"
+        after_help = "Examples:\n  grimoire eval --rules arcomage --set you.wall=0 '[{:effected :you :resource :wall :amount [= [:you :wall] 0 6 3]}]'\n  grimoire eval --rules arcomage --state game.ron --format json '[{:effected :other :resource :damage :amount 5}]'\n  grimoire eval --rules arcomage --file effects.edn\n  echo '[{:effected :other :resource :damage :amount 5}]' | grimoire eval --rules arcomage -\n  grimoire eval --rules tactics --status hero=weakness --then round-end --format json\n  grimoire eval --rules skills --card Fireball --status you=increasePower1@23\n  grimoire eval --rules arcomage --seeds 0..999 '[{:effected :other :resource :damage :amount 1d6}]'\n  grimoire eval --rules mygame --state piles.ron '[{:effected :you :draw 2}]'"
     )]
     Eval(EvalArgs),
     /// Say what a card or effects do, in plain words (card-text English).

@@ -53,6 +53,8 @@ pub(super) struct Zoned {
     given: Vec<Given>,
     /// The state file the piles were read from, for their errors.
     file: Option<Source>,
+    /// How errors are shown: `--format`, and colour.
+    shown: (super::Format, bool),
 }
 
 /// Whether `rules` keeps its cards in `:zones` (not `:cards` alone).
@@ -71,6 +73,8 @@ impl Zoned {
         zones: Option<(BTreeMap<String, PileText>, Source)>,
         args: &super::EvalArgs,
     ) -> Result<(Zoned, Bound), Output> {
+        // The roles are bound as a game binds them for the first seat: a
+        // game dealt once says which entity each means (and whether it deals).
         let dealt = Game::dealt(rules, &deck, 0).map_err(|e| Output::usage(e.to_string()))?;
         let seats = rules.seats.len();
         let setup = names.len().saturating_sub(rules.roles.len());
@@ -96,7 +100,16 @@ impl Zoned {
                 (given, Some(source))
             }
         };
-        Ok((Zoned { deck, given, file }, bound))
+        let shown = (args.format, args.color);
+        Ok((
+            Zoned {
+                deck,
+                given,
+                file,
+                shown,
+            },
+            bound,
+        ))
     }
 
     /// The state `seed` deals, with the piles given, and (for `--card`) an
@@ -115,11 +128,8 @@ impl Zoned {
                 let d = Diagnostic::new(Code::OutOfRange, pile.span, why)
                     .with_label("too many cards for this pile");
                 let source = self.file.clone().unwrap_or_else(|| Source::new("", ""));
-                return Err(Output::diagnostics(
-                    &[(&source, &d)],
-                    super::Format::Human,
-                    false,
-                ));
+                let (format, color) = self.shown;
+                return Err(Output::diagnostics(&[(&source, &d)], format, color));
             }
         }
         if let Some(card) = card

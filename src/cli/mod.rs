@@ -405,7 +405,7 @@ pub struct EvalArgs {
     /// Set a value before applying: ROLE.ATTRIBUTE=INTEGER (repeatable), such as you.wall=0.
     #[arg(long = "set", value_name = "ROLE.ATTRIBUTE=N")]
     pub sets: Vec<String>,
-    /// Start from a RON state file: (seed: 7, entities: {"you": {"wall": 0}}).
+    /// Start from a RON state file: (seed: 7, entities: {"you": {"wall": 0}}); with `:zones`, piles too: zones: {"hand.you": ["Yeti"], "deck": ["Scout"]} (top first).
     #[arg(long)]
     pub state: Option<PathBuf>,
     /// Seed for chance (default: the state file's, else 0).

@@ -1161,7 +1161,8 @@ pub fn explain(code: Code) -> Explanation {
             "An effect or a query on cards names a zone the rule set's `:zones` \
              does not declare (nor the engine's `:playing` and `:removed`), or \
              `count`, `sum` or `:each` names something that is neither a zone \
-             nor a kind.",
+             nor a kind; or a pile of an `eval --state` file (`\"hnad.you\"`) \
+             names no zone.",
             "Usually a misspelling; the help names the nearest zone.",
             Input::Definitions("tests/data/zones/rules/skirmish.edn"),
             r#"{:card "Hoard" :kind :spell :type :mana :cost 1
@@ -1174,7 +1175,8 @@ pub fn explain(code: Code) -> Explanation {
             "A zone per seat (a hand, a board) is one pile for each seat: an \
              effect or a query names the one it means with its owner, \
              `[:hand :you]`. A shared zone (a deck, a discard pile) is one pile \
-             that no seat owns, named alone: `:deck`.",
+             that no seat owns, named alone: `:deck`. An `eval --state` file \
+             names piles the same way: `\"hand.you\"`, `\"deck\"`.",
             "Write `[:hand :you]` for a zone per seat, and `:deck` for a shared \
              one; `:shared true` in `:zones` says which a zone is.",
             Input::Definitions("tests/data/zones/rules/skirmish.edn"),
@@ -1200,8 +1202,9 @@ pub fn explain(code: Code) -> Explanation {
             "a slot the zone does not have",
             "`:slot N` puts a card in slot N of a board, a zone with `:slots`: \
              a zone without slots has none, and a board of 7 has slots 0 to \
-             6. A slot computed as the game runs and out of range is refused \
-             then: the card stays where it was.",
+             6 (as does a board's map of slots in an `eval --state` file). A \
+             slot computed as the game runs and out of range is refused then: \
+             the card stays where it was.",
             "Name a slot of the board, from 0; or give the zone `:slots`.",
             Input::Definitions("tests/data/zones/rules/skirmish.edn"),
             r#"{:card "Rally" :kind :spell :type :mana :cost 2
@@ -1356,7 +1359,8 @@ pub fn explain(code: Code) -> Explanation {
              \"Princess\"]` name a card of the deck. The name is checked \
              against the cards checked with the rule set and the rule set's \
              own deck (its `cards/NAME/` folder), and again against the deck a \
-             game deals (`--cards`).",
+             game deals (`--cards`): `eval`'s effects and its `--state` file's \
+             piles are checked against that deck too.",
             "Usually a misspelling; the help names the nearest card. A token \
              only ever made by effects is a card with `:token true`.",
             Input::Definitions("tests/data/zones/rules/skirmish.edn"),
@@ -1688,7 +1692,8 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
         ),
         Code::UnknownEntity => (
             "unknown entity",
-            "A scenario (or `eval --set`, `--status`) names an entity that is \
+            "A scenario (or `eval --set`, `--status`, the owner of a pile in \
+             an `eval --state` file) names an entity that is \
              neither a role nor a seat or `:setup` entity of the rule set, nor \
              one that enters play named by kind and number as logs name it \
              (`:tile#33`, numbered after the entities a game starts with).",
