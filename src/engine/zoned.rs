@@ -568,17 +568,24 @@ impl<'r> Game<'r> {
         let Some(pile) = self.hand_pile(self.current) else {
             return false;
         };
+        // A card a scenario gives is not a move of the game's.
+        self.make_unlogged(card, pile).is_some()
+    }
+
+    /// A new instance of `card` on top of `pile`, its making not logged;
+    /// `None` when the pile has no room.
+    fn make_unlogged(&mut self, card: CardId, pile: usize) -> Option<EntityId> {
+        let at = (pile, At::Top);
         let made = zones::create(
             self.rules,
             &mut self.state,
             card,
-            (pile, At::Top),
+            at,
             Cause::effect(0),
             &mut self.events,
         );
-        // A card a scenario gives is not a move of the game's.
         self.events.clear();
-        made.is_some()
+        made
     }
 
     /// Makes a new instance of `card` where `seat`'s play of it puts it
@@ -589,17 +596,8 @@ impl<'r> Game<'r> {
         let set = self.zone_set()?;
         let dest = self.cards.get(card.index())?.play.to.unwrap_or(set.playing);
         let pile = self.pile(dest, seat)?;
-        let made = zones::create(
-            self.rules,
-            &mut self.state,
-            card,
-            (pile, At::Top),
-            Cause::effect(0),
-            &mut self.events,
-        );
         // Put there to be tried, not played: nothing of it is logged.
-        self.events.clear();
-        let made = made?;
+        let made = self.make_unlogged(card, pile)?;
         if let Some(table) = self.state.cards.as_deref_mut() {
             table.set_this_card(made);
         }
