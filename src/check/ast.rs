@@ -91,6 +91,16 @@ pub enum Entity {
     ThisCard,
 }
 
+/// The numbers of the event a trigger runs for: `[event :amount]`, `[event :position]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventField {
+    /// An attribute's change (after − before); a status's turns; 0 otherwise.
+    Amount,
+    /// The subject's place in the pile it left (for `:leaves` and `:dies`) or
+    /// entered, counted from the bottom: a board's slot.
+    Position,
+}
+
 /// An integer expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Int {
@@ -144,6 +154,8 @@ pub enum Int {
     /// `[choice :dodge]`: the field's number for every option (copied in), read
     /// at the option chosen for the action being used; 0 with none.
     Choice(Box<[i64]>),
+    /// `[event :amount]`: a number of the event the trigger runs for.
+    Event(crate::check::ast::EventField),
     /// `[max-of source value condition]` (true) / `[min-of …]`: the largest
     /// (smallest) value over the source's entities for which the condition
     /// holds; 0 when there is none.
@@ -848,6 +860,8 @@ impl Int {
             Int::Arg(_) => {}
             // A number of the chosen option: no attribute, no chance.
             Int::Choice(_) => {}
+            // A number of the event a trigger runs for: read, not drawn.
+            Int::Event(_) => f(Leaf::Amount),
             Int::Best(_, a) => {
                 f(Leaf::Draw);
                 a.leaves(f);

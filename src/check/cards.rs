@@ -1151,7 +1151,8 @@ pub fn names_in_int<'e>(e: &'e Int, f: &mut impl FnMut(&'e CardName)) {
         | Int::Magnitude
         | Int::Arg(_)
         | Int::Dice(_)
-        | Int::Choice(_) => {}
+        | Int::Choice(_)
+        | Int::Event(_) => {}
     }
 }
 

@@ -138,6 +138,7 @@ impl<'a> Checker<'_, '_> {
             self.scope.roles.iter().any(|r| r == k)
                 || self.scope.bound.contains(&k)
                 || (k == TARGET && self.scope.in_operation)
+                || (k == super::THIS_CARD && self.scope.this_card)
         })
     }
 }

@@ -42,6 +42,8 @@ pub struct Definition {
     pub play: CardRules,
     /// A status's definition (for [`DefKind::Status`]).
     pub status: Option<StatusDef>,
+    /// Its triggers (`:triggers`, `:on-draw`, `:on-discard`, `:on-leave`), in that order.
+    pub triggers: Vec<crate::check::triggers::Trigger>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -139,6 +141,8 @@ pub struct Card {
     pub text: String,
     /// What it does.
     pub effects: Vec<Effect>,
+    /// What it does when something happens.
+    pub triggers: Vec<crate::check::triggers::Trigger>,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -150,12 +154,15 @@ pub struct Card {
 /// it is replayed) is the same wherever its files are.
 impl std::fmt::Debug for Card {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Card")
-            .field("name", &self.name)
+        let mut d = f.debug_struct("Card");
+        d.field("name", &self.name)
             .field("text", &self.text)
-            .field("effects", &self.effects)
-            .field("play", &self.play)
-            .finish()
+            .field("effects", &self.effects);
+        // Shown only where a card has them: a deck's digest stays as it was.
+        if !self.triggers.is_empty() {
+            d.field("triggers", &self.triggers);
+        }
+        d.field("play", &self.play).finish()
     }
 }
 
@@ -170,6 +177,7 @@ impl Card {
                 name: d.name.clone(),
                 text: d.text.clone().unwrap_or_default(),
                 effects: d.effects.clone(),
+                triggers: d.triggers.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -215,6 +223,10 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::Values,
     DefKey::To,
     DefKey::Token,
+    DefKey::Triggers,
+    DefKey::OnDraw,
+    DefKey::OnDiscard,
+    DefKey::OnLeave,
 ];
 
 /// The keys a named effect may use.
@@ -275,6 +287,8 @@ pub fn definition(
     let mut text = None;
     let mut effects = None;
     let mut play = CardRules::default();
+    let mut triggers = Vec::new();
+    let mut shorthands = Vec::new();
     for (def_key, value) in pairs {
         let key = def_key.name();
         match def_key {
@@ -322,6 +336,29 @@ pub fn definition(
                 )),
             },
             DefKey::Effects => effects = check::effects(value, &scope, diags),
+            DefKey::Triggers => {
+                triggers = check::triggers::triggers(value, &scope, diags).unwrap_or_default()
+            }
+            DefKey::OnDraw | DefKey::OnDiscard | DefKey::OnLeave => {
+                shorthands.push((def_key, value))
+            }
+        }
+    }
+    // The shorthands after the triggers written out, in the order of their keys.
+    for (key, value) in shorthands {
+        use check::triggers::On;
+        let (on, zone) = match key {
+            DefKey::OnDraw => (On::Drawn, None),
+            DefKey::OnDiscard => (On::Discarded, None),
+            _ => (On::Leaves, play.to),
+        };
+        if let Some(t) = check::triggers::shorthand(on, zone, value, &scope, diags) {
+            triggers.push(t);
+        }
+    }
+    if let Some(name) = &name {
+        for t in &triggers {
+            check::triggers::self_triggering(t, name, diags);
         }
     }
     if play.token {
@@ -345,6 +382,7 @@ pub fn definition(
         name: name?,
         text,
         effects: effects?,
+        triggers,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -639,8 +677,18 @@ fn card_text_lints(
     diags: &mut Vec<Diagnostic>,
 ) {
     let at = value_span(form, "text").unwrap_or(form.span);
+    // What its triggers do is the card's too: its text says both.
+    let effects: std::borrow::Cow<'_, [Effect]> = if def.triggers.is_empty() {
+        std::borrow::Cow::Borrowed(&def.effects)
+    } else {
+        let all = def
+            .effects
+            .iter()
+            .chain(def.triggers.iter().flat_map(|t| &t.effects));
+        std::borrow::Cow::Owned(all.cloned().collect())
+    };
     for (code, message) in
-        crate::check::lint::text_vs_card(rules, text, &def.effects, def.play.play_again)
+        crate::check::lint::text_vs_card(rules, text, &effects, def.play.play_again)
     {
         diags.push(
             Diagnostic::new(code, at, message)
@@ -696,6 +744,7 @@ fn status_definition(
         name: name?,
         text,
         effects: Vec::new(),
+        triggers: Vec::new(),
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

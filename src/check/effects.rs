@@ -76,6 +76,15 @@ keys! {
         To = "to",
         /// `:token true`: never in the deck, only ever made by an effect (with `:zones`).
         Token = "token",
+        /// `:triggers [{:on :dies …}]`: what it does when something happens,
+        /// while it is in play (with `:zones`).
+        Triggers = "triggers",
+        /// `:on-draw […]`: effects run when it is drawn (with `:zones`).
+        OnDraw = "on-draw",
+        /// `:on-discard […]`: effects run when it is discarded (with `:zones`).
+        OnDiscard = "on-discard",
+        /// `:on-leave […]`: effects run when it leaves play (with `:zones`).
+        OnLeave = "on-leave",
     }
 }
 

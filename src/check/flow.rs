@@ -56,6 +56,9 @@ keys! {
         Where = "where",
         /// `:effects […]`: what it runs for each, with `:self` bound.
         Effects = "effects",
+        /// `:as :victim`: the name each entity is bound to, instead of `:self`,
+        /// so that effects inside another loop still reach the outer one's.
+        As = "as",
     }
 }
 
@@ -123,12 +126,17 @@ impl<'a> Checker<'_, '_> {
         let before = self.diags.len();
         let pairs = fields(form, "an `:each` effect", EachKey::ALL, self.diags)?;
         let outer = self.scope.roles.len() + self.scope.bound.len();
+        let name = match pairs.iter().find(|(k, _)| *k == EachKey::As) {
+            Some((_, value)) => self.bound_name(value)?,
+            None => super::SELF,
+        };
         let (mut source, mut filter, mut effects) = (None, None, None);
         for (key, value) in pairs {
             match key {
                 EachKey::Each => source = self.source(value, "`:each`"),
-                EachKey::Where => filter = self.with_self(|cx| cx.boolean(value)),
-                EachKey::Effects => effects = self.with_self(|cx| cx.effect_list(value)),
+                EachKey::Where => filter = self.with_bound(name, |cx| cx.boolean(value)),
+                EachKey::Effects => effects = self.with_bound(name, |cx| cx.effect_list(value)),
+                EachKey::As => {}
             }
         }
         if !form.has_key(EachKey::Effects.name()) {

@@ -685,6 +685,7 @@ fn row_without_definition(
         name: id.to_string(),
         text: row.description.as_ref().map(|d| d.text.to_string()),
         effects: Vec::new(),
+        triggers: Vec::new(),
         play: crate::check::defs::CardRules::default(),
         status: Some(StatusDef {
             polarity,

@@ -226,6 +226,7 @@ impl<'a> Checker<'_, '_> {
             | OpKind::Best(_)
             | OpKind::Lookup
             | OpKind::Choice
+            | OpKind::Event
             | OpKind::Formula => self.rare_int_op(call).map(Num::Int),
             OpKind::Extreme(_) | OpKind::Edge(_) | OpKind::Slot => {
                 self.card_int_op(call).map(Num::Int)

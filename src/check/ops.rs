@@ -44,6 +44,8 @@ pub enum OpKind {
     Lookup,
     /// `[choice :field]`: the number the chosen option of an action gives.
     Choice,
+    /// `[event :amount]`
+    Event,
     /// `[formula :name a ...]`: a named formula applied to arguments.
     Formula,
     /// `[advantage a]` (true) / `[disadvantage a]`: a evaluated twice, the
@@ -218,6 +220,12 @@ pub const OPERATORS: &[Operator] = &[
         OpKind::Choice,
         "[choice :field]",
         "the number the option chosen for the action being used gives field (`:choose`; 0 with none chosen)",
+    ),
+    op(
+        "event",
+        OpKind::Event,
+        "[event :amount]",
+        "a number of the event the trigger runs for: `:amount` (an attribute's change), `:position` (the subject's place in its pile)",
     ),
     op(
         "formula",

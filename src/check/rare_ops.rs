@@ -117,6 +117,13 @@ impl<'a> Checker<'_, '_> {
             let x = self.int(x);
             return Some(Int::Lookup(Box::new((found?.clone(), x?))));
         }
+        if call.op.kind == OpKind::Event {
+            let [field] = call.args else {
+                self.arity(call, "1 operand: `[event :amount]` or `[event :position]`");
+                return None;
+            };
+            return crate::check::triggers::event_field(self, field);
+        }
         if call.op.kind == OpKind::Choice {
             let [field] = call.args else {
                 self.arity(

@@ -3,7 +3,9 @@
 //! where `[choice :field]` may be read.
 
 use super::Checker;
+use crate::diag::{Code, Diagnostic};
 use crate::ids::RoleId;
+use crate::syntax::Form;
 
 /// The names an effect may use: what the rule set declares, plus what is in scope.
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +56,8 @@ pub struct Scope<'r> {
     pub card_kinds: &'r [bool],
     /// True in a card's effects, where `:this-card` is bound (with `:zones`).
     pub this_card: bool,
+    /// True in a trigger, where `[event :amount]` reads the event it runs for.
+    pub in_trigger: bool,
 }
 
 /// Where `[choice :field]` may be read, and which fields.
@@ -109,6 +113,52 @@ pub const RESERVED: &[&str] = &[
 ];
 
 impl Checker<'_, '_> {
+    /// A name a construct binds an entity to (`:each … :as :victim`): a
+    /// keyword that is neither a declared role, nor a name bound around it,
+    /// nor one the engine binds itself; `None`, with the diagnostic, otherwise.
+    pub(super) fn bound_name<'f>(&mut self, form: &Form<'f>) -> Option<&'f str> {
+        let Some(name) = form.as_keyword() else {
+            self.error(
+                Diagnostic::new(
+                    Code::WrongType,
+                    form.span,
+                    format!(
+                        "a name to bind is a keyword such as `:victim`, found {}",
+                        form.describe()
+                    ),
+                )
+                .with_label("expected a keyword"),
+            );
+            return None;
+        };
+        if RESERVED.contains(&name) && name != SELF {
+            self.error(
+                Diagnostic::new(
+                    Code::Reserved,
+                    form.span,
+                    format!("`:{name}` is a name the engine binds itself"),
+                )
+                .with_label("choose another name"),
+            );
+            return None;
+        }
+        if self.scope.roles.iter().any(|r| r == name)
+            || self.scope.bound.contains(&name) && name != SELF
+        {
+            self.error(
+                Diagnostic::new(
+                    Code::Duplicate,
+                    form.span,
+                    format!("`:{name}` is already a role here"),
+                )
+                .with_label("this would hide it")
+                .with_help("choose a name not bound around this effect"),
+            );
+            return None;
+        }
+        Some(name)
+    }
+
     /// How many roles are bound here: a `:self` bound inside comes next.
     pub(super) fn outer(&mut self) -> Option<RoleId> {
         let outer = self.scope.roles.len() + self.scope.bound.len();
@@ -117,7 +167,17 @@ impl Checker<'_, '_> {
 
     /// Runs `f` in this scope with `:self` bound after every role around it.
     pub(super) fn with_self<R>(&mut self, f: impl FnOnce(&mut Checker<'_, '_>) -> R) -> R {
-        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([SELF]).collect();
+        self.with_bound(SELF, f)
+    }
+
+    /// Runs `f` in this scope with `name` bound after every role around it
+    /// (`:self`, or the name an `:each` binds with `:as`).
+    pub(super) fn with_bound<R>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut Checker<'_, '_>) -> R,
+    ) -> R {
+        let bound: Vec<&str> = self.scope.bound.iter().copied().chain([name]).collect();
         let inner = Scope {
             bound: &bound,
             ..*self.scope

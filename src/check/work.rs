@@ -120,7 +120,8 @@ pub fn int(e: &Int) -> u64 {
         | Int::Magnitude
         | Int::Pick(..)
         | Int::Arg(_)
-        | Int::Choice(_) => 0,
+        | Int::Choice(_)
+        | Int::Event(_) => 0,
         Int::Attr(who, _) => entity(who),
         Int::Fold(_, items) => items.iter().map(int).fold(0, u64::saturating_add),
         Int::Neg(a) | Int::Abs(a) => int(a),

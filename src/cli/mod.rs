@@ -1083,6 +1083,7 @@ fn render_eval(shown: &Shown<'_>) -> String {
                 let words = log::shown_words(rules, &who, (pile, e.before as u64), &seat);
                 writeln!(out, "{words} (effect {effect}{via})")
             }
+            What::Fell(_) => writeln!(out, "{who} falls (effect {effect}{via})"),
             What::Die(_) | What::Rolled(..) | What::Kept(_) => {
                 let verb = if matches!(e.what, What::Rolled(..)) {
                     "rolls "
@@ -1320,6 +1321,9 @@ fn eval_json(shown: &Shown<'_>) -> Value {
                 // Piles by the keys of the `zones` object; a card just made from none.
                 What::Shown(pile) => {
                     event.insert("shown".into(), json!(pile_key(pile)));
+                }
+                What::Fell(pile) => {
+                    event.insert("fell".into(), json!(pile_key(pile)));
                 }
                 What::Moved(from, to) => {
                     event.insert("moved".into(), json!([pile_key(from), pile_key(to)]));

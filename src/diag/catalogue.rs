@@ -1908,6 +1908,29 @@ Miners,+1 Quarry,true,false,:bricks,3,[{:effected :you :resource :quarry :amount
             r#"{:status :spores :polarity :debuff :stacking :refresh
  :hooks {:bleed [{:effected :holder :acquire :spores}]}}"#,
         ),
+        Code::TriggerLoops => (
+            "a trigger that runs itself again",
+            "A card's trigger waits for a sort of event, and one of its own \
+             effects, run whatever happens, makes an event of that sort: \
+             each run queues another. It has no `:where` to tell its own \
+             event apart and no `:once-per-turn`. In a game the engine stops \
+             the chain at `:budgets :trigger-runs` (500 unless raised) and \
+             logs that it did; this warns before it runs.",
+            "Narrow it with `:where` (`[not= :subject :this-card]`: not its \
+             own change), give it `:once-per-turn true`, or make the effect \
+             conditional.",
+            Input::Definitions("tests/data/zones/rules/skirmish.edn"),
+            r#"{:card "Frenzy" :kind :minion :type :mana :cost 2 :to :board
+ :values {:attack 1 :health 3}
+ :triggers [{:on :changed :attribute :attack
+             :effects [{:effected :this-card :resource :attack :amount 1}]}]
+ :effects []}"#,
+            r#"{:card "Frenzy" :kind :minion :type :mana :cost 2 :to :board
+ :values {:attack 1 :health 3}
+ :triggers [{:on :changed :attribute :attack :where [not= :subject :this-card]
+             :effects [{:effected :this-card :resource :attack :amount 1}]}]
+ :effects []}"#,
+        ),
         Code::RowUndefined => (
             "a table row with nothing behind it",
             "A row of a status table names a status that has no definition, \

@@ -369,6 +369,10 @@ codes! {
     /// A status that acquires itself again, through its own effects or
     /// others', stacking `:independent`: its instances can multiply without end.
     StatusAcquiresItself = "W0404",
+    /// A card's trigger whose own effect, run whatever happens, makes an
+    /// event of the sort it waits for: it runs itself again until the
+    /// engine's trigger budget stops it.
+    TriggerLoops = "W0405",
     /// A markdown row naming a status with no definition and no description.
     RowUndefined = "W0501",
     /// A markdown row that becomes a status which does nothing.

@@ -58,6 +58,8 @@ pub enum By {
     /// card played or discarded (its moves), or an empty zone's `:when-empty`
     /// effects (its changes); the zone drawn into, and which effect.
     Zone(ZoneId, Cause),
+    /// A trigger of this card ran; which effect of it.
+    Trigger(CardId, Cause),
 }
 
 /// One attribute change of a game.
@@ -246,6 +248,26 @@ pub enum GameEvent {
     /// A step ran out of a budget there: recorded just before the game ends
     /// as aborted.
     OutOfBudget(crate::eval::Place),
+    /// A card's trigger runs: the changes after it until the next entry are its.
+    Triggered {
+        /// The card.
+        card: CardId,
+        /// The instance whose trigger it is.
+        instance: EntityId,
+        /// Which of the card's triggers (from 0).
+        index: u16,
+    },
+    /// A chain of triggers was stopped by `:budgets :trigger-runs` or `:trigger-depth`.
+    TriggerLoop {
+        /// The card whose trigger was next.
+        card: CardId,
+        /// The runs the chain had made.
+        runs: u32,
+        /// The depth of the run that was next.
+        depth: u8,
+        /// How many queued runs were dropped.
+        dropped: u32,
+    },
     /// The game ended.
     Ended(Outcome),
 }
@@ -260,6 +282,9 @@ impl Game<'_> {
     /// Notes the evaluator's events for victory checks and the log, each made
     /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
     pub(super) fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
+        if self.triggers.is_some() {
+            self.match_batch();
+        }
         self.note_events(&by);
         if !self.state.queued.is_empty() {
             self.take_queued();
@@ -275,8 +300,14 @@ impl Game<'_> {
                 self.dirty = u64::MAX;
             }
             if !self.events.is_empty() {
+                if self.triggers.is_some() {
+                    self.match_batch();
+                }
                 self.note_events(&By::Removal);
             }
+        }
+        if self.triggers.is_some() {
+            self.resolve_triggers();
         }
     }
 
@@ -305,73 +336,78 @@ impl Game<'_> {
                 | What::Rolled(..)
                 | What::Kept(_)
                 | What::Shuffled(..)
-                | What::Shown(_) => {}
+                | What::Shown(_)
+                | What::Fell(_) => {}
             }
         }
         if let Some(log) = &mut self.log {
             let table = self.state.cards.as_deref();
-            log.extend(self.events.iter().map(|e| match e.what {
-                What::Moved(from, to) => GameEvent::Moved {
-                    card: e.entity,
-                    def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
-                    from,
-                    to,
-                    at: u32::try_from(e.after).unwrap_or(u32::MAX),
-                    seen: e.before as u64,
-                    by: by(e.cause),
-                },
-                What::Shown(pile) => GameEvent::Shown {
-                    card: e.entity,
-                    def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
-                    pile,
-                    to: e.before as u64,
-                    by: by(e.cause),
-                },
-                What::Shuffled(pile, from) => GameEvent::Shuffled {
-                    pile,
-                    from: (from != crate::eval::zones::MADE).then_some(from),
-                    moved: u32::try_from(e.before).unwrap_or(0),
-                    cards: u32::try_from(e.after).unwrap_or(0),
-                },
-                What::Attr(attr) => GameEvent::Changed {
-                    change: Change {
+            log.extend(self.events.iter().filter_map(|e| {
+                Some(match e.what {
+                    What::Moved(from, to) => GameEvent::Moved {
+                        card: e.entity,
+                        def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
+                        from,
+                        to,
+                        at: u32::try_from(e.after).unwrap_or(u32::MAX),
+                        seen: e.before as u64,
+                        by: by(e.cause),
+                    },
+                    What::Shown(pile) => GameEvent::Shown {
+                        card: e.entity,
+                        def: table.and_then(|t| t.card(e.entity)).unwrap_or(CardId::MAX),
+                        pile,
+                        to: e.before as u64,
+                        by: by(e.cause),
+                    },
+                    What::Shuffled(pile, from) => GameEvent::Shuffled {
+                        pile,
+                        from: (from != crate::eval::zones::MADE).then_some(from),
+                        moved: u32::try_from(e.before).unwrap_or(0),
+                        cards: u32::try_from(e.after).unwrap_or(0),
+                    },
+                    What::Attr(attr) => GameEvent::Changed {
+                        change: Change {
+                            entity: e.entity,
+                            attr,
+                            before: e.before,
+                            after: e.after,
+                        },
+                        by: by(e.cause),
+                    },
+                    What::Spawned(kind) => GameEvent::Spawned {
                         entity: e.entity,
-                        attr,
+                        kind,
+                    },
+                    What::Die(_) => GameEvent::Die {
+                        entity: e.entity,
+                        face: e.after,
+                        kept: e.before == 1,
+                    },
+                    What::Rolled(sides, keep) => GameEvent::Rolled {
+                        entity: e.entity,
+                        sides,
+                        keep,
+                        modifier: e.before,
+                        total: e.after,
+                    },
+                    What::Kept(higher) => GameEvent::Kept {
+                        entity: e.entity,
+                        higher,
+                        kept: e.after,
+                        other: e.before,
+                    },
+                    What::Status(status, change) => GameEvent::Status {
+                        entity: e.entity,
+                        status,
+                        change,
                         before: e.before,
                         after: e.after,
+                        by: by(e.cause),
                     },
-                    by: by(e.cause),
-                },
-                What::Spawned(kind) => GameEvent::Spawned {
-                    entity: e.entity,
-                    kind,
-                },
-                What::Die(_) => GameEvent::Die {
-                    entity: e.entity,
-                    face: e.after,
-                    kept: e.before == 1,
-                },
-                What::Rolled(sides, keep) => GameEvent::Rolled {
-                    entity: e.entity,
-                    sides,
-                    keep,
-                    modifier: e.before,
-                    total: e.after,
-                },
-                What::Kept(higher) => GameEvent::Kept {
-                    entity: e.entity,
-                    higher,
-                    kept: e.after,
-                    other: e.before,
-                },
-                What::Status(status, change) => GameEvent::Status {
-                    entity: e.entity,
-                    status,
-                    change,
-                    before: e.before,
-                    after: e.after,
-                    by: by(e.cause),
-                },
+                    // Its moves and its leaving play are logged.
+                    What::Fell(_) => return None,
+                })
             }));
         }
         self.events.clear();

@@ -81,7 +81,8 @@ fn by_status(by: By) -> Option<StatusId> {
         | By::Action(_, c)
         | By::Given(c)
         | By::EntityTurn(_, c)
-        | By::Zone(_, c) => c.status(),
+        | By::Zone(_, c)
+        | By::Trigger(_, c) => c.status(),
         By::Cost(_) | By::Played(_) => None,
     }
 }
@@ -295,6 +296,26 @@ fn render_event<'n>(
             } else {
                 writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
             };
+        }
+        GameEvent::Triggered { card, index, .. } => {
+            let c = &cards[card.index()];
+            let t = c.triggers.get(usize::from(index));
+            let text = t
+                .and_then(|t| t.text.clone())
+                .unwrap_or_else(|| format!("on :{}", t.map_or("?", |t| t.on.name())));
+            let _ = writeln!(out, "  {} triggers: {text}", c.name);
+        }
+        GameEvent::TriggerLoop {
+            card,
+            runs,
+            depth,
+            dropped,
+        } => {
+            let _ = writeln!(
+                out,
+                "  trigger loop: stopped after {runs} runs in one chain, at depth {depth} ({}'s trigger next; {dropped} dropped)",
+                cards[card.index()].name
+            );
         }
         GameEvent::Discarded {
             seat: s,
@@ -598,6 +619,7 @@ fn change_note(rules: &RuleSet, by: By, sight: Sight) -> String {
         By::Given(cause) => format!("{} (given)", through(cause)),
         By::Removal(cause) => format!("{} (on removal)", through(cause)),
         By::EntityTurn(_, cause) => through(cause),
+        By::Trigger(_, cause) => through(cause),
         // Only an empty zone's `:when-empty` effects change values by a zone's
         // rule: the zone is the one drawn into, which names the one drawn from.
         By::Zone(zone, cause) => {
@@ -681,7 +703,8 @@ impl Rolls {
             | What::Spawned(_)
             | What::Moved(..)
             | What::Shuffled(..)
-            | What::Shown(_) => None,
+            | What::Shown(_)
+            | What::Fell(_) => None,
         }
     }
 }

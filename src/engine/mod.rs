@@ -29,6 +29,7 @@ mod action;
 mod events;
 mod moments;
 mod queue;
+mod triggers;
 mod victory;
 mod zoned;
 pub use act::MAX_ACTIONS_PER_TURN;
@@ -216,6 +217,8 @@ pub struct Game<'r> {
     order_keys: Vec<i64>,
     /// The log, if kept.
     log: Option<Vec<GameEvent>>,
+    /// The cards' triggers waiting and running, for a game whose cards have some.
+    triggers: Option<Box<triggers::Triggers>>,
 }
 
 impl<'r> Game<'r> {
@@ -339,6 +342,7 @@ impl<'r> Game<'r> {
             found: Vec::new(),
             order_keys: Vec::new(),
             log: (log == Log::Keep).then(Vec::new),
+            triggers: triggers::Triggers::new(cards),
         };
         game.state.add_setup(rules);
         Ok(game)

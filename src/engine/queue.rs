@@ -372,6 +372,10 @@ impl Game<'_> {
             return true;
         }
         self.run_moment(Moment::TurnStart, seat);
+        if self.triggers.is_some() {
+            use super::triggers::{Happened, On};
+            self.happened(Happened::about(On::TurnStart, seat, Some(seat)));
+        }
         if self.phase == Phase::Act && !self.has_action() {
             self.record(GameEvent::Passed { seat });
             return false;
@@ -384,6 +388,11 @@ impl Game<'_> {
     pub(super) fn end_turn(&mut self) {
         loop {
             self.run_moment(Moment::TurnEnd, self.current);
+            if self.triggers.is_some() {
+                use super::triggers::{Happened, On};
+                let seat = self.current;
+                self.happened(Happened::about(On::TurnEnd, seat, Some(seat)));
+            }
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }

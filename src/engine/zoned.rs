@@ -425,11 +425,20 @@ impl<'r> Game<'r> {
             super::cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
             self.flush_events(|_| By::Played(card));
         }
+        // What waits for a card played runs before its effects; the card is
+        // the `:source` of what they do.
+        let outer = self.set_trigger_source(Some(entity));
+        self.happened(super::triggers::Happened::about(
+            super::triggers::On::Played,
+            entity,
+            Some(seat),
+        ));
         // `:this-card` is this instance while its effects run.
         if let Some(table) = self.state.cards.as_deref_mut() {
             table.set_this_card(entity);
         }
         self.run_card(seat, card);
+        self.set_trigger_source(outer);
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();
         if playing.is_some()

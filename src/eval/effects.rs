@@ -573,6 +573,7 @@ impl State {
                     }
                     // A card goes where its zone sends what falls from it.
                     if self.cards.is_some() {
+                        super::zones::fallen(self, entity, events);
                         super::zones::fell(rules, self, entity, events);
                     }
                 }

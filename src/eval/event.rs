@@ -92,6 +92,11 @@ pub enum What {
     /// `{:reveal …}`): `before` holds the seats it was shown to (bit `s`
     /// for seat `s`), `after` its place in the pile.
     Shown(u16),
+    /// The entity, a card in play, fell (its kind's `:removed-when` held) or
+    /// was destroyed, and is about to go where its zone sends what leaves it:
+    /// `before` is its place in the pile it was in (its slot), `after` that
+    /// pile. Only with `:zones`, for triggers that wait for a death.
+    Fell(u16),
 }
 
 /// One change: to an attribute, or to an entity's statuses.
@@ -122,7 +127,8 @@ impl Event {
             | What::Kept(_)
             | What::Moved(..)
             | What::Shuffled(..)
-            | What::Shown(_) => None,
+            | What::Shown(_)
+            | What::Fell(_) => None,
         }
     }
 }

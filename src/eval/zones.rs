@@ -105,6 +105,9 @@ pub struct CardTable {
     seats: u16,
     /// The card whose effects run: what `:this-card` means.
     this_card: EntityId,
+    /// The numbers of the event the trigger running now runs for:
+    /// `[event :amount]`, `[event :position]`.
+    event: [i64; 2],
     /// The discards effects left for their seats to choose (`:pick :chosen`),
     /// in order, for the engine to offer once the effects are done.
     requests: Vec<CardRequest>,
@@ -137,6 +140,7 @@ impl CardTable {
             boards: Vec::new(),
             seats: seats.min(64) as u16,
             this_card: EntityId::FIRST,
+            event: [0; 2],
             requests: Vec::new(),
             scratch: Vec::new(),
         };
@@ -151,6 +155,7 @@ impl CardTable {
         self.zone.clear();
         self.boards.clear();
         self.this_card = EntityId::FIRST;
+        self.event = [0; 2];
         self.requests.clear();
         self.scratch.clear();
         let Some(set) = rules.zones.as_ref() else {
@@ -250,6 +255,16 @@ impl CardTable {
     /// Makes `entity` the card whose effects run (`:this-card`).
     pub fn set_this_card(&mut self, entity: EntityId) {
         self.this_card = entity;
+    }
+
+    /// A number of the event the trigger running now runs for.
+    pub fn event_number(&self, field: crate::check::ast::EventField) -> i64 {
+        self.event[field as usize]
+    }
+
+    /// The numbers of the event a trigger is about to run for (amount, position).
+    pub fn set_event(&mut self, amount: i64, position: i64) {
+        self.event = [amount, position];
     }
 
     /// Asks the engine to let `seat` choose `count` cards of its hand to discard.
@@ -1026,6 +1041,24 @@ pub fn forget(rules: &RuleSet, state: &mut State, entity: EntityId) {
 /// game. Nothing for an entity that is no card.
 pub fn fell(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut Vec<Event>) {
     fell_by(rules, state, entity, Cause::effect(0), events);
+}
+
+/// Says that card `entity`, in play, falls: a [`What::Fell`] with its place
+/// and pile, before it goes (what a trigger waiting for a death reads).
+pub fn fallen(state: &State, entity: EntityId, events: &mut Vec<Event>) {
+    let Some(t) = state.cards.as_deref() else {
+        return;
+    };
+    let (Some(pile), Some(at)) = (t.pile_of(entity), t.position(entity)) else {
+        return;
+    };
+    events.push(Event {
+        entity,
+        what: What::Fell(pile as u16),
+        before: at as i64,
+        after: pile as i64,
+        cause: Cause::effect(0),
+    });
 }
 
 /// [`fell`], the moves made for `cause` (a card's `{:destroy …}`).

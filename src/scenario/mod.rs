@@ -68,6 +68,8 @@ pub struct Scenario {
     pub expect: Vec<Expect>,
     /// The exact log expected, if given.
     pub log: Option<String>,
+    /// Texts each some line of the log must hold (`:logged ["Scavenger triggers"]`).
+    pub logged: Vec<String>,
     /// The scenario's map.
     pub span: Span,
 }
@@ -242,6 +244,8 @@ keys! {
         Expect = "expect",
         /// `:log "…"`: the exact log expected.
         Log = "log",
+        /// `:logged ["…"]`: texts the log must hold, each within one line.
+        Logged = "logged",
     }
 }
 

@@ -43,6 +43,7 @@ fn scenario(
         steps: Vec::new(),
         expect: Vec::new(),
         log: None,
+        logged: Vec::new(),
         span: form.span,
     };
     let mut named = false;
@@ -99,6 +100,22 @@ fn scenario(
                     Code::WrongType,
                     v.span,
                     "`:log` is the expected log, a string",
+                )),
+            },
+            ScenarioKey::Logged => match &v.kind {
+                Kind::Vector(items) if items.iter().all(|i| matches!(i.kind, Kind::Str(_))) => {
+                    s.logged = items
+                        .iter()
+                        .filter_map(|i| match i.kind {
+                            Kind::Str(t) => Some(t.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                }
+                _ => diags.push(Diagnostic::new(
+                    Code::WrongType,
+                    v.span,
+                    "`:logged` is a vector of texts the log must hold, such as `[\"Scavenger triggers\"]`",
                 )),
             },
         }

@@ -85,6 +85,13 @@ pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<Strin
     {
         failures.push(format!("the log differs; it was:\n{log}"));
     }
+    for want in &s.logged {
+        if !log.lines().any(|line| line.contains(want.as_str())) {
+            failures.push(format!(
+                "no line of the log holds \"{want}\"; it was:\n{log}"
+            ));
+        }
+    }
     (Some(log), failures)
 }
 

@@ -106,6 +106,12 @@ impl En<'_> {
                 Prec::Phrase,
             ),
             Int::Choice(values) => self.choice(values),
+            Int::Event(crate::check::ast::EventField::Amount) => {
+                Ph("the amount it changed by".to_string(), Prec::Phrase)
+            }
+            Int::Event(crate::check::ast::EventField::Position) => {
+                Ph("its place".to_string(), Prec::Phrase)
+            }
         }
     }
 

@@ -199,6 +199,10 @@ impl En<'_> {
                 &[x],
                 out,
             ),
+            Int::Event(field) => out.push_str(match field {
+                crate::check::ast::EventField::Amount => "[event :amount]",
+                crate::check::ast::EventField::Position => "[event :position]",
+            }),
             Int::Choice(values) => {
                 let field = self
                     .rules

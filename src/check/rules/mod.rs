@@ -280,6 +280,10 @@ pub struct RuleSet {
     pub work_budget: u64,
     /// The statuses a game may hold at once (`:budgets :statuses`).
     pub status_budget: usize,
+    /// Trigger runs one chain may make (`:budgets :trigger-runs`).
+    pub trigger_runs: u32,
+    /// How deep triggers may set each other off (`:budgets :trigger-depth`).
+    pub trigger_depth: u8,
     /// `:turns {:order […]}`: keys of `:self` each round's turns are sorted by,
     /// highest first; empty for seat order.
     pub turn_order: Vec<Int>,
@@ -473,6 +477,8 @@ impl RuleSet {
             turn_limit: DEFAULT_TURN_LIMIT,
             work_budget: budgets::DEFAULT_WORK,
             status_budget: budgets::DEFAULT_STATUSES,
+            trigger_runs: budgets::DEFAULT_TRIGGER_RUNS,
+            trigger_depth: budgets::DEFAULT_TRIGGER_DEPTH,
             turn_order: Vec::new(),
             ai_score: None,
             tables: Vec::new(),
@@ -749,6 +755,7 @@ impl RuleSet {
             zones: self.zones.as_ref().filter(|z| !z.classic),
             card_kinds: self.card_kinds.as_slice(),
             this_card: false,
+            in_trigger: false,
         }
     }
 

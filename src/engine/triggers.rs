@@ -1,0 +1,464 @@
+//! Cards' triggered abilities run: the events of each flushed batch matched
+//! against the triggers of the cards in play (and a card's own, in any
+//! zone), queued, and run once the effects that caused them are done, one
+//! at a time, each run's own events queued behind the rest. A chain is
+//! bounded by `:budgets :trigger-runs` and `:trigger-depth`: past either,
+//! what is still queued is dropped and the log says so.
+
+use std::collections::VecDeque;
+
+use super::{By, CardId, Game, GameEvent};
+pub(super) use crate::check::triggers::On;
+use crate::check::triggers::Trigger;
+use crate::eval::{Owner, What};
+use crate::ids::{EntityId, ZoneId};
+
+/// What a game keeps for its cards' triggers: only a game whose cards have some.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Triggers {
+    /// Runs waiting, in the order they will run.
+    queue: VecDeque<Run>,
+    /// Runs made in the chain resolving now.
+    runs: u32,
+    /// The depth of the run resolving now (0: none).
+    depth: u8,
+    /// True while the queue is being run (a run's own batch only queues).
+    resolving: bool,
+    /// The entity whose effects run now: what `:source` is for their events.
+    source: Option<EntityId>,
+    /// `(instance, trigger)` of each `:once-per-turn` trigger run this turn.
+    this_turn: Vec<(EntityId, u16)>,
+    /// The turn `this_turn` is of.
+    turn: u32,
+    /// Which sorts of event some card waits for, bit `On as usize`.
+    waited: u32,
+}
+
+/// One trigger to run.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    card: CardId,
+    index: u16,
+    bearer: EntityId,
+    subject: EntityId,
+    source: EntityId,
+    controller: EntityId,
+    amount: i64,
+    position: i64,
+    depth: u8,
+}
+
+/// One event as triggers see it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Happened {
+    pub(super) on: On,
+    pub(super) subject: EntityId,
+    pub(super) amount: i64,
+    pub(super) position: i64,
+    /// The attribute, status or zone that narrows it (as its index).
+    pub(super) detail: Option<usize>,
+    /// The seat whose pile the subject was in (for a card), for its own triggers.
+    pub(super) holder: Option<EntityId>,
+}
+
+impl Happened {
+    /// An event of sort `on` about `subject`, with no numbers, of `holder`'s.
+    pub(super) fn about(on: On, subject: EntityId, holder: Option<EntityId>) -> Happened {
+        Happened {
+            on,
+            subject,
+            amount: 0,
+            position: 0,
+            detail: None,
+            holder,
+        }
+    }
+}
+
+impl Triggers {
+    /// What a game of `cards` keeps, if any card has a trigger.
+    pub(super) fn new(cards: &[crate::check::defs::Card]) -> Option<Box<Triggers>> {
+        let waited = cards
+            .iter()
+            .flat_map(|c| &c.triggers)
+            .fold(0u32, |m, t| m | 1 << t.on as u32);
+        (waited != 0).then(|| {
+            Box::new(Triggers {
+                waited,
+                ..Triggers::default()
+            })
+        })
+    }
+}
+
+/// Whether trigger `t` waits for `h`'s sort and detail.
+fn fits(t: &Trigger, h: &Happened) -> bool {
+    if t.on != h.on {
+        return false;
+    }
+    let want = match t.on {
+        On::Changed | On::Damaged | On::Healed => t.attribute.map(|a| a.index()),
+        On::StatusGained | On::StatusEnded => t.status.map(|s| s.index()),
+        On::Enters | On::Leaves => t.zone.map(ZoneId::index),
+        _ => None,
+    };
+    want.is_none_or(|w| Some(w) == h.detail)
+}
+
+impl Game<'_> {
+    /// The events of the batch in `self.events` (not yet noted) as triggers
+    /// see them, each matched and the matches queued.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn match_batch(&mut self) {
+        let Some(tr) = self.triggers.as_deref() else {
+            return;
+        };
+        let (Some(set), Some(table)) = (self.rules.zones.as_ref(), self.state.cards.as_deref())
+        else {
+            return;
+        };
+        let waited = tr.waited;
+        let mut seen: Vec<Happened> = Vec::new();
+        let mut push = |h: Happened| {
+            if waited & (1 << h.on as u32) != 0 {
+                seen.push(h);
+            }
+        };
+        let holder = |pile: usize| table.owner_of(set, pile);
+        for e in &self.events {
+            let place = table.position(e.entity).map_or(0, |p| p as i64);
+            let held = table.pile_of(e.entity).and_then(holder);
+            match e.what {
+                What::Attr(attr) => {
+                    let amount = e.after - e.before;
+                    let detail = Some(attr.index());
+                    let at = |on| Happened {
+                        on,
+                        subject: e.entity,
+                        amount,
+                        position: place,
+                        detail,
+                        holder: held,
+                    };
+                    push(at(On::Changed));
+                    if amount < 0 {
+                        push(at(On::Damaged));
+                    } else if amount > 0 {
+                        push(at(On::Healed));
+                    }
+                }
+                What::Status(status, change) => {
+                    use crate::eval::StatusChange as S;
+                    let on = match change {
+                        S::Acquired => On::StatusGained,
+                        S::Expired | S::Removed => On::StatusEnded,
+                        _ => continue,
+                    };
+                    push(Happened {
+                        on,
+                        subject: e.entity,
+                        amount: e.after,
+                        position: place,
+                        detail: Some(status.index()),
+                        holder: held,
+                    });
+                }
+                What::Spawned(_) => push(Happened {
+                    on: On::Summoned,
+                    subject: e.entity,
+                    amount: 0,
+                    position: place,
+                    detail: None,
+                    holder: None,
+                }),
+                What::Moved(from, to) => {
+                    let made = from == crate::eval::zones::MADE;
+                    let (from, to) = (usize::from(from), usize::from(to));
+                    let to_zone = table.zone_of(to);
+                    let from_zone = (!made).then(|| table.zone_of(from));
+                    let was_held = if made { None } else { holder(from) };
+                    let at = |on, detail, holder| Happened {
+                        on,
+                        subject: e.entity,
+                        amount: 0,
+                        position: e.after,
+                        detail,
+                        holder,
+                    };
+                    if let Some(z) = from_zone {
+                        push(at(On::Leaves, Some(z.index()), was_held));
+                    }
+                    push(at(On::Enters, Some(to_zone.index()), holder(to)));
+                    let into_play = set.zones[to_zone].in_play
+                        && from_zone.is_none_or(|z| !set.zones[z].in_play);
+                    if into_play {
+                        push(at(On::Summoned, None, holder(to)));
+                    }
+                    if let (Some(hand), Some(z)) = (set.plays, from_zone) {
+                        if to_zone == hand && set.zones[hand].draws_from == Some(z) {
+                            push(at(On::Drawn, None, holder(to)));
+                        }
+                        if z == hand && set.zones[hand].discard_to == Some(to_zone) {
+                            push(at(On::Discarded, None, was_held));
+                        }
+                    }
+                }
+                What::Fell(pile) => push(Happened {
+                    on: On::Dies,
+                    subject: e.entity,
+                    amount: 0,
+                    position: e.before,
+                    detail: None,
+                    holder: holder(usize::from(pile)),
+                }),
+                What::Die(_)
+                | What::Rolled(..)
+                | What::Kept(_)
+                | What::Shuffled(..)
+                | What::Shown(_) => {}
+            }
+        }
+        for h in seen {
+            self.match_one(h);
+        }
+    }
+
+    /// Queues every trigger that waits for `h`: those of the cards in an
+    /// in-play zone, then the subject's own, wherever it is, if it is not in
+    /// play (a card that has just died, been drawn or discarded).
+    pub(super) fn match_one(&mut self, h: Happened) {
+        let (Some(set), Some(tr)) = (self.rules.zones.as_ref(), self.triggers.as_deref()) else {
+            return;
+        };
+        if tr.waited & (1 << h.on as u32) == 0 {
+            return;
+        }
+        let Some(table) = self.state.cards.as_deref() else {
+            return;
+        };
+        let source = tr.source.unwrap_or(self.current);
+        let mut found: Vec<(CardId, u16, EntityId, EntityId)> = Vec::new();
+        for pile in 0..table.piles() {
+            if !set.zones[table.zone_of(pile)].in_play {
+                continue;
+            }
+            let controller = table.owner_of(set, pile).unwrap_or(self.current);
+            for &bearer in table.contents(pile) {
+                let Some(card) = table.card(bearer) else {
+                    continue;
+                };
+                for (i, t) in self.cards[card.index()].triggers.iter().enumerate() {
+                    if fits(t, &h) {
+                        found.push((card, i as u16, bearer, controller));
+                    }
+                }
+            }
+        }
+        let in_play = table
+            .pile_of(h.subject)
+            .is_some_and(|p| set.zones[table.zone_of(p)].in_play);
+        if !in_play && let Some(card) = table.card(h.subject) {
+            let controller = h.holder.unwrap_or(self.current);
+            for (i, t) in self.cards[card.index()].triggers.iter().enumerate() {
+                if t.own && fits(t, &h) {
+                    found.push((card, i as u16, h.subject, controller));
+                }
+            }
+        }
+        // The seat whose turn it is first, then the others in turn order;
+        // within a seat, in the order the cards are laid out.
+        let seats = self.seats.max(1);
+        let first = self.current.index() % seats;
+        found.sort_by_key(|&(.., controller)| (controller.index() + seats - first) % seats);
+        let depth = tr.depth.saturating_add(1);
+        for (card, index, bearer, controller) in found {
+            let t = &self.cards[card.index()].triggers[usize::from(index)];
+            if let Some(filter) = &t.filter {
+                let holds = self.trigger_frame(
+                    bearer,
+                    controller,
+                    h.subject,
+                    source,
+                    h,
+                    |_, state, roles| crate::eval::holds(filter, state, roles),
+                );
+                self.state.forget_rolls();
+                if !holds {
+                    continue;
+                }
+            }
+            if let Some(tr) = self.triggers.as_deref_mut() {
+                tr.queue.push_back(Run {
+                    card,
+                    index,
+                    bearer,
+                    subject: h.subject,
+                    source,
+                    controller,
+                    amount: h.amount,
+                    position: h.position,
+                    depth,
+                });
+            }
+        }
+    }
+
+    /// Calls `f` with `:this-card` bound to `bearer`, the event's numbers
+    /// set, and the roles of a trigger: `controller`'s seat's, then
+    /// `:subject` and `:source`; what `:this-card` and the numbers were is
+    /// put back after.
+    fn trigger_frame<R>(
+        &mut self,
+        bearer: EntityId,
+        controller: EntityId,
+        subject: EntityId,
+        source: EntityId,
+        h: Happened,
+        f: impl FnOnce(&crate::check::rules::RuleSet, &mut crate::eval::State, &[EntityId]) -> R,
+    ) -> R {
+        let saved = self.state.cards.as_deref_mut().map(|t| {
+            let was = (
+                t.this_card(),
+                t.event_number(crate::check::ast::EventField::Amount),
+                t.event_number(crate::check::ast::EventField::Position),
+            );
+            t.set_this_card(bearer);
+            t.set_event(h.amount, h.position);
+            was
+        });
+        let n = self.role_count;
+        let s = controller.index().min(self.seats.saturating_sub(1));
+        let mut roles: Vec<EntityId> = self.roles[s * n..][..n].to_vec();
+        roles.extend([subject, source]);
+        let out = f(self.rules, &mut self.state, &roles);
+        if let (Some(t), Some((card, amount, position))) = (self.state.cards.as_deref_mut(), saved)
+        {
+            t.set_this_card(card);
+            t.set_event(amount, position);
+        }
+        out
+    }
+
+    /// Runs the queued triggers, one at a time, until none is left or a
+    /// budget ends the chain; a run's own events queue more behind.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn resolve_triggers(&mut self) {
+        let Some(tr) = self.triggers.as_deref_mut() else {
+            return;
+        };
+        if tr.resolving || tr.queue.is_empty() {
+            return;
+        }
+        tr.resolving = true;
+        if tr.turn != self.turn {
+            tr.turn = self.turn;
+            tr.this_turn.clear();
+        }
+        let (max_runs, max_depth) = (self.rules.trigger_runs, self.rules.trigger_depth);
+        loop {
+            if matches!(self.phase, super::Phase::Over(_)) {
+                break;
+            }
+            let Some(tr) = self.triggers.as_deref_mut() else {
+                break;
+            };
+            let Some(run) = tr.queue.pop_front() else {
+                break;
+            };
+            if tr.runs >= max_runs || run.depth > max_depth {
+                let dropped = tr.queue.len() as u32 + 1;
+                tr.queue.clear();
+                let runs = tr.runs;
+                self.record(GameEvent::TriggerLoop {
+                    card: run.card,
+                    runs,
+                    depth: run.depth,
+                    dropped,
+                });
+                break;
+            }
+            let t = &self.cards[run.card.index()].triggers[usize::from(run.index)];
+            // A card that has left play since runs only a trigger about itself.
+            let set = self.rules.zones.as_ref();
+            let in_play = self
+                .state
+                .cards
+                .as_deref()
+                .zip(set)
+                .is_some_and(|(table, set)| {
+                    table
+                        .pile_of(run.bearer)
+                        .is_some_and(|p| set.zones[table.zone_of(p)].in_play)
+                });
+            if !in_play && !t.own {
+                continue;
+            }
+            if t.once_per_turn {
+                let key = (run.bearer, run.index);
+                if tr.this_turn.contains(&key) {
+                    continue;
+                }
+                tr.this_turn.push(key);
+            }
+            tr.runs += 1;
+            tr.depth = run.depth;
+            let outer_source = tr.source.replace(run.bearer);
+            self.record(GameEvent::Triggered {
+                card: run.card,
+                instance: run.bearer,
+                index: run.index,
+            });
+            let h = Happened {
+                on: t.on,
+                subject: run.subject,
+                amount: run.amount,
+                position: run.position,
+                detail: None,
+                holder: None,
+            };
+            let effects = &self.cards[run.card.index()].triggers[usize::from(run.index)].effects;
+            let mut events = std::mem::take(&mut self.events);
+            self.trigger_frame(
+                run.bearer,
+                run.controller,
+                run.subject,
+                run.source,
+                h,
+                |rules, state, roles| {
+                    crate::eval::apply(rules, effects, state, roles, &mut events);
+                },
+            );
+            self.events = events;
+            self.state.claim(Owner::Card(run.card.index()));
+            let card = run.card;
+            self.flush_events(|cause| By::Trigger(card, cause));
+            if let Some(tr) = self.triggers.as_deref_mut() {
+                tr.source = outer_source;
+            }
+        }
+        if let Some(tr) = self.triggers.as_deref_mut() {
+            tr.resolving = false;
+            tr.runs = 0;
+            tr.depth = 0;
+        }
+    }
+
+    /// Says that `h` happened outside the evaluator (a card played, a turn
+    /// started), and runs what it triggers.
+    pub(super) fn happened(&mut self, h: Happened) {
+        if self.triggers.is_some() {
+            self.match_one(h);
+            self.resolve_triggers();
+        }
+    }
+
+    /// Sets the entity whose effects run from now, for `:source`; returns the one before.
+    pub(super) fn set_trigger_source(&mut self, source: Option<EntityId>) -> Option<EntityId> {
+        match self.triggers.as_deref_mut() {
+            Some(tr) => std::mem::replace(&mut tr.source, source),
+            None => None,
+        }
+    }
+}
