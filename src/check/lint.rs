@@ -386,7 +386,9 @@ pub fn text_vs_card(
                 let aimed = match (target, c.aim) {
                     (None, _) | (_, Aim::EverySeat) => true,
                     (Some(t), Aim::Role(r)) => r == *t,
-                    (Some(_), Aim::Unnamed) => false,
+                    // A claim that names no side ("this gains 1 Attack") may be
+                    // of the entity an effect binds: the card itself, a target.
+                    (Some(_), Aim::Unnamed) => claim.whom.is_none(),
                 };
                 aimed
                     && ((c.resource == named && fits(&c.values, claim.amount, sign))

@@ -33,6 +33,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
     let def = grimoire::check::defs::definition(&read.forms[0], rules, 0, &mut diags)
         .unwrap_or_else(|| panic!("{diags:?}"));
     Card {
+        triggers: Vec::new(),
         name: name.into(),
         text: String::new(),
         effects: def.effects,

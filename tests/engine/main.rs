@@ -23,5 +23,6 @@ mod scenarios;
 mod skills;
 mod tactics;
 mod tbwg;
+mod triggers;
 mod turn_machine;
 mod zones;

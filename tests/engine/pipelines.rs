@@ -225,6 +225,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
             let def = grimoire::check::defs::definition(&form, rules, 0, &mut diags)
                 .unwrap_or_else(|| panic!("{diags:?}"));
             Card {
+                triggers: Vec::new(),
                 name: def.name,
                 text: String::new(),
                 effects: def.effects,

@@ -389,7 +389,9 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             std::fs::create_dir_all(&dir).unwrap();
             let file = dir.join(format!("definitions-{line}.edn"));
             std::fs::write(&file, text).unwrap();
-            let out = grimoire::cli::check(&[file], None, grimoire::cli::Format::Human, false);
+            // A rule set named by its path is checked as `--rules PATH` is.
+            let by_file = named.map(str::trim).filter(|n| n.ends_with(".edn"));
+            let out = grimoire::cli::check(&[file], by_file, grimoire::cli::Format::Human, false);
             assert_eq!(out.code, 0, "{DOC}:{line}: {}", out.stderr);
             assert!(
                 !out.stderr.contains("warning:"),
@@ -424,6 +426,12 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
         (
             "tests/data/zones/cards/skirmish/cards.edn",
             "cards/skirmish/cards.edn",
+        ),
+        // The triggers fixture (tests/data/triggers): `../rules/brawl.edn`.
+        ("tests/data/triggers/rules/brawl.edn", "rules/brawl.edn"),
+        (
+            "tests/data/triggers/cards/brawl/cards.edn",
+            "cards/brawl/cards.edn",
         ),
     ] {
         let to = root.join(to);
