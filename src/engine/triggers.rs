@@ -405,6 +405,7 @@ impl Game<'_> {
             tr.runs += 1;
             tr.depth = run.depth;
             let outer_source = tr.source.replace(run.bearer);
+            self.reveal(run.bearer, run.card);
             self.record(GameEvent::Triggered {
                 card: run.card,
                 instance: run.bearer,
@@ -443,6 +444,32 @@ impl Game<'_> {
             tr.runs = 0;
             tr.depth = 0;
         }
+    }
+
+    /// A card whose trigger runs where some seat cannot see it (a card that
+    /// acts as it is drawn) is shown to every seat first: what it does tells
+    /// what it is, and the log names it.
+    fn reveal(&mut self, bearer: EntityId, card: CardId) {
+        let (Some(set), Some(t)) = (self.rules.zones.as_ref(), self.state.cards.as_deref_mut())
+        else {
+            return;
+        };
+        let (Some(pile), Some(at)) = (t.pile_of(bearer), t.position(bearer)) else {
+            return;
+        };
+        let all = t.all_seats();
+        if (t.visible_to(set, pile) | t.known(bearer)) & all == all {
+            return;
+        }
+        t.show(bearer, all);
+        self.events.push(crate::eval::Event {
+            entity: bearer,
+            what: What::Shown(pile as u16),
+            before: all as i64,
+            after: at as i64,
+            cause: crate::eval::Cause::effect(0),
+        });
+        self.flush_events(|cause| By::Trigger(card, cause));
     }
 
     /// Says that `h` happened outside the evaluator (a card played, a turn

@@ -52,3 +52,45 @@ fn a_played_game_logs_its_triggers_and_stops_a_loop() {
         "{out}"
     );
 }
+
+/// Loads the brawl fixture from its files.
+fn brawl() -> (
+    grimoire::check::rules::RuleSet,
+    Vec<grimoire::check::defs::Card>,
+) {
+    let text = std::fs::read_to_string(root(BRAWL)).expect("rule set");
+    let mut rules =
+        grimoire::check::rules::RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let deck = grimoire::files::load_deck(&mut rules, &[root("tests/data/triggers/cards/brawl")])
+        .expect("deck");
+    (rules, deck.cards)
+}
+
+#[test]
+fn a_card_that_acts_from_a_hidden_hand_is_shown_to_every_seat() {
+    use grimoire::engine::view::{Seen, ZoneName};
+    use grimoire::engine::{Game, Log};
+    use grimoire::ids::EntityId;
+    let (rules, deck) = brawl();
+    // Seed 3 deals p2 a Curse, which acts as it is drawn (see the logged game).
+    let game = Game::new(&rules, &deck, 3, Log::Keep).expect("game");
+    let set = rules.zones.as_ref().expect("zones");
+    let hand = set.zone("hand").expect("hand");
+    let curse = deck.iter().position(|c| c.name == "Curse").expect("Curse");
+    let (p1, p2) = (EntityId::new(0), EntityId::new(1));
+    let theirs = game.view(p1);
+    let seen = theirs
+        .zones
+        .iter()
+        .find(|z| z.zone == ZoneName::Zone(hand) && z.owner == Some(p2))
+        .expect("p2's hand");
+    let named: Vec<usize> = seen
+        .cards
+        .iter()
+        .filter_map(|c| match c {
+            Seen::Instance(card, _) => Some(card.index()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(named, [curse], "{seen:?}");
+}
