@@ -81,6 +81,8 @@ pub struct CardRules {
     pub to: Option<ZoneId>,
     /// `:token true`: no copy is dealt; only an effect makes one (with `:zones`).
     pub token: bool,
+    /// `:keywords [:taunt]`: the keywords' statuses its instances hold while in play.
+    pub keywords: Vec<crate::ids::StatusId>,
 }
 
 /// As derived, with the keys of cards in zones shown only where a card sets
@@ -109,6 +111,9 @@ impl std::fmt::Debug for CardRules {
         if self.token {
             d.field("token", &self.token);
         }
+        if !self.keywords.is_empty() {
+            d.field("keywords", &self.keywords);
+        }
         d.finish()
     }
 }
@@ -128,6 +133,7 @@ impl Default for CardRules {
             values: Vec::new(),
             to: None,
             token: false,
+            keywords: Vec::new(),
         }
     }
 }
@@ -227,6 +233,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::OnDraw,
     DefKey::OnDiscard,
     DefKey::OnLeave,
+    DefKey::Keywords,
 ];
 
 /// The keys a named effect may use.
@@ -341,6 +348,9 @@ pub fn definition(
             }
             DefKey::OnDraw | DefKey::OnDiscard | DefKey::OnLeave => {
                 shorthands.push((def_key, value))
+            }
+            DefKey::Keywords => {
+                play.keywords = crate::check::rules::keywords::given(value, rules, diags)
             }
         }
     }

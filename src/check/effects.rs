@@ -85,6 +85,8 @@ keys! {
         OnDiscard = "on-discard",
         /// `:on-leave […]`: effects run when it leaves play (with `:zones`).
         OnLeave = "on-leave",
+        /// `:keywords [:taunt]`: the rule set's keywords it has while in play (with `:zones`).
+        Keywords = "keywords",
     }
 }
 

@@ -386,9 +386,10 @@ pub fn text_vs_card(
                 let aimed = match (target, c.aim) {
                     (None, _) | (_, Aim::EverySeat) => true,
                     (Some(t), Aim::Role(r)) => r == *t,
-                    // A claim that names no side ("this gains 1 Attack") may be
-                    // of the entity an effect binds: the card itself, a target.
-                    (Some(_), Aim::Unnamed) => claim.whom.is_none(),
+                    // An effect on an entity it binds (the card itself, each
+                    // of a loop, a target) may be on any side: the text's
+                    // side cannot be told wrong from the data.
+                    (Some(_), Aim::Unnamed) => true,
                 };
                 aimed
                     && ((c.resource == named && fits(&c.values, claim.amount, sign))

@@ -82,6 +82,7 @@ pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard
                 values,
                 to,
                 token,
+                keywords,
             } = &card.play;
             let pay_with = pay_with.map_or("none".to_string(), |a| rules.attributes[a].clone());
             // The keys of cards in zones, recorded where a card sets them, so
@@ -102,6 +103,18 @@ pub(crate) fn recorded_cards(rules: &RuleSet, deck: &[Card]) -> Vec<RecordedCard
                         .map(|s| ("to", s.zones[z].name.clone()))
                 }),
                 token.then(|| ("token", "true".to_string())),
+                (!keywords.is_empty()).then(|| {
+                    let shown: Vec<String> = keywords
+                        .iter()
+                        .map(|&s| format!(":{}", rules.statuses[s]))
+                        .collect();
+                    ("keywords", format!("[{}]", shown.join(" ")))
+                }),
+                // What its triggers do is what it does too.
+                (!card.triggers.is_empty()).then(|| {
+                    let text = without_spans(&format!("{:?}", card.triggers));
+                    ("triggers", digest(text.as_bytes()))
+                }),
             ];
             let fields = [
                 ("type", pay_with),

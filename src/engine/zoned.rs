@@ -35,6 +35,7 @@ pub(super) fn card_specs(rules: &RuleSet, cards: &[Card]) -> Arc<[CardSpec]> {
             name: c.name.as_str().into(),
             kind: c.play.kind.unwrap_or(kind),
             values: c.play.values.clone(),
+            keywords: c.play.keywords.clone(),
         })
         .collect()
 }

@@ -37,6 +37,8 @@ pub struct CardSpec {
     pub kind: KindId,
     /// Its values where the rule set's defaults do not say (`:values`).
     pub values: Vec<(AttrId, i64)>,
+    /// The statuses of its keywords, held while in play (`:keywords`).
+    pub keywords: Vec<crate::ids::StatusId>,
 }
 
 /// Where [`move_card`] puts a card in its pile.
@@ -633,7 +635,29 @@ pub fn create(
         after: at as i64,
         cause,
     });
+    if set.zones[table(state).zone_of(pile)].in_play {
+        give_keywords(rules, state, entity, events);
+    }
     Some(entity)
+}
+
+/// Card `entity`, just come into play, acquires its keywords' statuses,
+/// itself their source (its printed keywords, given again each time it enters).
+fn give_keywords(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut Vec<Event>) {
+    let Some(def) = state.cards.as_deref().and_then(|t| t.card(entity)) else {
+        return;
+    };
+    let keywords = match state
+        .cards
+        .as_deref()
+        .and_then(|t| t.specs.get(def.index()))
+    {
+        Some(spec) if !spec.keywords.is_empty() => spec.keywords.clone(),
+        _ => return,
+    };
+    for status in keywords {
+        super::status::acquire(rules, state, &[entity], entity, entity, status, 0, events);
+    }
 }
 
 /// Moves card `entity` into `pile` at `at`. A full pile refuses it, or sends
@@ -739,6 +763,9 @@ fn relocate(
         after: put as i64,
         cause,
     });
+    if now_in_play && !was_in_play {
+        give_keywords(rules, state, entity, events);
+    }
 }
 
 /// Shuffles `pile` with the state's generator (the same draws as shuffling
@@ -1116,11 +1143,13 @@ mod tests {
                 name: "a".into(),
                 kind,
                 values: Vec::new(),
+                keywords: Vec::new(),
             },
             CardSpec {
                 name: "b".into(),
                 kind,
                 values: vec![(AttrId::FIRST, 5)],
+                keywords: Vec::new(),
             },
         ]
         .into();

@@ -18,6 +18,7 @@ mod cards;
 mod categories;
 pub mod choices;
 mod formulas;
+pub mod keywords;
 mod kinds;
 mod lookups;
 mod operations;
@@ -107,6 +108,9 @@ keys! {
         /// `:statuses {:power "…"}`: statuses the rule set's own effects name,
         /// each defined in a definitions file (`{:status :power …}`).
         Statuses = "statuses",
+        /// `:keywords {:taunt "…"}`: named abilities cards are given by name,
+        /// each a status of its name held while the card is in play.
+        Keywords = "keywords",
         /// `:attributes {:wall {…}}`: what every entity stores.
         Attributes = "attributes",
         /// `:bases {:OutgoingDamage {:attributes [:dealt]}}`: what statuses'
@@ -206,6 +210,8 @@ pub struct RuleSet {
     pub status_defs: IdVec<StatusId, StatusDef>,
     /// For each status, whether a definition was installed (not only its name declared).
     pub status_installed: IdVec<StatusId, bool>,
+    /// `:keywords`: named abilities, each a status, cards are given by name.
+    pub keywords: Vec<keywords::Keyword>,
     /// For each status, the file its definition was read from, when known:
     /// what a budget's error points into when the status's effects ran out.
     pub status_files: IdVec<StatusId, Option<Arc<Source>>>,
@@ -443,6 +449,7 @@ impl RuleSet {
             statuses: IdVec::new(),
             status_defs: IdVec::new(),
             status_installed: IdVec::new(),
+            keywords: Vec::new(),
             status_files: IdVec::new(),
             file: None,
             conditional_statuses: false,
@@ -561,6 +568,7 @@ impl RuleSet {
                     categories::read(value, "`:statuses`", "status", max, &mut names, diags);
                     rules.declare_statuses(names.iter().map(String::as_str));
                 }
+                (Section::Keywords, Some(value)) => keywords::read(value, &mut rules, diags),
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
