@@ -44,6 +44,8 @@ pub struct Definition {
     pub status: Option<StatusDef>,
     /// Its triggers (`:triggers`, `:on-draw`, `:on-discard`, `:on-leave`), in that order.
     pub triggers: Vec<crate::check::triggers::Trigger>,
+    /// Its static abilities (`:auras`).
+    pub auras: Vec<crate::check::triggers::Aura>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -149,6 +151,8 @@ pub struct Card {
     pub effects: Vec<Effect>,
     /// What it does when something happens.
     pub triggers: Vec<crate::check::triggers::Trigger>,
+    /// What it gives while in play.
+    pub auras: Vec<crate::check::triggers::Aura>,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -168,6 +172,9 @@ impl std::fmt::Debug for Card {
         if !self.triggers.is_empty() {
             d.field("triggers", &self.triggers);
         }
+        if !self.auras.is_empty() {
+            d.field("auras", &self.auras);
+        }
         d.field("play", &self.play).finish()
     }
 }
@@ -184,6 +191,7 @@ impl Card {
                 text: d.text.clone().unwrap_or_default(),
                 effects: d.effects.clone(),
                 triggers: d.triggers.clone(),
+                auras: d.auras.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -234,6 +242,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::OnDiscard,
     DefKey::OnLeave,
     DefKey::Keywords,
+    DefKey::Auras,
 ];
 
 /// The keys a named effect may use.
@@ -295,6 +304,7 @@ pub fn definition(
     let mut effects = None;
     let mut play = CardRules::default();
     let mut triggers = Vec::new();
+    let mut auras = Vec::new();
     let mut shorthands = Vec::new();
     for (def_key, value) in pairs {
         let key = def_key.name();
@@ -349,6 +359,9 @@ pub fn definition(
             DefKey::OnDraw | DefKey::OnDiscard | DefKey::OnLeave => {
                 shorthands.push((def_key, value))
             }
+            DefKey::Auras => {
+                auras = check::triggers::auras(value, &scope, diags).unwrap_or_default()
+            }
             DefKey::Keywords => {
                 play.keywords = crate::check::rules::keywords::given(value, rules, diags)
             }
@@ -393,6 +406,7 @@ pub fn definition(
         text,
         effects: effects?,
         triggers,
+        auras,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -755,6 +769,7 @@ fn status_definition(
         text,
         effects: Vec::new(),
         triggers: Vec::new(),
+        auras: Vec::new(),
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

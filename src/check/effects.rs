@@ -87,6 +87,9 @@ keys! {
         OnLeave = "on-leave",
         /// `:keywords [:taunt]`: the rule set's keywords it has while in play (with `:zones`).
         Keywords = "keywords",
+        /// `:auras [{:each [:board :you] :status :rallied}]`: statuses it gives
+        /// while in play (with `:zones`).
+        Auras = "auras",
     }
 }
 

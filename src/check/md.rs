@@ -686,6 +686,7 @@ fn row_without_definition(
         text: row.description.as_ref().map(|d| d.text.to_string()),
         effects: Vec::new(),
         triggers: Vec::new(),
+        auras: Vec::new(),
         play: crate::check::defs::CardRules::default(),
         status: Some(StatusDef {
             polarity,

@@ -385,7 +385,7 @@ impl Checker<'_, '_> {
     }
 
     /// `:status :frozen`: a status checked with the rule set.
-    fn trigger_status(&mut self, form: &Form<'_>) -> Option<StatusId> {
+    pub(super) fn trigger_status(&mut self, form: &Form<'_>) -> Option<StatusId> {
         let message = format!("`:status` names a status, found {}", form.describe());
         super::Declared::new(
             self.scope.statuses.iter().map(String::as_str),
@@ -423,6 +423,116 @@ impl Checker<'_, '_> {
         )
         .map(ZoneId::new)
     }
+}
+
+/// A static ability: while its card is in play, every entity of `source`
+/// for which `filter` holds has `status` (from the card): "your other
+/// minions have +1 Attack" is an aura on `[:board :you]` whose status
+/// modifies `:attack`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aura {
+    /// Whom it may reach: a kind in play, a pile, the cards beside one.
+    pub source: crate::check::ast::Source,
+    /// `:where`, with `:self` the entity and `:this-card` the card.
+    pub filter: Option<Bool>,
+    /// The role slot `:self` is bound to in `filter`.
+    pub outer: RoleId,
+    /// The status it gives.
+    pub status: StatusId,
+    /// `:text`: how it reads.
+    pub text: Option<String>,
+    /// The aura's map.
+    pub span: Span,
+}
+
+keys! {
+    /// The keys of an aura.
+    pub enum AuraKey {
+        /// `:each [:board :you]`: whom it may reach.
+        Each = "each",
+        /// `:where condition`: which of them (`:self` bound).
+        Where = "where",
+        /// `:status :rallied`: what they have while it lasts.
+        Status = "status",
+        /// `:text "…"`: how it reads.
+        Text = "text",
+    }
+}
+
+/// `:auras [...]`: a card's static abilities, checked in `scope` (a card's).
+pub fn auras(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Vec<Aura>> {
+    let Kind::Vector(items) = &form.kind else {
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                form.span,
+                format!(
+                    "`:auras` is a vector of aura maps, found {}",
+                    form.describe()
+                ),
+            )
+            .with_label("expected `[{:each [:board :you] :status :rallied}]`"),
+        );
+        return None;
+    };
+    let inner = Scope {
+        this_card: true,
+        ..*scope
+    };
+    let before = diags.len();
+    let out: Vec<Aura> = items
+        .iter()
+        .filter_map(|a| aura(a, &inner, diags))
+        .collect();
+    (diags.len() == before).then_some(out)
+}
+
+fn aura(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Aura> {
+    let before = diags.len();
+    let pairs = fields(form, "an aura", AuraKey::ALL, diags)?;
+    let mut cx = Checker { scope, diags };
+    let outer = cx.outer()?;
+    let (mut source, mut filter, mut status, mut text) = (None, None, None, None);
+    for (key, value) in &pairs {
+        match key {
+            AuraKey::Each => source = cx.source(value, "`:each`"),
+            AuraKey::Where => filter = cx.with_self(|cx| cx.boolean(value)),
+            AuraKey::Status => status = cx.trigger_status(value),
+            AuraKey::Text => match value.kind {
+                Kind::Str(s) => text = Some(s.to_string()),
+                _ => {
+                    cx.error(Diagnostic::new(
+                        Code::WrongType,
+                        value.span,
+                        format!("`:text` is a string, found {}", value.describe()),
+                    ));
+                }
+            },
+        }
+    }
+    for key in [AuraKey::Each, AuraKey::Status] {
+        if !form.has_key(key.name()) {
+            cx.error(
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    format!("this aura has no `:{}`", key.name()),
+                )
+                .with_label(format!("missing `:{}`", key.name())),
+            );
+        }
+    }
+    if diags.len() > before {
+        return None;
+    }
+    Some(Aura {
+        source: source?,
+        filter,
+        outer,
+        status: status?,
+        text,
+        span: form.span,
+    })
 }
 
 /// `[event :amount]`: a number of the event a trigger runs for.

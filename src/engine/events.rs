@@ -60,6 +60,8 @@ pub enum By {
     Zone(ZoneId, Cause),
     /// A trigger of this card ran; which effect of it.
     Trigger(CardId, Cause),
+    /// An aura of this card (the first whose change it was) came or went.
+    Aura(CardId),
 }
 
 /// One attribute change of a game.
@@ -282,6 +284,10 @@ impl Game<'_> {
     /// Notes the evaluator's events for victory checks and the log, each made
     /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
     pub(super) fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
+        if self.zoned {
+            // Cards the engine's own rules moved into play get their keywords.
+            crate::eval::give_keywords(self.rules, &mut self.state, &mut self.events);
+        }
         if self.triggers.is_some() {
             self.match_batch();
         }
@@ -307,8 +313,14 @@ impl Game<'_> {
             }
         }
         if self.triggers.is_some() {
+            self.update_auras();
             self.resolve_triggers();
         }
+    }
+
+    /// Notes the changes auras made, as [`Game::flush_events`] notes others.
+    pub(super) fn note_aura_events(&mut self, card: CardId) {
+        self.note_events(&|_| By::Aura(card));
     }
 
     /// Notes the evaluator's events for victory checks and the log, each made `by`.

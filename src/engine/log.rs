@@ -83,7 +83,7 @@ fn by_status(by: By) -> Option<StatusId> {
         | By::EntityTurn(_, c)
         | By::Zone(_, c)
         | By::Trigger(_, c) => c.status(),
-        By::Cost(_) | By::Played(_) => None,
+        By::Cost(_) | By::Played(_) | By::Aura(_) => None,
     }
 }
 
@@ -620,6 +620,7 @@ fn change_note(rules: &RuleSet, by: By, sight: Sight) -> String {
         By::Removal(cause) => format!("{} (on removal)", through(cause)),
         By::EntityTurn(_, cause) => through(cause),
         By::Trigger(_, cause) => through(cause),
+        By::Aura(_) => " (aura)".to_string(),
         // Only an empty zone's `:when-empty` effects change values by a zone's
         // rule: the zone is the one drawn into, which names the one drawn from.
         By::Zone(zone, cause) => {

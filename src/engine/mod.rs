@@ -669,8 +669,13 @@ impl<'r> Game<'r> {
         self.state.remove(entity);
     }
 
-    /// Checks every victory condition now, as after any change.
+    /// Checks every victory condition now, as after any change, once the
+    /// auras of the cards in play reach whom they reach (cards given in play).
     pub fn recheck(&mut self) {
+        // Cards given in play hold what their auras give before anything is asked.
+        if self.triggers.is_some() {
+            self.update_auras();
+        }
         if !matches!(self.phase, Phase::Over(_)) {
             self.check_victory();
         }

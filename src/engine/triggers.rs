@@ -32,6 +32,8 @@ pub(super) struct Triggers {
     turn: u32,
     /// Which sorts of event some card waits for, bit `On as usize`.
     waited: u32,
+    /// The statuses cards' auras give: true when some card has an aura.
+    aura_statuses: Vec<crate::ids::StatusId>,
 }
 
 /// One trigger to run.
@@ -82,9 +84,17 @@ impl Triggers {
             .iter()
             .flat_map(|c| &c.triggers)
             .fold(0u32, |m, t| m | 1 << t.on as u32);
-        (waited != 0).then(|| {
+        let mut aura_statuses: Vec<_> = cards
+            .iter()
+            .flat_map(|c| &c.auras)
+            .map(|a| a.status)
+            .collect();
+        aura_statuses.sort_unstable();
+        aura_statuses.dedup();
+        (waited != 0 || !aura_statuses.is_empty()).then(|| {
             Box::new(Triggers {
                 waited,
+                aura_statuses,
                 ..Triggers::default()
             })
         })
@@ -472,6 +482,107 @@ impl Game<'_> {
         self.flush_events(|cause| By::Trigger(card, cause));
     }
 
+    /// Every aura of a card in play given to whom it reaches now, and taken
+    /// from whom it no longer reaches (or whose card has left play): after
+    /// each batch, so that it follows every change.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn update_auras(&mut self) {
+        let Some(tr) = self.triggers.as_deref() else {
+            return;
+        };
+        if tr.aura_statuses.is_empty() {
+            return;
+        }
+        let (Some(set), Some(table)) = (self.rules.zones.as_ref(), self.state.cards.as_deref())
+        else {
+            return;
+        };
+        let mut bearers: Vec<(EntityId, CardId, EntityId)> = Vec::new();
+        for pile in 0..table.piles() {
+            if !set.zones[table.zone_of(pile)].in_play {
+                continue;
+            }
+            let controller = table.owner_of(set, pile).unwrap_or(self.current);
+            for &bearer in table.contents(pile) {
+                if let Some(card) = table.card(bearer)
+                    && !self.cards[card.index()].auras.is_empty()
+                {
+                    bearers.push((bearer, card, controller));
+                }
+            }
+        }
+        let mut wanted: Vec<(EntityId, crate::ids::StatusId, EntityId)> = Vec::new();
+        let mut reached = Vec::new();
+        for &(bearer, card, controller) in &bearers {
+            for aura in &self.cards[card.index()].auras {
+                reached.clear();
+                let h = Happened::about(On::Changed, bearer, None);
+                self.trigger_frame(bearer, controller, bearer, bearer, h, |_, state, roles| {
+                    let n = roles.len() - 2;
+                    crate::eval::members(
+                        state,
+                        &aura.source,
+                        aura.filter.as_ref(),
+                        &roles[..n],
+                        aura.outer,
+                        &mut reached,
+                    );
+                });
+                wanted.extend(reached.iter().map(|&holder| (holder, aura.status, bearer)));
+            }
+        }
+        self.state.forget_rolls();
+        // What auras hold now: their statuses from a card that has such an aura.
+        let cards = self.cards;
+        let table = self.state.cards.as_deref();
+        let held: Vec<(u32, EntityId, crate::ids::StatusId, EntityId)> = self
+            .state
+            .statuses()
+            .iter()
+            .filter(|i| {
+                tr_has(self.triggers.as_deref(), i.status)
+                    && table.and_then(|t| t.card(i.source)).is_some_and(|c| {
+                        cards[c.index()].auras.iter().any(|a| a.status == i.status)
+                    })
+            })
+            .map(|i| (i.serial, i.holder, i.status, i.source))
+            .collect();
+        let roles: Vec<EntityId> = self.roles[..self.role_count].to_vec();
+        let mut events = std::mem::take(&mut self.events);
+        let mut by_card = None;
+        for &(serial, holder, status, source) in &held {
+            if !wanted.contains(&(holder, status, source)) {
+                crate::eval::end_status(self.rules, &mut self.state, &roles, serial, &mut events);
+                by_card = by_card.or_else(|| table_card(&self.state, source));
+            }
+        }
+        for &(holder, status, source) in &wanted {
+            if !held
+                .iter()
+                .any(|&(_, h, s, src)| (h, s, src) == (holder, status, source))
+            {
+                crate::eval::acquire(
+                    self.rules,
+                    &mut self.state,
+                    &roles,
+                    holder,
+                    source,
+                    status,
+                    0,
+                    &mut events,
+                );
+                by_card = by_card.or_else(|| table_card(&self.state, source));
+            }
+        }
+        self.events = events;
+        if !self.events.is_empty() {
+            let card = by_card.unwrap_or(CardId::MAX);
+            self.match_batch();
+            self.note_aura_events(card);
+        }
+    }
+
     /// Says that `h` happened outside the evaluator (a card played, a turn
     /// started), and runs what it triggers.
     pub(super) fn happened(&mut self, h: Happened) {
@@ -488,4 +599,14 @@ impl Game<'_> {
             None => None,
         }
     }
+}
+
+/// Whether some card's aura gives `status`.
+fn tr_has(tr: Option<&Triggers>, status: crate::ids::StatusId) -> bool {
+    tr.is_some_and(|t| t.aura_statuses.binary_search(&status).is_ok())
+}
+
+/// The card of instance `entity`, if it is one.
+fn table_card(state: &crate::eval::State, entity: EntityId) -> Option<CardId> {
+    state.cards.as_deref().and_then(|t| t.card(entity))
 }

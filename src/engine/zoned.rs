@@ -699,7 +699,9 @@ impl<'r> Game<'r> {
                 &mut self.events,
             );
         }
-        // Given, not played: nothing of it is logged.
+        // Given in play, a card has its keywords; given, not played: nothing
+        // of it is logged.
+        crate::eval::give_keywords(self.rules, &mut self.state, &mut self.events);
         self.events.clear();
         self.changed = true;
         self.dirty = u64::MAX;

@@ -97,6 +97,45 @@ fn release(state: &mut State, len: usize) {
 /// `frame` and then `:self` bound to it: a kind's in play (as
 /// [`each_of_kind`]), or the cards of a pile or beside a card as they were
 /// when it began, skipping any that have left it since. Each costs a unit of work.
+/// Every card come into play since this was last done acquires its
+/// keywords' statuses, itself their source (its printed keywords, given
+/// each time it enters): after each effect on cards, and after the engine's
+/// own moves.
+pub fn give_keywords(rules: &RuleSet, state: &mut State, events: &mut Vec<Event>) {
+    let Some(entered) = state.cards.as_deref_mut().map(CardTable::take_entered) else {
+        return;
+    };
+    for (entity, keywords) in entered {
+        // Only while it is still in play.
+        if state.kind(entity).is_none() {
+            continue;
+        }
+        for status in keywords {
+            super::status::acquire(rules, state, &[entity], entity, entity, status, 0, events);
+        }
+    }
+}
+
+/// The entities of `source` for which `filter` holds (with `:self`, role
+/// `outer`, bound to each, after `roles`), pushed to `out` in the order a
+/// loop over them visits them: whom an aura reaches.
+pub fn members(
+    state: &mut State,
+    source: &Source,
+    filter: Option<&crate::check::ast::Bool>,
+    roles: &[EntityId],
+    outer: RoleId,
+    out: &mut Vec<EntityId>,
+) {
+    let frame = Frame::outside(roles);
+    let slot = outer.index().min(roles.len());
+    each_in(state, &frame, source, outer, |state, inner| {
+        if filter.is_none_or(|c| super::boolean(c, state, inner)) {
+            out.push(inner.roles[slot]);
+        }
+    });
+}
+
 pub(super) fn each_in(
     state: &mut State,
     frame: &Frame<'_>,
@@ -363,6 +402,22 @@ pub(super) fn apply(
     if state.cards.is_none() {
         return;
     }
+    apply_op(rules, state, frame, op, who, amount, cause, events);
+    give_keywords(rules, state, events);
+}
+
+/// [`apply`]'s change itself.
+#[allow(clippy::too_many_arguments)]
+fn apply_op(
+    rules: &RuleSet,
+    state: &mut State,
+    frame: &Frame<'_>,
+    op: &CardOp,
+    who: EntityId,
+    amount: i64,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
     match &op.verb {
         CardVerb::Draw(from) => draw(
             rules,

@@ -20,6 +20,7 @@ mod expr;
 mod state;
 mod status;
 pub mod zones;
+pub use card_ops::{give_keywords, members};
 pub use compiled::{CompiledBool, CompiledEffects, CompiledInt, Program};
 pub use effects::{add_to, apply, run_timing};
 pub use event::{Cause, Event, What};

@@ -110,6 +110,8 @@ pub struct CardTable {
     /// The numbers of the event the trigger running now runs for:
     /// `[event :amount]`, `[event :position]`.
     event: [i64; 2],
+    /// Cards with keywords come into play since their keywords were last given.
+    entered: Vec<EntityId>,
     /// The discards effects left for their seats to choose (`:pick :chosen`),
     /// in order, for the engine to offer once the effects are done.
     requests: Vec<CardRequest>,
@@ -143,6 +145,7 @@ impl CardTable {
             seats: seats.min(64) as u16,
             this_card: EntityId::FIRST,
             event: [0; 2],
+            entered: Vec::new(),
             requests: Vec::new(),
             scratch: Vec::new(),
         };
@@ -158,6 +161,7 @@ impl CardTable {
         self.boards.clear();
         self.this_card = EntityId::FIRST;
         self.event = [0; 2];
+        self.entered.clear();
         self.requests.clear();
         self.scratch.clear();
         let Some(set) = rules.zones.as_ref() else {
@@ -262,6 +266,20 @@ impl CardTable {
     /// A number of the event the trigger running now runs for.
     pub fn event_number(&self, field: crate::check::ast::EventField) -> i64 {
         self.event[field as usize]
+    }
+
+    /// The cards with keywords come into play since this was last asked,
+    /// with the statuses of each one's keywords.
+    pub fn take_entered(&mut self) -> Vec<(EntityId, Vec<crate::ids::StatusId>)> {
+        let specs = &self.specs;
+        let placed = &self.placed;
+        self.entered
+            .drain(..)
+            .filter_map(|e| {
+                let def = placed.get(e.index())?.def;
+                Some((e, specs.get(def.index())?.keywords.clone()))
+            })
+            .collect()
     }
 
     /// The numbers of the event a trigger is about to run for (amount, position).
@@ -635,28 +653,22 @@ pub fn create(
         after: at as i64,
         cause,
     });
-    if set.zones[table(state).zone_of(pile)].in_play {
-        give_keywords(rules, state, entity, events);
-    }
+    entered(state, entity);
     Some(entity)
 }
 
-/// Card `entity`, just come into play, acquires its keywords' statuses,
-/// itself their source (its printed keywords, given again each time it enters).
-fn give_keywords(rules: &RuleSet, state: &mut State, entity: EntityId, events: &mut Vec<Event>) {
-    let Some(def) = state.cards.as_deref().and_then(|t| t.card(entity)) else {
-        return;
-    };
-    let keywords = match state
-        .cards
-        .as_deref()
-        .and_then(|t| t.specs.get(def.index()))
-    {
-        Some(spec) if !spec.keywords.is_empty() => spec.keywords.clone(),
-        _ => return,
-    };
-    for status in keywords {
-        super::status::acquire(rules, state, &[entity], entity, entity, status, 0, events);
+/// Notes that card `entity` has just come into play (or been made there),
+/// when its card has keywords, for them to be given once the change is done
+/// ([`CardTable::take_entered`]).
+fn entered(state: &mut State, entity: EntityId) {
+    let in_play = state.kind(entity).is_some();
+    let t = table(state);
+    let keyworded = t
+        .card(entity)
+        .and_then(|c| t.specs.get(c.index()))
+        .is_some_and(|s| !s.keywords.is_empty());
+    if in_play && keyworded {
+        t.entered.push(entity);
     }
 }
 
@@ -764,7 +776,7 @@ fn relocate(
         cause,
     });
     if now_in_play && !was_in_play {
-        give_keywords(rules, state, entity, events);
+        entered(state, entity);
     }
 }
 

@@ -34,6 +34,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
         .unwrap_or_else(|| panic!("{diags:?}"));
     Card {
         triggers: Vec::new(),
+        auras: Vec::new(),
         name: name.into(),
         text: String::new(),
         effects: def.effects,

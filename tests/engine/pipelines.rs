@@ -226,6 +226,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
                 .unwrap_or_else(|| panic!("{diags:?}"));
             Card {
                 triggers: Vec::new(),
+                auras: Vec::new(),
                 name: def.name,
                 text: String::new(),
                 effects: def.effects,

@@ -19,7 +19,7 @@ fn root(path: &str) -> PathBuf {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root(SCENARIOS)], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("7 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("8 passed, 0 failed"), "{}", out.stdout);
 }
 
 #[test]
@@ -79,8 +79,12 @@ fn brawl() -> (
     let text = std::fs::read_to_string(root(BRAWL)).expect("rule set");
     let mut rules =
         grimoire::check::rules::RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
-    let deck = grimoire::files::load_deck(&mut rules, &[root("tests/data/triggers/cards/brawl")])
-        .expect("deck");
+    let dirs = [
+        root("tests/data/triggers/cards/brawl"),
+        root("tests/data/triggers/effects/brawl"),
+    ];
+    let deck = grimoire::files::load_deck(&mut rules, &dirs)
+        .unwrap_or_else(|_| panic!("the brawl deck loads"));
     (rules, deck.cards)
 }
 

@@ -433,6 +433,10 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
             "tests/data/triggers/cards/brawl/cards.edn",
             "cards/brawl/cards.edn",
         ),
+        (
+            "tests/data/triggers/effects/brawl/statuses.edn",
+            "effects/brawl/statuses.edn",
+        ),
     ] {
         let to = root.join(to);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
