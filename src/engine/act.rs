@@ -262,7 +262,10 @@ impl Game<'_> {
                 }
             }
         }
+        // What the action did, its actor did: the `:source` of what it sets off.
+        let outer = self.set_trigger_source(Some(action.actor));
         self.flush_events(|cause| By::Action(id, cause));
+        self.set_trigger_source(outer);
         self.check_victory();
     }
 

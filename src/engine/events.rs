@@ -256,7 +256,9 @@ pub enum GameEvent {
         card: CardId,
         /// The instance whose trigger it is.
         instance: EntityId,
-        /// Which of the card's triggers (from 0).
+        /// The keyword whose trigger it is (`u16::MAX`: the card's own).
+        keyword: u16,
+        /// Which of the card's (or keyword's) triggers, from 0.
         index: u16,
     },
     /// A chain of triggers was stopped by `:budgets :trigger-runs` or `:trigger-depth`.

@@ -297,13 +297,21 @@ fn render_event<'n>(
                 writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
             };
         }
-        GameEvent::Triggered { card, index, .. } => {
+        GameEvent::Triggered {
+            card,
+            keyword,
+            index,
+            ..
+        } => {
             let c = &cards[card.index()];
-            let t = c.triggers.get(usize::from(index));
+            let k = rules.keywords.get(usize::from(keyword));
+            let list = k.map_or(&c.triggers, |k| &k.triggers);
+            let t = list.get(usize::from(index));
             let text = t
                 .and_then(|t| t.text.clone())
                 .unwrap_or_else(|| format!("on :{}", t.map_or("?", |t| t.on.name())));
-            let _ = writeln!(out, "  {} triggers: {text}", c.name);
+            let by = k.map(|k| format!(" ({})", k.name)).unwrap_or_default();
+            let _ = writeln!(out, "  {}{by} triggers: {text}", c.name);
         }
         GameEvent::TriggerLoop {
             card,

@@ -342,7 +342,7 @@ impl<'r> Game<'r> {
             found: Vec::new(),
             order_keys: Vec::new(),
             log: (log == Log::Keep).then(Vec::new),
-            triggers: triggers::Triggers::new(cards),
+            triggers: triggers::Triggers::new(rules, cards),
         };
         game.state.add_setup(rules);
         Ok(game)

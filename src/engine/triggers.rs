@@ -26,20 +26,24 @@ pub(super) struct Triggers {
     resolving: bool,
     /// The entity whose effects run now: what `:source` is for their events.
     source: Option<EntityId>,
-    /// `(instance, trigger)` of each `:once-per-turn` trigger run this turn.
-    this_turn: Vec<(EntityId, u16)>,
+    /// `(instance, keyword, trigger)` of each `:once-per-turn` trigger run this turn.
+    this_turn: Vec<(EntityId, u16, u16)>,
     /// The turn `this_turn` is of.
     turn: u32,
     /// Which sorts of event some card waits for, bit `On as usize`.
     waited: u32,
     /// The statuses cards' auras give: true when some card has an aura.
     aura_statuses: Vec<crate::ids::StatusId>,
+    /// Whether some keyword has triggers.
+    keyworded: bool,
 }
 
 /// One trigger to run.
 #[derive(Clone, Copy, Debug)]
 struct Run {
     card: CardId,
+    /// The keyword whose trigger it is ([`OWN`]: the card's own).
+    keyword: u16,
     index: u16,
     bearer: EntityId,
     subject: EntityId,
@@ -49,6 +53,9 @@ struct Run {
     position: i64,
     depth: u8,
 }
+
+/// A trigger that is the card's own, not a keyword's.
+pub(super) const OWN: u16 = u16::MAX;
 
 /// One event as triggers see it.
 #[derive(Clone, Copy, Debug)]
@@ -79,10 +86,15 @@ impl Happened {
 
 impl Triggers {
     /// What a game of `cards` keeps, if any card has a trigger.
-    pub(super) fn new(cards: &[crate::check::defs::Card]) -> Option<Box<Triggers>> {
+    pub(super) fn new(
+        rules: &crate::check::rules::RuleSet,
+        cards: &[crate::check::defs::Card],
+    ) -> Option<Box<Triggers>> {
+        let keyworded = rules.keywords.iter().any(|k| !k.triggers.is_empty());
         let waited = cards
             .iter()
             .flat_map(|c| &c.triggers)
+            .chain(rules.keywords.iter().flat_map(|k| &k.triggers))
             .fold(0u32, |m, t| m | 1 << t.on as u32);
         let mut aura_statuses: Vec<_> = cards
             .iter()
@@ -95,6 +107,7 @@ impl Triggers {
             Box::new(Triggers {
                 waited,
                 aura_statuses,
+                keyworded,
                 ..Triggers::default()
             })
         })
@@ -115,7 +128,7 @@ fn fits(t: &Trigger, h: &Happened) -> bool {
     want.is_none_or(|w| Some(w) == h.detail)
 }
 
-impl Game<'_> {
+impl<'r> Game<'r> {
     /// The events of the batch in `self.events` (not yet noted) as triggers
     /// see them, each matched and the matches queued.
     #[cold]
@@ -248,7 +261,8 @@ impl Game<'_> {
             return;
         };
         let source = tr.source.unwrap_or(self.current);
-        let mut found: Vec<(CardId, u16, EntityId, EntityId)> = Vec::new();
+        let mut found: Vec<(CardId, u16, u16, EntityId, EntityId)> = Vec::new();
+        let keyworded = tr.keyworded;
         for pile in 0..table.piles() {
             if !set.zones[table.zone_of(pile)].in_play {
                 continue;
@@ -260,7 +274,26 @@ impl Game<'_> {
                 };
                 for (i, t) in self.cards[card.index()].triggers.iter().enumerate() {
                     if fits(t, &h) {
-                        found.push((card, i as u16, bearer, controller));
+                        found.push((card, OWN, i as u16, bearer, controller));
+                    }
+                }
+                if !keyworded {
+                    continue;
+                }
+                // Then those of the keywords it holds, in the rule set's order.
+                for (k, keyword) in self.rules.keywords.iter().enumerate() {
+                    if keyword.triggers.is_empty()
+                        || !self
+                            .state
+                            .statuses_of(bearer)
+                            .any(|i| i.status == keyword.status)
+                    {
+                        continue;
+                    }
+                    for (i, t) in keyword.triggers.iter().enumerate() {
+                        if fits(t, &h) {
+                            found.push((card, k as u16, i as u16, bearer, controller));
+                        }
                     }
                 }
             }
@@ -272,7 +305,7 @@ impl Game<'_> {
             let controller = h.holder.unwrap_or(self.current);
             for (i, t) in self.cards[card.index()].triggers.iter().enumerate() {
                 if t.own && fits(t, &h) {
-                    found.push((card, i as u16, h.subject, controller));
+                    found.push((card, OWN, i as u16, h.subject, controller));
                 }
             }
         }
@@ -282,8 +315,8 @@ impl Game<'_> {
         let first = self.current.index() % seats;
         found.sort_by_key(|&(.., controller)| (controller.index() + seats - first) % seats);
         let depth = tr.depth.saturating_add(1);
-        for (card, index, bearer, controller) in found {
-            let t = &self.cards[card.index()].triggers[usize::from(index)];
+        for (card, keyword, index, bearer, controller) in found {
+            let t = self.trigger(card, keyword, index);
             if let Some(filter) = &t.filter {
                 let holds = self.trigger_frame(
                     bearer,
@@ -301,6 +334,7 @@ impl Game<'_> {
             if let Some(tr) = self.triggers.as_deref_mut() {
                 tr.queue.push_back(Run {
                     card,
+                    keyword,
                     index,
                     bearer,
                     subject: h.subject,
@@ -389,24 +423,12 @@ impl Game<'_> {
                 });
                 break;
             }
-            let t = &self.cards[run.card.index()].triggers[usize::from(run.index)];
-            // A card that has left play since runs only a trigger about itself.
-            let set = self.rules.zones.as_ref();
-            let in_play = self
-                .state
-                .cards
-                .as_deref()
-                .zip(set)
-                .is_some_and(|(table, set)| {
-                    table
-                        .pile_of(run.bearer)
-                        .is_some_and(|p| set.zones[table.zone_of(p)].in_play)
-                });
-            if !in_play && !t.own {
-                continue;
-            }
+            let t = trigger_in(self.cards, self.rules, run.card, run.keyword, run.index);
+            // Once set off, a trigger runs though its card has left play
+            // since (a poisonous minion that falls as it strikes still
+            // destroys what it struck), as Magic's and Hearthstone's do.
             if t.once_per_turn {
-                let key = (run.bearer, run.index);
+                let key = (run.bearer, run.keyword, run.index);
                 if tr.this_turn.contains(&key) {
                     continue;
                 }
@@ -419,6 +441,7 @@ impl Game<'_> {
             self.record(GameEvent::Triggered {
                 card: run.card,
                 instance: run.bearer,
+                keyword: run.keyword,
                 index: run.index,
             });
             let h = Happened {
@@ -429,7 +452,7 @@ impl Game<'_> {
                 detail: None,
                 holder: None,
             };
-            let effects = &self.cards[run.card.index()].triggers[usize::from(run.index)].effects;
+            let effects = &self.trigger(run.card, run.keyword, run.index).effects;
             let mut events = std::mem::take(&mut self.events);
             self.trigger_frame(
                 run.bearer,
@@ -454,6 +477,11 @@ impl Game<'_> {
             tr.runs = 0;
             tr.depth = 0;
         }
+    }
+
+    /// Trigger `index` of `card` ([`OWN`]), or of keyword `keyword`.
+    fn trigger(&self, card: CardId, keyword: u16, index: u16) -> &'r Trigger {
+        trigger_in(self.cards, self.rules, card, keyword, index)
     }
 
     /// A card whose trigger runs where some seat cannot see it (a card that
@@ -609,4 +637,19 @@ fn tr_has(tr: Option<&Triggers>, status: crate::ids::StatusId) -> bool {
 /// The card of instance `entity`, if it is one.
 fn table_card(state: &crate::eval::State, entity: EntityId) -> Option<CardId> {
     state.cards.as_deref().and_then(|t| t.card(entity))
+}
+
+/// Trigger `index` of `card` ([`OWN`]), or of keyword `keyword`, in `cards` and `rules`.
+fn trigger_in<'r>(
+    cards: &'r [crate::check::defs::Card],
+    rules: &'r crate::check::rules::RuleSet,
+    card: CardId,
+    keyword: u16,
+    index: u16,
+) -> &'r Trigger {
+    let list = match keyword {
+        OWN => &cards[card.index()].triggers,
+        k => &rules.keywords[usize::from(k)].triggers,
+    };
+    &list[usize::from(index)]
 }

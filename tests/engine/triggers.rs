@@ -302,3 +302,37 @@ fn a_charger_attacks_the_turn_it_enters_and_a_yeti_does_not() {
         .collect();
     assert_eq!(actors, [charger], "only the Charger may strike the hero");
 }
+
+#[test]
+fn a_keyword_s_trigger_is_every_holder_s_a_poisonous_strike_destroys() {
+    use grimoire::engine::Ability;
+    let (rules, deck) = brawl();
+    let mut game = boards(&rules, &deck, &["Viper"], &["Yeti"]);
+    let (viper, yeti) = (on_board(&game, 0)[0], on_board(&game, 1)[0]);
+    let attack = grimoire::ids::ActionId::new(
+        rules
+            .actions
+            .iter()
+            .position(|a| a.name == "attack")
+            .expect("attack"),
+    );
+    game.act(grimoire::engine::Action {
+        ability: Ability::Action(attack),
+        actor: viper,
+        target: Some(yeti),
+        choice: None,
+    })
+    .expect("the Viper attacks");
+    // 1 damage from a 1/2 would leave the 4/5 Yeti standing: the poison destroys it.
+    let log = grimoire::engine::log::render(&rules, &deck, game.log().expect("log"));
+    assert!(
+        on_board(&game, 1).is_empty(),
+        "the Yeti is destroyed: {log}"
+    );
+    assert!(on_board(&game, 0).is_empty(), "the Viper took 4 and fell");
+    let log = grimoire::engine::log::render(&rules, &deck, game.log().expect("log"));
+    assert!(
+        log.contains("Viper (poison) triggers: Whenever this damages a minion, destroy it"),
+        "{log}"
+    );
+}

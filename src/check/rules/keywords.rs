@@ -5,16 +5,19 @@
 //! the attack action's `:when`, Divine Shield in the `:damage` operation.
 //! A definitions file may define the status (`{:status :taunt …}`) to give
 //! the keyword effects, hooks or modifiers of its own; without one it is a
-//! plain mark.
+//! plain mark. A keyword written as a map may carry triggers, which every
+//! card holding it has: `{:poisonous {:doc "…" :triggers [{:on :damaged …}]}}`.
 
-use super::{RuleSet, keyword_map, string};
+use super::{Reading, RuleSet, keyword_map, string};
 use crate::check::Declared;
+use crate::check::keys::{Keys, keys};
+use crate::check::triggers::Trigger;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::StatusId;
 use crate::syntax::{Form, Kind};
 
 /// A keyword the rule set declares.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Keyword {
     /// Its name, without the colon: also its status's.
     pub name: String,
@@ -22,10 +25,27 @@ pub struct Keyword {
     pub doc: String,
     /// Its status.
     pub status: StatusId,
+    /// What every card holding it does when something happens.
+    pub triggers: Vec<Trigger>,
 }
 
-pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
-    for (name, (span, doc)) in keyword_map(value, "`:keywords`", diags) {
+keys! {
+    /// The keys of a keyword written as a map.
+    pub enum KeywordKey {
+        /// `:doc "…"`: what it does, for people.
+        Doc = "doc",
+        /// `:triggers [...]`: what every card holding it does when something happens.
+        Triggers = "triggers",
+    }
+}
+
+pub(super) fn read<'f, 'a>(
+    value: &'f Form<'a>,
+    rules: &mut RuleSet,
+    reading: &mut Reading<'f, 'a>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (name, (span, body)) in keyword_map(value, "`:keywords`", diags) {
         if rules.keywords.iter().any(|k| k.name == name) || rules.statuses.iter().any(|s| s == name)
         {
             diags.push(
@@ -38,7 +58,25 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             );
             continue;
         }
-        let doc = string(doc, diags).unwrap_or_default();
+        let doc = match &body.kind {
+            Kind::Map(_) => {
+                let Some(pairs) = crate::check::fields(body, "a keyword", KeywordKey::ALL, diags)
+                else {
+                    continue;
+                };
+                let mut doc = String::new();
+                for (key, v) in pairs {
+                    match key {
+                        KeywordKey::Doc => doc = string(v, diags).unwrap_or_default(),
+                        KeywordKey::Triggers => {
+                            reading.keyword_triggers.push((rules.keywords.len(), v))
+                        }
+                    }
+                }
+                doc
+            }
+            _ => string(body, diags).unwrap_or_default(),
+        };
         rules.declare_statuses([name]);
         let Some(status) = rules.status(name) else {
             continue;
@@ -49,7 +87,32 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             name: name.to_string(),
             doc,
             status,
+            triggers: Vec::new(),
         });
+    }
+}
+
+/// Each keyword's `:triggers`, checked once every name is known, as a
+/// card's are (`:this-card` the card holding it).
+pub(super) fn triggers(
+    rules: &mut RuleSet,
+    reading: &Reading<'_, '_>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for &(k, form) in &reading.keyword_triggers {
+        let scope = crate::check::Scope {
+            this_card: rules.zones.as_ref().is_some_and(|z| !z.classic),
+            ..rules.scope()
+        };
+        let checked = crate::check::triggers::triggers(form, &scope, diags).unwrap_or_default();
+        for t in &checked {
+            crate::check::triggers::self_triggering(
+                t,
+                &format!(":{}", rules.keywords[k].name),
+                diags,
+            );
+        }
+        rules.keywords[k].triggers = checked;
     }
 }
 

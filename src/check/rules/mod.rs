@@ -378,6 +378,8 @@ struct Reading<'f, 'a> {
     op_forms: Vec<(Span, &'f Form<'a>)>,
     /// Each kind's `:on-turn`, checked once every name is known.
     on_turn: Vec<(KindId, &'f Form<'a>)>,
+    /// Each keyword's `:triggers`, checked once every name is known.
+    keyword_triggers: Vec<(usize, &'f Form<'a>)>,
 }
 
 impl RuleSet {
@@ -496,6 +498,7 @@ impl RuleSet {
             removals: Vec::new(),
             on_removed: Vec::new(),
             on_turn: Vec::new(),
+            keyword_triggers: Vec::new(),
         };
         // Sections are read in `Section::ALL` order, whatever order the file writes them in.
         for &section in Section::ALL {
@@ -524,6 +527,7 @@ impl RuleSet {
                         zones::read(zones, &mut rules, diags);
                     }
                     operations::bodies(&mut rules, &reading, diags)?;
+                    keywords::triggers(&mut rules, &reading, diags);
                     kinds::removals(&mut rules, &reading, diags);
                 }
                 // An absent section keeps its default.
@@ -568,7 +572,9 @@ impl RuleSet {
                     categories::read(value, "`:statuses`", "status", max, &mut names, diags);
                     rules.declare_statuses(names.iter().map(String::as_str));
                 }
-                (Section::Keywords, Some(value)) => keywords::read(value, &mut rules, diags),
+                (Section::Keywords, Some(value)) => {
+                    keywords::read(value, &mut rules, &mut reading, diags)
+                }
                 (Section::Attributes, Some(value)) => {
                     attributes::read(value, &mut rules, &mut reading, diags)
                 }
