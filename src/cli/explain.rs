@@ -79,8 +79,17 @@ pub fn explain(args: &ExplainArgs) -> Output {
 /// ("Draw 1 card, discard 1 card. Play again"), as card texts say it.
 pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     let mut parts = Vec::new();
+    for &k in &card.play.keywords {
+        parts.push(crate::check::explain::keyword(&rules.statuses[k]));
+    }
     if !card.effects.is_empty() {
         parts.push(crate::check::explain::explain(rules, &card.effects));
+    }
+    for t in &card.triggers {
+        parts.push(crate::check::explain::trigger(rules, t));
+    }
+    for a in &card.auras {
+        parts.push(crate::check::explain::aura(rules, a));
     }
     let mut cards = Vec::new();
     let count = |n: u8| format!("{n} card{}", crate::diag::plural(n));

@@ -336,3 +336,28 @@ fn a_keyword_s_trigger_is_every_holder_s_a_poisonous_strike_destroys() {
         "{log}"
     );
 }
+
+#[test]
+fn explain_says_a_card_s_triggers_auras_and_keywords_as_card_text_does() {
+    let said = |card: &str| {
+        let out = common::grimoire(&[
+            "explain",
+            "--rules",
+            &root(BRAWL).to_string_lossy(),
+            "--card",
+            card,
+        ]);
+        out.trim().to_string()
+    };
+    assert_eq!(
+        said("Scavenger"),
+        "Whenever a minion dies, +1 Attack for this card"
+    );
+    assert_eq!(said("Curse"), "When you draw this, -2 Health");
+    assert_eq!(
+        said("Ember"),
+        "2 Damage to the enemy. When you discard this, 3 Damage to the enemy"
+    );
+    assert_eq!(said("Banner"), "Cards beside this card have rallied");
+    assert_eq!(said("Guard"), "Taunt");
+}

@@ -9,6 +9,7 @@
 //! breath is shown in the language's own syntax, so every effect explains.
 //! `grimoire explain` and `grimoire cards` print it, and the lint quotes it.
 
+mod abilities;
 mod amounts;
 mod cards;
 mod cases;
@@ -49,6 +50,8 @@ pub fn explain_effect(rules: &RuleSet, effect: &Effect) -> String {
     let item = en.effect(effect);
     capitalize(&item.text())
 }
+
+pub use abilities::{aura, keyword, trigger};
 
 /// An integer expression in English ("half of the enemy's gems (rounded up)").
 pub fn expression(rules: &RuleSet, e: &Int) -> String {

@@ -1,0 +1,180 @@
+//! A card's abilities in plain words, as card texts say them: its triggers
+//! ("Whenever a minion dies, +1 Attack for this card"), its auras ("The
+//! cards beside this card have rallied") and its keywords ("Taunt").
+
+use super::En;
+use super::words::{Bound, capitalize, join};
+use crate::check::ast::{Bool, Entity};
+use crate::check::rules::RuleSet;
+use crate::check::triggers::{Aura, On, Trigger};
+use crate::ids::{KindId, RoleId};
+
+/// A trigger as card text says it: when it runs, then what it does.
+pub fn trigger(rules: &RuleSet, t: &Trigger) -> String {
+    let mut en = En::new(
+        rules,
+        &[crate::check::triggers::SUBJECT, crate::check::SOURCE],
+    );
+    let subject = RoleId::new(rules.roles.len());
+    let kind = t.filter.as_ref().and_then(|f| kind_of(f, subject));
+    if let Some(k) = kind {
+        en.bound[0] = Bound::Each(k);
+    }
+    let noun = match kind {
+        Some(k) => format!("a {}", en.kind(k)),
+        None if card_event(t.on) => "a card".to_string(),
+        None => "anything".to_string(),
+    };
+    let when = if t.own {
+        own_when(&en, t)
+    } else {
+        other_when(&en, t, &noun, subject)
+    };
+    let rest: Vec<&Bool> = t
+        .filter
+        .as_ref()
+        .map(|f| {
+            conjuncts(f)
+                .into_iter()
+                .filter(|c| !said(c, subject))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = when;
+    for c in rest {
+        out.push_str(&format!(" if {}", en.cond(c)));
+    }
+    if t.once_per_turn {
+        out.push_str(" (once a turn)");
+    }
+    let items = en.list(&t.effects);
+    let does = join(&items, ", ", "nothing");
+    format!("{out}, {does}")
+}
+
+/// An aura as card text says it: whom it reaches, and what they have.
+pub fn aura(rules: &RuleSet, a: &Aura) -> String {
+    let mut en = En::new(rules, &[]);
+    let whom = en.source_words(&a.source);
+    let saved = en.bind_source(a.outer, &a.source);
+    let cond = a.filter.as_ref().map(|c| en.where_clause(c));
+    en.bound = saved;
+    let status = en.status(a.status).to_string();
+    match cond {
+        Some(c) => capitalize(&format!("{whom} {c} have {status}")),
+        None => capitalize(&format!("{whom} have {status}")),
+    }
+}
+
+/// A keyword as card text writes it: `:divine-shield` → "Divine shield".
+pub fn keyword(name: &str) -> String {
+    capitalize(&name.replace('-', " "))
+}
+
+/// Whether events of `on` are about cards.
+fn card_event(on: On) -> bool {
+    matches!(
+        on,
+        On::Enters | On::Leaves | On::Drawn | On::Discarded | On::Played
+    )
+}
+
+/// "When this dies", for a trigger about its own card.
+fn own_when(en: &En<'_>, t: &Trigger) -> String {
+    match t.on {
+        On::Dies => "When this dies".into(),
+        On::Drawn => "When you draw this".into(),
+        On::Discarded => "When you discard this".into(),
+        On::Leaves => "When this leaves play".into(),
+        On::Played => "When you play this".into(),
+        On::Summoned => "When this enters play".into(),
+        On::Damaged => "Whenever this is damaged".into(),
+        On::Healed => "Whenever this is healed".into(),
+        On::Changed => match t.attribute {
+            Some(a) => format!("Whenever this card's {} changes", capitalize(en.attr(a))),
+            None => "Whenever this card changes".into(),
+        },
+        On::StatusGained => format!("Whenever this gains {}", status_or(en, t, "a status")),
+        On::StatusEnded => format!("Whenever this loses {}", status_or(en, t, "a status")),
+        On::Enters => "When this enters a zone".into(),
+        On::TurnStart | On::TurnEnd => turn_when(t.on, false),
+    }
+}
+
+/// "Whenever a minion dies", for a trigger about anything.
+fn other_when(en: &En<'_>, t: &Trigger, noun: &str, subject: RoleId) -> String {
+    let zone = |en: &En<'_>| {
+        t.zone
+            .and_then(|z| en.rules.zones.as_ref().map(|s| s.zones[z].name.clone()))
+            .map_or_else(|| "a zone".to_string(), |z| format!("the {z}"))
+    };
+    match t.on {
+        On::Dies => format!("Whenever {noun} dies"),
+        On::Damaged => format!("Whenever {noun} is damaged"),
+        On::Healed => format!("Whenever {noun} is healed"),
+        On::Changed => match t.attribute {
+            Some(a) => format!("Whenever {noun}'s {} changes", capitalize(en.attr(a))),
+            None => format!("Whenever {noun} changes"),
+        },
+        On::StatusGained => format!("Whenever {noun} gains {}", status_or(en, t, "a status")),
+        On::StatusEnded => format!("Whenever {noun} loses {}", status_or(en, t, "a status")),
+        On::Enters => format!("Whenever {noun} enters {}", zone(en)),
+        On::Leaves => format!("Whenever {noun} leaves {}", zone(en)),
+        On::Drawn => format!("Whenever {noun} is drawn"),
+        On::Discarded => format!("Whenever {noun} is discarded"),
+        On::Played => format!("Whenever {noun} is played"),
+        On::Summoned => format!("Whenever {noun} enters play"),
+        On::TurnStart | On::TurnEnd => {
+            let yours = t
+                .filter
+                .as_ref()
+                .is_some_and(|f| conjuncts(f).iter().any(|c| is_subject_you(c, subject)));
+            turn_when(t.on, yours)
+        }
+    }
+}
+
+fn turn_when(on: On, yours: bool) -> String {
+    let edge = if on == On::TurnStart { "start" } else { "end" };
+    let whose = if yours { "your" } else { "each" };
+    format!("At the {edge} of {whose} turn")
+}
+
+fn status_or(en: &En<'_>, t: &Trigger, none: &str) -> String {
+    t.status
+        .map_or_else(|| none.to_string(), |s| en.status(s).to_string())
+}
+
+/// The parts of an `and`, each on its own.
+fn conjuncts(c: &Bool) -> Vec<&Bool> {
+    match c {
+        Bool::And(a, b) => {
+            let mut out = conjuncts(a);
+            out.extend(conjuncts(b));
+            out
+        }
+        other => vec![other],
+    }
+}
+
+/// The kind `[of-kind :subject K]` names, if the condition says one.
+fn kind_of(c: &Bool, subject: RoleId) -> Option<KindId> {
+    conjuncts(c).into_iter().find_map(|c| match c {
+        Bool::OfKind(who, k) if **who == Entity::Role(subject) => Some(*k),
+        _ => None,
+    })
+}
+
+/// Whether `[= :subject :you]` (the first role).
+fn is_subject_you(c: &Bool, subject: RoleId) -> bool {
+    matches!(c, Bool::Same(a, b) if (**a == Entity::Role(subject) && **b == Entity::Role(RoleId::FIRST))
+        || (**b == Entity::Role(subject) && **a == Entity::Role(RoleId::FIRST)))
+}
+
+/// Whether a part of a trigger's condition is already said by its "when".
+fn said(c: &Bool, subject: RoleId) -> bool {
+    let own = matches!(c, Bool::Same(a, b) if (**a == Entity::Role(subject) && **b == Entity::ThisCard)
+        || (**b == Entity::Role(subject) && **a == Entity::ThisCard));
+    own || is_subject_you(c, subject)
+        || matches!(c, Bool::OfKind(who, _) if **who == Entity::Role(subject))
+}
