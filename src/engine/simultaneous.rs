@@ -241,3 +241,31 @@ impl Game<'_> {
         }
     }
 }
+
+impl Game<'_> {
+    /// The choices held in the simultaneous turn being chosen, each with
+    /// its seat: for the fairness test, which changes what a seat cannot see.
+    #[doc(hidden)]
+    pub fn held_unchecked(&self) -> Vec<(EntityId, Action)> {
+        match self.simul.as_deref() {
+            Some(s) if s.choosing() => s.held.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Replaces the choice `seat` holds with `action`, unchecked: for the
+    /// fairness test. Whether `seat` held one.
+    #[doc(hidden)]
+    pub fn set_held_unchecked(&mut self, seat: EntityId, action: Action) -> bool {
+        let Some(s) = self.simul.as_deref_mut().filter(|s| s.choosing()) else {
+            return false;
+        };
+        match s.held.iter_mut().find(|(h, _)| *h == seat) {
+            Some(held) => {
+                held.1 = action;
+                true
+            }
+            None => false,
+        }
+    }
+}
