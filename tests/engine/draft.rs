@@ -29,7 +29,12 @@ fn root(path: &str) -> PathBuf {
 
 /// The draft fixture's rule set and deck.
 pub(crate) fn draft() -> (RuleSet, Vec<Card>) {
-    let text = std::fs::read_to_string(root(DRAFT)).expect("rule set");
+    draft_with(|t| t)
+}
+
+/// The draft fixture, with `edit` made to its rule set's text.
+pub(crate) fn draft_with(edit: impl Fn(String) -> String) -> (RuleSet, Vec<Card>) {
+    let text = edit(std::fs::read_to_string(root(DRAFT)).expect("rule set"));
     let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
     let deck = files::load_deck(&mut rules, &[root(DRAFT_CARDS)]).expect("deck");
     (rules, deck.cards)
