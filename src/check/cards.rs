@@ -759,6 +759,23 @@ impl<'a, 'r> Checker<'_, 'r> {
                 return None;
             }
         };
+        // `[:hand :you]` is a pile; `:pass` takes every seat's of a zone.
+        if let [zone, owner] = names.as_slice()
+            && zone.as_keyword().and_then(|z| set.zone(z)).is_some()
+            && owner.as_keyword().and_then(|o| set.zone(o)).is_none()
+        {
+            let name = zone.as_keyword().unwrap_or("");
+            self.error(
+                Diagnostic::new(
+                    Code::ZoneOwner,
+                    owner.span,
+                    format!("`:pass` moves every seat's pile of `:{name}`: it names no owner"),
+                )
+                .with_label("an owner")
+                .with_help(format!("write `:pass [:{name}]`")),
+            );
+            return None;
+        }
         let mut zones = Vec::with_capacity(names.len());
         for name_form in names {
             let Some(name) = name_form.as_keyword() else {

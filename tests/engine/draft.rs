@@ -233,3 +233,45 @@ fn the_search_plays_the_draft_better_than_random() {
         "the search won {wins} of 30 against two random players"
     );
 }
+
+/// The instances of `seat`'s pack.
+fn pack<'g>(game: &'g Game<'_>, seat: EntityId) -> Vec<EntityId> {
+    let rules = game.rules();
+    let set = rules.zones.as_ref().unwrap();
+    let t = game.state().cards.as_deref().unwrap();
+    let pile = t.pile(set, set.zone("pack").unwrap(), seat).unwrap();
+    t.contents(pile).to_vec()
+}
+
+#[test]
+fn packs_pass_whole_to_the_next_or_previous_seat_and_the_passer_still_knows_them() {
+    for (way, from) in [(":next", 2), (":previous", 1)] {
+        let (rules, deck) = draft_with(|t| t.replace(":to :next", &format!(":to {way}")));
+        let mut game = Game::new(&rules, &deck, 9, Log::Keep).unwrap();
+        let before: Vec<Vec<EntityId>> = EntityId::below(3).map(|s| pack(&game, s)).collect();
+        for _ in 0..3 {
+            game.act(game.play(0)).unwrap();
+        }
+        // Each seat picked its pack's first card; the rest went round, in order, ids kept.
+        let giver = EntityId::new(from);
+        assert_eq!(
+            pack(&game, P1),
+            before[giver.index()][1..].to_vec(),
+            "{way}"
+        );
+        let set = rules.zones.as_ref().unwrap();
+        let t = game.state().cards.as_deref().unwrap();
+        let third = EntityId::new(3 - from);
+        for &card in &pack(&game, P1) {
+            assert!(t.sees(set, P1, card), "{way}: the receiver sees its pack");
+            assert!(
+                t.sees(set, giver, card),
+                "{way}: the passer knows what it passed"
+            );
+            assert!(
+                !t.sees(set, third, card),
+                "{way}: the third seat never held it"
+            );
+        }
+    }
+}
