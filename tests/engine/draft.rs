@@ -235,7 +235,7 @@ fn the_search_plays_the_draft_better_than_random() {
 }
 
 /// The instances of `seat`'s pack.
-fn pack<'g>(game: &'g Game<'_>, seat: EntityId) -> Vec<EntityId> {
+fn pack(game: &Game<'_>, seat: EntityId) -> Vec<EntityId> {
     let rules = game.rules();
     let set = rules.zones.as_ref().unwrap();
     let t = game.state().cards.as_deref().unwrap();
