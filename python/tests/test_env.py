@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = str(ROOT / "tests" / "data" / "zones" / "rules" / "skirmish.edn")
 # Every rule set the generic tests play: the bundled ones and the fixture.
 ALL_RULE_SETS = RULE_SETS + [SKIRMISH]
+# The fixture of simultaneous turns (issue 31): three seats each pick a gem
+# from the pack they hold, all at once and unseen, then the packs go round.
+DRAFT = str(ROOT / "tests" / "data" / "draft" / "rules" / "draft.edn")
 
 
 def short(rules):
@@ -607,3 +610,40 @@ def test_the_python_readmes_skirmish_example_runs_as_its_comments_say(capsys, mo
     printed = capsys.readouterr().out.splitlines()
     said = [l.split("# ", 1)[1].split(": ", 1)[0] for l in code.splitlines() if l.startswith("print(")]
     assert printed == said
+
+
+def test_the_draft_passes_api_test_with_the_agent_selected_the_seat_picking():
+    """Each simultaneous turn asks p1, p2 and p3 in turn (the engine's seat
+    to act, as PettingZoo's AEC model asks one agent at a time); each agent
+    picks from the pack it holds; PettingZoo's api_test passes."""
+    said = api_test_warnings(grimoire.env(DRAFT, seed=1), num_cycles=200)
+    assert said <= set(EXPECTED_WARNINGS), said - set(EXPECTED_WARNINGS)
+    env = grimoire.env(DRAFT, seed=2)
+    rng = np.random.default_rng(7)
+    moves, _, outcome = play(env, 3, random_pick(rng))
+    assert [agent for agent, _ in moves] == ["p1", "p2", "p3"] * 5
+    assert outcome in ("win", "tie")
+
+
+def test_in_the_draft_a_later_seat_observes_the_same_whatever_an_earlier_one_picked():
+    """p1's pick is held, unseen, until p3 has picked: p2's observation,
+    action mask and the built-in policies' choices for it are the same
+    whatever p1 picked."""
+    seen = set()
+    for pick in range(5):
+        env = grimoire.env(DRAFT, seed=5)
+        env.reset(seed=5)
+        assert env.agent_selection == "p1"
+        legal = np.flatnonzero(env.observe("p1")["action_mask"])
+        env.step(int(legal[pick]))
+        assert env.agent_selection == "p2"
+        observation = env.observe("p2")
+        seen.add(
+            (
+                tuple(observation["observation"]),
+                tuple(observation["action_mask"]),
+                env.policy_action("greedy"),
+                env.policy_action("search"),
+            )
+        )
+    assert len(seen) == 1, seen

@@ -316,6 +316,10 @@ pub enum CardVerb {
     Destroy,
     /// `{:remove …}`: the cards selected leave the game.
     Remove,
+    /// `{:pass [:pack] :to :next}`: every seat's pile of each of these
+    /// zones (one per seat) moves, whole and in order, to the next seat's
+    /// (`true`) or the previous seat's (`false`), all at once.
+    Pass(Box<[crate::ids::ZoneId]>, bool),
 }
 
 /// An effect on cards: `{:effected :you :draw 2}`, `{:move … :to …}`.

@@ -1,7 +1,7 @@
 //! Cards in zones, as effects and queries name them (a rule set with
 //! `:zones`): piles (`:deck`, `[:hand :you]`), selections of their cards
 //! (`{:from [:hand :you] :pick :random}`), the effects on cards (draw,
-//! discard, move, shuffle, look, reveal, create, destroy, remove), and the
+//! discard, move, shuffle, look, reveal, create, destroy, remove, pass), and the
 //! queries of them (`max-of`, `top`, `slot`, `named`, `of-kind`, `in`,
 //! `holds`, `adjacent`, and `count`, `sum` and `:each` over a pile).
 //!
@@ -42,11 +42,14 @@ keys! {
         Destroy = "destroy",
         /// `:remove SELECTION`: cards leave the game.
         Remove = "remove",
+        /// `:pass [:pack]`: every seat's pile of a zone per seat moves to the next seat's (`:to`).
+        Pass = "pass",
         /// `:effected :you`: the seat that draws, discards or looks.
         Effected = "effected",
         /// `:from ZONE`: the pile a draw or a discard takes from.
         From = "from",
-        /// `:to ZONE`: where cards go (a seat, for `:reveal`).
+        /// `:to ZONE`: where cards go (a seat, for `:reveal`; `:next` or
+        /// `:previous`, for `:pass`).
         To = "to",
         /// `:at :top`, `:bottom` or `:random`: where in the pile they go.
         At = "at",
@@ -92,6 +95,16 @@ keys! {
 }
 
 keys! {
+    /// Which way `:pass` passes the piles: `:to`.
+    pub enum PassTo {
+        /// To the next seat, in seat order (the last passes to the first).
+        Next = "next",
+        /// To the previous seat (the first passes to the last).
+        Previous = "previous",
+    }
+}
+
+keys! {
     /// Where in a pile cards go: `:at`.
     pub enum AtName {
         /// On top.
@@ -114,6 +127,7 @@ pub const VERBS: &[CardKey] = &[
     CardKey::Create,
     CardKey::Destroy,
     CardKey::Remove,
+    CardKey::Pass,
 ];
 
 /// Whether `form` is an effect map on cards: it has a verb's key.
@@ -132,6 +146,7 @@ fn keys_of(verb: CardKey) -> &'static [CardKey] {
         K::Reveal => &[K::To],
         K::Create => &[K::To, K::At, K::Slot, K::Count],
         K::Shuffle | K::Destroy | K::Remove => &[],
+        K::Pass => &[K::To],
         _ => &[],
     }
 }
@@ -221,6 +236,14 @@ impl<'a, 'r> Checker<'_, 'r> {
             CardKey::Shuffle => {
                 let zone = self.zone_ref(value)?;
                 (card_op(CardVerb::Shuffle(zone), None, None), Int::Lit(0))
+            }
+            CardKey::Pass => {
+                let zones = self.passed_zones(value)?;
+                let next = self.pass_to(form, find(CardKey::To))?;
+                (
+                    card_op(CardVerb::Pass(zones, next), None, None),
+                    Int::Lit(0),
+                )
             }
             CardKey::Reveal => {
                 let to = match find(CardKey::To) {
@@ -716,6 +739,100 @@ impl<'a, 'r> Checker<'_, 'r> {
             owner,
             capacity: def.capacity,
         })
+    }
+
+    /// `:pack` or `[:pack :aside]`: zones one per seat, whose piles a
+    /// `:pass` moves round the table. A shared zone is E0240: no seat
+    /// holds it to pass it on.
+    fn passed_zones(&mut self, form: &Form<'a>) -> Option<Box<[ZoneId]>> {
+        let set = self.zones_for(form.span, "`:pass`")?;
+        let names: Vec<&Form<'a>> = match &form.kind {
+            Kind::Keyword(_) => vec![form],
+            Kind::Vector(items) if !items.is_empty() => items.iter().collect(),
+            _ => {
+                self.wrong_kind(
+                    Code::WrongType,
+                    form,
+                    "a zone one per seat such as `:pack`, or a vector of them",
+                    &form.describe(),
+                );
+                return None;
+            }
+        };
+        // `[:hand :you]` is a pile; `:pass` takes every seat's of a zone.
+        if let [zone, owner] = names.as_slice()
+            && zone.as_keyword().and_then(|z| set.zone(z)).is_some()
+            && owner.as_keyword().and_then(|o| set.zone(o)).is_none()
+        {
+            let name = zone.as_keyword().unwrap_or("");
+            self.error(
+                Diagnostic::new(
+                    Code::ZoneOwner,
+                    owner.span,
+                    format!("`:pass` moves every seat's pile of `:{name}`: it names no owner"),
+                )
+                .with_label("an owner")
+                .with_help(format!("write `:pass [:{name}]`")),
+            );
+            return None;
+        }
+        let mut zones = Vec::with_capacity(names.len());
+        for name_form in names {
+            let Some(name) = name_form.as_keyword() else {
+                self.wrong_kind(
+                    Code::WrongType,
+                    name_form,
+                    "a zone such as `:pack` (each seat's pile of it is passed)",
+                    &name_form.describe(),
+                );
+                return None;
+            };
+            let zone = self.zone_named(set, name, name_form.span)?;
+            if set.zones[zone].shared {
+                self.error(
+                    Diagnostic::new(
+                        Code::ZoneOwner,
+                        name_form.span,
+                        format!("`:{name}` is shared: no seat holds it to pass it on"),
+                    )
+                    .with_label("shared")
+                    .with_help("`:pass` moves each seat's own pile of a zone one per seat"),
+                );
+                return None;
+            }
+            if zones.contains(&zone) {
+                self.error(Diagnostic::new(
+                    Code::Duplicate,
+                    name_form.span,
+                    format!("`:{name}` is passed twice"),
+                ));
+                return None;
+            }
+            zones.push(zone);
+        }
+        Some(zones.into())
+    }
+
+    /// `:to :next` (true) or `:to :previous` (false): which way `:pass` goes.
+    fn pass_to(&mut self, form: &Form<'a>, to: Option<&Form<'a>>) -> Option<bool> {
+        let Some(to) = to else {
+            self.error(
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    "`:pass` says which way the piles go: `:to :next` or `:to :previous`",
+                )
+                .with_label("which way?")
+                .with_help("add `:to :next` (each seat's pile goes to the seat after it)"),
+            );
+            return None;
+        };
+        let message = format!(
+            "`:pass` goes `:to :next` or `:to :previous`, found {}",
+            to.describe()
+        );
+        let way = super::keyword_in::<PassTo>(to, message, "not a way round", None, self.diags)?;
+        Some(way == PassTo::Next)
     }
 
     /// The zone called `name`, or E0239 with the nearest.

@@ -85,6 +85,8 @@ fn card_op(op: &CardOp, amount: Option<&Int>) -> u64 {
         }
         (CardVerb::Draw(_) | CardVerb::Create(_), _) => most,
         (CardVerb::Shuffle(_), _) => 1,
+        // Every card of every seat's pile of each zone moves.
+        (CardVerb::Pass(zones, _), _) => most.saturating_mul(zones.len() as u64),
         _ => 0,
     };
     match &op.cards {

@@ -253,6 +253,8 @@ impl Ai {
                 world.determinise(seat, &mut rng, &mut self.unseen);
             }
             world.state.rng = rng;
+            // Its choice in a simultaneous turn resolves at once: the others' it cannot know.
+            world.choose_alone(seat);
             let node: u64 = world.state.rng.random();
             for (m, &action) in moves.iter().enumerate() {
                 let value =

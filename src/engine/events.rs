@@ -247,6 +247,12 @@ pub enum GameEvent {
         /// Who.
         seat: EntityId,
     },
+    /// A simultaneous turn begins: these seats choose at once, unseen, and
+    /// their choices resolve together, in seat order.
+    AtOnce {
+        /// The seats, bit `s` for seat `s`.
+        seats: u64,
+    },
     /// A step ran out of a budget there: recorded just before the game ends
     /// as aborted.
     OutOfBudget(crate::eval::Place),

@@ -483,6 +483,17 @@ fn render_event<'n>(
         GameEvent::EndedTurn { seat: s } => {
             let _ = writeln!(out, "  {} ends the turn", seat(s));
         }
+        GameEvent::AtOnce { seats } => {
+            let names: Vec<String> = (0..64)
+                .filter(|s| seats & (1u64 << s) != 0)
+                .map(|s| seat(EntityId::new(s)).into_owned())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {} choose at once, unseen",
+                crate::diag::list_and(names)
+            );
+        }
         GameEvent::OutOfBudget(at) => {
             let _ = writeln!(out, "out of budget at {}", place_words(rules, cards, at));
         }

@@ -30,6 +30,7 @@ mod events;
 mod moments;
 mod queue;
 mod triggers;
+mod simultaneous;
 mod victory;
 mod zoned;
 pub use act::MAX_ACTIONS_PER_TURN;
@@ -184,6 +185,9 @@ pub struct Game<'r> {
     /// While a seat chooses a discard an effect left it (`:pick :chosen`) on
     /// another's turn: whose turn it is, and what follows the choice.
     resume: Option<zoned::Resume>,
+    /// The simultaneous turn being taken, if one is: its seats, the
+    /// choices held, how far they have resolved.
+    simul: Option<Box<simultaneous::Simultaneous>>,
     /// The entity each role means during each seat's turn: seat `s`'s bindings
     /// are `roles[s × role count ..][.. role count]`, flat so a lookup is one index.
     roles: Vec<EntityId>,
@@ -302,6 +306,7 @@ impl<'r> Game<'r> {
             stopped_at: crate::eval::Place::default(),
             play_again_pending: false,
             resume: None,
+            simul: None,
             roles,
             role_count,
             events: Vec::with_capacity(32),
@@ -374,6 +379,7 @@ impl<'r> Game<'r> {
         self.stopped_at = crate::eval::Place::default();
         self.play_again_pending = false;
         self.resume = None;
+        self.simul = None;
         self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;

@@ -362,6 +362,9 @@ impl Game<'_> {
         let seat = self.current;
         // Dice rolled outside effects (an action's condition, the AI's trials) are not logged.
         self.state.forget_rolls();
+        if self.zoned && self.rules.turn_kinds[self.turn_kind].simultaneous {
+            return self.begin_simultaneous();
+        }
         self.record(GameEvent::TurnStart {
             turn: self.turn,
             seat,
@@ -387,6 +390,10 @@ impl Game<'_> {
     /// where nobody can act cannot exhaust the stack.
     pub(super) fn end_turn(&mut self) {
         loop {
+            // A simultaneous turn ends once its held choices have resolved.
+            if self.simul.is_some() && self.resolve_held() {
+                return;
+            }
             self.run_moment(Moment::TurnEnd, self.current);
             if self.triggers.is_some() {
                 use super::triggers::{Happened, On};

@@ -391,6 +391,10 @@ impl Game<'_> {
             self.zones
                 .determinise(seat.index(), rng, &mut scratch.cards, pool);
         }
+        // What the others chose in a simultaneous turn is not the seat's to see.
+        if self.simul.is_some() {
+            self.forget_others_choices(seat);
+        }
         let rules = self.rules;
         if crate::eval::forget_statuses(&mut self.state, |i| sees_status(rules, seat, i)) {
             // A victory condition may read statuses: judge the world afresh.

@@ -371,8 +371,17 @@ impl<'r> Game<'r> {
         any
     }
 
-    /// Does `action`, cards in zones: the engine's rules for them, then the turn's.
+    /// Does `action`, cards in zones: the engine's rules for them, then the
+    /// turn's; in a simultaneous turn still being chosen, holds it.
     pub(super) fn act_zoned(&mut self, action: Action) -> Result<(), Illegal> {
+        if self.holding() {
+            return self.hold(action);
+        }
+        self.act_zoned_now(action)
+    }
+
+    /// [`Game::act_zoned`], done now.
+    pub(super) fn act_zoned_now(&mut self, action: Action) -> Result<(), Illegal> {
         if !self.allowed(action) {
             return self.check(action);
         }

@@ -460,6 +460,11 @@ fn apply_op(
                 zones::shuffle(rules, state, p, cause, events);
             }
         }
+        CardVerb::Pass(passed, next) => {
+            for &zone in passed.iter() {
+                zones::pass(rules, state, zone, *next, cause, events);
+            }
+        }
         CardVerb::Look | CardVerb::Reveal(_) => {
             let seats = match &op.verb {
                 CardVerb::Reveal(None) => state.cards.as_deref().map_or(0, CardTable::all_seats),

@@ -830,6 +830,74 @@ fn shuffle_logged(
     });
 }
 
+/// Every seat's pile of zone `zone` (one per seat) moves, whole, in order
+/// and all at once, to the next seat's (`next`) or the previous seat's: the
+/// cards keep their ids, their places and what they are. The seat that
+/// receives a pile sees it as its zone lets its owner (and knows its cards
+/// from then on); the seats that knew a card still know it, the one that
+/// passed it too. One move event a card, in seat order, bottom first.
+pub fn pass(
+    rules: &RuleSet,
+    state: &mut State,
+    zone: ZoneId,
+    next: bool,
+    cause: Cause,
+    events: &mut Vec<Event>,
+) {
+    let (Some(set), Some(t)) = (rules.zones.as_ref(), state.cards.as_deref_mut()) else {
+        return;
+    };
+    let seats = usize::from(t.seats);
+    if seats < 2 || set.zones.get(zone).is_none_or(|z| z.shared) {
+        return;
+    }
+    let piles: Vec<usize> = (0..seats)
+        .filter_map(|s| t.pile(set, zone, EntityId::new(s)))
+        .collect();
+    if piles.len() != seats {
+        return;
+    }
+    // The piles are one zone's: the same capacity and layout, so each fits where it goes.
+    let lists: Vec<(Vec<EntityId>, Vec<CardId>)> = piles
+        .iter()
+        .map(|&p| {
+            (
+                std::mem::take(&mut t.piles[p]),
+                std::mem::take(&mut t.defs[p]),
+            )
+        })
+        .collect();
+    for (s, (cards, defs)) in lists.into_iter().enumerate() {
+        let (from, to) = (
+            piles[s],
+            piles[if next {
+                (s + 1) % seats
+            } else {
+                (s + seats - 1) % seats
+            }],
+        );
+        let visible = t.visible_to(set, to);
+        for (at, &e) in cards.iter().enumerate() {
+            if e == HOLE {
+                continue;
+            }
+            let placed = &mut t.placed[e.index()];
+            let before = placed.known;
+            placed.pile = to as u16;
+            placed.known |= visible;
+            events.push(Event {
+                entity: e,
+                what: What::Moved(from as u16, to as u16),
+                before: (before | placed.known) as i64,
+                after: at as i64,
+                cause,
+            });
+        }
+        t.piles[to] = cards;
+        t.defs[to] = defs;
+    }
+}
+
 /// Moves every card of `from` onto `into`, bottom first, keeping their order,
 /// then shuffles `into`: one event, not one a card.
 fn reshuffle(

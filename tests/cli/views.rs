@@ -346,3 +346,42 @@ fn a_person_in_a_game_of_zones_sees_boards_by_slot_and_the_others_hand_by_count(
     );
     assert!(last.contains("\nremoved: Relic\n"), "{last}");
 }
+
+/// `play --human` in a draft, where every seat picks at once: the person
+/// is asked for each pick of theirs, with the pack they hold; what the
+/// others pick that turn is not shown before the person has picked, and
+/// shows, with the person's, once all have.
+#[test]
+fn a_person_in_a_draft_picks_from_the_pack_they_hold_before_seeing_any_pick() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = "tests/data/draft/rules/draft.edn";
+    let out = crate::common::run_in(
+        &["play", rules, "--human", "--seed", "3"],
+        "1\n1\n1\n1\n1\n",
+        Some(root),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let screens: Vec<&str> = shown.split("your hand:\n").collect();
+    assert_eq!(screens.len(), 6, "five picks: {shown}");
+    for (turn, screen) in screens[..5].iter().enumerate() {
+        let this_turn = screen
+            .split(&format!("turn {}: p1\n", turn + 1))
+            .nth(1)
+            .unwrap_or_else(|| panic!("turn {}: {screen}", turn + 1));
+        assert!(
+            this_turn.starts_with("  p1, p2 and p3 choose at once, unseen\n"),
+            "{this_turn}"
+        );
+        assert!(!this_turn.contains(" plays "), "{this_turn}");
+        let pack: Vec<&str> = screens[turn + 1]
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .collect();
+        assert_eq!(pack.len(), 5 - turn, "{}", screens[turn + 1]);
+    }
+    let last = screens[5];
+    for seat in ["p1", "p2", "p3"] {
+        assert!(last.contains(&format!("  {seat} plays ")), "{last}");
+    }
+}

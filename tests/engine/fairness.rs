@@ -5,8 +5,9 @@
 //! the test shuffles, with a generator and code of its own (not the
 //! engine's `determinise`), what the seat to move cannot see: the hidden
 //! cards among their places (the other hands and the draw piles, each pile
-//! with the hands it feeds), and it drops the `:invisible` statuses another
-//! seat applied. The game's generator is left as it is. Then the random,
+//! with the hands it feeds), the picks other seats hold in a simultaneous
+//! turn (each changed to another card of the seat's hand), and it drops
+//! the `:invisible` statuses another seat applied. The game's generator is left as it is. Then the random,
 //! greedy and search players must choose exactly as they did on the true
 //! position (exactly, even for random: its generator is the same), and the
 //! seat's view must be equal. A negative control shows the test can fail:
@@ -100,6 +101,7 @@ fn perturbed<'r>(game: &Game<'r>, seat: EntityId, stir: &mut Stir) -> (Game<'r>,
     }
     if game.zoned() {
         changed |= permute_instances(game, &mut copy, seat, stir);
+        changed |= change_held_picks(game, &mut copy, seat, stir);
     }
     let unseen =
         |i: &grimoire::eval::Instance| rules.status_defs[i.status].invisible && i.source != seat;
@@ -159,6 +161,34 @@ fn permute_instances(
         .iter()
         .enumerate()
         .any(|(i, &j)| before[i] != before[j])
+}
+
+/// In a simultaneous turn, the card each other seat holds as its pick
+/// changed to another of its hand, at random. Whether any changed.
+fn change_held_picks(
+    game: &Game<'_>,
+    copy: &mut Game<'_>,
+    seat: EntityId,
+    stir: &mut Stir,
+) -> bool {
+    let mut changed = false;
+    for (other, action) in game.held_unchecked() {
+        let n = game.hand_of(other).len();
+        let grimoire::engine::Ability::Card(i) = action.ability else {
+            continue;
+        };
+        if other == seat || n < 2 {
+            continue;
+        }
+        let j = (usize::from(i) + 1 + stir.below(n - 1)) % n;
+        let picked = Action {
+            ability: grimoire::engine::Ability::Card(j as u16),
+            ..action
+        };
+        assert!(copy.set_held_unchecked(other, picked));
+        changed = true;
+    }
+    changed
 }
 
 /// Positions from games between random and greedy players (each seat
@@ -373,6 +403,33 @@ fn greedy_draws_in_its_trials_from_a_deck_dealt_from_its_view() {
         .replace("[:other :health]]}", "[:other :health]]]}")
     });
     assert_fair_in(&rules, &deck, 0);
+}
+
+/// A draft (`tests/data/draft`): every seat picks at once from the pack it
+/// holds. The packs of the others and the deck are hidden, and so are the
+/// picks the seats before the one to move hold, unseen, until the last has
+/// picked: changing either changes no decision.
+///
+/// The fixture's score is the seat's hoard less the best other's: what
+/// another picks shifts every move's score alike, so a player that saw the
+/// picks held would still choose the same. Here the score makes the seat
+/// want a rich hoard only while the seat before it (`:right`, who picks
+/// first of the two) has more than 2: a player that saw that seat's pick
+/// would choose by it.
+#[test]
+fn draft_players_decide_from_their_view_and_not_the_picks_held() {
+    let (rules, deck) = crate::draft::draft_with(|t| {
+        let score = ":ai {:score [- [:you :hoard] [max [:left :hoard] [:right :hoard]]]}";
+        assert!(t.contains(score));
+        t.replace(
+            score,
+            ":ai {:score [> [:right :hoard] 2 [:you :hoard] [- 0 [:you :hoard]]]}",
+        )
+    });
+    assert_fair_in(&rules, &deck, POSITIONS);
+    // Held picks were among what was changed: some positions are a later seat's pick.
+    let found = positions(&rules, &deck, POSITIONS, 1000);
+    assert!(found.iter().any(|g| !g.held_unchecked().is_empty()));
 }
 
 /// The search at every position of skills and tbwg:

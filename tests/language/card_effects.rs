@@ -423,3 +423,64 @@ fn effects_on_cards_are_said_as_card_texts_say_them() {
         "Add the attack of the top card of the deck (0 if it is empty) to your health"
     );
 }
+
+#[test]
+fn a_pass_moves_zones_one_per_seat_round_the_table_one_way() {
+    let e = one("{:pass [:hand :board] :to :previous}");
+    let CardVerb::Pass(zones, next) = &card_op(&e).verb else {
+        panic!("{e:?}")
+    };
+    assert_eq!((zones.len(), *next), (2, false));
+    let e = one("{:pass :hand :to :next}");
+    assert!(matches!(&card_op(&e).verb, CardVerb::Pass(z, true) if z.len() == 1));
+    refused(
+        "{:pass :deck :to :next}",
+        Code::ZoneOwner,
+        "`:deck` is shared: no seat holds it to pass it on",
+    );
+    refused(
+        "{:pass [:hand] :to :left}",
+        Code::NotOneOf,
+        "`:pass` goes `:to :next` or `:to :previous`",
+    );
+    refused(
+        "{:pass [:hand]}",
+        Code::MissingKey,
+        "says which way the piles go: `:to :next` or `:to :previous` | add `:to :next`",
+    );
+    refused(
+        "{:pass [:hnad] :to :next}",
+        Code::UnknownZone,
+        "did you mean `:hand`?",
+    );
+    refused(
+        "{:pass [:hand :hand] :to :next}",
+        Code::Duplicate,
+        "`:hand` is passed twice",
+    );
+    refused(
+        "{:pass [:hand :you] :to :next}",
+        Code::ZoneOwner,
+        "every seat's pile of `:hand`: it names no owner | write `:pass [:hand]`",
+    );
+    refused(
+        "{:pass 3 :to :next}",
+        Code::WrongType,
+        "a zone one per seat",
+    );
+    refused(
+        "{:effected :you :pass [:hand] :to :next}",
+        Code::KeyNotHere,
+        "`:pass` takes no `:effected`",
+    );
+    let rules = rules();
+    let say = |text: &str| explain(&rules, &check_in(&rules, text).unwrap());
+    assert_eq!(
+        say("[{:pass [:hand] :to :next}]"),
+        "Each seat passes its hand to the next seat"
+    );
+    assert_eq!(
+        say("[{:pass [:hand :board] :to :previous}]"),
+        "Each seat passes its hand and board to the previous seat"
+    );
+}

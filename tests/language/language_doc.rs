@@ -357,9 +357,17 @@ fn every_clojure_example_in_the_reference_checks_or_runs() {
             .get("rules")
             .is_some_and(|r| matches!(r.kind, grimoire::syntax::Kind::Str(_)));
         if first.has_key("scenario") && by_path {
-            // A scenario of the skirmish fixture names its rule set by path,
-            // as the fixture's own do: `../rules/skirmish.edn`.
-            let file = zones_fixture(&dir).join(format!("scenarios/scenario-{line}.edn"));
+            // A scenario of the skirmish or the draft fixture names its rule
+            // set by path, as the fixture's own do: `../rules/skirmish.edn`.
+            let draft = first.get("rules").is_some_and(
+                |r| matches!(r.kind, grimoire::syntax::Kind::Str(s) if s.ends_with("draft.edn")),
+            );
+            let root = if draft {
+                draft_fixture(&dir)
+            } else {
+                zones_fixture(&dir)
+            };
+            let file = root.join(format!("scenarios/scenario-{line}.edn"));
             std::fs::write(&file, text).unwrap();
             let out = grimoire::cli::test(&[file], &[], false);
             assert_eq!(out.code, 0, "{DOC}:{line}: {}{}", out.stdout, out.stderr);
@@ -446,6 +454,25 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
     root
 }
 
+/// A copy of the draft fixture (`tests/data/draft/`: its rule set and
+/// deck) beside `dir`, with a `scenarios/` folder; its root.
+fn draft_fixture(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = dir.with_file_name("draft");
+    for (from, to) in [
+        ("tests/data/draft/rules/draft.edn", "rules/draft.edn"),
+        (
+            "tests/data/draft/cards/draft/gems.edn",
+            "cards/draft/gems.edn",
+        ),
+    ] {
+        let to = root.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, &to).unwrap();
+    }
+    std::fs::create_dir_all(root.join("scenarios")).unwrap();
+    root
+}
+
 /// The first-column keywords of the table between `<!-- NAME:begin` and `<!-- NAME:end -->`.
 fn table_keys(doc: &str, name: &str) -> Vec<String> {
     let begin = doc
@@ -519,6 +546,7 @@ fn every_key_of_every_map_is_documented() {
             .map(|k| k.name()),
     );
     names.extend(grimoire::check::cards::AtName::ALL.iter().map(|k| k.name()));
+    names.extend(grimoire::check::cards::PassTo::ALL.iter().map(|k| k.name()));
     names.extend(
         grimoire::check::status_defs::StackingName::ALL
             .iter()

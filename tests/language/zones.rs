@@ -185,6 +185,26 @@ fn zones_that_cannot_work_together_are_e0314() {
         Code::ZoneRules,
         "`:plays :many` needs cards kept in `:zones`",
     );
+    let at_once = r#"{:rules :one :roles {:you "p"} :seats [:p1] :cards {:hand-size 3}
+                     :turn-kinds {:draft {:simultaneous true}}}"#;
+    refused(
+        at_once,
+        Code::ZoneRules,
+        "`:simultaneous true` needs cards kept in `:zones`",
+    );
+    // With zones (written after the turn kinds, as sections may be), it is read.
+    let zoned = r#"{:rules :one :roles {:you "p"} :seats [:p1 :p2]
+                    :turn-kinds {:draft {:simultaneous true} :other "a turn of one seat"}
+                    :kinds {:player "a seat" :gem {:card true}}
+                    :zones {:hand {:plays true}}}"#;
+    let rules = parse(zoned).unwrap_or_else(|d| panic!("{d:#?}"));
+    let simultaneous: Vec<bool> = rules.turn_kinds.iter().map(|k| k.simultaneous).collect();
+    assert_eq!(simultaneous, [true, false]);
+    refused(
+        &zoned.replace(":simultaneous true", ":simultaneous :yes"),
+        Code::WrongType,
+        "`:simultaneous` is `true` or `false`",
+    );
 }
 
 #[test]

@@ -315,6 +315,20 @@ impl En<'_> {
                     .map_or_else(String::new, |c| self.cards_words(c));
                 format!("remove {what} from the game")
             }
+            CardVerb::Pass(zones, next) => {
+                let names = zones.iter().map(|&z| {
+                    self.rules
+                        .zones
+                        .as_ref()
+                        .and_then(|s| s.zones.get(z))
+                        .map_or_else(|| "pile".to_string(), |d| d.name.clone())
+                });
+                let way = if *next { "next" } else { "previous" };
+                format!(
+                    "each seat passes its {} to the {way} seat",
+                    crate::diag::list_and(names.collect::<Vec<_>>())
+                )
+            }
         };
         Item::Text(text)
     }

@@ -550,7 +550,11 @@ impl RuleSet {
                 (Section::Roles, Some(value)) => {
                     roles::read(value, &mut rules, &mut reading, diags)
                 }
-                (Section::TurnKinds, Some(value)) => turn_kinds::read(value, &mut rules, diags),
+                (Section::TurnKinds, Some(value)) => {
+                    // Read before the zones: whether there are any, from the file.
+                    let zoned = pairs.iter().any(|(k, _)| *k == Section::Zones);
+                    turn_kinds::read(value, &mut rules, zoned, diags);
+                }
                 (Section::Kinds, Some(value)) => {
                     kinds::read(value, &mut rules, &mut reading, diags)
                 }

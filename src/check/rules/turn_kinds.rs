@@ -2,7 +2,9 @@
 //! the kinds of turn a turn queue holds. A turn of a kind with `:allows` lets
 //! its entity use only the actions whose `:type` is one of those kinds; a
 //! kind without `:allows` lets it use any action, and play cards. Without the
-//! section there is one kind, `:turn`, which allows everything.
+//! section there is one kind, `:turn`, which allows everything. A kind with
+//! `:simultaneous true` is taken by every seat at once (cards kept in
+//! `:zones` only): each chooses unseen, then the choices resolve together.
 
 use super::{RuleSet, keyword_map, string};
 use crate::check::keys::{Keys, keys};
@@ -28,6 +30,8 @@ keys! {
         Doc = "doc",
         /// `:allows [:fast-magic]`: the action types its turns allow (all, without).
         Allows = "allows",
+        /// `:simultaneous true`: every seat takes the turn at once, choosing unseen.
+        Simultaneous = "simultaneous",
     }
 }
 
@@ -40,6 +44,9 @@ pub struct TurnKind {
     pub doc: String,
     /// The action types (turn kinds, by bit) its turns allow; every bit set when any.
     pub allows: u64,
+    /// Whether a turn of it is taken by every seat at once: each chooses in
+    /// seat order, its choice held unseen, and all resolve together.
+    pub simultaneous: bool,
 }
 
 impl TurnKind {
@@ -61,10 +68,18 @@ pub fn default_kinds() -> Vec<TurnKind> {
         name: DEFAULT_TURN_KIND.to_string(),
         doc: "a turn".to_string(),
         allows: u64::MAX,
+        simultaneous: false,
     }]
 }
 
-pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+/// Reads `:turn-kinds`; `zoned`: whether the rule set keeps its cards in
+/// `:zones`, which a simultaneous kind needs.
+pub(super) fn read(
+    value: &Form<'_>,
+    rules: &mut RuleSet,
+    zoned: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
     let entries = keyword_map(value, "`:turn-kinds`", diags);
     let mut kinds: Vec<TurnKind> = Vec::new();
     let mut allows_forms = Vec::new();
@@ -81,6 +96,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             name: name.to_string(),
             doc: String::new(),
             allows: u64::MAX,
+            simultaneous: false,
         };
         if let Kind::Map(_) = body.kind {
             let pairs = check::fields(body, "a turn kind", TurnKindKey::ALL, diags);
@@ -88,6 +104,13 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 match key {
                     TurnKindKey::Doc => kind.doc = string(v, diags).unwrap_or_default(),
                     TurnKindKey::Allows => allows_forms.push((kinds.len(), v)),
+                    TurnKindKey::Simultaneous => {
+                        kind.simultaneous =
+                            check::fields::flag(v, "simultaneous", diags).unwrap_or(false);
+                        if kind.simultaneous && !zoned {
+                            diags.push(simultaneous_needs_zones(v.span));
+                        }
+                    }
                 }
             }
         } else {
@@ -137,6 +160,17 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
     }
     rules.turn_kind_names = kinds.iter().map(|k| k.name.clone()).collect();
     rules.turn_kinds = kinds.into();
+}
+
+/// E0314: a simultaneous turn kind in a rule set whose cards are not kept in `:zones`.
+fn simultaneous_needs_zones(span: crate::syntax::Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ZoneRules,
+        span,
+        "`:simultaneous true` needs cards kept in `:zones`: the seats' choices are held in the zones' turn machinery",
+    )
+    .with_label("no `:zones`")
+    .with_help("declare the game's `:zones` (a hand with `:plays true`), or take the turns one seat after another")
 }
 
 /// The turn kind `form` names, or a located error with the nearest name.
