@@ -292,12 +292,9 @@ impl Game<'_> {
     /// Notes the evaluator's events for victory checks and the log, each made
     /// `by`; then takes out of play whatever fell, running their kinds' `:on-removed`.
     pub(super) fn flush_events(&mut self, by: impl Fn(Cause) -> By) {
-        if self.zoned {
-            // Cards the engine's own rules moved into play get their keywords.
-            crate::eval::give_keywords(self.rules, &mut self.state, &mut self.events);
-        }
+        // Only a game whose cards have abilities: one test on every other's path.
         if self.triggers.is_some() {
-            self.match_batch();
+            self.before_notes();
         }
         self.note_events(&by);
         if !self.state.queued.is_empty() {
@@ -321,8 +318,7 @@ impl Game<'_> {
             }
         }
         if self.triggers.is_some() {
-            self.update_auras();
-            self.resolve_triggers();
+            self.after_notes();
         }
     }
 

@@ -91,6 +91,8 @@ impl Triggers {
         cards: &[crate::check::defs::Card],
     ) -> Option<Box<Triggers>> {
         let keyworded = rules.keywords.iter().any(|k| !k.triggers.is_empty());
+        // Cards with keywords need their keywords given as they enter play.
+        let marked = cards.iter().any(|c| !c.play.keywords.is_empty());
         let waited = cards
             .iter()
             .flat_map(|c| &c.triggers)
@@ -103,7 +105,7 @@ impl Triggers {
             .collect();
         aura_statuses.sort_unstable();
         aura_statuses.dedup();
-        (waited != 0 || !aura_statuses.is_empty()).then(|| {
+        (waited != 0 || marked || !aura_statuses.is_empty()).then(|| {
             Box::new(Triggers {
                 waited,
                 aura_statuses,
@@ -508,6 +510,24 @@ impl<'r> Game<'r> {
             cause: crate::eval::Cause::effect(0),
         });
         self.flush_events(|cause| By::Trigger(card, cause));
+    }
+
+    /// Before a batch is noted: the cards the engine's own rules moved into
+    /// play get their keywords, and the batch's events are matched.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn before_notes(&mut self) {
+        crate::eval::give_keywords(self.rules, &mut self.state, &mut self.events);
+        self.match_batch();
+    }
+
+    /// After a batch and its removals are noted: auras follow, and what was
+    /// set off runs.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn after_notes(&mut self) {
+        self.update_auras();
+        self.resolve_triggers();
     }
 
     /// Every aura of a card in play given to whom it reaches now, and taken
