@@ -83,11 +83,11 @@ impl Game<'_> {
                 self.record(GameEvent::Played { seat, card });
                 cards::pay(rules, &mut self.state, seat, def, &mut self.events);
                 if !self.events.is_empty() {
-                    self.flush_events(|_| By::Cost(card));
+                    self.flush_plain(|_| By::Cost(card));
                 }
                 if let Some(attr) = rules.cards.as_ref().and_then(|z| z.played) {
                     cards::record_play(rules, &mut self.state, seat, attr, card, &mut self.events);
-                    self.flush_events(|_| By::Played(card));
+                    self.flush_plain(|_| By::Played(card));
                 }
                 // Written out, not `run_card`: shared with the zoned play, its
                 // `flush_events` was compiled out of line (+0.9 % instructions
@@ -101,7 +101,7 @@ impl Game<'_> {
                     &mut self.events,
                 );
                 self.state.claim(Owner::Card(card.index()));
-                self.flush_events(|cause| By::Card(card, cause));
+                self.flush_plain(|cause| By::Card(card, cause));
                 // A card played `:once` leaves the game instead.
                 if !def.play.once {
                     self.zones.discard(s, card);

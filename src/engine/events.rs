@@ -296,6 +296,21 @@ impl Game<'_> {
         if self.triggers.is_some() {
             self.before_notes();
         }
+        self.flush_plain(by);
+        if self.triggers.is_some() {
+            self.after_notes();
+        }
+    }
+
+    /// Notes the changes auras made, as [`Game::flush_events`] notes others.
+    pub(super) fn note_aura_events(&mut self, card: CardId) {
+        self.note_events(&|_| By::Aura(card));
+    }
+
+    /// [`Game::flush_events`] for a game whose cards have no abilities (its
+    /// classic card play, which never has any): the events noted, the queue's
+    /// requests taken, what fell taken out of play.
+    pub(super) fn flush_plain(&mut self, by: impl Fn(Cause) -> By) {
         self.note_events(&by);
         if !self.state.queued.is_empty() {
             self.take_queued();
@@ -317,14 +332,6 @@ impl Game<'_> {
                 self.note_events(&By::Removal);
             }
         }
-        if self.triggers.is_some() {
-            self.after_notes();
-        }
-    }
-
-    /// Notes the changes auras made, as [`Game::flush_events`] notes others.
-    pub(super) fn note_aura_events(&mut self, card: CardId) {
-        self.note_events(&|_| By::Aura(card));
     }
 
     /// Notes the evaluator's events for victory checks and the log, each made `by`.

@@ -90,6 +90,10 @@ impl Triggers {
         rules: &crate::check::rules::RuleSet,
         cards: &[crate::check::defs::Card],
     ) -> Option<Box<Triggers>> {
+        // Abilities are for cards kept in `:zones`; the classic play never has any.
+        if !rules.zones.as_ref().is_some_and(|z| !z.classic) {
+            return None;
+        }
         let keyworded = rules.keywords.iter().any(|k| !k.triggers.is_empty());
         // Cards with keywords need their keywords given as they enter play.
         let marked = cards.iter().any(|c| !c.play.keywords.is_empty());
