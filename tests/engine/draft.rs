@@ -275,3 +275,71 @@ fn packs_pass_whole_to_the_next_or_previous_seat_and_the_passer_still_knows_them
         }
     }
 }
+
+#[test]
+fn a_simultaneous_turn_runs_its_hooks_once_with_the_first_seat_s_roles_and_each_seat_draws() {
+    let (rules, deck) = draft_with(|t| {
+        t.replace(
+            ":timings {:pass {:at :turn-end",
+            ":timings {:bonus {:at :turn-start :doc \"a bonus\"} :pass {:at :turn-end",
+        )
+        .replace(
+            ":hooks {:pass",
+            ":hooks {:bonus [{:effected :you :resource :hoard :amount 10}] :pass",
+        )
+        .replace(
+            ":capacity 5 :draws-from :deck",
+            ":capacity 6 :draws-from :deck :draw-each-turn 1",
+        )
+    });
+    let mut game = Game::new(&rules, &deck, 2, Log::Keep).unwrap();
+    let hoard = rules.attribute("hoard").unwrap();
+    let hoards = |g: &Game<'_>| -> Vec<i64> {
+        EntityId::below(3)
+            .map(|s| g.state().get(s, hoard))
+            .collect()
+    };
+    assert_eq!(
+        hoards(&game),
+        [10, 0, 0],
+        "the turn's start ran once, as p1's"
+    );
+    for seat in EntityId::below(3) {
+        assert_eq!(
+            game.hand_of(seat).len(),
+            6,
+            "dealt 5, and each seat's own draw"
+        );
+    }
+    let coal = |g: &Game<'_>| {
+        g.hand()
+            .iter()
+            .position(|&c| g.cards()[c.index()].name == "Coal")
+    };
+    // Each seat picks a card worth nothing where it has one, else its first.
+    for _ in 0..3 {
+        let at = coal(&game).unwrap_or(0);
+        game.act(game.play(at)).unwrap();
+    }
+    assert_eq!(game.ctx().turn, 2);
+    let after = hoards(&game);
+    assert_eq!(after[0] - 10, 10 + picked_worth(&game, P1), "{after:?}");
+    assert_eq!(after[1], picked_worth(&game, p2()), "{after:?}");
+}
+
+/// What the gems `seat` has drafted so far added to its hoard, without the set bonus.
+fn picked_worth(game: &Game<'_>, seat: EntityId) -> i64 {
+    let rules = game.rules();
+    let set = rules.zones.as_ref().unwrap();
+    let t = game.state().cards.as_deref().unwrap();
+    let pile = t.pile(set, set.zone("drafted").unwrap(), seat).unwrap();
+    t.defs(pile)
+        .iter()
+        .map(|c| match game.cards()[c.index()].name.as_str() {
+            "Diamond" => 4,
+            "Gold" => 2,
+            "Coal" => 0,
+            _ => 1,
+        })
+        .sum()
+}
