@@ -71,6 +71,34 @@ impl On {
         (On::TurnEnd, "turn-end"),
     ];
 
+    /// When an event of this sort happens, and what its subject is, for people.
+    pub fn doc(self) -> &'static str {
+        match self {
+            On::Changed => {
+                "an attribute changed (`:attribute` narrows it); the subject: the entity"
+            }
+            On::Damaged => {
+                "an attribute went down (`:attribute` says which); the subject: the entity"
+            }
+            On::Healed => "an attribute went up (`:attribute` says which); the subject: the entity",
+            On::StatusGained => {
+                "a status was acquired (`:status` narrows it); the subject: its holder"
+            }
+            On::StatusEnded => "a status ran out or was removed; the subject: its holder",
+            On::Enters => "a card moved into a zone (`:zone` narrows it); the subject: the card",
+            On::Leaves => "a card moved out of a zone (`:zone` narrows it); the subject: the card",
+            On::Drawn => "a card was drawn into the hand; the subject: the card",
+            On::Discarded => "a card was discarded from the hand; the subject: the card",
+            On::Played => {
+                "a card was played and paid for, before its effects; the subject: the card"
+            }
+            On::Dies => "an entity in play fell or was destroyed; the subject: it",
+            On::Summoned => "an entity entered play; the subject: it",
+            On::TurnStart => "a seat's turn started; the subject: the seat",
+            On::TurnEnd => "a seat's turn ended; the subject: the seat",
+        }
+    }
+
     /// Its keyword, without the colon.
     pub fn name(self) -> &'static str {
         On::ALL

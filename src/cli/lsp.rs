@@ -504,7 +504,15 @@ impl Server {
                     );
                     keywords(names, 10)
                 }
-                ":acquire" | ":dispel" | ":extend" => keywords(
+                // A trigger's event, whatever the rule set.
+                ":on" => keywords(
+                    crate::check::triggers::On::ALL
+                        .iter()
+                        .map(|&(on, name)| (name, on.doc().to_string()))
+                        .collect(),
+                    20,
+                ),
+                ":acquire" | ":dispel" | ":extend" | ":status" => keywords(
                     rules
                         .statuses
                         .iter()
@@ -591,6 +599,9 @@ fn describe_keyword(rules: &RuleSet, k: &str) -> Option<String> {
     if let Some(t) = rules.timings.iter().find(|t| t.name == k) {
         use crate::check::keys::Keys;
         return Some(format!("timing `:{k}` (at `:{}`): {}", t.at.name(), t.doc));
+    }
+    if let Some(keyword) = rules.keywords.iter().find(|w| w.name == k) {
+        return Some(format!("keyword `:{k}`: {}", keyword.doc));
     }
     if rules.statuses.iter().any(|s| s == k) {
         return Some(format!("status `:{k}`"));

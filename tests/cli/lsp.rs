@@ -250,6 +250,29 @@ fn an_editor_session_gets_diagnostics_hover_completion_definition_and_formatting
         "{items}"
     );
 
+    // After a trigger's `:on :d`: the sorts of event, each with what it means.
+    let partial = "{:card \"T\" :type :bricks :cost 1 :text \"x\"\n :triggers [{:on :d";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": card_uri, "version": 3}, "contentChanges": [{"text": partial}]}),
+    );
+    c.diagnostics(&card_uri);
+    let items = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": card_uri}, "position": {"line": 1, "character": 19}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        [":damaged", ":drawn", ":discarded", ":dies"],
+        "{items}"
+    );
+
     // Formatting a messy file: one edit with the formatted text.
     let messy = "{:card \"Test\" :type :bricks :cost 1\n      :text \"+1 Wall\"   \n :effects [{:effected :you :resource :wall :amount 1}]}\n";
     c.notify(
