@@ -46,6 +46,8 @@ pub struct Definition {
     pub triggers: Vec<crate::check::triggers::Trigger>,
     /// Its static abilities (`:auras`).
     pub auras: Vec<crate::check::triggers::Aura>,
+    /// What it aims at, and when it may or must be played.
+    pub aims: Aims,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -140,6 +142,25 @@ impl Default for CardRules {
     }
 }
 
+/// What a card aims at (`:targets`), and when it may (`:playable-when`) or
+/// must (`:forced-when`) be played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Aims {
+    /// Its targets, in order: role `rules.roles.len() + i` in its effects is `targets[i]`.
+    pub targets: Vec<crate::check::targets::Target>,
+    /// Conditions it is played under, each with what a refusal says.
+    pub playable: Vec<crate::check::targets::Playable>,
+    /// When it must be played or discarded.
+    pub forced: Option<crate::check::targets::Forced>,
+}
+
+impl Aims {
+    /// The target its player chooses, if it has one (at most one does).
+    pub fn chosen(&self) -> Option<(usize, &crate::check::targets::Target)> {
+        self.targets.iter().enumerate().find(|(_, t)| !t.random)
+    }
+}
+
 /// A card as the engine deals and plays it: one kind of ability, held in a hand.
 #[derive(Clone)]
 pub struct Card {
@@ -153,6 +174,8 @@ pub struct Card {
     pub triggers: Vec<crate::check::triggers::Trigger>,
     /// What it gives while in play.
     pub auras: Vec<crate::check::triggers::Aura>,
+    /// What it aims at, and when it may or must be played.
+    pub aims: Aims,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -175,6 +198,9 @@ impl std::fmt::Debug for Card {
         if !self.auras.is_empty() {
             d.field("auras", &self.auras);
         }
+        if self.aims != Aims::default() {
+            d.field("aims", &self.aims);
+        }
         d.field("play", &self.play).finish()
     }
 }
@@ -192,6 +218,7 @@ impl Card {
                 effects: d.effects.clone(),
                 triggers: d.triggers.clone(),
                 auras: d.auras.clone(),
+                aims: d.aims.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -243,6 +270,9 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::OnLeave,
     DefKey::Keywords,
     DefKey::Auras,
+    DefKey::Targets,
+    DefKey::PlayableWhen,
+    DefKey::ForcedWhen,
 ];
 
 /// The keys a named effect may use.
@@ -299,6 +329,16 @@ pub fn definition(
         this_card: zoned && kind == DefKind::Card,
         ..rules.scope()
     };
+    // Its targets first: its effects name them, wherever the keys are written.
+    let mut aims = Aims::default();
+    if let Some((_, value)) = pairs.iter().find(|(k, _)| *k == DefKey::Targets) {
+        aims.targets = check::targets::targets(value, &scope, diags).unwrap_or_default();
+    }
+    let target_names: Vec<&str> = aims.targets.iter().map(|t| t.name.as_str()).collect();
+    let aimed = check::Scope {
+        bound: &target_names,
+        ..scope
+    };
     let mut name = None;
     let mut text = None;
     let mut effects = None;
@@ -352,7 +392,11 @@ pub fn definition(
                     format!("`:text` is a string, found {}", value.describe()),
                 )),
             },
-            DefKey::Effects => effects = check::effects(value, &scope, diags),
+            DefKey::Effects => effects = check::effects(value, &aimed, diags),
+            // Read above.
+            DefKey::Targets => {}
+            DefKey::PlayableWhen => aims.playable = check::targets::playable(value, &scope, diags),
+            DefKey::ForcedWhen => aims.forced = check::targets::forced(value, &scope, diags),
             DefKey::Triggers => {
                 triggers = check::triggers::triggers(value, &scope, diags).unwrap_or_default()
             }
@@ -407,6 +451,7 @@ pub fn definition(
         effects: effects?,
         triggers,
         auras,
+        aims,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -701,6 +746,7 @@ fn card_text_lints(
     diags: &mut Vec<Diagnostic>,
 ) {
     let at = value_span(form, "text").unwrap_or(form.span);
+    let targets: Vec<&str> = def.aims.targets.iter().map(|t| t.name.as_str()).collect();
     // What its triggers do is the card's too: its text says both.
     let effects: std::borrow::Cow<'_, [Effect]> = if def.triggers.is_empty() {
         std::borrow::Cow::Borrowed(&def.effects)
@@ -712,7 +758,7 @@ fn card_text_lints(
         std::borrow::Cow::Owned(all.cloned().collect())
     };
     for (code, message) in
-        crate::check::lint::text_vs_card(rules, text, &effects, def.play.play_again)
+        crate::check::lint::text_vs_card(rules, text, &effects, def.play.play_again, &targets)
     {
         diags.push(
             Diagnostic::new(code, at, message)
@@ -770,6 +816,7 @@ fn status_definition(
         effects: Vec::new(),
         triggers: Vec::new(),
         auras: Vec::new(),
+        aims: Aims::default(),
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

@@ -90,6 +90,12 @@ keys! {
         /// `:auras [{:each [:board :you] :status :rallied}]`: statuses it gives
         /// while in play (with `:zones`).
         Auras = "auras",
+        /// `:targets {:victim {:from [:board :other]}}`: what its effects aim at (with `:zones`).
+        Targets = "targets",
+        /// `:playable-when {:when c :reason "…"}`: when it may be played (with `:zones`).
+        PlayableWhen = "playable-when",
+        /// `:forced-when {:when c :do :play :reason "…"}`: when it must be played or discarded (with `:zones`).
+        ForcedWhen = "forced-when",
     }
 }
 

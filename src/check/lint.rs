@@ -345,6 +345,7 @@ pub fn text_vs_card(
     text: &str,
     effects: &[Effect],
     play_again: bool,
+    bound: &[&str],
 ) -> Vec<(Code, String)> {
     let mut out = Vec::new();
     let mut made = Vec::new();
@@ -385,7 +386,8 @@ pub fn text_vs_card(
             made.iter().any(|c| {
                 let aimed = match (target, c.aim) {
                     (None, _) | (_, Aim::EverySeat) => true,
-                    (Some(t), Aim::Role(r)) => r == *t,
+                    // A role past the rule set's is a name the card binds (a target).
+                    (Some(t), Aim::Role(r)) => r == *t || r.index() >= rules.roles.len(),
                     // An effect on an entity it binds (the card itself, each
                     // of a loop, a target) may be on any side: the text's
                     // side cannot be told wrong from the data.
@@ -413,12 +415,12 @@ pub fn text_vs_card(
             };
             format!(
                 "no effect changes `:{name}`; the card does: {}",
-                crate::check::explain::explain(rules, effects)
+                crate::check::explain::explain_with(rules, effects, bound)
             )
         } else {
             format!(
                 "the card does: {}",
-                crate::check::explain::explain(rules, &relevant)
+                crate::check::explain::explain_with(rules, &relevant, bound)
             )
         };
         out.push((
@@ -559,7 +561,7 @@ mod tests {
         let effects = rules
             .check_effects(&form)
             .unwrap_or_else(|d| panic!("{d:?}"));
-        text_vs_card(&rules, text, &effects, false)
+        text_vs_card(&rules, text, &effects, false, &[])
             .into_iter()
             .map(|(_, message)| message)
             .collect()
@@ -575,7 +577,7 @@ mod tests {
             .check_effects(&form)
             .unwrap_or_else(|d| panic!("{d:?}"));
         let codes = |text: &str, again: bool| -> Vec<Code> {
-            text_vs_card(&rules, text, &effects, again)
+            text_vs_card(&rules, text, &effects, again, &[])
                 .into_iter()
                 .map(|(code, _)| code)
                 .collect()

@@ -36,6 +36,7 @@ mod names;
 mod numbers;
 mod rare_ops;
 mod scope;
+pub mod targets;
 pub mod triggers;
 
 pub use crate::diag::{list, list_and};

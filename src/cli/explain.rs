@@ -82,8 +82,18 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     for &k in &card.play.keywords {
         parts.push(crate::check::explain::keyword(&rules.statuses[k]));
     }
-    if !card.effects.is_empty() {
-        parts.push(crate::check::explain::explain(rules, &card.effects));
+    if !card.effects.is_empty() || !card.aims.targets.is_empty() {
+        parts.push(crate::check::explain::aimed(
+            rules,
+            &card.aims,
+            &card.effects,
+        ));
+    }
+    for p in &card.aims.playable {
+        parts.push(format!("only while it may be: {}", p.reason));
+    }
+    if let Some(f) = &card.aims.forced {
+        parts.push(format!("forced: {}", f.reason));
     }
     for t in &card.triggers {
         parts.push(crate::check::explain::trigger(rules, t));

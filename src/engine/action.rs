@@ -303,7 +303,7 @@ impl Game<'_> {
         if action.actor != self.current {
             return Err(Illegal::NotYourTurn(action.actor));
         }
-        if action.target.is_some() {
+        if action.target.is_some() && !self.aims {
             return Err(Illegal::NoTarget);
         }
         if action.ability == Ability::EndTurn {
@@ -458,6 +458,11 @@ impl Game<'_> {
         out.clear();
         let n = self.hand().len();
         for i in 0..n {
+            // A card that aims is played once for each target it may choose.
+            if self.aims {
+                self.zoned_plays(i, out);
+                continue;
+            }
             let a = self.play(i);
             if self.allowed(a) {
                 out.push(a);

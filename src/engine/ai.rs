@@ -422,8 +422,8 @@ impl Ai {
                     swap(scratch, &mut lookahead);
                     self.events.clear();
                     match action.ability {
-                        Ability::Card(i) if world.is_some() => {
-                            game.try_card_zoned(scratch, usize::from(i), roles, &mut self.events);
+                        Ability::Card(_) if world.is_some() => {
+                            game.try_card_zoned(scratch, action, roles, &mut self.events);
                         }
                         Ability::Card(i) => {
                             let id = (game.hand()[usize::from(i)]).index();

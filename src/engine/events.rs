@@ -256,6 +256,18 @@ pub enum GameEvent {
     /// A step ran out of a budget there: recorded just before the game ends
     /// as aborted.
     OutOfBudget(crate::eval::Place),
+    /// A card being played aims at this entity (one of its `:targets`).
+    Aimed {
+        /// The card.
+        card: CardId,
+        /// What it aims at.
+        target: EntityId,
+    },
+    /// A card being played found no candidate left for a target: it does nothing.
+    Fizzled {
+        /// The card.
+        card: CardId,
+    },
     /// A card's trigger runs: the changes after it until the next entry are its.
     Triggered {
         /// The card.

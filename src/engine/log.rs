@@ -313,6 +313,21 @@ fn render_event<'n>(
             let by = k.map(|k| format!(" ({})", k.name)).unwrap_or_default();
             let _ = writeln!(out, "  {}{by} triggers: {text}", c.name);
         }
+        GameEvent::Aimed { card, target } => {
+            let _ = writeln!(
+                out,
+                "    {} aims at {}",
+                cards[card.index()].name,
+                seat(target)
+            );
+        }
+        GameEvent::Fizzled { card } => {
+            let _ = writeln!(
+                out,
+                "    {} has no target left: it does nothing",
+                cards[card.index()].name
+            );
+        }
         GameEvent::TriggerLoop {
             card,
             runs,

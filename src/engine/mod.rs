@@ -26,6 +26,7 @@ pub mod view;
 
 mod act;
 mod action;
+mod aims;
 mod events;
 mod moments;
 mod queue;
@@ -223,6 +224,8 @@ pub struct Game<'r> {
     log: Option<Vec<GameEvent>>,
     /// The cards' triggers waiting and running, for a game whose cards have some.
     triggers: Option<Box<triggers::Triggers>>,
+    /// Whether some card has targets, play conditions or a forced play.
+    aims: bool,
 }
 
 impl<'r> Game<'r> {
@@ -348,6 +351,9 @@ impl<'r> Game<'r> {
             order_keys: Vec::new(),
             log: (log == Log::Keep).then(Vec::new),
             triggers: triggers::Triggers::new(rules, cards),
+            aims: cards
+                .iter()
+                .any(|c| c.aims != crate::check::defs::Aims::default()),
         };
         game.state.add_setup(rules);
         Ok(game)

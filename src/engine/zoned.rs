@@ -69,7 +69,7 @@ impl<'r> Game<'r> {
     }
 
     /// The instance at position `i` of `seat`'s hand.
-    fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
+    pub(super) fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
         let pile = self.hand_pile(seat)?;
         self.state.cards.as_deref()?.contents(pile).get(i).copied()
     }
@@ -82,10 +82,11 @@ impl<'r> Game<'r> {
     pub(super) fn try_card_zoned(
         &self,
         state: &mut State,
-        i: usize,
+        action: Action,
         roles: &[EntityId],
         events: &mut Vec<Event>,
     ) {
+        let i = action.hand_position();
         let (rules, seat) = (self.rules, self.current);
         let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
             return;
@@ -104,7 +105,25 @@ impl<'r> Game<'r> {
             table.set_this_card(entity);
         }
         let (program, code) = (&self.code.program, &self.code.cards[card.index()]);
-        program.apply_inline(rules, code, state, roles, events);
+        if def.aims.targets.is_empty() {
+            return program.apply_inline(rules, code, state, roles, events);
+        }
+        // Its targets as the play would bind them, random ones drawn from the trial's generator.
+        let n = self.role_count.min(roles.len());
+        let Some(targets) = super::aims::bind(
+            rules,
+            self.cards,
+            state,
+            card,
+            entity,
+            &roles[..n],
+            action.target,
+        ) else {
+            return;
+        };
+        let mut all = roles[..n].to_vec();
+        all.extend(targets);
+        program.apply_inline(rules, code, state, &all, events);
     }
 
     /// Cards left in the pile `seat`'s hand draws from.
@@ -278,8 +297,13 @@ impl<'r> Game<'r> {
     /// line: `allowed` is on the classic games' hottest path.
     #[inline(never)]
     pub(super) fn allowed_zoned(&mut self, action: Action) -> bool {
-        if action.actor != self.current || action.target.is_some() {
+        if action.actor != self.current {
             return false;
+        }
+        if (action.target.is_some() || self.aimed())
+            && matches!(action.ability, Ability::Card(_) | Ability::Discard(_))
+        {
+            return self.allowed_aimed(action);
         }
         if action.ability == Ability::EndTurn {
             return self.rules.plays_many && self.phase == Phase::Act;
@@ -292,6 +316,61 @@ impl<'r> Game<'r> {
             (Phase::MustDiscard(_), Ability::Discard(_)) => def.play.discardable,
             (Phase::Act, Ability::Discard(_)) => def.play.discardable && self.may_discard(),
             (Phase::Act, Ability::Card(_)) => self.affordable(card) && self.room_for(card),
+            _ => false,
+        }
+    }
+
+    /// Whether some card has targets, conditions or a forced play.
+    fn aimed(&self) -> bool {
+        self.aims
+    }
+
+    /// [`Game::allowed_zoned`] in a game whose cards aim: a card's chosen
+    /// target must be one of its candidates (and a card that chooses none
+    /// takes none), its `:playable-when` must hold, and a forced card of the
+    /// hand leaves only itself to play (or discard).
+    fn allowed_aimed(&mut self, action: Action) -> bool {
+        let seat = self.current;
+        let i = action.hand_position();
+        let (Some(&card), Some(instance)) = (self.hand().get(i), self.hand_instance(seat, i))
+        else {
+            return false;
+        };
+        if self.phase == Phase::Act {
+            let forced = self.forced_now(seat);
+            if !forced.is_empty() {
+                let ok = forced.iter().any(|&(at, discard, _)| {
+                    at == i
+                        && match action.ability {
+                            Ability::Card(_) => !discard,
+                            Ability::Discard(_) => discard,
+                            _ => false,
+                        }
+                });
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        let def = &self.cards[card.index()];
+        match (self.phase, action.ability) {
+            (Phase::MustDiscard(_), Ability::Discard(_)) => {
+                action.target.is_none() && def.play.discardable
+            }
+            (Phase::Act, Ability::Discard(_)) => {
+                action.target.is_none() && def.play.discardable && self.may_discard()
+            }
+            (Phase::Act, Ability::Card(_)) => {
+                let aimed_right = match (def.aims.chosen(), action.target) {
+                    (None, None) => true,
+                    (Some(_), Some(t)) => self.chosen_candidates(card, instance, seat).contains(&t),
+                    _ => false,
+                };
+                aimed_right
+                    && self.affordable(card)
+                    && self.room_for(card)
+                    && self.unplayable(card, instance, seat).is_none()
+            }
             _ => false,
         }
     }
@@ -321,11 +400,14 @@ impl<'r> Game<'r> {
 
     /// Why the zones refuse `action` on `card`, if they do (none for a game
     /// without zones, or an action they allow).
-    pub(super) fn zoned_refusal(&self, action: Action, card: CardId) -> Option<Illegal> {
+    pub(super) fn zoned_refusal(&mut self, action: Action, card: CardId) -> Option<Illegal> {
         if !self.zoned || !matches!(self.phase, Phase::Act) {
             return None;
         }
         let def = &self.cards[card.index()];
+        if let Some(refusal) = self.aimed_refusal(action, card) {
+            return Some(refusal);
+        }
         match action.ability {
             Ability::Discard(_) if def.play.discardable && !self.may_discard() => {
                 Some(Illegal::Zones(
@@ -354,8 +436,13 @@ impl<'r> Game<'r> {
             return false;
         }
         let n = self.hand().len();
+        let mut plays = Vec::new();
         let cards = (0..n).any(|i| {
             let (play, discard) = (self.play(i), self.discard(i));
+            if self.aims {
+                self.zoned_plays(i, &mut plays);
+                return !plays.is_empty() || self.allowed(discard);
+            }
             self.allowed(play) || self.allowed(discard)
         });
         let end = self.end_turn_action();
@@ -392,7 +479,7 @@ impl<'r> Game<'r> {
                 self.play_again_pending = false;
                 self.end_turn();
             }
-            Ability::Card(i) => self.play_zoned(usize::from(i)),
+            Ability::Card(i) => self.play_zoned(usize::from(i), action.target),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
         }
         // Discards left to choose by what else ran (an action, a turn's
@@ -414,7 +501,7 @@ impl<'r> Game<'r> {
     /// effects run; from `:playing` it goes to the discards (out of the game
     /// `:once`); victory is checked; the hand refills, the card's `:draw`
     /// draws and its `:discard` must be discarded.
-    fn play_zoned(&mut self, i: usize) {
+    fn play_zoned(&mut self, i: usize, chosen: Option<EntityId>) {
         let (rules, seat) = (self.rules, self.current);
         let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
             return;
@@ -447,7 +534,7 @@ impl<'r> Game<'r> {
         if let Some(table) = self.state.cards.as_deref_mut() {
             table.set_this_card(entity);
         }
-        self.run_card(seat, card);
+        self.run_card_aimed(seat, card, entity, chosen);
         self.set_trigger_source(outer);
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();

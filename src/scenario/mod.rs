@@ -158,6 +158,10 @@ pub enum Who {
     Entity(EntityId),
     /// An entity of this kind that enters play during the scenario, by number.
     Spawned(KindId, EntityId),
+    /// The card at a place of a pile (`[:board :other 0]`): the zone, its
+    /// owner for a zone per seat (a seat), and the place from the bottom (a
+    /// board's slot), found when the step runs.
+    Card(ZoneId, Option<EntityId>, u16),
 }
 
 /// One step of a scenario.
@@ -165,6 +169,11 @@ pub enum Who {
 pub enum Step {
     /// Play this card.
     Play(CardId),
+    /// Play this card aimed at this entity (`[:play "Firebolt" :target [:board :other 0]]`).
+    PlayAt(CardId, Who),
+    /// Playing this card aimed at this entity must be refused
+    /// (`[:refused [:play "Firebolt" :target [:board :you 0]]]`).
+    RefusedAt(CardId, Who),
     /// Discard this card.
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.

@@ -146,6 +146,9 @@ const NAMES: super::zones::Names = super::zones::Names { who, card };
 /// A role (`:you`), the name of a seat or `:setup` entity (`:hero`), or an
 /// entity that enters play, by kind and number as logs name it (`:tile#33`).
 fn who(form: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Who> {
+    if let Kind::Vector(items) = &form.kind {
+        return card_at(form, items, rules, diags);
+    }
     let name = form.as_keyword().unwrap_or("");
     if let Some(r) = rules.role(name) {
         return Some(Who::Role(r));
@@ -683,8 +686,33 @@ fn steps(
                         .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
                 );
             }
+            Kind::Vector(items)
+                if items.len() == 4
+                    && items[0].as_keyword() == Some("play")
+                    && items[2].as_keyword() == Some("target") =>
+            {
+                let (c, t) = (card(&items[1], deck, diags), who(&items[3], rules, diags));
+                if let (Some(c), Some(t)) = (c, t) {
+                    out.push(Step::PlayAt(c, t));
+                }
+            }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
                 out.extend(card(&pair[1], deck, diags).map(Step::Discard));
+            }
+            Kind::Vector(pair)
+                if pair.len() == 2
+                    && pair[0].as_keyword() == Some("refused")
+                    && matches!(&pair[1].kind, Kind::Vector(inner)
+                        if inner.len() == 4 && inner[0].as_keyword() == Some("play")
+                            && inner[2].as_keyword() == Some("target")) =>
+            {
+                let Kind::Vector(inner) = &pair[1].kind else {
+                    continue;
+                };
+                let (c, t) = (card(&inner[1], deck, diags), who(&inner[3], rules, diags));
+                if let (Some(c), Some(t)) = (c, t) {
+                    out.push(Step::RefusedAt(c, t));
+                }
             }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("refused") => {
                 let (what, discard) = match &pair[1].kind {
@@ -708,6 +736,67 @@ fn steps(
         }
     }
     out
+}
+
+/// `[:board :other 0]` (a zone per seat: its owner, then the place) or
+/// `[:discard 3]` (a shared zone): the card at that place, from the bottom.
+fn card_at(
+    form: &Form<'_>,
+    items: &[Form<'_>],
+    rules: &RuleSet,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Who> {
+    let shape = || {
+        Diagnostic::new(
+            Code::StepShape,
+            form.span,
+            "a card in a pile is `[:board :other 0]` (a zone per seat, its owner, the place from the bottom) or `[:discard 0]`",
+        )
+    };
+    let Some(set) = rules.zones.as_ref().filter(|z| !z.classic) else {
+        diags.push(shape().with_help("only a rule set with `:zones` keeps cards in piles"));
+        return None;
+    };
+    let zone = items
+        .first()
+        .and_then(Form::as_keyword)
+        .and_then(|z| set.zone(z));
+    let Some(zone) = zone else {
+        diags.push(shape());
+        return None;
+    };
+    let (owner, at) = match (&items[1..], set.zones[zone].shared) {
+        ([at], true) => (None, at),
+        ([owner, at], false) => match who(owner, rules, diags)? {
+            Who::Role(r) => (
+                Some(EntityId::new(r.index() % rules.seats.len().max(1))),
+                at,
+            ),
+            Who::Entity(e) => (Some(e), at),
+            _ => {
+                diags.push(shape());
+                return None;
+            }
+        },
+        _ => {
+            diags.push(shape());
+            return None;
+        }
+    };
+    match at.kind {
+        Kind::Int(n) if (0..1000).contains(&n) => Some(Who::Card(zone, owner, n as u16)),
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotANumber,
+                    at.span,
+                    "a place in a pile is a whole number from 0",
+                )
+                .with_label("expected a place such as `0`"),
+            );
+            None
+        }
+    }
 }
 
 /// `{:you {:wall 6} :next :other :winner :you :must-discard 1 :hand 6}`; `:winner :tie` for a tie.

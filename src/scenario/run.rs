@@ -102,6 +102,26 @@ fn entity(rules: &RuleSet, w: Who) -> EntityId {
     match w {
         Who::Role(r) => EntityId::new(r.index() % seats),
         Who::Entity(e) | Who::Spawned(_, e) => e,
+        // Found only in a game, as the step runs ([`resolve`]).
+        Who::Card(..) => EntityId::MAX,
+    }
+}
+
+/// The entity `w` names in `game` now: a card at a place of a pile is
+/// whatever lies there (none: an entity no game has).
+fn resolve(game: &Game<'_>, w: Who) -> EntityId {
+    let rules = game.rules();
+    match w {
+        Who::Card(zone, owner, at) => {
+            let found = game.state().cards.as_deref().zip(rules.zones.as_ref());
+            found
+                .and_then(|(t, set)| {
+                    let pile = t.pile(set, zone, owner.unwrap_or(EntityId::FIRST))?;
+                    t.contents(pile).get(usize::from(at)).copied()
+                })
+                .unwrap_or(EntityId::MAX)
+        }
+        other => entity(rules, other),
     }
 }
 
@@ -236,10 +256,12 @@ struct Running<'r> {
 impl Running<'_> {
     /// Does step `n` (counted from 0); `Break` when the scenario stops there.
     fn step(&mut self, n: usize, step: &Step) -> ControlFlow<()> {
-        let (card, play, refused) = match *step {
-            Step::Play(c) => (c, true, false),
-            Step::Discard(c) => (c, false, false),
-            Step::Refused(c, discard) => (c, !discard, true),
+        let (card, play, refused, target) = match *step {
+            Step::Play(c) => (c, true, false, None),
+            Step::PlayAt(c, w) => (c, true, false, Some(resolve(&self.game, w))),
+            Step::RefusedAt(c, w) => (c, true, true, Some(resolve(&self.game, w))),
+            Step::Discard(c) => (c, false, false, None),
+            Step::Refused(c, discard) => (c, !discard, true, None),
             Step::NextTurn => return self.next_turn(n),
             Step::Expect(ref expect) => {
                 let before = self.failures.len();
@@ -286,7 +308,7 @@ impl Running<'_> {
                 return self.refused_act(n, id, action, reason.as_deref());
             }
         };
-        self.card(n, card, play, refused)
+        self.card(n, card, play, refused, target)
     }
 
     /// Step `n`, `:next-turn`: the turn being taken ends, even if its actor
@@ -323,8 +345,8 @@ impl Running<'_> {
 
     /// Action `id` used by `actor` on `target`, without a choice yet.
     fn action(&self, actor: Who, id: ActionId, target: Option<Who>) -> Action {
-        let target = target.map(|t| entity(self.rules, t));
-        self.game.use_action(id, entity(self.rules, actor), target)
+        let target = target.map(|t| resolve(&self.game, t));
+        self.game.use_action(id, resolve(&self.game, actor), target)
     }
 
     /// Step `n` expects `action` refused, with `reason` if given.
@@ -363,7 +385,14 @@ impl Running<'_> {
 
     /// Step `n`: `card` put into the hand of the player whose turn it is, then
     /// played (or discarded), or expected refused.
-    fn card(&mut self, n: usize, card: CardId, play: bool, refused: bool) -> ControlFlow<()> {
+    fn card(
+        &mut self,
+        n: usize,
+        card: CardId,
+        play: bool,
+        refused: bool,
+        target: Option<EntityId>,
+    ) -> ControlFlow<()> {
         let (game, deck) = (&mut self.game, self.deck);
         // Where the scenario says what the hands hold (cards in `:zones`, or
         // piles given), the hand's own card of that name, if it holds one.
@@ -390,7 +419,10 @@ impl Running<'_> {
             return ControlFlow::Break(());
         }
         let action = if play {
-            game.play(at)
+            crate::engine::Action {
+                target,
+                ..game.play(at)
+            }
         } else {
             game.discard(at)
         };
@@ -477,6 +509,7 @@ impl Seen<'_, '_> {
         match w {
             Who::Role(r) => self.roles[r.index()],
             Who::Entity(e) | Who::Spawned(_, e) => e,
+            Who::Card(..) => resolve(self.game, w),
         }
     }
 
@@ -489,6 +522,7 @@ impl Seen<'_, '_> {
                 .cloned()
                 .unwrap_or_else(|| self.game.entity_name(e)),
             Who::Spawned(kind, e) => spawned_name(self.rules, kind, e),
+            Who::Card(..) => self.game.entity_name(resolve(self.game, w)),
         }
     }
 

@@ -19,7 +19,7 @@ fn root(path: &str) -> PathBuf {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root(SCENARIOS)], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("8 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("17 passed, 0 failed"), "{}", out.stdout);
 }
 
 #[test]
@@ -360,4 +360,41 @@ fn explain_says_a_card_s_triggers_auras_and_keywords_as_card_text_does() {
     );
     assert_eq!(said("Banner"), "Cards beside this card have rallied");
     assert_eq!(said("Guard"), "Taunt");
+}
+
+#[test]
+fn a_targeted_card_is_one_legal_play_per_target_and_none_without_one() {
+    use grimoire::engine::Ability;
+    let (rules, deck) = brawl();
+    let count_plays = |theirs: &[&str]| {
+        let mut game = boards(&rules, &deck, &[], theirs);
+        let set = rules.zones.as_ref().expect("zones");
+        let firebolt = deck
+            .iter()
+            .position(|c| c.name == "Firebolt")
+            .expect("Firebolt");
+        let hand = set.zone("hand").expect("hand");
+        let cards = [Some(grimoire::ids::CardId::new(firebolt))];
+        game.set_zone_cards(hand, grimoire::ids::EntityId::new(0), &cards)
+            .expect("hand");
+        let mana = rules.attribute("mana").expect("mana");
+        game.set(grimoire::ids::EntityId::new(0), mana, 5);
+        game.recheck();
+        let mut legal = Vec::new();
+        game.legal(&mut legal);
+        let plays: Vec<_> = legal
+            .into_iter()
+            .filter(|a| matches!(a.ability, Ability::Card(_)))
+            .map(|a| a.target)
+            .collect();
+        (plays, on_board(&game, 1))
+    };
+    let (plays, theirs) = count_plays(&["Yeti", "Egg"]);
+    assert_eq!(
+        plays,
+        [Some(theirs[0]), Some(theirs[1])],
+        "one play per enemy minion"
+    );
+    let (plays, _) = count_plays(&[]);
+    assert!(plays.is_empty(), "no enemy minion: Firebolt is not legal");
 }

@@ -66,6 +66,46 @@ pub fn aura(rules: &RuleSet, a: &Aura) -> String {
     }
 }
 
+/// A card's targets, each as "Choose a victim (a card on the enemy's
+/// board)", and its effects with them named: what it does, in one sentence.
+pub fn aimed(
+    rules: &RuleSet,
+    aims: &crate::check::defs::Aims,
+    effects: &[crate::check::ast::Effect],
+) -> String {
+    let names: Vec<&str> = aims.targets.iter().map(|t| t.name.as_str()).collect();
+    let mut en = En::new(rules, &[]);
+    let mut said = Vec::new();
+    for (i, t) in aims.targets.iter().enumerate() {
+        en.bound = names[..i]
+            .iter()
+            .map(|n| Bound::Name((*n).into()))
+            .collect();
+        let places: Vec<String> = t.from.iter().map(|s| en.source_words(s)).collect();
+        let mut whom = places.join(" or ");
+        if let Some(c) = &t.filter {
+            let saved = en.bind_as(t.outer, Bound::Name("one".into()));
+            whom = format!("{whom} {}", en.where_clause(c).trim());
+            en.bound = saved;
+        }
+        let how = if t.random { "a random" } else { "choose a" };
+        said.push(format!("{how} {} ({whom})", t.name));
+    }
+    let does = super::explain_with(rules, effects, &names);
+    if said.is_empty() {
+        return does;
+    }
+    capitalize(&format!("{}: {}", said.join(", "), lower_first(&does)))
+}
+
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A keyword as card text writes it: `:divine-shield` → "Divine shield".
 pub fn keyword(name: &str) -> String {
     capitalize(&name.replace('-', " "))

@@ -1,0 +1,338 @@
+//! What a card aims at and when it may be played, cards in `:zones`: the
+//! candidates for each of its `:targets` (a chosen one only among what its
+//! player can see), its `:playable-when` conditions with their reasons, its
+//! `:forced-when`, and the targets bound as it resolves (a random one drawn
+//! then from the game's generator).
+
+use rand::RngExt;
+
+use super::{Action, Game};
+use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
+use crate::check::targets::Target;
+use crate::eval::State;
+use crate::ids::{CardId, EntityId};
+
+/// The candidates for `target` of card instance `instance`, with `roles`
+/// (the seat's, then the earlier targets) bound: what its `:from` holds and
+/// its `:where` accepts, none of the earlier targets, in the order its
+/// places list them. With `seat`, only what that seat can see.
+pub(super) fn candidates(
+    rules: &RuleSet,
+    state: &mut State,
+    target: &Target,
+    instance: EntityId,
+    roles: &[EntityId],
+    seat: Option<EntityId>,
+    out: &mut Vec<EntityId>,
+) {
+    out.clear();
+    let saved = state.cards.as_deref_mut().map(|t| {
+        let was = t.this_card();
+        t.set_this_card(instance);
+        was
+    });
+    for source in &target.from {
+        let before = out.len();
+        crate::eval::members(
+            state,
+            source,
+            target.filter.as_ref(),
+            roles,
+            target.outer,
+            out,
+        );
+        // A target is never one of the earlier targets, nor twice the same.
+        let earlier = &roles[rules.roles.len().min(roles.len())..];
+        let mut i = before;
+        while i < out.len() {
+            let e = out[i];
+            if earlier.contains(&e) || out[..i].contains(&e) {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    if let (Some(seat), Some(set), Some(table)) =
+        (seat, rules.zones.as_ref(), state.cards.as_deref())
+    {
+        out.retain(|&e| table.card(e).is_none() || table.sees(set, seat, e));
+    }
+    if let (Some(t), Some(was)) = (state.cards.as_deref_mut(), saved) {
+        t.set_this_card(was);
+    }
+    state.forget_rolls();
+}
+
+/// The targets card `card` (instance `instance`) resolves with, played by
+/// `seat_roles[0]`'s seat with `chosen` as its chosen target: each random
+/// one drawn now from `state`'s generator. `None` when one has no candidate
+/// left (the card does nothing).
+pub(super) fn bind(
+    rules: &RuleSet,
+    cards: &[Card],
+    state: &mut State,
+    card: CardId,
+    instance: EntityId,
+    seat_roles: &[EntityId],
+    chosen: Option<EntityId>,
+) -> Option<Vec<EntityId>> {
+    let aims = &cards[card.index()].aims;
+    let mut roles = seat_roles.to_vec();
+    let mut found = Vec::new();
+    for target in &aims.targets {
+        candidates(rules, state, target, instance, &roles, None, &mut found);
+        let picked = if target.random {
+            let n = found.len();
+            (n > 0).then(|| found[state.rng.random_range(0..n)])
+        } else {
+            chosen.filter(|c| found.contains(c))
+        };
+        roles.push(picked?);
+    }
+    Some(roles.split_off(seat_roles.len()))
+}
+
+impl Game<'_> {
+    /// Why card `card` (instance `instance`) may not be played now by
+    /// `seat`: the reason of the first `:playable-when` case that fails, or
+    /// that a target has no candidate. `None` when it may.
+    pub(super) fn unplayable(
+        &mut self,
+        card: CardId,
+        instance: EntityId,
+        seat: EntityId,
+    ) -> Option<String> {
+        let (rules, cards) = (self.rules, self.cards);
+        let aims = &cards[card.index()].aims;
+        if aims.playable.is_empty() && aims.targets.is_empty() {
+            return None;
+        }
+        let roles = self.seat_roles(seat.index()).to_vec();
+        let saved = self.state.cards.as_deref_mut().map(|t| {
+            let was = t.this_card();
+            t.set_this_card(instance);
+            was
+        });
+        let mut refusal = aims
+            .playable
+            .iter()
+            .find(|p| !crate::eval::holds(&p.when, &mut self.state, &roles))
+            .map(|p| p.reason.clone());
+        self.state.forget_rolls();
+        if let (Some(t), Some(was)) = (self.state.cards.as_deref_mut(), saved) {
+            t.set_this_card(was);
+        }
+        if refusal.is_none() {
+            // Each target needs a candidate: the chosen one among what the seat sees.
+            let mut found = Vec::new();
+            let mut bound = roles;
+            for target in &aims.targets {
+                let seen = (!target.random).then_some(seat);
+                candidates(
+                    rules,
+                    &mut self.state,
+                    target,
+                    instance,
+                    &bound,
+                    seen,
+                    &mut found,
+                );
+                match found.first() {
+                    Some(&e) => bound.push(e),
+                    None => {
+                        refusal = Some(format!(
+                            "{} has no target: nothing can be its `:{}`",
+                            cards[card.index()].name,
+                            target.name
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        refusal
+    }
+
+    /// The chosen targets card `card` (instance `instance`) may be played on
+    /// by `seat` now, in order; empty for a card that chooses none.
+    pub(super) fn chosen_candidates(
+        &mut self,
+        card: CardId,
+        instance: EntityId,
+        seat: EntityId,
+    ) -> Vec<EntityId> {
+        let (rules, cards) = (self.rules, self.cards);
+        let aims = &cards[card.index()].aims;
+        let Some((index, target)) = aims.chosen() else {
+            return Vec::new();
+        };
+        // The chosen target is the first (the checker sees to it).
+        debug_assert_eq!(index, 0);
+        let roles = self.seat_roles(seat.index()).to_vec();
+        let mut found = Vec::new();
+        candidates(
+            rules,
+            &mut self.state,
+            target,
+            instance,
+            &roles,
+            Some(seat),
+            &mut found,
+        );
+        found
+    }
+
+    /// The cards of the hand that must be played (or discarded) now, and how:
+    /// those whose `:forced-when` holds. Empty when none is forced.
+    pub(super) fn forced_now(&mut self, seat: EntityId) -> Vec<(usize, bool, String)> {
+        let cards = self.cards;
+        if !cards.iter().any(|c| c.aims.forced.is_some()) {
+            return Vec::new();
+        }
+        let roles = self.seat_roles(seat.index()).to_vec();
+        let hand: Vec<(CardId, EntityId)> = (0..self.hand().len())
+            .filter_map(|i| Some((self.hand()[i], self.hand_instance(seat, i)?)))
+            .collect();
+        let mut out = Vec::new();
+        for (i, (card, instance)) in hand.into_iter().enumerate() {
+            let Some(forced) = &cards[card.index()].aims.forced else {
+                continue;
+            };
+            let saved = self.state.cards.as_deref_mut().map(|t| {
+                let was = t.this_card();
+                t.set_this_card(instance);
+                was
+            });
+            if crate::eval::holds(&forced.when, &mut self.state, &roles) {
+                out.push((i, forced.discard, forced.reason.clone()));
+            }
+            self.state.forget_rolls();
+            if let (Some(t), Some(was)) = (self.state.cards.as_deref_mut(), saved) {
+                t.set_this_card(was);
+            }
+        }
+        out
+    }
+
+    /// Why the aims refuse `action` on card `card`, if they do: a forced
+    /// card left unplayed, a `:playable-when` reason, a target missing, not
+    /// taken, or not a candidate.
+    pub(super) fn aimed_refusal(&mut self, action: Action, card: CardId) -> Option<super::Illegal> {
+        use super::{Ability, Illegal};
+        if !self.aims || self.phase != super::Phase::Act {
+            return None;
+        }
+        let (seat, i) = (self.current, action.hand_position());
+        let instance = self.hand_instance(seat, i)?;
+        let forced = self.forced_now(seat);
+        let kept = |&(at, discard, _): &(usize, bool, String)| {
+            at == i
+                && match action.ability {
+                    Ability::Card(_) => !discard,
+                    Ability::Discard(_) => discard,
+                    _ => false,
+                }
+        };
+        if let Some((_, _, reason)) = forced.first().filter(|_| !forced.iter().any(kept)) {
+            return Some(Illegal::Refused(reason.clone()));
+        }
+        if !matches!(action.ability, Ability::Card(_)) {
+            return (action.target.is_some()).then_some(Illegal::NoTarget);
+        }
+        let def = &self.cards[card.index()];
+        let name = def.name.clone();
+        match (def.aims.chosen(), action.target) {
+            (None, Some(_)) => return Some(Illegal::NoTarget),
+            (Some((_, t)), None) => {
+                return Some(Illegal::Zones(format!(
+                    "{name} needs a target: choose its `:{}`",
+                    t.name
+                )));
+            }
+            (Some((_, t)), Some(e))
+                if !self.chosen_candidates(card, instance, seat).contains(&e) =>
+            {
+                let t = t.name.clone();
+                return Some(Illegal::Zones(format!(
+                    "{name} cannot aim at {}: it is not a `:{t}` it may choose",
+                    self.entity_name(e)
+                )));
+            }
+            _ => {}
+        }
+        self.unplayable(card, instance, seat).map(Illegal::Refused)
+    }
+
+    /// Runs card `card`'s effects (instance `instance`, played by `seat`),
+    /// its targets bound after the seat's roles: the chosen one, and each
+    /// random one drawn now. A card with a target left without a candidate
+    /// does nothing, and the log says so.
+    pub(super) fn run_card_aimed(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        instance: EntityId,
+        chosen: Option<EntityId>,
+    ) {
+        if self.cards[card.index()].aims.targets.is_empty() {
+            return self.run_card(seat, card);
+        }
+        let roles = self.seat_roles(seat.index()).to_vec();
+        let bound = bind(
+            self.rules,
+            self.cards,
+            &mut self.state,
+            card,
+            instance,
+            &roles,
+            chosen,
+        );
+        let Some(targets) = bound else {
+            self.record(super::GameEvent::Fizzled { card });
+            return;
+        };
+        for &target in &targets {
+            self.record(super::GameEvent::Aimed { card, target });
+        }
+        let mut all = roles;
+        all.extend(targets);
+        let (code, rules) = (&self.code, self.rules);
+        code.program.apply_inline(
+            rules,
+            &code.cards[card.index()],
+            &mut self.state,
+            &all,
+            &mut self.events,
+        );
+        self.state.claim(crate::eval::Owner::Card(card.index()));
+        self.flush_events(|cause| super::By::Card(card, cause));
+    }
+
+    /// Pushes to `out` every play of the card at hand position `i` the seat
+    /// may make: one per chosen target, or one without.
+    pub(super) fn zoned_plays(&mut self, i: usize, out: &mut Vec<Action>) {
+        let seat = self.current;
+        let (Some(&card), Some(instance)) = (self.hand().get(i), self.hand_instance(seat, i))
+        else {
+            return;
+        };
+        let play = self.play(i);
+        if self.cards[card.index()].aims.chosen().is_none() {
+            if self.allowed(play) {
+                out.push(play);
+            }
+            return;
+        }
+        for target in self.chosen_candidates(card, instance, seat) {
+            let aimed = Action {
+                target: Some(target),
+                ..play
+            };
+            if self.allowed(aimed) {
+                out.push(aimed);
+            }
+        }
+    }
+}
