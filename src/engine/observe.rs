@@ -554,7 +554,9 @@ impl ActionSpace {
     /// Whether it is legal is [`Game::check`]'s to say.
     pub fn action_at(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<Action> {
         if i < self.hand {
-            return Some(game.play(i));
+            // A card that chooses a target is played at the first it may
+            // choose: the space does not address targets yet.
+            return Some(game.first_play(i).unwrap_or_else(|| game.play(i)));
         }
         if i < self.hand + self.discards {
             return Some(game.discard(i - self.hand));
