@@ -152,6 +152,8 @@ pub struct Aims {
     pub playable: Vec<crate::check::targets::Playable>,
     /// When it must be played or discarded.
     pub forced: Option<crate::check::targets::Forced>,
+    /// `:choose :mode`: the set of `:choices` it is played with one option of.
+    pub choose: Option<crate::check::rules::choices::ChoiceSetId>,
 }
 
 impl Aims {
@@ -273,6 +275,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::Targets,
     DefKey::PlayableWhen,
     DefKey::ForcedWhen,
+    DefKey::Choose,
 ];
 
 /// The keys a named effect may use.
@@ -335,8 +338,18 @@ pub fn definition(
         aims.targets = check::targets::targets(value, &scope, diags).unwrap_or_default();
     }
     let target_names: Vec<&str> = aims.targets.iter().map(|t| t.name.as_str()).collect();
+    // An option, as an action's `:choose`: its fields are read in the effects.
+    if let Some((_, value)) = pairs.iter().find(|(k, _)| *k == DefKey::Choose) {
+        aims.choose = crate::check::rules::choices::named(rules, value, diags);
+    }
+    let choosable = match aims.choose.and_then(|c| rules.choices.get(c)) {
+        Some(set) => check::Choosable::Set(&set.name, &set.fields),
+        None if form.has_key(DefKey::Choose.name()) => check::Choosable::Any,
+        None => check::Choosable::Nothing,
+    };
     let aimed = check::Scope {
         bound: &target_names,
+        choosable,
         ..scope
     };
     let mut name = None;
@@ -394,7 +407,7 @@ pub fn definition(
             },
             DefKey::Effects => effects = check::effects(value, &aimed, diags),
             // Read above.
-            DefKey::Targets => {}
+            DefKey::Targets | DefKey::Choose => {}
             DefKey::PlayableWhen => aims.playable = check::targets::playable(value, &scope, diags),
             DefKey::ForcedWhen => aims.forced = check::targets::forced(value, &scope, diags),
             DefKey::Triggers => {

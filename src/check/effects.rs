@@ -96,6 +96,8 @@ keys! {
         PlayableWhen = "playable-when",
         /// `:forced-when {:when c :do :play :reason "…"}`: when it must be played or discarded (with `:zones`).
         ForcedWhen = "forced-when",
+        /// `:choose :mode`: it is played with one option of that set of `:choices` (with `:zones`).
+        Choose = "choose",
     }
 }
 

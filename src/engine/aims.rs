@@ -275,6 +275,21 @@ impl Game<'_> {
         card: CardId,
         instance: EntityId,
         chosen: Option<EntityId>,
+        choice: Option<crate::ids::OptionId>,
+    ) {
+        // The option is read by `[choice :field]` while its effects run.
+        self.state.choice = choice;
+        self.run_card_targets(seat, card, instance, chosen);
+        self.state.choice = None;
+    }
+
+    /// [`Game::run_card_aimed`] once the option is set.
+    fn run_card_targets(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        instance: EntityId,
+        chosen: Option<EntityId>,
     ) {
         if self.cards[card.index()].aims.targets.is_empty() {
             return self.run_card(seat, card);
@@ -315,7 +330,10 @@ impl Game<'_> {
     /// chooses nothing (then [`Game::play`] says all).
     pub fn first_play(&self, i: usize) -> Option<Action> {
         let card = *self.hand().get(i)?;
-        self.cards[card.index()].aims.chosen()?;
+        let aims = &self.cards[card.index()].aims;
+        if aims.chosen().is_none() && aims.choose.is_none() {
+            return None;
+        }
         let mut probe = self.clone();
         let mut out = Vec::new();
         probe.zoned_plays(i, &mut out);
@@ -331,20 +349,49 @@ impl Game<'_> {
             return;
         };
         let play = self.play(i);
-        if self.cards[card.index()].aims.chosen().is_none() {
-            if self.allowed(play) {
-                out.push(play);
-            }
-            return;
-        }
-        for target in self.chosen_candidates(card, instance, seat) {
-            let aimed = Action {
-                target: Some(target),
-                ..play
+        let aims = &self.cards[card.index()].aims;
+        let targets: Vec<Option<EntityId>> = match aims.chosen() {
+            None => vec![None],
+            Some(_) => self
+                .chosen_candidates(card, instance, seat)
+                .into_iter()
+                .map(Some)
+                .collect(),
+        };
+        // Each target with each option of its `:choose`, in the set's order.
+        let options: Vec<Option<crate::ids::OptionId>> =
+            match aims.choose.and_then(|c| self.rules.choices.get(c)) {
+                Some(set) => set
+                    .options()
+                    .map(|o| Some(crate::ids::OptionId::new(o)))
+                    .collect(),
+                None => vec![None],
             };
-            if self.allowed(aimed) {
-                out.push(aimed);
+        for &target in &targets {
+            for &choice in &options {
+                let aimed = Action {
+                    target,
+                    choice,
+                    ..play
+                };
+                if self.allowed(aimed) {
+                    out.push(aimed);
+                }
             }
+        }
+    }
+
+    /// Whether `choice` is what card `card` may be played with: an option of
+    /// its `:choose`, or none for a card without.
+    pub(super) fn choice_fits(&self, card: CardId, choice: Option<crate::ids::OptionId>) -> bool {
+        let set = self.cards[card.index()]
+            .aims
+            .choose
+            .and_then(|c| self.rules.choices.get(c));
+        match (set, choice) {
+            (None, None) => true,
+            (Some(set), Some(o)) => set.options().contains(&o.index()),
+            _ => false,
         }
     }
 }

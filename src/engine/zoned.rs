@@ -105,8 +105,11 @@ impl<'r> Game<'r> {
             table.set_this_card(entity);
         }
         let (program, code) = (&self.code.program, &self.code.cards[card.index()]);
+        state.choice = action.choice;
         if def.aims.targets.is_empty() {
-            return program.apply_inline(rules, code, state, roles, events);
+            program.apply_inline(rules, code, state, roles, events);
+            state.choice = None;
+            return;
         }
         // Its targets as the play would bind them, random ones drawn from the trial's generator.
         let n = self.role_count.min(roles.len());
@@ -124,6 +127,7 @@ impl<'r> Game<'r> {
         let mut all = roles[..n].to_vec();
         all.extend(targets);
         program.apply_inline(rules, code, state, &all, events);
+        state.choice = None;
     }
 
     /// Cards left in the pile `seat`'s hand draws from.
@@ -367,6 +371,7 @@ impl<'r> Game<'r> {
                     _ => false,
                 };
                 aimed_right
+                    && self.choice_fits(card, action.choice)
                     && self.affordable(card)
                     && self.room_for(card)
                     && self.unplayable(card, instance, seat).is_none()
@@ -479,7 +484,7 @@ impl<'r> Game<'r> {
                 self.play_again_pending = false;
                 self.end_turn();
             }
-            Ability::Card(i) => self.play_zoned(usize::from(i), action.target),
+            Ability::Card(i) => self.play_zoned(usize::from(i), action.target, action.choice),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
         }
         // Discards left to choose by what else ran (an action, a turn's
@@ -501,7 +506,12 @@ impl<'r> Game<'r> {
     /// effects run; from `:playing` it goes to the discards (out of the game
     /// `:once`); victory is checked; the hand refills, the card's `:draw`
     /// draws and its `:discard` must be discarded.
-    fn play_zoned(&mut self, i: usize, chosen: Option<EntityId>) {
+    fn play_zoned(
+        &mut self,
+        i: usize,
+        chosen: Option<EntityId>,
+        choice: Option<crate::ids::OptionId>,
+    ) {
         let (rules, seat) = (self.rules, self.current);
         let (Some(set), Some(entity)) = (self.zone_set(), self.hand_instance(seat, i)) else {
             return;
@@ -534,7 +544,7 @@ impl<'r> Game<'r> {
         if let Some(table) = self.state.cards.as_deref_mut() {
             table.set_this_card(entity);
         }
-        self.run_card_aimed(seat, card, entity, chosen);
+        self.run_card_aimed(seat, card, entity, chosen, choice);
         self.set_trigger_source(outer);
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();

@@ -169,11 +169,12 @@ pub enum Who {
 pub enum Step {
     /// Play this card.
     Play(CardId),
-    /// Play this card aimed at this entity (`[:play "Firebolt" :target [:board :other 0]]`).
-    PlayAt(CardId, Who),
-    /// Playing this card aimed at this entity must be refused
+    /// Play this card aimed at this entity, with this option
+    /// (`[:play "Firebolt" :target [:board :other 0]]`, `[:play "Rite" :choose :help]`).
+    PlayWith(CardId, Option<Who>, Option<OptionId>),
+    /// Playing this card so must be refused
     /// (`[:refused [:play "Firebolt" :target [:board :you 0]]]`).
-    RefusedAt(CardId, Who),
+    RefusedWith(CardId, Option<Who>, Option<OptionId>),
     /// Discard this card.
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.

@@ -686,14 +686,9 @@ fn steps(
                         .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
                 );
             }
-            Kind::Vector(items)
-                if items.len() == 4
-                    && items[0].as_keyword() == Some("play")
-                    && items[2].as_keyword() == Some("target") =>
-            {
-                let (c, t) = (card(&items[1], deck, diags), who(&items[3], rules, diags));
-                if let (Some(c), Some(t)) = (c, t) {
-                    out.push(Step::PlayAt(c, t));
+            Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("play") => {
+                if let Some((c, t, o)) = play_with(item, items, rules, deck, diags) {
+                    out.push(Step::PlayWith(c, t, o));
                 }
             }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
@@ -703,15 +698,13 @@ fn steps(
                 if pair.len() == 2
                     && pair[0].as_keyword() == Some("refused")
                     && matches!(&pair[1].kind, Kind::Vector(inner)
-                        if inner.len() == 4 && inner[0].as_keyword() == Some("play")
-                            && inner[2].as_keyword() == Some("target")) =>
+                        if inner.first().and_then(Form::as_keyword) == Some("play")) =>
             {
                 let Kind::Vector(inner) = &pair[1].kind else {
                     continue;
                 };
-                let (c, t) = (card(&inner[1], deck, diags), who(&inner[3], rules, diags));
-                if let (Some(c), Some(t)) = (c, t) {
-                    out.push(Step::RefusedAt(c, t));
+                if let Some((c, t, o)) = play_with(&pair[1], inner, rules, deck, diags) {
+                    out.push(Step::RefusedWith(c, t, o));
                 }
             }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("refused") => {
@@ -736,6 +729,73 @@ fn steps(
         }
     }
     out
+}
+
+/// `[:play "Firebolt" :target [:board :other 0] :choose :help]`: a card,
+/// the entity it aims at, the option of its `:choose`, each optional.
+#[allow(clippy::type_complexity)]
+fn play_with(
+    form: &Form<'_>,
+    items: &[Form<'_>],
+    rules: &RuleSet,
+    deck: &[Card],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(CardId, Option<Who>, Option<OptionId>)> {
+    let shape = |diags: &mut Vec<Diagnostic>| {
+        diags.push(Diagnostic::new(
+            Code::StepShape,
+            form.span,
+            "a play step is `[:play \"Name\" :target WHO :choose OPTION]`, each of `:target` and `:choose` if the card takes it",
+        ));
+    };
+    let [_, name, rest @ ..] = items else {
+        shape(diags);
+        return None;
+    };
+    let card = card(name, deck, diags)?;
+    if rest.len() % 2 != 0 {
+        shape(diags);
+        return None;
+    }
+    let (mut target, mut choice) = (None, None);
+    for pair in rest.chunks(2) {
+        match pair[0].as_keyword() {
+            Some("target") => target = Some(who(&pair[1], rules, diags)?),
+            Some("choose") => {
+                let set = deck[card.index()]
+                    .aims
+                    .choose
+                    .and_then(|c| rules.choices.get(c));
+                let Some(set) = set else {
+                    diags.push(Diagnostic::new(
+                        Code::ActionOption,
+                        pair[1].span,
+                        format!(
+                            "{} has no `:choose`: it is played with no option",
+                            deck[card.index()].name
+                        ),
+                    ));
+                    return None;
+                };
+                let options = &rules.options.as_slice()[set.options()];
+                let o = &pair[1];
+                let message = format!("`:{}` has no option `{o}`", set.name);
+                let found = crate::check::Declared::new(
+                    options.iter().map(String::as_str),
+                    "an option",
+                    "options",
+                    Code::ActionOption,
+                )
+                .find(o.as_keyword().unwrap_or(""), o.span, message, diags)?;
+                choice = Some(OptionId::new(set.first.index() + found));
+            }
+            _ => {
+                shape(diags);
+                return None;
+            }
+        }
+    }
+    Some((card, target, choice))
 }
 
 /// `[:board :other 0]` (a zone per seat: its owner, then the place) or

@@ -258,8 +258,12 @@ impl Running<'_> {
     fn step(&mut self, n: usize, step: &Step) -> ControlFlow<()> {
         let (card, play, refused, target) = match *step {
             Step::Play(c) => (c, true, false, None),
-            Step::PlayAt(c, w) => (c, true, false, Some(resolve(&self.game, w))),
-            Step::RefusedAt(c, w) => (c, true, true, Some(resolve(&self.game, w))),
+            Step::PlayWith(c, w, o) => {
+                (c, true, false, Some((w.map(|w| resolve(&self.game, w)), o)))
+            }
+            Step::RefusedWith(c, w, o) => {
+                (c, true, true, Some((w.map(|w| resolve(&self.game, w)), o)))
+            }
             Step::Discard(c) => (c, false, false, None),
             Step::Refused(c, discard) => (c, !discard, true, None),
             Step::NextTurn => return self.next_turn(n),
@@ -391,8 +395,9 @@ impl Running<'_> {
         card: CardId,
         play: bool,
         refused: bool,
-        target: Option<EntityId>,
+        aim: Option<(Option<EntityId>, Option<crate::ids::OptionId>)>,
     ) -> ControlFlow<()> {
+        let (target, choice) = aim.unwrap_or((None, None));
         let (game, deck) = (&mut self.game, self.deck);
         // Where the scenario says what the hands hold (cards in `:zones`, or
         // piles given), the hand's own card of that name, if it holds one.
@@ -421,6 +426,7 @@ impl Running<'_> {
         let action = if play {
             crate::engine::Action {
                 target,
+                choice,
                 ..game.play(at)
             }
         } else {

@@ -228,11 +228,7 @@ fn number(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<
 }
 
 /// The set `v` names (`:choose :body-part`), or a located error with the nearest.
-pub(super) fn named(
-    rules: &RuleSet,
-    v: &Form<'_>,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<ChoiceSetId> {
+pub fn named(rules: &RuleSet, v: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<ChoiceSetId> {
     let name = v.as_keyword().unwrap_or("");
     let message = match v.as_keyword() {
         Some(k) => format!("no choice `:{k}` is declared"),
