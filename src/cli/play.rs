@@ -438,12 +438,85 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
         let action = if discard {
             game.discard(i - 1)
         } else {
-            game.play(i - 1)
+            // A card that aims or chooses an option: which play of it.
+            match ask_aim(game, i - 1, input, output) {
+                Aim::Chosen(action) => action,
+                Aim::Plain => game.play(i - 1),
+                Aim::Back => continue,
+                Aim::Quit => return None,
+            }
         };
         match game.check(action) {
             Ok(()) => return Some(action),
             Err(e) => {
                 let _ = writeln!(output, "{e} (seat {})", rules.seats[seat]);
+            }
+        }
+    }
+}
+
+/// What [`ask_aim`] read.
+enum Aim {
+    /// The play chosen, with its target and option.
+    Chosen(Action),
+    /// The card aims at nothing and chooses nothing (or cannot be played).
+    Plain,
+    /// Another card, please.
+    Back,
+    /// The person quit.
+    Quit,
+}
+
+/// For the card at hand position `i` that aims or chooses an option: its
+/// legal plays listed (`1. at Yeti#12 (harm)`), one read.
+fn ask_aim(game: &mut Game<'_>, i: usize, input: &mut dyn BufRead, output: &mut dyn Write) -> Aim {
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    let plays: Vec<Action> = legal
+        .into_iter()
+        .filter(|a| {
+            a.ability == Ability::Card(i as u16) && (a.target.is_some() || a.choice.is_some())
+        })
+        .collect();
+    if plays.is_empty() {
+        return Aim::Plain;
+    }
+    let rules = game.rules();
+    let name = game
+        .hand()
+        .get(i)
+        .map_or("?", |c| game.cards()[c.index()].name.as_str());
+    let mut prompt = format!("{name}:\n");
+    for (n, a) in plays.iter().enumerate() {
+        let at = a
+            .target
+            .map(|t| format!(" at {}", game.entity_name(t)))
+            .unwrap_or_default();
+        let option = a
+            .choice
+            .and_then(|o| rules.options.get(o))
+            .map(|o| format!(" ({o})"))
+            .unwrap_or_default();
+        let _ = writeln!(prompt, "  {}. {name}{at}{option}", n + 1);
+    }
+    let _ = write!(prompt, "which, 1 to {} (b: another card) > ", plays.len());
+    loop {
+        let Some(line) = answer(&prompt, input, output) else {
+            return Aim::Quit;
+        };
+        if line.trim() == "b" {
+            return Aim::Back;
+        }
+        match line
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|n| plays.get(n))
+        {
+            Some(&a) => return Aim::Chosen(a),
+            None => {
+                let _ = writeln!(output, "type a number from 1 to {}, or b", plays.len());
             }
         }
     }

@@ -398,3 +398,49 @@ fn a_targeted_card_is_one_legal_play_per_target_and_none_without_one() {
     let (plays, _) = count_plays(&[]);
     assert!(plays.is_empty(), "no enemy minion: Firebolt is not legal");
 }
+
+#[test]
+fn play_human_asks_which_option_of_a_card_that_chooses_one() {
+    let dir = common::scratch_dir("rites");
+    std::fs::create_dir_all(dir.join("rules")).expect("rules");
+    std::fs::create_dir_all(dir.join("cards/rites")).expect("cards");
+    std::fs::write(
+        dir.join("rules/rites.edn"),
+        r#"{:rules :rites
+ :roles {:you "the player whose turn it is" :other "the opponent"}
+ :kinds {:hero "a seat's hero" :spell {:card true :doc "a spell"}}
+ :attributes {:health {:default 30 :min 0}}
+ :seats [:p1 :p2]
+ :choices {:mode {:doc "a rite's two ways" :options {:harm {:hurt 3 :mend 0} :help {:hurt 0 :mend 3}}}}
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
+         :hand {:visible :owner :draws-from :deck :plays true :deal 2 :discard-to :discard}
+         :discard {:shared true :ordered true}}
+ :victory [{:when [= [:other :health] 0] :winner :you :reason "won"}]}"#,
+    )
+    .expect("rules file");
+    std::fs::write(
+        dir.join("cards/rites/rites.edn"),
+        r#"{:card "Rite" :kind :spell :copies 10
+ :text "Choose one: harm the enemy hero, or help your own"
+ :choose :mode
+ :effects [{:effected :other :resource :health :amount [- [choice :hurt]]}
+           {:effected :you :resource :health :amount [choice :mend]}]}"#,
+    )
+    .expect("cards file");
+    // Card 1, then the second play listed: harm.
+    let out = common::run_in(
+        &["play", "rules/rites.edn", "--human", "--seed", "1"],
+        "1\n2\nq\n",
+        Some(&dir),
+    );
+    let said = common::text(&out.stdout);
+    assert!(
+        said.contains("  1. Rite (harm)\n  2. Rite (help)"),
+        "{said}"
+    );
+    assert!(said.contains("p1 plays Rite"), "{said}");
+    assert!(
+        said.contains("p1.health 30 -> 33"),
+        "the help chosen: {said}"
+    );
+}
