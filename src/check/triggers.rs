@@ -46,6 +46,9 @@ pub enum On {
     Dies,
     /// An entity entered play: made by `:spawn`, or a card entering an in-play zone.
     Summoned,
+    /// A card being played aims at an entity (one of its `:targets`),
+    /// before its effects; the entity is the subject, the card the source.
+    Targeted,
     /// A seat's turn starts; the seat is the subject.
     TurnStart,
     /// A seat's turn ends.
@@ -67,6 +70,7 @@ impl On {
         (On::Played, "played"),
         (On::Dies, "dies"),
         (On::Summoned, "summoned"),
+        (On::Targeted, "targeted"),
         (On::TurnStart, "turn-start"),
         (On::TurnEnd, "turn-end"),
     ];
@@ -94,6 +98,9 @@ impl On {
             }
             On::Dies => "an entity in play fell or was destroyed; the subject: it",
             On::Summoned => "an entity entered play; the subject: it",
+            On::Targeted => {
+                "a card being played aims at an entity; the subject: it, the source: the card"
+            }
             On::TurnStart => "a seat's turn started; the subject: the seat",
             On::TurnEnd => "a seat's turn ended; the subject: the seat",
         }

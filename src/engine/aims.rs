@@ -310,6 +310,9 @@ impl Game<'_> {
         };
         for &target in &targets {
             self.record(super::GameEvent::Aimed { card, target });
+            // What waits for being aimed at runs before the card's effects.
+            let h = super::triggers::Happened::about(super::triggers::On::Targeted, target, None);
+            self.happened(h);
         }
         let mut all = roles;
         all.extend(targets);

@@ -128,6 +128,7 @@ fn own_when(en: &En<'_>, t: &Trigger) -> String {
         On::Leaves => "When this leaves play".into(),
         On::Played => "When you play this".into(),
         On::Summoned => "When this enters play".into(),
+        On::Targeted => "Whenever this is aimed at".into(),
         On::Damaged => "Whenever this is damaged".into(),
         On::Healed => "Whenever this is healed".into(),
         On::Changed => match t.attribute {
@@ -164,6 +165,7 @@ fn other_when(en: &En<'_>, t: &Trigger, noun: &str, subject: RoleId) -> String {
         On::Discarded => format!("Whenever {noun} is discarded"),
         On::Played => format!("Whenever {noun} is played"),
         On::Summoned => format!("Whenever {noun} enters play"),
+        On::Targeted => format!("Whenever {noun} is aimed at"),
         On::TurnStart | On::TurnEnd => {
             let yours = t
                 .filter
