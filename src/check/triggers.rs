@@ -262,16 +262,7 @@ fn trigger(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> O
             TriggerKey::On => t.on = on(value, cx.diags)?,
             TriggerKey::Where => t.filter = cx.boolean(value),
             TriggerKey::Effects => t.effects = cx.effect_list(value).unwrap_or_default(),
-            TriggerKey::Text => match value.kind {
-                Kind::Str(s) => t.text = Some(s.to_string()),
-                _ => {
-                    cx.error(Diagnostic::new(
-                        Code::WrongType,
-                        value.span,
-                        format!("`:text` is a string, found {}", value.describe()),
-                    ));
-                }
-            },
+            TriggerKey::Text => t.text = text(value, cx.diags),
             TriggerKey::Attribute => t.attribute = cx.attribute_name(value),
             TriggerKey::Status => t.status = cx.trigger_status(value),
             TriggerKey::Zone => t.zone = cx.zone_name(value),
@@ -533,16 +524,7 @@ fn aura(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Opti
             AuraKey::Each => source = cx.source(value, "`:each`"),
             AuraKey::Where => filter = cx.with_self(|cx| cx.boolean(value)),
             AuraKey::Status => status = cx.trigger_status(value),
-            AuraKey::Text => match value.kind {
-                Kind::Str(s) => text = Some(s.to_string()),
-                _ => {
-                    cx.error(Diagnostic::new(
-                        Code::WrongType,
-                        value.span,
-                        format!("`:text` is a string, found {}", value.describe()),
-                    ));
-                }
-            },
+            AuraKey::Text => text = self::text(value, cx.diags),
         }
     }
     for key in [AuraKey::Each, AuraKey::Status] {
@@ -568,6 +550,21 @@ fn aura(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Opti
         text,
         span: form.span,
     })
+}
+
+/// `:text "…"`: how an ability reads; an error for anything but a string.
+fn text(value: &Form<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    match value.kind {
+        Kind::Str(s) => Some(s.to_string()),
+        _ => {
+            diags.push(Diagnostic::new(
+                Code::WrongType,
+                value.span,
+                format!("`:text` is a string, found {}", value.describe()),
+            ));
+            None
+        }
+    }
 }
 
 /// `[event :amount]`: a number of the event a trigger runs for.
