@@ -46,6 +46,8 @@ pub struct Definition {
     pub triggers: Vec<crate::check::triggers::Trigger>,
     /// Its static abilities (`:auras`).
     pub auras: Vec<crate::check::triggers::Aura>,
+    /// `:reaction`: when it is played out of turn, answering another card.
+    pub reaction: Option<crate::check::reactions::Reaction>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -153,6 +155,8 @@ pub struct Card {
     pub triggers: Vec<crate::check::triggers::Trigger>,
     /// What it gives while in play.
     pub auras: Vec<crate::check::triggers::Aura>,
+    /// When it is played out of turn, answering another seat's card.
+    pub reaction: Option<crate::check::reactions::Reaction>,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -175,6 +179,9 @@ impl std::fmt::Debug for Card {
         if !self.auras.is_empty() {
             d.field("auras", &self.auras);
         }
+        if let Some(reaction) = &self.reaction {
+            d.field("reaction", reaction);
+        }
         d.field("play", &self.play).finish()
     }
 }
@@ -192,6 +199,7 @@ impl Card {
                 effects: d.effects.clone(),
                 triggers: d.triggers.clone(),
                 auras: d.auras.clone(),
+                reaction: d.reaction.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -243,6 +251,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::OnLeave,
     DefKey::Keywords,
     DefKey::Auras,
+    DefKey::Reaction,
 ];
 
 /// The keys a named effect may use.
@@ -299,6 +308,12 @@ pub fn definition(
         this_card: zoned && kind == DefKind::Card,
         ..rules.scope()
     };
+    // A reaction's effects see the card it answers: its `:reaction` is read
+    // first, wherever it is written, so they are checked in its scope.
+    let reacts = pairs.iter().find(|(k, _)| *k == DefKey::Reaction);
+    let reaction = reacts.and_then(|(_, v)| check::reactions::reaction(v, &scope, diags));
+    let reacting = check::reactions::scope(&scope);
+    let effects_scope = if reacts.is_some() { &reacting } else { &scope };
     let mut name = None;
     let mut text = None;
     let mut effects = None;
@@ -352,7 +367,9 @@ pub fn definition(
                     format!("`:text` is a string, found {}", value.describe()),
                 )),
             },
-            DefKey::Effects => effects = check::effects(value, &scope, diags),
+            DefKey::Effects => effects = check::effects(value, effects_scope, diags),
+            // Read before the other keys.
+            DefKey::Reaction => {}
             DefKey::Triggers => {
                 triggers = check::triggers::triggers(value, &scope, diags).unwrap_or_default()
             }
@@ -407,6 +424,7 @@ pub fn definition(
         effects: effects?,
         triggers,
         auras,
+        reaction,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -770,6 +788,7 @@ fn status_definition(
         effects: Vec::new(),
         triggers: Vec::new(),
         auras: Vec::new(),
+        reaction: None,
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

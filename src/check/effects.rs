@@ -90,6 +90,9 @@ keys! {
         /// `:auras [{:each [:board :you] :status :rallied}]`: statuses it gives
         /// while in play (with `:zones`).
         Auras = "auras",
+        /// `:reaction {:on :played :where …}`: it is played out of turn, in
+        /// the window another seat's card opens (with `:zones`).
+        Reaction = "reaction",
     }
 }
 

@@ -687,6 +687,7 @@ fn row_without_definition(
         effects: Vec::new(),
         triggers: Vec::new(),
         auras: Vec::new(),
+        reaction: None,
         play: crate::check::defs::CardRules::default(),
         status: Some(StatusDef {
             polarity,

@@ -29,6 +29,7 @@ mod action;
 mod events;
 mod moments;
 mod queue;
+mod react;
 mod simultaneous;
 mod triggers;
 mod victory;
@@ -64,6 +65,10 @@ pub enum Phase {
     BetweenTurns,
     /// The game has ended.
     Over(Outcome),
+    /// Out of turn, the seat to act ([`TurnContext::current`]) may answer
+    /// the card being played with a reaction card of its hand, or pass
+    /// ([`Ability::Pass`]).
+    React,
 }
 
 /// Where a game is in its turns, apart from the game's state: whose turn,
@@ -223,6 +228,8 @@ pub struct Game<'r> {
     log: Option<Vec<GameEvent>>,
     /// The cards' triggers waiting and running, for a game whose cards have some.
     triggers: Option<Box<triggers::Triggers>>,
+    /// The reaction windows open, for a game (with `:zones`) whose deck has reactions.
+    react: Option<Box<react::Reactions>>,
 }
 
 impl<'r> Game<'r> {
@@ -348,6 +355,7 @@ impl<'r> Game<'r> {
             order_keys: Vec::new(),
             log: (log == Log::Keep).then(Vec::new),
             triggers: triggers::Triggers::new(rules, cards),
+            react: zoned.then(|| react::Reactions::new(cards)).flatten(),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -380,6 +388,7 @@ impl<'r> Game<'r> {
         self.play_again_pending = false;
         self.resume = None;
         self.simul = None;
+        self.close_windows();
         self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;
@@ -601,6 +610,7 @@ impl<'r> Game<'r> {
             }
             Phase::BetweenTurns => Ok(()),
             Phase::MustDiscard(_) => Err(Illegal::MustDiscard),
+            Phase::React => Err(Illegal::Reacting),
             Phase::Over(_) => Err(Illegal::Over),
         }
     }

@@ -507,6 +507,7 @@ impl ActionSpace {
                 (usize::from(i) < self.discards).then(|| self.hand + usize::from(i))
             }
             Ability::EndTurn => self.end_turn_index(),
+            Ability::Pass => None,
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -1273,9 +1274,11 @@ impl ObsLayout {
             Phase::Act => 0,
             Phase::MustDiscard(n) => i64::from(n),
             Phase::BetweenTurns | Phase::Over(_) => -1,
+            // Answering another seat's card, out of turn.
+            Phase::React => -2,
         };
-        let to_move =
-            ctx.current.index() == seat && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_));
+        let to_move = ctx.current.index() == seat
+            && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_) | Phase::React);
         let turn = [
             i64::from(ctx.turn),
             i64::from(ctx.round),

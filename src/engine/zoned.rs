@@ -69,7 +69,7 @@ impl<'r> Game<'r> {
     }
 
     /// The instance at position `i` of `seat`'s hand.
-    fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
+    pub(super) fn hand_instance(&self, seat: EntityId, i: usize) -> Option<EntityId> {
         let pile = self.hand_pile(seat)?;
         self.state.cards.as_deref()?.contents(pile).get(i).copied()
     }
@@ -281,6 +281,9 @@ impl<'r> Game<'r> {
         if action.actor != self.current || action.target.is_some() {
             return false;
         }
+        if self.phase == Phase::React {
+            return self.allowed_reaction(action);
+        }
         if action.ability == Ability::EndTurn {
             return self.rules.plays_many && self.phase == Phase::Act;
         }
@@ -291,7 +294,10 @@ impl<'r> Game<'r> {
         match (self.phase, action.ability) {
             (Phase::MustDiscard(_), Ability::Discard(_)) => def.play.discardable,
             (Phase::Act, Ability::Discard(_)) => def.play.discardable && self.may_discard(),
-            (Phase::Act, Ability::Card(_)) => self.affordable(card) && self.room_for(card),
+            // A reaction answers another seat's card: never played on its own.
+            (Phase::Act, Ability::Card(_)) => {
+                def.reaction.is_none() && self.affordable(card) && self.room_for(card)
+            }
             _ => false,
         }
     }
@@ -305,7 +311,7 @@ impl<'r> Game<'r> {
 
     /// Whether a card played to its `:to` zone finds room there, or that
     /// zone's `:overflow` takes it elsewhere; a card without `:to` always does.
-    fn room_for(&self, card: CardId) -> bool {
+    pub(super) fn room_for(&self, card: CardId) -> bool {
         let (Some(set), Some(table)) = (self.zone_set(), self.state.cards.as_deref()) else {
             return true;
         };
@@ -353,6 +359,10 @@ impl<'r> Game<'r> {
         if matches!(self.phase, Phase::BetweenTurns | Phase::Over(_)) {
             return false;
         }
+        // A seat answering a card may always pass.
+        if self.phase == Phase::React {
+            return true;
+        }
         let n = self.hand().len();
         let cards = (0..n).any(|i| {
             let (play, discard) = (self.play(i), self.discard(i));
@@ -394,6 +404,7 @@ impl<'r> Game<'r> {
             }
             Ability::Card(i) => self.play_zoned(usize::from(i)),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
+            Ability::Pass => self.pass_window(),
         }
         // Discards left to choose by what else ran (an action, a turn's
         // hooks) are offered before the next seat acts.
@@ -443,12 +454,46 @@ impl<'r> Game<'r> {
             entity,
             Some(seat),
         ));
-        // `:this-card` is this instance while its effects run.
-        if let Some(table) = self.state.cards.as_deref_mut() {
-            table.set_this_card(entity);
-        }
-        self.run_card(seat, card);
         self.set_trigger_source(outer);
+        // Other seats may answer it first: its play resumes once they have.
+        if self.react.is_some() && self.open_window(seat, card, entity) {
+            return;
+        }
+        self.resolve_played(seat, card, entity, false);
+    }
+
+    /// The rest of a card's play, once no seat answers it any more: its
+    /// effects run (unless a reaction `cancelled` it); from `:playing` it
+    /// goes to the discards; victory is checked; then, for the card of the
+    /// seat whose turn it is, the hand refills, its `:draw` draws, its
+    /// `:discard` must be discarded and the turn goes on; for a reaction,
+    /// the window it answered in goes on.
+    pub(super) fn resolve_played(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        entity: EntityId,
+        cancelled: bool,
+    ) {
+        let Some(set) = self.zone_set() else {
+            return;
+        };
+        let def = &self.cards[card.index()];
+        let hand = set.plays.unwrap_or(ZoneId::FIRST);
+        let answered = self.answered();
+        if !cancelled {
+            // The card is the `:source` of what its effects do.
+            let outer = self.set_trigger_source(Some(entity));
+            // `:this-card` is this instance while its effects run.
+            if let Some(table) = self.state.cards.as_deref_mut() {
+                table.set_this_card(entity);
+            }
+            match answered {
+                Some(answered) => self.run_reaction(seat, card, answered),
+                None => self.run_card(seat, card),
+            }
+            self.set_trigger_source(outer);
+        }
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();
         if playing.is_some()
@@ -459,10 +504,15 @@ impl<'r> Game<'r> {
         }
         self.check_victory();
         if matches!(self.phase, Phase::Over(_)) {
+            self.close_windows();
             return;
         }
         self.refill_all(seat);
         self.draw_into(seat, hand, usize::from(def.play.draw));
+        if answered.is_some() {
+            self.after_reaction();
+            return;
+        }
         self.play_again_pending = def.play.play_again;
         let must = match def.play.discard {
             0 => 0,
