@@ -302,6 +302,9 @@ impl Game<'_> {
             }
             _ => {}
         }
+        if self.phase == Phase::React || action.ability == Ability::Pass {
+            return Err(self.reaction_refusal(action));
+        }
         if let Ability::Action(id) = action.ability {
             return Err(self.action_refusal(id, action));
         }

@@ -18,7 +18,7 @@
 //! played on its owner's own initiative (in `Phase::Act`), since there is
 //! no card for it to answer.
 
-use super::{Ability, Action, CardId, Game, GameEvent, Phase};
+use super::{Ability, Action, CardId, Game, GameEvent, Illegal, Phase};
 use crate::ids::EntityId;
 
 /// What a game whose deck has reactions keeps: the windows open, innermost last.
@@ -318,5 +318,43 @@ impl Game<'_> {
                 return;
             }
         }
+    }
+
+    /// Why `action` is refused in a window, or, for a pass, outside one.
+    #[cold]
+    pub(super) fn reaction_refusal(&mut self, action: Action) -> Illegal {
+        let Some((answered, _)) = self.answering() else {
+            return Illegal::Refused(
+                "no card waits for an answer: there is nothing to pass on".to_string(),
+            );
+        };
+        if action.actor != self.current {
+            return Illegal::NotYourTurn(action.actor);
+        }
+        let answered = &self.cards[answered.index()].name;
+        let Ability::Card(i) = action.ability else {
+            return Illegal::Reacting;
+        };
+        let i = usize::from(i);
+        let Some(&card) = self.hand().get(i) else {
+            return Illegal::NoSuchCard(i);
+        };
+        let def = &self.cards[card.index()];
+        if def.reaction.is_none() {
+            return Illegal::Refused(format!(
+                "{} is not a reaction: answering {answered}, a seat plays a reaction or passes",
+                def.name
+            ));
+        }
+        if !self.affordable(card) {
+            let attr = def.play.pay_with.unwrap_or(crate::ids::AttrId::FIRST);
+            return Illegal::CannotAfford {
+                name: def.name.clone(),
+                cost: def.play.cost,
+                resource: self.rules.attributes[attr].clone(),
+                have: self.state.get(self.current, attr),
+            };
+        }
+        Illegal::Refused(format!("{} cannot answer {answered}", def.name))
     }
 }

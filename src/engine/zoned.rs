@@ -333,6 +333,10 @@ impl<'r> Game<'r> {
         }
         let def = &self.cards[card.index()];
         match action.ability {
+            Ability::Card(_) if def.reaction.is_some() => Some(Illegal::Zones(format!(
+                "{} is a reaction: it is played only in answer to another seat's card",
+                def.name
+            ))),
             Ability::Discard(_) if def.play.discardable && !self.may_discard() => {
                 Some(Illegal::Zones(
                     "the hand has no `:may-discard`: a card is discarded only when one says so"

@@ -35,6 +35,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
     Card {
         triggers: Vec::new(),
         auras: Vec::new(),
+        reaction: None,
         name: name.into(),
         text: String::new(),
         effects: def.effects,

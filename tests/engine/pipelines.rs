@@ -227,6 +227,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
             Card {
                 triggers: Vec::new(),
                 auras: Vec::new(),
+                reaction: None,
                 name: def.name,
                 text: String::new(),
                 effects: def.effects,

@@ -248,6 +248,7 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
     let deck = [Card {
         triggers: Vec::new(),
         auras: Vec::new(),
+        reaction: None,
         name: "Ghost".into(),
         text: String::new(),
         effects: Vec::new(),
