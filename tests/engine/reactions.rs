@@ -222,3 +222,45 @@ fn every_policy_plays_the_duel_to_its_end() {
         }
     }
 }
+
+#[test]
+fn the_action_space_has_a_pass_index_after_the_end_of_turn_and_the_answering_seat_s_mask_holds_it()
+{
+    use grimoire::engine::observe::{ActionSpace, Ranks};
+    let (rules, cards) = duel();
+    let space = ActionSpace::new(&rules, &cards).expect("space");
+    let end = space.end_turn_index().expect("a turn of many plays");
+    assert_eq!(space.pass_index(), Some(end + 1));
+    assert_eq!(
+        space.describe(&rules, end + 1).as_deref(),
+        Some("pass: let the card answered resolve")
+    );
+    let mut game = dealt(
+        &rules,
+        &cards,
+        &["Fireball"],
+        &["Coin", "Counterspell"],
+        (4, 2),
+    );
+    let ranks = Ranks::new(&rules);
+    let (mut legal, mut mask) = (Vec::new(), vec![0u8; space.len()]);
+    // p1's own turn: no pass.
+    space.mask(&mut game, &ranks, &mut legal, &mut mask);
+    assert_eq!(mask[end + 1], 0);
+    play(&mut game, "Fireball");
+    space.mask(&mut game, &ranks, &mut legal, &mut mask);
+    let marked: Vec<usize> = (0..space.len()).filter(|&i| mask[i] == 1).collect();
+    assert_eq!(marked, [1, end + 1], "Counterspell's slot and the pass");
+    assert_eq!(
+        space.action_at(&game, &ranks, end + 1),
+        Some(game.pass_action())
+    );
+    // A deck without reactions keeps the space it had.
+    let plain: Vec<Card> = cards
+        .iter()
+        .filter(|c| c.reaction.is_none())
+        .cloned()
+        .collect();
+    let space = ActionSpace::new(&rules, &plain).expect("space");
+    assert_eq!(space.pass_index(), None);
+}
