@@ -91,7 +91,7 @@ impl Triggers {
         cards: &[crate::check::defs::Card],
     ) -> Option<Box<Triggers>> {
         // Abilities are for cards kept in `:zones`; the classic play never has any.
-        if !rules.zones.as_ref().is_some_and(|z| !z.classic) {
+        if rules.zones.as_ref().is_none_or(|z| z.classic) {
             return None;
         }
         let keyworded = rules.keywords.iter().any(|k| !k.triggers.is_empty());
