@@ -264,3 +264,23 @@ fn the_action_space_has_a_pass_index_after_the_end_of_turn_and_the_answering_sea
     let space = ActionSpace::new(&rules, &plain).expect("space");
     assert_eq!(space.pass_index(), None);
 }
+
+#[test]
+fn random_answers_with_a_reaction_or_a_pass_alike() {
+    let (rules, cards) = duel();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..40u64 {
+        let mut game = Game::new(&rules, &cards, seed, Log::Skip).expect("game");
+        hand(&mut game, 0, &["Fireball"], 4);
+        hand(&mut game, 1, &["Counterspell"], 2);
+        play(&mut game, "Fireball");
+        let mut ai = Ai::new();
+        let choice = ai.choose(&mut game, Policy::Random).expect("a choice");
+        seen.insert(format!("{:?}", choice.ability));
+    }
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["Card(0)", "Pass"],
+        "both answers are drawn"
+    );
+}
