@@ -482,8 +482,11 @@ impl Game<'_> {
             if self.allowed(end) {
                 out.push(end);
             }
+            // The pass first: a player choosing among equals keeps the
+            // first, and a reaction no better than letting the card
+            // resolve is a reaction wasted.
             if self.phase == Phase::React {
-                out.push(self.pass_action());
+                out.insert(0, self.pass_action());
             }
         }
         self.actions_allowed(out, usize::MAX);

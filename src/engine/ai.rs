@@ -494,9 +494,9 @@ impl Ai {
         world.determinise(seat, &mut rng, &mut self.unseen);
         world.state.rng = rng;
         let mut best: Option<(i64, Action)> = None;
-        // The pass is last in the legal list: tried first, so a tie keeps it.
+        // The pass is first in the legal list: a tie keeps it.
         let legal = std::mem::take(&mut self.legal);
-        for &action in legal.iter().rev() {
+        for &action in &legal {
             let mut trial = world.clone();
             if trial.act(action).is_err() {
                 continue;

@@ -105,10 +105,10 @@ fn a_window_makes_the_answering_seat_the_one_to_act_with_its_reactions_and_a_pas
     let mut legal = Vec::new();
     game.legal(&mut legal);
     let abilities: Vec<Ability> = legal.iter().map(|a| a.ability).collect();
-    // Counterspell and Ward (hand positions 1 and 2), never the Coin; then the pass.
+    // The pass, then Counterspell and Ward (hand positions 1 and 2), never the Coin.
     assert_eq!(
         abilities,
-        [Ability::Card(1), Ability::Card(2), Ability::Pass]
+        [Ability::Pass, Ability::Card(1), Ability::Card(2)]
     );
     assert!(legal.iter().all(|a| a.actor == p(1)));
     // The other seat's card is not resolved yet: no damage.
@@ -182,6 +182,11 @@ fn windows_nest_no_deeper_than_the_trigger_depth() {
 /// What greedy chooses for p2 when p1 plays `name` at it, p2 holding a
 /// Counterspell and 2 mana, at `life` health.
 fn greedy_answer(name: &str, life: i64) -> Ability {
+    answer(name, life, Policy::Greedy)
+}
+
+/// What `policy` chooses for p2 when p1 plays `name` at it (see [`greedy_answer`]).
+fn answer(name: &str, life: i64, policy: Policy) -> Ability {
     let (rules, cards) = duel();
     let mut game = dealt(&rules, &cards, &[name], &["Counterspell"], (4, 2));
     let attr = rules.attribute("health").expect("health");
@@ -190,9 +195,7 @@ fn greedy_answer(name: &str, life: i64) -> Ability {
     play(&mut game, name);
     assert_eq!(game.ctx().current, p(1), "p2 is asked about {name}");
     let mut ai = Ai::new();
-    ai.choose(&mut game, Policy::Greedy)
-        .expect("a choice")
-        .ability
+    ai.choose(&mut game, policy).expect("a choice").ability
 }
 
 #[test]
@@ -200,6 +203,12 @@ fn greedy_counters_a_fireball_that_hurts_or_kills_it_and_lets_a_coin_resolve() {
     assert_eq!(greedy_answer("Fireball", 30), Ability::Card(0));
     assert_eq!(greedy_answer("Fireball", 6), Ability::Card(0));
     assert_eq!(greedy_answer("Coin", 30), Ability::Pass);
+}
+
+#[test]
+fn the_search_counters_a_fireball_and_lets_a_coin_resolve() {
+    assert_eq!(answer("Fireball", 30, Policy::Search), Ability::Card(0));
+    assert_eq!(answer("Coin", 30, Policy::Search), Ability::Pass);
 }
 
 #[test]
