@@ -320,6 +320,9 @@ pub enum CardVerb {
     /// zones (one per seat) moves, whole and in order, to the next seat's
     /// (`true`) or the previous seat's (`false`), all at once.
     Pass(Box<[crate::ids::ZoneId]>, bool),
+    /// `{:cancel :subject}`: the card a reaction answers is stopped: its
+    /// effects do not run (only in a reaction card's effects).
+    Cancel,
 }
 
 /// An effect on cards: `{:effected :you :draw 2}`, `{:move … :to …}`.

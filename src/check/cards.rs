@@ -44,6 +44,9 @@ keys! {
         Remove = "remove",
         /// `:pass [:pack]`: every seat's pile of a zone per seat moves to the next seat's (`:to`).
         Pass = "pass",
+        /// `:cancel :subject`: the card a reaction answers is stopped (a
+        /// reaction card's effects only).
+        Cancel = "cancel",
         /// `:effected :you`: the seat that draws, discards or looks.
         Effected = "effected",
         /// `:from ZONE`: the pile a draw or a discard takes from.
@@ -128,6 +131,7 @@ pub const VERBS: &[CardKey] = &[
     CardKey::Destroy,
     CardKey::Remove,
     CardKey::Pass,
+    CardKey::Cancel,
 ];
 
 /// Whether `form` is an effect map on cards: it has a verb's key.
@@ -145,7 +149,7 @@ fn keys_of(verb: CardKey) -> &'static [CardKey] {
         K::Look => &[K::Effected],
         K::Reveal => &[K::To],
         K::Create => &[K::To, K::At, K::Slot, K::Count],
-        K::Shuffle | K::Destroy | K::Remove => &[],
+        K::Shuffle | K::Destroy | K::Remove | K::Cancel => &[],
         K::Pass => &[K::To],
         _ => &[],
     }
@@ -218,6 +222,10 @@ impl<'a, 'r> Checker<'_, 'r> {
         if self.diags.len() > before {
             return None;
         }
+        if verb == CardKey::Cancel && !self.scope.in_reaction {
+            self.error(cancel_outside_reaction(key_span));
+            return None;
+        }
         let find = |key: CardKey| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         let effected = match find(CardKey::Effected) {
             Some(v) => self.entity(v),
@@ -262,6 +270,7 @@ impl<'a, 'r> Checker<'_, 'r> {
                     CardKey::Move => (CardVerb::Move, Some(self.dest(form, &find)?)),
                     CardKey::Look => (CardVerb::Look, None),
                     CardKey::Destroy => (CardVerb::Destroy, None),
+                    CardKey::Cancel => (CardVerb::Cancel, None),
                     _ => (CardVerb::Remove, None),
                 };
                 (card_op(verb, Some(cards), to), Int::Lit(0))
@@ -1387,4 +1396,16 @@ pub fn unknown_card(name: &CardName, known: &[String]) -> Diagnostic {
         format!("\"{s}\"")
     })
     .with_help_if_none(help)
+}
+
+/// E0408: `{:cancel …}` outside a reaction card's effects, where there is no
+/// card being answered to stop.
+fn cancel_outside_reaction(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::CancelOutsideReaction,
+        span,
+        "`:cancel` stops the card a reaction answers: only a reaction card's effects may use it",
+    )
+    .with_label("not in a reaction")
+    .with_help("give the card `:reaction {:on :played :where …}`, or remove this effect")
 }

@@ -48,6 +48,8 @@ pub struct Definition {
     pub auras: Vec<crate::check::triggers::Aura>,
     /// What it aims at, and when it may or must be played.
     pub aims: Aims,
+    /// `:reaction`: when it is played out of turn, answering another card.
+    pub reaction: Option<crate::check::reactions::Reaction>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -178,6 +180,8 @@ pub struct Card {
     pub auras: Vec<crate::check::triggers::Aura>,
     /// What it aims at, and when it may or must be played.
     pub aims: Aims,
+    /// When it is played out of turn, answering another seat's card.
+    pub reaction: Option<crate::check::reactions::Reaction>,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -203,6 +207,9 @@ impl std::fmt::Debug for Card {
         if self.aims != Aims::default() {
             d.field("aims", &self.aims);
         }
+        if let Some(reaction) = &self.reaction {
+            d.field("reaction", reaction);
+        }
         d.field("play", &self.play).finish()
     }
 }
@@ -221,6 +228,7 @@ impl Card {
                 triggers: d.triggers.clone(),
                 auras: d.auras.clone(),
                 aims: d.aims.clone(),
+                reaction: d.reaction.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -276,6 +284,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::PlayableWhen,
     DefKey::ForcedWhen,
     DefKey::Choose,
+    DefKey::Reaction,
 ];
 
 /// The keys a named effect may use.
@@ -352,6 +361,22 @@ pub fn definition(
         choosable,
         ..scope
     };
+    // A reaction's effects see the card it answers: its `:reaction` is read
+    // first, wherever it is written, so they are checked in its scope.
+    let reacts = pairs.iter().find(|(k, _)| *k == DefKey::Reaction);
+    let reaction = reacts.and_then(|(_, v)| check::reactions::reaction(v, &scope, diags));
+    let reacting = check::reactions::scope(&scope);
+    let effects_scope = if reacts.is_some() { &reacting } else { &aimed };
+    if reacts.is_some() && !aims.targets.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::KeyNotHere,
+                form.span,
+                "a reaction aims at the card it answers (`:subject`): it takes no `:targets`",
+            )
+            .with_label("a reaction with targets"),
+        );
+    }
     let mut name = None;
     let mut text = None;
     let mut effects = None;
@@ -405,9 +430,9 @@ pub fn definition(
                     format!("`:text` is a string, found {}", value.describe()),
                 )),
             },
-            DefKey::Effects => effects = check::effects(value, &aimed, diags),
+            DefKey::Effects => effects = check::effects(value, effects_scope, diags),
             // Read above.
-            DefKey::Targets | DefKey::Choose => {}
+            DefKey::Targets | DefKey::Choose | DefKey::Reaction => {}
             DefKey::PlayableWhen => aims.playable = check::targets::playable(value, &scope, diags),
             DefKey::ForcedWhen => aims.forced = check::targets::forced(value, &scope, diags),
             DefKey::Triggers => {
@@ -465,6 +490,7 @@ pub fn definition(
         triggers,
         auras,
         aims,
+        reaction,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -830,6 +856,7 @@ fn status_definition(
         triggers: Vec::new(),
         auras: Vec::new(),
         aims: Aims::default(),
+        reaction: None,
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

@@ -98,6 +98,9 @@ keys! {
         ForcedWhen = "forced-when",
         /// `:choose :mode`: it is played with one option of that set of `:choices` (with `:zones`).
         Choose = "choose",
+        /// `:reaction {:on :played :where …}`: it is played out of turn, in
+        /// the window another seat's card opens (with `:zones`).
+        Reaction = "reaction",
     }
 }
 

@@ -688,6 +688,7 @@ fn row_without_definition(
         triggers: Vec::new(),
         auras: Vec::new(),
         aims: crate::check::defs::Aims::default(),
+        reaction: None,
         play: crate::check::defs::CardRules::default(),
         status: Some(StatusDef {
             polarity,

@@ -35,6 +35,7 @@ mod flow;
 mod names;
 mod numbers;
 mod rare_ops;
+pub mod reactions;
 mod scope;
 pub mod targets;
 pub mod triggers;

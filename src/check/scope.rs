@@ -58,6 +58,9 @@ pub struct Scope<'r> {
     pub this_card: bool,
     /// True in a trigger, where `[event :amount]` reads the event it runs for.
     pub in_trigger: bool,
+    /// True in a reaction card's effects, where `{:cancel :subject}` may stop
+    /// the card it answers.
+    pub in_reaction: bool,
 }
 
 /// Where `[choice :field]` may be read, and which fields.

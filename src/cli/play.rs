@@ -372,6 +372,9 @@ fn run_game(
 /// `q` quits; beside a hand, the rule set's legal actions, `a N` using one.
 fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> Option<Action> {
     let rules = game.rules();
+    if game.ctx().phase == Phase::React {
+        return ask_react(game, input, output);
+    }
     if game.hand().is_empty() && !rules.actions.is_empty() {
         return ask_action(game, input, output);
     }
@@ -517,6 +520,52 @@ fn ask_aim(game: &mut Game<'_>, i: usize, input: &mut dyn BufRead, output: &mut 
             Some(&a) => return Aim::Chosen(a),
             None => {
                 let _ = writeln!(output, "type a number from 1 to {}, or b", plays.len());
+            }
+        }
+    }
+}
+
+/// Asks the person whether to answer the card another seat is playing:
+/// `N` plays the reaction in slot N, `p` passes, `q` quits.
+fn ask_react(
+    game: &mut Game<'_>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Option<Action> {
+    let seat = game.ctx().current;
+    let Some((card, player)) = game.answering() else {
+        return Some(game.pass_action());
+    };
+    let c = &game.cards()[card.index()];
+    loop {
+        let mut prompt = hand_prompt(game);
+        let _ = write!(
+            prompt,
+            "{} may respond to {}'s {}: {}\nplay a reaction with N, or pass with p, quit with q > ",
+            game.entity_name(seat),
+            game.entity_name(player),
+            c.name,
+            c.text
+        );
+        let line = answer(&prompt, input, output)?;
+        let action = match line.trim() {
+            "p" => game.pass_action(),
+            number => match number.parse::<usize>() {
+                Ok(i) if i >= 1 && i <= game.hand().len() => game.play(i - 1),
+                _ => {
+                    let _ = writeln!(
+                        output,
+                        "type a card number from 1 to {}, or p to pass",
+                        game.hand().len()
+                    );
+                    continue;
+                }
+            },
+        };
+        match game.check(action) {
+            Ok(()) => return Some(action),
+            Err(e) => {
+                let _ = writeln!(output, "{e}");
             }
         }
     }

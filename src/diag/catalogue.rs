@@ -1369,6 +1369,23 @@ pub fn explain(code: Code) -> Explanation {
             r#"{:card "Conjure" :kind :spell :type :mana :cost 3
  :effects [{:create "Wisp" :to [:board :you] :count 2}]}"#,
         ),
+        Code::CancelOutsideReaction => (
+            "`:cancel` outside a reaction",
+            "`{:cancel :subject}` stops the card a reaction answers: its \
+             effects do not run and it goes where a played card goes. Only a \
+             card with `:reaction` is played in answer to another, so only its \
+             effects may cancel; a hook, a trigger or another card has no card \
+             to stop.",
+            "Give the card `:reaction {:on :played :where …}` (it is then \
+             played out of turn, when another seat plays a card), or remove \
+             the effect.",
+            Input::Definitions("tests/data/reactions/rules/duel.edn"),
+            r#"{:card "Dispel" :kind :spell :type :mana :cost 2
+ :effects [{:cancel :subject}]}"#,
+            r#"{:card "Dispel" :kind :spell :type :mana :cost 2
+ :reaction {:on :played :where [= :source :other]}
+ :effects [{:cancel :subject}]}"#,
+        ),
         Code::EmptyModifier => (
             "a modifier that changes nothing",
             "A status's modifier of an attribute has neither `:add` nor `:mul`.",

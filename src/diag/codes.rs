@@ -280,6 +280,8 @@ codes! {
     BaseDisagrees = "E0406",
     /// `{:create "Wsip"}`, `[named :self "Gaurd"]`: a card name no card of the deck has.
     UnknownCardName = "E0407",
+    /// `{:cancel :subject}` in effects that are not a reaction card's.
+    CancelOutsideReaction = "E0408",
 
     // E05xx: spreadsheets and markdown tables.
     /// A spreadsheet cell whose opening quote is never closed.

@@ -151,7 +151,7 @@ impl Game<'_> {
                     }
                 }
             }
-            Ability::Action(_) | Ability::EndTurn => {}
+            Ability::Action(_) | Ability::EndTurn | Ability::Pass => {}
         }
         Ok(())
     }

@@ -20,6 +20,8 @@ pub enum Ability {
     Action(ActionId),
     /// End the turn (`:turns {:plays :many}`: a seat plays until it says so).
     EndTurn,
+    /// Let the card being played resolve without answering it ([`Phase::React`]).
+    Pass,
 }
 
 /// An ability used: what, by whom, on whom.
@@ -43,7 +45,7 @@ impl Action {
     pub fn hand_position(self) -> usize {
         match self.ability {
             Ability::Card(i) | Ability::Discard(i) => usize::from(i),
-            Ability::Action(_) | Ability::EndTurn => usize::MAX,
+            Ability::Action(_) | Ability::EndTurn | Ability::Pass => usize::MAX,
         }
     }
 }
@@ -75,6 +77,9 @@ pub enum Illegal {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// A seat must first answer the card being played, or pass.
+    #[error("a card waits for an answer: play a reaction or pass")]
+    Reacting,
     /// The turn has ended and the next has not begun.
     #[error("the turn has ended")]
     BetweenTurns,
@@ -157,7 +162,7 @@ impl Game<'_> {
                 .hand()
                 .get(usize::from(i))
                 .is_some_and(|&c| self.chancy(c)),
-            Ability::Discard(_) | Ability::EndTurn => false,
+            Ability::Discard(_) | Ability::EndTurn | Ability::Pass => false,
             Ability::Action(id) => self.rules.actions.get(id).is_some_and(|a| a.draws),
         }
     }
@@ -219,12 +224,12 @@ impl Game<'_> {
             return false;
         };
         match (self.phase, action.ability) {
-            (Phase::Over(_) | Phase::BetweenTurns, _)
+            (Phase::Over(_) | Phase::BetweenTurns | Phase::React, _)
             | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
             (_, Ability::Discard(_)) => self.cards[card.index()].play.discardable,
             (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
             // Past the hand: the lookup above has already refused it.
-            (_, Ability::EndTurn) => false,
+            (_, Ability::EndTurn | Ability::Pass) => false,
         }
     }
 
@@ -296,6 +301,9 @@ impl Game<'_> {
                 return Err(Illegal::MustDiscard);
             }
             _ => {}
+        }
+        if self.phase == Phase::React || action.ability == Ability::Pass {
+            return Err(self.reaction_refusal(action));
         }
         if let Ability::Action(id) = action.ability {
             return Err(self.action_refusal(id, action));
@@ -436,7 +444,7 @@ impl Game<'_> {
             .map(|a| {
                 let name = match a.ability {
                     Ability::Action(id) => rules.actions.get(id).map_or("", |d| d.name.as_str()),
-                    Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn => "",
+                    Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn | Ability::Pass => "",
                 };
                 match a.target {
                     Some(t) => format!(" {name} {}", self.entity_name(t)),
@@ -474,9 +482,17 @@ impl Game<'_> {
                 out.push(a);
             }
         }
-        let end = self.end_turn_action();
-        if self.zoned && self.allowed(end) {
-            out.push(end);
+        if self.zoned {
+            let end = self.end_turn_action();
+            if self.allowed(end) {
+                out.push(end);
+            }
+            // The pass first: a player choosing among equals keeps the
+            // first, and a reaction no better than letting the card
+            // resolve is a reaction wasted.
+            if self.phase == Phase::React {
+                out.insert(0, self.pass_action());
+            }
         }
         self.actions_allowed(out, usize::MAX);
     }
@@ -559,7 +575,7 @@ impl Game<'_> {
                 .iter()
                 .any(|&c| discardable(c) || zones.affordable(&self.state, self.current, c)),
             Phase::MustDiscard(_) => hand.iter().any(|&c| discardable(c)),
-            Phase::BetweenTurns | Phase::Over(_) => false,
+            Phase::BetweenTurns | Phase::Over(_) | Phase::React => false,
         };
         if cards || self.rules.actions.is_empty() {
             return cards;

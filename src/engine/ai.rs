@@ -192,6 +192,9 @@ impl Ai {
                 if self.legal.is_empty() {
                     return None;
                 }
+                if game.phase == Phase::React {
+                    return Some(self.greedy_react(game));
+                }
                 Some(self.greedy(game))
             }
             Policy::Search => {
@@ -210,6 +213,10 @@ impl Ai {
     /// the random policy of `:cards` alone makes over the same hand.
     fn random_zoned(&mut self, game: &mut Game<'_>) -> Option<Action> {
         game.legal(&mut self.legal);
+        // Answering a card: any reaction, or the pass, alike.
+        if game.phase == Phase::React && !self.legal.is_empty() {
+            return Some(self.legal[game.state.rng.random_range(0..self.legal.len())]);
+        }
         let count = |f: fn(Ability) -> bool| self.legal.iter().filter(|a| f(a.ability)).count();
         // Plays come first in the legal list, then discards, then ending the turn.
         let plays = count(|a| matches!(a, Ability::Card(_)));
@@ -415,7 +422,7 @@ impl Ai {
                         let draws = rules.actions[id].draws;
                         (if draws { CHANCE_SAMPLES } else { 1 }, false)
                     }
-                    Ability::Discard(_) | Ability::EndTurn => continue,
+                    Ability::Discard(_) | Ability::EndTurn | Ability::Pass => continue,
                 };
                 let mut trial = |scratch: &mut State| {
                     copy(scratch);
@@ -469,6 +476,41 @@ impl Ai {
             }
             _ => self.worst_card(game),
         }
+    }
+
+    /// [`Policy::Greedy`] answering a card ([`Phase::React`]): the pass and
+    /// each reaction are played in one world dealt from the seat's view,
+    /// the window played out (every later answer a pass) until the card
+    /// answered has resolved, and scored for the seat. A reaction is
+    /// chosen only when it scores better than letting the card resolve:
+    /// no counter is spent on a card that does the seat no harm.
+    fn greedy_react(&mut self, game: &Game<'_>) -> Action {
+        let seat = game.current;
+        let depth = game.window_depth();
+        let deal: u64 = game.state.rng.clone().random();
+        let mut world = game.clone();
+        world.log = None;
+        let mut rng = Rng::seed_from_u64(deal ^ WORLD);
+        world.determinise(seat, &mut rng, &mut self.unseen);
+        world.state.rng = rng;
+        let mut best: Option<(i64, Action)> = None;
+        // The pass is first in the legal list: a tie keeps it.
+        let legal = std::mem::take(&mut self.legal);
+        for &action in &legal {
+            let mut trial = world.clone();
+            if trial.act(action).is_err() {
+                continue;
+            }
+            trial.play_window_out(depth);
+            let s = self
+                .settled(&trial, seat)
+                .unwrap_or_else(|| self.worth(&mut trial, seat));
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, action));
+            }
+        }
+        self.legal = legal;
+        best.map_or(game.pass_action(), |(_, a)| a)
     }
 
     /// The discard a greedy player makes: the card furthest from affordable.

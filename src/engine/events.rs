@@ -292,6 +292,20 @@ pub enum GameEvent {
     },
     /// The game ended.
     Ended(Outcome),
+    /// A seat asked to answer a card with a reaction let it resolve.
+    Declined {
+        /// Who passed.
+        seat: EntityId,
+        /// The card it let resolve.
+        card: CardId,
+    },
+    /// A card was cancelled by a reaction: its effects do not run.
+    Cancelled {
+        /// The card cancelled.
+        card: CardId,
+        /// The reaction that cancelled it.
+        by: CardId,
+    },
 }
 
 impl Game<'_> {

@@ -294,7 +294,8 @@ impl Monitor {
                         }
                     }
                     Ability::Discard(i) if usize::from(i) < hand.len() => held -= 1,
-                    Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn => {}
+                    Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn | Ability::Pass => {
+                    }
                 }
             }
             self.before.push((held, draw));

@@ -49,6 +49,7 @@ pub fn action_words(
     let what = match action.ability {
         Ability::Action(id) => rules.actions.get(id).map_or("?", |a| a.name.as_str()),
         Ability::EndTurn => "end the turn",
+        Ability::Pass => "pass",
         Ability::Card(_) | Ability::Discard(_) => "?",
     };
     let mut what = match action.target {
@@ -373,9 +374,10 @@ fn render_event<'n>(
                                 .get(id)
                                 .and_then(|def| def.refused.get(usize::from(i)))
                                 .map_or_else(String::new, |(_, reason)| reason.clone()),
-                            Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn => {
-                                String::new()
-                            }
+                            Ability::Card(_)
+                            | Ability::Discard(_)
+                            | Ability::EndTurn
+                            | Ability::Pass => String::new(),
                         },
                     };
                     writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")
@@ -508,6 +510,14 @@ fn render_event<'n>(
                 "  {} choose at once, unseen",
                 crate::diag::list_and(names)
             );
+        }
+        GameEvent::Declined { seat: s, card } => {
+            let name = &cards[card.index()].name;
+            let _ = writeln!(out, "  {} lets {name} resolve", seat(s));
+        }
+        GameEvent::Cancelled { card, by } => {
+            let (name, by) = (&cards[card.index()].name, &cards[by.index()].name);
+            let _ = writeln!(out, "  {name} is cancelled by {by}");
         }
         GameEvent::OutOfBudget(at) => {
             let _ = writeln!(out, "out of budget at {}", place_words(rules, cards, at));

@@ -30,6 +30,7 @@ mod aims;
 mod events;
 mod moments;
 mod queue;
+mod react;
 mod simultaneous;
 mod triggers;
 mod victory;
@@ -65,6 +66,10 @@ pub enum Phase {
     BetweenTurns,
     /// The game has ended.
     Over(Outcome),
+    /// Out of turn, the seat to act ([`TurnContext::current`]) may answer
+    /// the card being played with a reaction card of its hand, or pass
+    /// ([`Ability::Pass`]).
+    React,
 }
 
 /// Where a game is in its turns, apart from the game's state: whose turn,
@@ -226,6 +231,8 @@ pub struct Game<'r> {
     triggers: Option<Box<triggers::Triggers>>,
     /// Whether some card has targets, play conditions or a forced play.
     aims: bool,
+    /// The reaction windows open, for a game (with `:zones`) whose deck has reactions.
+    react: Option<Box<react::Reactions>>,
 }
 
 impl<'r> Game<'r> {
@@ -354,6 +361,7 @@ impl<'r> Game<'r> {
             aims: cards
                 .iter()
                 .any(|c| c.aims != crate::check::defs::Aims::default()),
+            react: zoned.then(|| react::Reactions::new(cards)).flatten(),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -386,6 +394,7 @@ impl<'r> Game<'r> {
         self.play_again_pending = false;
         self.resume = None;
         self.simul = None;
+        self.close_windows();
         self.actions_this_turn = 0;
         self.changed = true;
         self.dirty = u64::MAX;
@@ -607,6 +616,7 @@ impl<'r> Game<'r> {
             }
             Phase::BetweenTurns => Ok(()),
             Phase::MustDiscard(_) => Err(Illegal::MustDiscard),
+            Phase::React => Err(Illegal::Reacting),
             Phase::Over(_) => Err(Illegal::Over),
         }
     }

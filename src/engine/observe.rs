@@ -15,7 +15,10 @@
 //!    to choose), else none ([`ActionSpace::discard_slots`]);
 //! 3. then, with `:turns {:plays :many}`, one index that ends the turn
 //!    ([`ActionSpace::end_turn_index`]);
-//! 4. then one block per action of `:actions`, in declaration order:
+//! 4. then, with `:zones` and a deck holding a `:reaction` card, one index
+//!    that passes in a reaction window, letting the card answered resolve
+//!    ([`ActionSpace::pass_index`]); a reaction itself is played by its hand slot;
+//! 5. then one block per action of `:actions`, in declaration order:
 //!    actor rank × target rank × option, the option varying fastest.
 //!
 //! An entity's **rank** is its place among the entities of its kind in the
@@ -391,6 +394,8 @@ pub struct ActionSpace {
     discards: usize,
     /// Whether index `H + discards` ends the turn (`:turns {:plays :many}`).
     end_turn: bool,
+    /// Whether the index after it passes in a reaction window (a deck with reactions).
+    pass: bool,
     blocks: Vec<Block>,
     len: usize,
     ranks: KindRanks,
@@ -418,7 +423,9 @@ impl ActionSpace {
             }
         };
         let end_turn = rules.plays_many;
-        let mut start = hand + discards + usize::from(end_turn);
+        let zoned = rules.zones.as_ref().is_some_and(|z| !z.classic);
+        let pass = zoned && cards.iter().any(|c| c.reaction.is_some());
+        let mut start = hand + discards + usize::from(end_turn) + usize::from(pass);
         let mut blocks = Vec::with_capacity(rules.actions.len());
         for (id, def) in rules.actions.iter_ids() {
             let set = def.choose.and_then(|c| rules.choices.get(c));
@@ -457,6 +464,7 @@ impl ActionSpace {
             hand,
             discards,
             end_turn,
+            pass,
             blocks,
             len: start,
             ranks,
@@ -494,6 +502,13 @@ impl ActionSpace {
         self.end_turn.then_some(self.hand + self.discards)
     }
 
+    /// The index that passes in a reaction window, letting the card
+    /// answered resolve (a deck with `:reaction` cards), if there is one.
+    pub fn pass_index(&self) -> Option<usize> {
+        self.pass
+            .then_some(self.hand + self.discards + usize::from(self.end_turn))
+    }
+
     /// How many ranks each kind has, by kind.
     pub fn rank_caps(&self) -> &[usize] {
         &self.ranks.caps
@@ -507,6 +522,7 @@ impl ActionSpace {
                 (usize::from(i) < self.discards).then(|| self.hand + usize::from(i))
             }
             Ability::EndTurn => self.end_turn_index(),
+            Ability::Pass => self.pass_index(),
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -564,6 +580,9 @@ impl ActionSpace {
         if self.end_turn_index() == Some(i) {
             return Some(game.end_turn_action());
         }
+        if self.pass_index() == Some(i) {
+            return Some(game.pass_action());
+        }
         let (b, actor, target, option) = self.decompose(i)?;
         let actor = ranks.entity(b.actor, actor)?;
         let target = match b.target {
@@ -589,6 +608,9 @@ impl ActionSpace {
         }
         if self.end_turn_index() == Some(i) {
             return Some("end the turn".to_string());
+        }
+        if self.pass_index() == Some(i) {
+            return Some("pass: let the card answered resolve".to_string());
         }
         let (b, actor, target, option) = self.decompose(i)?;
         let mut text = format!(
@@ -623,7 +645,7 @@ impl ActionSpace {
                 None => format!("{fixed} (empty)"),
             });
         }
-        if self.end_turn_index() == Some(i) {
+        if self.end_turn_index() == Some(i) || self.pass_index() == Some(i) {
             return Some(fixed);
         }
         Some(match self.action_at(game, ranks, i) {
@@ -863,13 +885,24 @@ impl ObsLayout {
         let seat_at = b.add("seat", &[seats], "which seat observes: a one-hot", |_| {
             (0, 1)
         });
+        // A deck with reactions has one more phase, -2: answering a card.
+        let reacts = space.pass_index().is_some();
         let turn_at = b.add(
             "turn",
             &[5],
-            "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
-             discarded, -1 between turns or once the game is over); the actions taken this \
-             turn; 1 when the observer is to move",
-            |i| [(0, BOUND), (0, BOUND), (-1, 255), (0, BOUND), (0, 1)][i],
+            if reacts {
+                "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
+                 discarded, -1 between turns or once the game is over, -2 while answering \
+                 another seat's card); the actions taken this turn; 1 when the observer is to move"
+            } else {
+                "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
+                 discarded, -1 between turns or once the game is over); the actions taken this \
+                 turn; 1 when the observer is to move"
+            },
+            |i| {
+                let low = if reacts { -2 } else { -1 };
+                [(0, BOUND), (0, BOUND), (low, 255), (0, BOUND), (0, 1)][i]
+            },
         );
         let turn_kind_at = (rules.turn_kinds.len() > 1).then(|| {
             b.add(
@@ -1275,9 +1308,11 @@ impl ObsLayout {
             Phase::Act => 0,
             Phase::MustDiscard(n) => i64::from(n),
             Phase::BetweenTurns | Phase::Over(_) => -1,
+            // Answering another seat's card, out of turn.
+            Phase::React => -2,
         };
-        let to_move =
-            ctx.current.index() == seat && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_));
+        let to_move = ctx.current.index() == seat
+            && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_) | Phase::React);
         let turn = [
             i64::from(ctx.turn),
             i64::from(ctx.round),

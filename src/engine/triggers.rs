@@ -358,7 +358,7 @@ impl<'r> Game<'r> {
     /// set, and the roles of a trigger: `controller`'s seat's, then
     /// `:subject` and `:source`; what `:this-card` and the numbers were is
     /// put back after.
-    fn trigger_frame<R>(
+    pub(super) fn trigger_frame<R>(
         &mut self,
         bearer: EntityId,
         controller: EntityId,

@@ -304,6 +304,9 @@ impl<'r> Game<'r> {
         if action.actor != self.current {
             return false;
         }
+        if self.phase == Phase::React {
+            return self.allowed_reaction(action);
+        }
         if (action.target.is_some() || self.aimed())
             && matches!(action.ability, Ability::Card(_) | Ability::Discard(_))
         {
@@ -319,7 +322,10 @@ impl<'r> Game<'r> {
         match (self.phase, action.ability) {
             (Phase::MustDiscard(_), Ability::Discard(_)) => def.play.discardable,
             (Phase::Act, Ability::Discard(_)) => def.play.discardable && self.may_discard(),
-            (Phase::Act, Ability::Card(_)) => self.affordable(card) && self.room_for(card),
+            // A reaction answers another seat's card: never played on its own.
+            (Phase::Act, Ability::Card(_)) => {
+                def.reaction.is_none() && self.affordable(card) && self.room_for(card)
+            }
             _ => false,
         }
     }
@@ -389,7 +395,7 @@ impl<'r> Game<'r> {
 
     /// Whether a card played to its `:to` zone finds room there, or that
     /// zone's `:overflow` takes it elsewhere; a card without `:to` always does.
-    fn room_for(&self, card: CardId) -> bool {
+    pub(super) fn room_for(&self, card: CardId) -> bool {
         let (Some(set), Some(table)) = (self.zone_set(), self.state.cards.as_deref()) else {
             return true;
         };
@@ -414,6 +420,10 @@ impl<'r> Game<'r> {
             return Some(refusal);
         }
         match action.ability {
+            Ability::Card(_) if def.reaction.is_some() => Some(Illegal::Zones(format!(
+                "{} is a reaction: it is played only in answer to another seat's card",
+                def.name
+            ))),
             Ability::Discard(_) if def.play.discardable && !self.may_discard() => {
                 Some(Illegal::Zones(
                     "the hand has no `:may-discard`: a card is discarded only when one says so"
@@ -439,6 +449,10 @@ impl<'r> Game<'r> {
     pub(super) fn has_action_zoned(&mut self) -> bool {
         if matches!(self.phase, Phase::BetweenTurns | Phase::Over(_)) {
             return false;
+        }
+        // A seat answering a card may always pass.
+        if self.phase == Phase::React {
+            return true;
         }
         let n = self.hand().len();
         let mut plays = Vec::new();
@@ -486,6 +500,7 @@ impl<'r> Game<'r> {
             }
             Ability::Card(i) => self.play_zoned(usize::from(i), action.target, action.choice),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
+            Ability::Pass => self.pass_window(),
         }
         // Discards left to choose by what else ran (an action, a turn's
         // hooks) are offered before the next seat acts.
@@ -540,12 +555,48 @@ impl<'r> Game<'r> {
             entity,
             Some(seat),
         ));
-        // `:this-card` is this instance while its effects run.
-        if let Some(table) = self.state.cards.as_deref_mut() {
-            table.set_this_card(entity);
-        }
-        self.run_card_aimed(seat, card, entity, chosen, choice);
         self.set_trigger_source(outer);
+        // Other seats may answer it first: its play resumes once they have.
+        let aim = (chosen, choice);
+        if self.react.is_some() && self.open_window(seat, card, entity, aim) {
+            return;
+        }
+        self.resolve_played(seat, card, entity, false, aim);
+    }
+
+    /// The rest of a card's play, once no seat answers it any more: its
+    /// effects run (unless a reaction `cancelled` it); from `:playing` it
+    /// goes to the discards; victory is checked; then, for the card of the
+    /// seat whose turn it is, the hand refills, its `:draw` draws, its
+    /// `:discard` must be discarded and the turn goes on; for a reaction,
+    /// the window it answered in goes on.
+    pub(super) fn resolve_played(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        entity: EntityId,
+        cancelled: bool,
+        (chosen, choice): (Option<EntityId>, Option<crate::ids::OptionId>),
+    ) {
+        let Some(set) = self.zone_set() else {
+            return;
+        };
+        let def = &self.cards[card.index()];
+        let hand = set.plays.unwrap_or(ZoneId::FIRST);
+        let answered = self.answered();
+        if !cancelled {
+            // The card is the `:source` of what its effects do.
+            let outer = self.set_trigger_source(Some(entity));
+            // `:this-card` is this instance while its effects run.
+            if let Some(table) = self.state.cards.as_deref_mut() {
+                table.set_this_card(entity);
+            }
+            match answered {
+                Some(answered) => self.run_reaction(seat, card, answered),
+                None => self.run_card_aimed(seat, card, entity, chosen, choice),
+            }
+            self.set_trigger_source(outer);
+        }
         let playing = self.pile(set.playing, seat);
         let table = self.state.cards.as_deref();
         if playing.is_some()
@@ -556,10 +607,15 @@ impl<'r> Game<'r> {
         }
         self.check_victory();
         if matches!(self.phase, Phase::Over(_)) {
+            self.close_windows();
             return;
         }
         self.refill_all(seat);
         self.draw_into(seat, hand, usize::from(def.play.draw));
+        if answered.is_some() {
+            self.after_reaction();
+            return;
+        }
         self.play_again_pending = def.play.play_again;
         let must = match def.play.discard {
             0 => 0,

@@ -502,6 +502,15 @@ fn apply_op(
                 });
             }
         }
+        CardVerb::Cancel => {
+            if let Some(cards) = &op.cards {
+                each_card(state, frame, cards, |state, card| {
+                    if let Some(t) = table(state) {
+                        t.cancel(card);
+                    }
+                });
+            }
+        }
         CardVerb::Remove => {
             let (Some(set), Some(cards)) = (rules.zones.as_ref(), &op.cards) else {
                 return;

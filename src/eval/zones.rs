@@ -115,6 +115,9 @@ pub struct CardTable {
     /// The discards effects left for their seats to choose (`:pick :chosen`),
     /// in order, for the engine to offer once the effects are done.
     requests: Vec<CardRequest>,
+    /// The cards reactions' `{:cancel …}` stopped, each with the instance
+    /// whose effects did, for the engine to take once those effects are done.
+    cancelled: Vec<(EntityId, EntityId)>,
     /// The cards loops and selections go through, each one's above the
     /// last's: a snapshot taken as each begins, so none allocates.
     pub(super) scratch: Vec<EntityId>,
@@ -147,6 +150,7 @@ impl CardTable {
             event: [0; 2],
             entered: Vec::new(),
             requests: Vec::new(),
+            cancelled: Vec::new(),
             scratch: Vec::new(),
         };
         table.clear(rules);
@@ -163,6 +167,7 @@ impl CardTable {
         self.event = [0; 2];
         self.entered.clear();
         self.requests.clear();
+        self.cancelled.clear();
         self.scratch.clear();
         let Some(set) = rules.zones.as_ref() else {
             self.piles.clear();
@@ -295,6 +300,19 @@ impl CardTable {
     /// The first discard left to choose, taken.
     pub fn take_request(&mut self) -> Option<CardRequest> {
         (!self.requests.is_empty()).then(|| self.requests.remove(0))
+    }
+
+    /// Notes that `card` is cancelled by the card whose effects run now
+    /// (`:this-card`): a reaction's `{:cancel :subject}`.
+    pub fn cancel(&mut self, card: EntityId) {
+        let by = self.this_card;
+        self.cancelled.push((card, by));
+    }
+
+    /// The cards cancelled since last asked, each with the instance that
+    /// cancelled it, in order; taken.
+    pub fn take_cancelled(&mut self) -> Vec<(EntityId, EntityId)> {
+        std::mem::take(&mut self.cancelled)
     }
 
     /// Whether discards wait to be chosen.

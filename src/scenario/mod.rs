@@ -187,6 +187,8 @@ pub enum Step {
     RefusedAct(Who, ActionId, Option<Who>, Option<OptionId>, Option<String>),
     /// The next turn begins (`:next-turn`): a round's end and start on the way run.
     NextTurn,
+    /// The seat answering a card lets it resolve (`:pass`): a reaction window's pass.
+    Pass,
     /// An entity acquires a status now, through the normal path: `[:status :hero :power]`.
     Status(Who, StatusId, i64),
     /// Expectations checked here, mid-play: `[:expect {:queue […]}]`.

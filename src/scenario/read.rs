@@ -619,6 +619,7 @@ fn steps(
         match &item.kind {
             Kind::Str(_) => out.extend(card(item, deck, diags).map(Step::Play)),
             Kind::Keyword("next-turn") => out.push(Step::NextTurn),
+            Kind::Keyword("pass") => out.push(Step::Pass),
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("expect") => {
                 match &items[..] {
                     [_, map] => out.push(Step::Expect(expectations(map, rules, deck, diags))),

@@ -267,6 +267,14 @@ impl Running<'_> {
             Step::Discard(c) => (c, false, false, None),
             Step::Refused(c, discard) => (c, !discard, true, None),
             Step::NextTurn => return self.next_turn(n),
+            Step::Pass => {
+                let pass = self.game.pass_action();
+                if let Err(e) = self.game.act(pass) {
+                    self.failures.push(format!("step {}: `:pass`: {e}", n + 1));
+                    return ControlFlow::Break(());
+                }
+                return ControlFlow::Continue(());
+            }
             Step::Expect(ref expect) => {
                 let before = self.failures.len();
                 check_expectations(

@@ -19,6 +19,7 @@ mod commands;
 mod eval_zones;
 mod lsp;
 mod projects;
+mod reactions;
 mod replay;
 mod report_browser;
 mod shards;

@@ -36,6 +36,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
         triggers: Vec::new(),
         auras: Vec::new(),
         aims: Default::default(),
+        reaction: None,
         name: name.into(),
         text: String::new(),
         effects: def.effects,

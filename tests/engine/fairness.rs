@@ -432,6 +432,25 @@ fn draft_players_decide_from_their_view_and_not_the_picks_held() {
     assert!(found.iter().any(|g| !g.held_unchecked().is_empty()));
 }
 
+/// A duel with reactions (`tests/data/reactions`): a seat answering a card
+/// out of turn decides from its view too: the hand of the card's player
+/// (which may hold a counter to its counter) and the deck are changed, and
+/// no answer changes. Some of the positions are answers.
+#[test]
+fn reaction_players_decide_from_their_view_when_they_answer() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reactions");
+    let text = std::fs::read_to_string(root.join("rules/duel.edn")).unwrap();
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let deck = grimoire::files::load_deck(&mut rules, &[root.join("cards/duel")]).unwrap();
+    assert_fair_in(&rules, &deck.cards, POSITIONS);
+    let found = positions(&rules, &deck.cards, POSITIONS, 1000);
+    let answers = found
+        .iter()
+        .filter(|g| g.ctx().phase == grimoire::engine::Phase::React)
+        .count();
+    assert!(answers > 0, "no position is an answer");
+}
+
 /// The search at every position of skills and tbwg:
 /// `cargo test --release --test engine fairness -- --ignored`.
 #[test]

@@ -20,6 +20,7 @@ mod game;
 mod invariants;
 mod observe;
 mod pipelines;
+mod reactions;
 mod scenarios;
 mod skills;
 mod tactics;

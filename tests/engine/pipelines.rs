@@ -228,6 +228,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
                 triggers: Vec::new(),
                 auras: Vec::new(),
                 aims: Default::default(),
+                reaction: None,
                 name: def.name,
                 text: String::new(),
                 effects: def.effects,

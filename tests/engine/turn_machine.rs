@@ -249,6 +249,7 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
         triggers: Vec::new(),
         auras: Vec::new(),
         aims: Default::default(),
+        reaction: None,
         name: "Ghost".into(),
         text: String::new(),
         effects: Vec::new(),

@@ -445,6 +445,12 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
             "tests/data/triggers/effects/brawl/statuses.edn",
             "effects/brawl/statuses.edn",
         ),
+        // The reactions fixture (tests/data/reactions): `../rules/duel.edn`.
+        ("tests/data/reactions/rules/duel.edn", "rules/duel.edn"),
+        (
+            "tests/data/reactions/cards/duel/cards.edn",
+            "cards/duel/cards.edn",
+        ),
     ] {
         let to = root.join(to);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

@@ -308,6 +308,13 @@ impl En<'_> {
                     .map_or_else(String::new, |c| self.cards_words(c));
                 format!("destroy {what}")
             }
+            CardVerb::Cancel => {
+                let what = op
+                    .cards
+                    .as_ref()
+                    .map_or_else(String::new, |c| self.cards_words(c));
+                format!("cancel {what}")
+            }
             CardVerb::Remove => {
                 let what = op
                     .cards

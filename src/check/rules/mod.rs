@@ -774,6 +774,7 @@ impl RuleSet {
             card_kinds: self.card_kinds.as_slice(),
             this_card: false,
             in_trigger: false,
+            in_reaction: false,
         }
     }
 
