@@ -221,7 +221,26 @@ impl Ai {
         // Plays come first in the legal list, then discards, then ending the turn.
         let plays = count(|a| matches!(a, Ability::Card(_)));
         if plays > 0 {
-            return Some(self.legal[game.state.rng.random_range(0..plays)]);
+            // A card first, then its target and option: a card with five
+            // targets is no likelier than one with none (a card's plays are
+            // together in the list). One play a card: one draw, as ever.
+            let slot_of = |a: &Action| a.hand_position();
+            let mut slots: Vec<usize> = self.legal[..plays].iter().map(slot_of).collect();
+            slots.dedup();
+            if slots.len() == plays {
+                return Some(self.legal[game.state.rng.random_range(0..plays)]);
+            }
+            let slot = slots[game.state.rng.random_range(0..slots.len())];
+            let of_slot: Vec<Action> = self.legal[..plays]
+                .iter()
+                .copied()
+                .filter(|a| slot_of(a) == slot)
+                .collect();
+            let pick = match of_slot.len() {
+                1 => 0,
+                n => game.state.rng.random_range(0..n),
+            };
+            return Some(of_slot[pick]);
         }
         if let Some(&end) = self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
             return Some(end);
@@ -564,8 +583,11 @@ fn mix(k: u64) -> u64 {
 /// likelier than one with none. The options of a move are next to each
 /// other in the legal list; a move without options draws once, as before.
 fn pick_move(legal: &[Action], rng: &mut crate::eval::Rng) -> Action {
+    // A card's targets are its options: one move, however many it may aim at.
     let same = |a: &Action, b: &Action| {
-        a.ability == b.ability && a.actor == b.actor && a.target == b.target
+        a.ability == b.ability
+            && a.actor == b.actor
+            && (a.target == b.target || matches!(a.ability, Ability::Card(_)))
     };
     let starts = |i: usize| i == 0 || !same(&legal[i - 1], &legal[i]);
     let moves = (0..legal.len()).filter(|&i| starts(i)).count();

@@ -444,3 +444,45 @@ fn play_human_asks_which_option_of_a_card_that_chooses_one() {
         "the help chosen: {said}"
     );
 }
+
+#[test]
+fn the_random_player_picks_a_card_first_then_its_target() {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::{Ability, Game, Log};
+    use grimoire::ids::{CardId, EntityId};
+    let (rules, deck) = brawl();
+    let set = rules.zones.as_ref().expect("zones");
+    let (hand, board) = (
+        set.zone("hand").expect("hand"),
+        set.zone("board").expect("board"),
+    );
+    let id = |n: &str| {
+        Some(CardId::new(
+            deck.iter().position(|c| c.name == n).expect("card"),
+        ))
+    };
+    let mana = rules.attribute("mana").expect("mana");
+    let (mut firebolts, mut fireballs) = (0u32, 0u32);
+    for seed in 0..400 {
+        let mut game = Game::new(&rules, &deck, seed, Log::Skip).expect("game");
+        game.set_zone_cards(hand, EntityId::new(0), &[id("Firebolt"), id("Fireball")])
+            .expect("hand");
+        let theirs = [id("Yeti"), id("Yeti"), id("Egg"), id("Egg")];
+        game.set_zone_cards(board, EntityId::new(1), &theirs)
+            .expect("board");
+        game.set(EntityId::new(0), mana, 10);
+        game.recheck();
+        let action = Ai::new().choose(&mut game, Policy::Random).expect("a play");
+        match action.ability {
+            Ability::Card(0) => firebolts += 1,
+            Ability::Card(1) => fireballs += 1,
+            _ => {}
+        }
+    }
+    // Four targets for Firebolt, none for Fireball: each card is one move
+    // (picking among plays would give Firebolt four times Fireball's share).
+    assert!(
+        firebolts.abs_diff(fireballs) < 50,
+        "Firebolt {firebolts}, Fireball {fireballs} of 400"
+    );
+}
