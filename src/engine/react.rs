@@ -64,7 +64,8 @@ impl Game<'_> {
     #[inline(never)]
     pub(super) fn open_window(&mut self, player: EntityId, card: CardId, entity: EntityId) -> bool {
         let depth = self.react.as_deref().map_or(0, |r| r.windows.len());
-        if depth >= usize::from(self.rules.trigger_depth) {
+        // A game its cost or its triggers ended has nobody left to answer.
+        if depth >= usize::from(self.rules.trigger_depth) || matches!(self.phase, Phase::Over(_)) {
             return false;
         }
         let seats = self.seats;
