@@ -647,3 +647,38 @@ def test_in_the_draft_a_later_seat_observes_the_same_whatever_an_earlier_one_pic
             )
         )
     assert len(seen) == 1, seen
+
+
+# The fixture of reactions (issue 31): spells played out of turn, in answer
+# to a spell of the other seat's (Counterspell, Ward, Nullify).
+DUEL = str(ROOT / "tests" / "data" / "reactions" / "rules" / "duel.edn")
+
+
+def test_the_duel_passes_api_test_and_a_seat_answering_is_the_agent_selected():
+    """When p1 plays a card p2 may answer, p2 is the agent selected, out of
+    turn: its mask holds its reactions' slots and the pass index, which
+    lets the card resolve; PettingZoo's api_test passes."""
+    said = api_test_warnings(grimoire.env(DUEL, seed=1), num_cycles=300)
+    assert said <= set(EXPECTED_WARNINGS), said - set(EXPECTED_WARNINGS)
+    env = grimoire.env(DUEL, seed=1)
+    space = range(env.action_space("p1").n)
+    passes = [i for i in space if env.action_to_string(i).startswith("pass")]
+    assert len(passes) == 1
+    answered = 0
+    for seed in range(1, 6):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        last = None
+        for agent in env.agent_iter(max_iter=2_000):
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            if mask[passes[0]]:
+                # Out of turn: the agent before it was the other seat.
+                assert last is not None and last != agent
+                answered += 1
+            last = agent
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert answered > 0

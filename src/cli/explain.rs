@@ -82,7 +82,10 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     for &k in &card.play.keywords {
         parts.push(crate::check::explain::keyword(&rules.statuses[k]));
     }
-    if !card.effects.is_empty() || !card.aims.targets.is_empty() {
+    // A reaction's effects name the card it answers: said with what it answers.
+    if let Some(r) = &card.reaction {
+        parts.push(crate::check::explain::reaction(rules, r, &card.effects));
+    } else if !card.effects.is_empty() || !card.aims.targets.is_empty() {
         parts.push(crate::check::explain::aimed(
             rules,
             &card.aims,

@@ -72,7 +72,8 @@ impl Game<'_> {
         aim: (Option<EntityId>, Option<crate::ids::OptionId>),
     ) -> bool {
         let depth = self.react.as_deref().map_or(0, |r| r.windows.len());
-        if depth >= usize::from(self.rules.trigger_depth) {
+        // A game its cost or its triggers ended has nobody left to answer.
+        if depth >= usize::from(self.rules.trigger_depth) || matches!(self.phase, Phase::Over(_)) {
             return false;
         }
         let seats = self.seats;

@@ -66,3 +66,20 @@ fn a_person_is_asked_to_respond_to_a_card_and_may_pass() {
         "{shown}"
     );
 }
+
+#[test]
+fn explain_says_what_a_reaction_answers_and_does() {
+    let said = |card: &str| {
+        let out = common::run_in(&["explain", "--rules", DUEL, "--card", card], "", None);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout).trim().to_string()
+    };
+    assert_eq!(
+        said("Counterspell"),
+        "Reaction: when another seat plays a spell, cancel that spell"
+    );
+    assert_eq!(
+        said("Ward"),
+        "Reaction: when another seat plays a spell, +3 Health"
+    );
+}

@@ -52,6 +52,35 @@ pub fn trigger(rules: &RuleSet, t: &Trigger) -> String {
     format!("{out}, {does}")
 }
 
+/// A reaction card as its text says it: what it answers, then what it does
+/// ("Reaction: when another seat plays a spell, cancel it").
+pub fn reaction(
+    rules: &RuleSet,
+    r: &crate::check::reactions::Reaction,
+    effects: &[crate::check::ast::Effect],
+) -> String {
+    let mut en = En::new(
+        rules,
+        &[crate::check::triggers::SUBJECT, crate::check::SOURCE],
+    );
+    let subject = RoleId::new(rules.roles.len());
+    let kind = r.filter.as_ref().and_then(|f| kind_of(f, subject));
+    if let Some(k) = kind {
+        en.bound[0] = Bound::Each(k);
+    }
+    let noun = match kind {
+        Some(k) => format!("a {}", en.kind(k)),
+        None => "a card".to_string(),
+    };
+    let mut out = format!("Reaction: when another seat plays {noun}");
+    let rest = r.filter.as_ref().map(conjuncts).unwrap_or_default();
+    for c in rest.into_iter().filter(|c| kind_of(c, subject).is_none()) {
+        out.push_str(&format!(" if {}", en.cond(c)));
+    }
+    let items = en.list(effects);
+    format!("{out}, {}", join(&items, ", ", "nothing"))
+}
+
 /// An aura as card text says it: whom it reaches, and what they have.
 pub fn aura(rules: &RuleSet, a: &Aura) -> String {
     let mut en = En::new(rules, &[]);
