@@ -133,7 +133,7 @@ impl Zones {
 
     /// Fills `seat`'s hand up to the hand size, as far as there are cards.
     // Inline: `act` calls it after every card; apart from it the split cost Arcomage 0.5 % of instructions.
-    #[inline]
+    #[inline(always)]
     pub fn refill(&mut self, seat: usize, rng: &mut Rng) {
         while self.hands[seat].len() < self.hand_size {
             let before = self.hands[seat].len();
@@ -247,7 +247,9 @@ impl Zones {
         (&self.draw_piles[pile], &self.discard_piles[pile])
     }
 
-    /// Puts a card `seat` held on the discard pile.
+    /// Puts a card `seat` held on the discard pile. Inline: `act` calls it
+    /// after every card (out of line, +0.8 % on Arcomage).
+    #[inline(always)]
     pub fn discard(&mut self, seat: usize, card: CardId) {
         let p = self.pile(seat);
         self.discard_piles[p].push(card);

@@ -335,7 +335,10 @@ impl Game<'_> {
 
     /// [`Game::flush_events`] for a game whose cards have no abilities (its
     /// classic card play, which never has any): the events noted, the queue's
-    /// requests taken, what fell taken out of play.
+    /// requests taken, what fell taken out of play. Always inline: the
+    /// classic `act` calls it after a card's cost and effects, and out of
+    /// line it cost Arcomage 2 % of instructions (measured).
+    #[inline(always)]
     pub(super) fn flush_plain(&mut self, by: impl Fn(Cause) -> By) {
         self.note_events(&by);
         if !self.state.queued.is_empty() {
@@ -361,8 +364,9 @@ impl Game<'_> {
     }
 
     /// Notes the evaluator's events for victory checks and the log, each made `by`.
-    /// Inline: in one file with its callers it was inlined; apart, it was not.
-    #[inline]
+    /// Inline: in one file with its callers it was inlined; apart, it was
+    /// not; and once `act` grew, only when forced (+1.8 % on Arcomage).
+    #[inline(always)]
     fn note_events(&mut self, by: &impl Fn(Cause) -> By) {
         let width = self.rules.attributes.len();
         for e in &self.events {
