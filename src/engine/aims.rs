@@ -27,11 +27,25 @@ pub(super) fn candidates(
     out: &mut Vec<EntityId>,
 ) {
     out.clear();
-    let saved = state.cards.as_deref_mut().map(|t| {
-        let was = t.this_card();
-        t.set_this_card(instance);
-        was
+    as_this_card(state, instance, |state| {
+        gather(rules, state, target, roles, out)
     });
+    if let (Some(seat), Some(set), Some(table)) =
+        (seat, rules.zones.as_ref(), state.cards.as_deref())
+    {
+        out.retain(|&e| table.card(e).is_none() || table.sees(set, seat, e));
+    }
+}
+
+/// What `target`'s places hold and its `:where` accepts, with `roles`
+/// bound: none of the earlier targets, none twice.
+fn gather(
+    rules: &RuleSet,
+    state: &mut State,
+    target: &Target,
+    roles: &[EntityId],
+    out: &mut Vec<EntityId>,
+) {
     for source in &target.from {
         let before = out.len();
         crate::eval::members(
@@ -54,15 +68,22 @@ pub(super) fn candidates(
             }
         }
     }
-    if let (Some(seat), Some(set), Some(table)) =
-        (seat, rules.zones.as_ref(), state.cards.as_deref())
-    {
-        out.retain(|&e| table.card(e).is_none() || table.sees(set, seat, e));
-    }
-    if let (Some(t), Some(was)) = (state.cards.as_deref_mut(), saved) {
+}
+
+/// Runs `f` with `:this-card` bound to `card`, then binds back what was,
+/// and forgets the dice conditions rolled (a test of a card is no roll).
+fn as_this_card<R>(state: &mut State, card: EntityId, f: impl FnOnce(&mut State) -> R) -> R {
+    let was = state.cards.as_deref_mut().map(|t| {
+        let was = t.this_card();
+        t.set_this_card(card);
+        was
+    });
+    let out = f(state);
+    state.forget_rolls();
+    if let (Some(t), Some(was)) = (state.cards.as_deref_mut(), was) {
         t.set_this_card(was);
     }
-    state.forget_rolls();
+    out
 }
 
 /// The targets card `card` (instance `instance`) resolves with, played by
@@ -110,20 +131,12 @@ impl Game<'_> {
             return None;
         }
         let roles = self.seat_roles(seat.index()).to_vec();
-        let saved = self.state.cards.as_deref_mut().map(|t| {
-            let was = t.this_card();
-            t.set_this_card(instance);
-            was
+        let mut refusal = as_this_card(&mut self.state, instance, |state| {
+            aims.playable
+                .iter()
+                .find(|p| !crate::eval::holds(&p.when, state, &roles))
+                .map(|p| p.reason.clone())
         });
-        let mut refusal = aims
-            .playable
-            .iter()
-            .find(|p| !crate::eval::holds(&p.when, &mut self.state, &roles))
-            .map(|p| p.reason.clone());
-        self.state.forget_rolls();
-        if let (Some(t), Some(was)) = (self.state.cards.as_deref_mut(), saved) {
-            t.set_this_card(was);
-        }
         if refusal.is_none() {
             // Each target needs a candidate: the chosen one among what the seat sees.
             let mut found = Vec::new();
@@ -200,17 +213,11 @@ impl Game<'_> {
             let Some(forced) = &cards[card.index()].aims.forced else {
                 continue;
             };
-            let saved = self.state.cards.as_deref_mut().map(|t| {
-                let was = t.this_card();
-                t.set_this_card(instance);
-                was
+            let holds = as_this_card(&mut self.state, instance, |state| {
+                crate::eval::holds(&forced.when, state, &roles)
             });
-            if crate::eval::holds(&forced.when, &mut self.state, &roles) {
+            if holds {
                 out.push((i, forced.discard, forced.reason.clone()));
-            }
-            self.state.forget_rolls();
-            if let (Some(t), Some(was)) = (self.state.cards.as_deref_mut(), saved) {
-                t.set_this_card(was);
             }
         }
         out
