@@ -50,6 +50,8 @@ pub struct Definition {
     pub aims: Aims,
     /// `:reaction`: when it is played out of turn, answering another card.
     pub reaction: Option<crate::check::reactions::Reaction>,
+    /// `:abilities`: what its controller may do with it while it is in play.
+    pub abilities: Vec<crate::check::abilities::Activated>,
     /// The rule set it was checked against.
     pub rules: String,
     /// Index of its file among the sources checked with it (the file layer's `Checked::sources`).
@@ -182,6 +184,8 @@ pub struct Card {
     pub aims: Aims,
     /// When it is played out of turn, answering another seat's card.
     pub reaction: Option<crate::check::reactions::Reaction>,
+    /// What its controller may do with it while it is in play.
+    pub abilities: Vec<crate::check::abilities::Activated>,
     /// Cost and flags.
     pub play: CardRules,
     /// The file it was read from, when known: what its effects' spans point
@@ -210,6 +214,9 @@ impl std::fmt::Debug for Card {
         if let Some(reaction) = &self.reaction {
             d.field("reaction", reaction);
         }
+        if !self.abilities.is_empty() {
+            d.field("abilities", &self.abilities);
+        }
         d.field("play", &self.play).finish()
     }
 }
@@ -229,6 +236,7 @@ impl Card {
                 auras: d.auras.clone(),
                 aims: d.aims.clone(),
                 reaction: d.reaction.clone(),
+                abilities: d.abilities.clone(),
                 play: d.play.clone(),
                 file: files.get_mut(d.source).and_then(|file| {
                     let source = sources.get(d.source)?;
@@ -285,6 +293,7 @@ pub const ZONED_CARD_KEYS: &[DefKey] = &[
     DefKey::ForcedWhen,
     DefKey::Choose,
     DefKey::Reaction,
+    DefKey::Abilities,
 ];
 
 /// The keys a named effect may use.
@@ -377,6 +386,10 @@ pub fn definition(
             .with_label("a reaction with targets"),
         );
     }
+    let abilities_form = pairs
+        .iter()
+        .find(|(k, _)| *k == DefKey::Abilities)
+        .map(|(_, v)| *v);
     let mut name = None;
     let mut text = None;
     let mut effects = None;
@@ -432,7 +445,7 @@ pub fn definition(
             },
             DefKey::Effects => effects = check::effects(value, effects_scope, diags),
             // Read above.
-            DefKey::Targets | DefKey::Choose | DefKey::Reaction => {}
+            DefKey::Targets | DefKey::Choose | DefKey::Reaction | DefKey::Abilities => {}
             DefKey::PlayableWhen => aims.playable = check::targets::playable(value, &scope, diags),
             DefKey::ForcedWhen => aims.forced = check::targets::forced(value, &scope, diags),
             DefKey::Triggers => {
@@ -449,6 +462,10 @@ pub fn definition(
             }
         }
     }
+    // Its abilities once its `:type` is known: their costs are paid in it.
+    let abilities = abilities_form
+        .and_then(|v| check::abilities::abilities(v, rules, play.pay_with, &scope, diags))
+        .unwrap_or_default();
     // The shorthands after the triggers written out, in the order of their keys.
     for (key, value) in shorthands {
         use check::triggers::On;
@@ -491,6 +508,7 @@ pub fn definition(
         auras,
         aims,
         reaction,
+        abilities,
         play,
         status: None,
         rules: rules.name.clone(),
@@ -785,15 +803,24 @@ fn card_text_lints(
     diags: &mut Vec<Diagnostic>,
 ) {
     let at = value_span(form, "text").unwrap_or(form.span);
-    let targets: Vec<&str> = def.aims.targets.iter().map(|t| t.name.as_str()).collect();
-    // What its triggers do is the card's too: its text says both.
-    let effects: std::borrow::Cow<'_, [Effect]> = if def.triggers.is_empty() {
+    let abilities = &def.abilities;
+    let targets: Vec<&str> = def
+        .aims
+        .targets
+        .iter()
+        .chain(abilities.iter().flat_map(|a| &a.targets))
+        .map(|t| t.name.as_str())
+        .collect();
+    // What its triggers and abilities do is the card's too: its text says all.
+    let effects: std::borrow::Cow<'_, [Effect]> = if def.triggers.is_empty() && abilities.is_empty()
+    {
         std::borrow::Cow::Borrowed(&def.effects)
     } else {
         let all = def
             .effects
             .iter()
-            .chain(def.triggers.iter().flat_map(|t| &t.effects));
+            .chain(def.triggers.iter().flat_map(|t| &t.effects))
+            .chain(abilities.iter().flat_map(|a| &a.effects));
         std::borrow::Cow::Owned(all.cloned().collect())
     };
     for (code, message) in
@@ -857,6 +884,7 @@ fn status_definition(
         auras: Vec::new(),
         aims: Aims::default(),
         reaction: None,
+        abilities: Vec::new(),
         play: CardRules::default(),
         status: Some(def?),
         rules: rules.name.clone(),

@@ -101,6 +101,9 @@ keys! {
         /// `:reaction {:on :played :where …}`: it is played out of turn, in
         /// the window another seat's card opens (with `:zones`).
         Reaction = "reaction",
+        /// `:abilities {:ping {:cost 1 :effects […]}}`: what its controller
+        /// may do with it on their turn while it is in play (with `:zones`).
+        Abilities = "abilities",
     }
 }
 

@@ -689,6 +689,7 @@ fn row_without_definition(
         auras: Vec::new(),
         aims: crate::check::defs::Aims::default(),
         reaction: None,
+        abilities: Vec::new(),
         play: crate::check::defs::CardRules::default(),
         status: Some(StatusDef {
             polarity,

@@ -25,6 +25,7 @@ pub mod rules;
 pub mod status_defs;
 pub mod work;
 
+pub mod abilities;
 mod calls;
 pub mod cards;
 mod conditions;

@@ -88,7 +88,7 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     } else if !card.effects.is_empty() || !card.aims.targets.is_empty() {
         parts.push(crate::check::explain::aimed(
             rules,
-            &card.aims,
+            &card.aims.targets,
             &card.effects,
         ));
     }
@@ -103,6 +103,9 @@ pub fn explain_card(rules: &RuleSet, card: &Card) -> String {
     }
     for a in &card.auras {
         parts.push(crate::check::explain::aura(rules, a));
+    }
+    for a in &card.abilities {
+        parts.push(crate::check::explain::activated(rules, a));
     }
     let mut cards = Vec::new();
     let count = |n: u8| format!("{n} card{}", crate::diag::plural(n));

@@ -10,7 +10,7 @@ use super::{Output, Table, state_table, status_cell};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::engine::ai::{Ai, Policy};
-use crate::engine::log::{Sight, action_words};
+use crate::engine::log::Sight;
 use crate::engine::playout::{Decider, Ending, Observer, play_out};
 use crate::engine::view::{Seen, Shape, View, ZoneName};
 use crate::engine::{Ability, Action, CardId, Game, Illegal, Log, Phase};
@@ -388,7 +388,7 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
         if !actions.is_empty() {
             prompt.push_str("your actions:\n");
             for (i, &a) in actions.iter().enumerate() {
-                let (who, what) = action_words(rules, a, |e| game.entity_name(e));
+                let (who, what) = game.action_words(a);
                 let _ = writeln!(prompt, "  a{}. {who}: {what}", i + 1);
             }
         }
@@ -806,7 +806,7 @@ fn ask_action(
         );
         prompt.push_str("your actions:\n");
         for (i, &a) in legal.iter().enumerate() {
-            let (who, what) = action_words(rules, a, |e| game.entity_name(e));
+            let (who, what) = game.action_words(a);
             let _ = writeln!(prompt, "  {}. {who}: {what}", i + 1);
         }
         prompt.push_str("act with N, quit with q > ");

@@ -151,7 +151,7 @@ impl Game<'_> {
                     }
                 }
             }
-            Ability::Action(_) | Ability::EndTurn | Ability::Pass => {}
+            Ability::Action(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => {}
         }
         Ok(())
     }
@@ -340,6 +340,11 @@ impl Game<'_> {
         removed: &mut Vec<EntityId>,
     ) {
         let Ability::Action(id) = action.ability else {
+            if let Ability::Use(k) = action.ability {
+                let roles = self.seat_roles(self.current.index());
+                self.try_use(state, k, action, roles, events);
+                state.remove_fallen(self.rules, roles, removed, events);
+            }
             return;
         };
         let Some(def) = self.rules.actions.get(id) else {

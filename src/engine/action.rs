@@ -22,6 +22,8 @@ pub enum Ability {
     EndTurn,
     /// Let the card being played resolve without answering it ([`Phase::React`]).
     Pass,
+    /// Use this ability of the card whose instance is the actor (its `:abilities`, in order).
+    Use(u8),
 }
 
 /// An ability used: what, by whom, on whom.
@@ -45,7 +47,7 @@ impl Action {
     pub fn hand_position(self) -> usize {
         match self.ability {
             Ability::Card(i) | Ability::Discard(i) => usize::from(i),
-            Ability::Action(_) | Ability::EndTurn | Ability::Pass => usize::MAX,
+            Ability::Action(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => usize::MAX,
         }
     }
 }
@@ -162,7 +164,7 @@ impl Game<'_> {
                 .hand()
                 .get(usize::from(i))
                 .is_some_and(|&c| self.chancy(c)),
-            Ability::Discard(_) | Ability::EndTurn | Ability::Pass => false,
+            Ability::Discard(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => false,
             Ability::Action(id) => self.rules.actions.get(id).is_some_and(|a| a.draws),
         }
     }
@@ -229,7 +231,7 @@ impl Game<'_> {
             (_, Ability::Discard(_)) => self.cards[card.index()].play.discardable,
             (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
             // Past the hand: the lookup above has already refused it.
-            (_, Ability::EndTurn | Ability::Pass) => false,
+            (_, Ability::EndTurn | Ability::Pass | Ability::Use(_)) => false,
         }
     }
 
@@ -301,6 +303,11 @@ impl Game<'_> {
                 return Err(Illegal::MustDiscard);
             }
             _ => {}
+        }
+        if let Ability::Use(k) = action.ability {
+            return Err(self
+                .use_refusal(k, action)
+                .unwrap_or(Illegal::NotAllowed("not now".to_string())));
         }
         if self.phase == Phase::React || action.ability == Ability::Pass {
             return Err(self.reaction_refusal(action));
@@ -444,7 +451,11 @@ impl Game<'_> {
             .map(|a| {
                 let name = match a.ability {
                     Ability::Action(id) => rules.actions.get(id).map_or("", |d| d.name.as_str()),
-                    Ability::Card(_) | Ability::Discard(_) | Ability::EndTurn | Ability::Pass => "",
+                    Ability::Card(_)
+                    | Ability::Discard(_)
+                    | Ability::EndTurn
+                    | Ability::Pass
+                    | Ability::Use(_) => "",
                 };
                 match a.target {
                     Some(t) => format!(" {name} {}", self.entity_name(t)),
@@ -493,6 +504,7 @@ impl Game<'_> {
             if self.phase == Phase::React {
                 out.insert(0, self.pass_action());
             }
+            self.uses_allowed(out);
         }
         self.actions_allowed(out, usize::MAX);
     }

@@ -150,7 +150,7 @@ impl Ai {
     #[inline(never)]
     fn choose_slow(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {
         match policy {
-            Policy::Random if !game.rules().actions.is_empty() => {
+            Policy::Random if !game.rules().actions.is_empty() || game.has_abilities() => {
                 // Any legal action, cards and the rule set's actions alike.
                 game.legal(&mut self.legal);
                 if self.legal.is_empty() {
@@ -441,6 +441,7 @@ impl Ai {
                         let draws = rules.actions[id].draws;
                         (if draws { CHANCE_SAMPLES } else { 1 }, false)
                     }
+                    Ability::Use(_) => (1, false),
                     Ability::Discard(_) | Ability::EndTurn | Ability::Pass => continue,
                 };
                 let mut trial = |scratch: &mut State| {
@@ -587,7 +588,7 @@ fn pick_move(legal: &[Action], rng: &mut crate::eval::Rng) -> Action {
     let same = |a: &Action, b: &Action| {
         a.ability == b.ability
             && a.actor == b.actor
-            && (a.target == b.target || matches!(a.ability, Ability::Card(_)))
+            && (a.target == b.target || matches!(a.ability, Ability::Card(_) | Ability::Use(_)))
     };
     let starts = |i: usize| i == 0 || !same(&legal[i - 1], &legal[i]);
     let moves = (0..legal.len()).filter(|&i| starts(i)).count();

@@ -7,7 +7,6 @@
 use rand::RngExt;
 
 use super::{Action, Game};
-use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::check::targets::Target;
 use crate::eval::State;
@@ -86,23 +85,21 @@ fn as_this_card<R>(state: &mut State, card: EntityId, f: impl FnOnce(&mut State)
     out
 }
 
-/// The targets card `card` (instance `instance`) resolves with, played by
-/// `seat_roles[0]`'s seat with `chosen` as its chosen target: each random
+/// The `targets` of card instance `instance` as it resolves, played (or
+/// used) by `seat_roles[0]`'s seat with `chosen` as its chosen target: each random
 /// one drawn now from `state`'s generator. `None` when one has no candidate
 /// left (the card does nothing).
 pub(super) fn bind(
     rules: &RuleSet,
-    cards: &[Card],
+    targets: &[Target],
     state: &mut State,
-    card: CardId,
     instance: EntityId,
     seat_roles: &[EntityId],
     chosen: Option<EntityId>,
 ) -> Option<Vec<EntityId>> {
-    let aims = &cards[card.index()].aims;
     let mut roles = seat_roles.to_vec();
     let mut found = Vec::new();
-    for target in &aims.targets {
+    for target in targets {
         candidates(rules, state, target, instance, &roles, None, &mut found);
         let picked = if target.random {
             let n = found.len();
@@ -115,7 +112,7 @@ pub(super) fn bind(
     Some(roles.split_off(seat_roles.len()))
 }
 
-impl Game<'_> {
+impl<'r> Game<'r> {
     /// Why card `card` (instance `instance`) may not be played now by
     /// `seat`: the reason of the first `:playable-when` case that fails, or
     /// that a target has no candidate. `None` when it may.
@@ -125,14 +122,36 @@ impl Game<'_> {
         instance: EntityId,
         seat: EntityId,
     ) -> Option<String> {
-        let (rules, cards) = (self.rules, self.cards);
-        let aims = &cards[card.index()].aims;
-        if aims.playable.is_empty() && aims.targets.is_empty() {
+        let cards = self.cards;
+        let def = &cards[card.index()];
+        self.refusal_of(
+            &def.name,
+            &def.aims.targets,
+            &def.aims.playable,
+            instance,
+            seat,
+        )
+    }
+
+    /// Why what `name` calls (a card, or an ability of one) with `targets`
+    /// and `playable` may not be done now by `seat` with card instance
+    /// `instance`: the reason of the first `playable` case that fails, or
+    /// that a target has no candidate. `None` when it may.
+    pub(super) fn refusal_of(
+        &mut self,
+        name: &str,
+        targets: &'r [Target],
+        playable: &'r [crate::check::targets::Playable],
+        instance: EntityId,
+        seat: EntityId,
+    ) -> Option<String> {
+        let rules = self.rules;
+        if playable.is_empty() && targets.is_empty() {
             return None;
         }
         let roles = self.seat_roles(seat.index()).to_vec();
         let mut refusal = as_this_card(&mut self.state, instance, |state| {
-            aims.playable
+            playable
                 .iter()
                 .find(|p| !crate::eval::holds(&p.when, state, &roles))
                 .map(|p| p.reason.clone())
@@ -141,7 +160,7 @@ impl Game<'_> {
             // Each target needs a candidate: the chosen one among what the seat sees.
             let mut found = Vec::new();
             let mut bound = roles;
-            for target in &aims.targets {
+            for target in targets {
                 let seen = (!target.random).then_some(seat);
                 candidates(
                     rules,
@@ -156,8 +175,7 @@ impl Game<'_> {
                     Some(&e) => bound.push(e),
                     None => {
                         refusal = Some(format!(
-                            "{} has no target: nothing can be its `:{}`",
-                            cards[card.index()].name,
+                            "{name} has no target: nothing can be its `:{}`",
                             target.name
                         ));
                         break;
@@ -176,13 +194,24 @@ impl Game<'_> {
         instance: EntityId,
         seat: EntityId,
     ) -> Vec<EntityId> {
-        let (rules, cards) = (self.rules, self.cards);
-        let aims = &cards[card.index()].aims;
-        let Some((index, target)) = aims.chosen() else {
+        let targets = &self.cards[card.index()].aims.targets;
+        self.candidates_of(targets, instance, seat)
+    }
+
+    /// The candidates for the chosen one of `targets` (the first, if any)
+    /// of what card instance `instance` does for `seat` now, in order;
+    /// empty when none is chosen.
+    pub(super) fn candidates_of(
+        &mut self,
+        targets: &'r [Target],
+        instance: EntityId,
+        seat: EntityId,
+    ) -> Vec<EntityId> {
+        let rules = self.rules;
+        // The chosen target is the first (the checker sees to it).
+        let Some(target) = targets.first().filter(|t| !t.random) else {
             return Vec::new();
         };
-        // The chosen target is the first (the checker sees to it).
-        debug_assert_eq!(index, 0);
         let roles = self.seat_roles(seat.index()).to_vec();
         let mut found = Vec::new();
         candidates(
@@ -304,9 +333,8 @@ impl Game<'_> {
         let roles = self.seat_roles(seat.index()).to_vec();
         let bound = bind(
             self.rules,
-            self.cards,
+            &self.cards[card.index()].aims.targets,
             &mut self.state,
-            card,
             instance,
             &roles,
             chosen,

@@ -263,6 +263,17 @@ pub enum GameEvent {
         /// What it aims at.
         target: EntityId,
     },
+    /// A card's activated ability is used: the changes after it until the next entry are its.
+    Used {
+        /// Whose turn it is.
+        seat: EntityId,
+        /// The card.
+        card: CardId,
+        /// The instance used.
+        instance: EntityId,
+        /// Which of its `:abilities`, from 0.
+        ability: u8,
+    },
     /// A card being played found no candidate left for a target: it does nothing.
     Fizzled {
         /// The card.

@@ -294,8 +294,11 @@ impl Monitor {
                         }
                     }
                     Ability::Discard(i) if usize::from(i) < hand.len() => held -= 1,
-                    Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn | Ability::Pass => {
-                    }
+                    Ability::Discard(_)
+                    | Ability::Action(_)
+                    | Ability::EndTurn
+                    | Ability::Pass
+                    | Ability::Use(_) => {}
                 }
             }
             self.before.push((held, draw));

@@ -50,7 +50,9 @@ pub fn action_words(
         Ability::Action(id) => rules.actions.get(id).map_or("?", |a| a.name.as_str()),
         Ability::EndTurn => "end the turn",
         Ability::Pass => "pass",
-        Ability::Card(_) | Ability::Discard(_) => "?",
+        // A card's play and a card's ability are named by the game, which
+        // knows the card ([`super::Game::action_words`]).
+        Ability::Card(_) | Ability::Discard(_) | Ability::Use(_) => "?",
     };
     let mut what = match action.target {
         Some(t) => format!("{what} {}", name(t)),
@@ -322,6 +324,20 @@ fn render_event<'n>(
                 seat(target)
             );
         }
+        GameEvent::Used {
+            seat: s,
+            card,
+            ability,
+            ..
+        } => {
+            let c = &cards[card.index()];
+            let a = c.abilities.get(usize::from(ability));
+            let name = a.map_or("?", |a| a.name.as_str());
+            let _ = match a.and_then(|a| a.text.as_deref()) {
+                Some(text) => writeln!(out, "  {} uses {}'s {name}: {text}", seat(s), c.name),
+                None => writeln!(out, "  {} uses {}'s {name}", seat(s), c.name),
+            };
+        }
         GameEvent::Fizzled { card } => {
             let _ = writeln!(
                 out,
@@ -377,7 +393,8 @@ fn render_event<'n>(
                             Ability::Card(_)
                             | Ability::Discard(_)
                             | Ability::EndTurn
-                            | Ability::Pass => String::new(),
+                            | Ability::Pass
+                            | Ability::Use(_) => String::new(),
                         },
                     };
                     writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")

@@ -24,6 +24,7 @@ pub mod observe;
 pub mod playout;
 pub mod view;
 
+mod abilities;
 mod act;
 mod action;
 mod aims;
@@ -233,6 +234,9 @@ pub struct Game<'r> {
     aims: bool,
     /// The reaction windows open, for a game (with `:zones`) whose deck has reactions.
     react: Option<Box<react::Reactions>>,
+    /// The once-a-turn abilities used this turn, for a deck (with `:zones`)
+    /// where some card has `:abilities`.
+    used: Option<Box<abilities::Used>>,
 }
 
 impl<'r> Game<'r> {
@@ -362,6 +366,7 @@ impl<'r> Game<'r> {
                 .iter()
                 .any(|c| c.aims != crate::check::defs::Aims::default()),
             react: zoned.then(|| react::Reactions::new(cards)).flatten(),
+            used: zoned.then(|| abilities::tracker(cards)).flatten(),
         };
         game.state.add_setup(rules);
         Ok(game)

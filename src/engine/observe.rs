@@ -523,6 +523,8 @@ impl ActionSpace {
             }
             Ability::EndTurn => self.end_turn_index(),
             Ability::Pass => self.pass_index(),
+            // Not addressed yet: counted as overflowed.
+            Ability::Use(_) => None,
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -650,8 +652,7 @@ impl ActionSpace {
         }
         Some(match self.action_at(game, ranks, i) {
             Some(action) => {
-                let (who, what) =
-                    super::log::action_words(game.rules(), action, |e| game.entity_name(e));
+                let (who, what) = game.action_words(action);
                 format!("{who}: {what}")
             }
             None => format!("{fixed} (not in play)"),

@@ -115,9 +115,8 @@ impl<'r> Game<'r> {
         let n = self.role_count.min(roles.len());
         let Some(targets) = super::aims::bind(
             rules,
-            self.cards,
+            &def.aims.targets,
             state,
-            card,
             entity,
             &roles[..n],
             action.target,
@@ -301,6 +300,9 @@ impl<'r> Game<'r> {
     /// line: `allowed` is on the classic games' hottest path.
     #[inline(never)]
     pub(super) fn allowed_zoned(&mut self, action: Action) -> bool {
+        if let Ability::Use(k) = action.ability {
+            return self.allowed_use(k, action);
+        }
         if action.actor != self.current {
             return false;
         }
@@ -466,6 +468,13 @@ impl<'r> Game<'r> {
         });
         let end = self.end_turn_action();
         let end = self.allowed(end);
+        if !cards && !end && self.used.is_some() {
+            let mut uses = Vec::new();
+            self.uses_allowed(&mut uses);
+            if !uses.is_empty() {
+                return true;
+            }
+        }
         if cards || end || self.rules.actions.is_empty() {
             return cards || end;
         }
@@ -501,6 +510,7 @@ impl<'r> Game<'r> {
             Ability::Card(i) => self.play_zoned(usize::from(i), action.target, action.choice),
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
             Ability::Pass => self.pass_window(),
+            Ability::Use(k) => self.use_ability(k, action),
         }
         // Discards left to choose by what else ran (an action, a turn's
         // hooks) are offered before the next seat acts.
@@ -640,7 +650,7 @@ impl<'r> Game<'r> {
     /// discard. True if one is offered; false when none waits, and the
     /// turn's seat acts again. `after_play`: what the turn does once the
     /// choices are made, the rest of a play (or nothing more).
-    fn offer_choice(&mut self, after_play: bool) -> bool {
+    pub(super) fn offer_choice(&mut self, after_play: bool) -> bool {
         loop {
             let request = self
                 .state
@@ -719,7 +729,7 @@ impl<'r> Game<'r> {
     /// After a card's play and its discards: the seat acts again when its
     /// card said "play again" or the turn is one of many plays (until
     /// [`MAX_ACTIONS_PER_TURN`]); otherwise the turn ends.
-    fn after_zoned_action(&mut self) {
+    pub(super) fn after_zoned_action(&mut self) {
         self.actions_this_turn += 1;
         let again = self.play_again_pending || self.rules.plays_many;
         self.play_again_pending = false;

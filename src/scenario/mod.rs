@@ -89,6 +89,9 @@ impl Scenario {
                 Step::Act(a, _, t, _) | Step::RefusedAct(a, _, t, _, _) => {
                     seat(a) || t.iter().any(seat)
                 }
+                Step::Use(a, _, t, _) | Step::RefusedUse(a, _, t, _, _) => {
+                    seat(a) || t.iter().any(seat)
+                }
                 Step::Status(w, _, _) => seat(w),
                 Step::Expect(list) => list.iter().any(|e| e.names(&seat)),
                 _ => false,
@@ -185,6 +188,13 @@ pub enum Step {
     Act(Who, ActionId, Option<Who>, Option<OptionId>),
     /// The action must be refused, with this reason if given.
     RefusedAct(Who, ActionId, Option<Who>, Option<OptionId>, Option<String>),
+    /// Use an ability of a card in play (its `:abilities`):
+    /// `[:use [:board :you 0] :ping :target [:board :other 1] :choose :harm]`,
+    /// the ability and the option by name.
+    Use(Who, String, Option<Who>, Option<String>),
+    /// The use must be refused, with this reason if given:
+    /// `[:refused [:use [:board :you 0] :ping] "reason"]`.
+    RefusedUse(Who, String, Option<Who>, Option<String>, Option<String>),
     /// The next turn begins (`:next-turn`): a round's end and start on the way run.
     NextTurn,
     /// The seat answering a card lets it resolve (`:pass`): a reaction window's pass.

@@ -687,6 +687,38 @@ fn steps(
                         .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
                 );
             }
+            Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("use") => {
+                out.extend(
+                    use_with(item, items, rules, deck, diags)
+                        .map(|(a, name, t, c)| Step::Use(a, name, t, c)),
+                );
+            }
+            Kind::Vector(pair)
+                if (2..=3).contains(&pair.len())
+                    && pair[0].as_keyword() == Some("refused")
+                    && matches!(&pair[1].kind, Kind::Vector(inner)
+                        if inner.first().and_then(Form::as_keyword) == Some("use")) =>
+            {
+                let Kind::Vector(inner) = &pair[1].kind else {
+                    continue;
+                };
+                let reason = match pair.get(2).map(|r| &r.kind) {
+                    Some(Kind::Str(r)) => Some(r.to_string()),
+                    Some(_) => {
+                        diags.push(Diagnostic::new(
+                            Code::WrongType,
+                            pair[2].span,
+                            "the reason a refusal gives is a string",
+                        ));
+                        continue;
+                    }
+                    None => None,
+                };
+                out.extend(
+                    use_with(&pair[1], inner, rules, deck, diags)
+                        .map(|(a, name, t, c)| Step::RefusedUse(a, name, t, c, reason)),
+                );
+            }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("play") => {
                 if let Some((c, t, o)) = play_with(item, items, rules, deck, diags) {
                     out.push(Step::PlayWith(c, t, o));
@@ -735,6 +767,78 @@ fn steps(
 /// `[:play "Firebolt" :target [:board :other 0] :choose :help]`: a card,
 /// the entity it aims at, the option of its `:choose`, each optional.
 #[allow(clippy::type_complexity)]
+/// `[:use ACTOR :ability :target WHO :choose OPTION]`: the ability named
+/// by some card of the deck, the option by some option of the rule set
+/// (which card and which set is the game's to say, once the actor is known).
+fn use_with(
+    form: &Form<'_>,
+    items: &[Form<'_>],
+    rules: &RuleSet,
+    deck: &[Card],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Who, String, Option<Who>, Option<String>)> {
+    let shape = |diags: &mut Vec<Diagnostic>| {
+        diags.push(Diagnostic::new(
+            Code::StepShape,
+            form.span,
+            "a use step is `[:use CARD :ability :target WHO :choose OPTION]`, each of `:target` and `:choose` if the ability takes it",
+        ).with_help("for example `[:use [:board :you 0] :ping :target [:board :other 1]]`"));
+    };
+    let [_, actor, ability, rest @ ..] = items else {
+        shape(diags);
+        return None;
+    };
+    let actor = who(actor, rules, diags)?;
+    let names: Vec<&str> = deck
+        .iter()
+        .flat_map(|c| c.abilities.iter().map(|a| a.name.as_str()))
+        .collect();
+    let name = crate::check::Declared::new(
+        names.iter().copied(),
+        "an ability",
+        "abilities",
+        Code::UnknownAction,
+    )
+    .find(
+        ability.as_keyword().unwrap_or(""),
+        ability.span,
+        format!("no card of the deck has the ability `{ability}`"),
+        diags,
+    )
+    .map(|i| names[i].to_string())?;
+    if rest.len() % 2 != 0 {
+        shape(diags);
+        return None;
+    }
+    let (mut target, mut choice) = (None, None);
+    for pair in rest.chunks(2) {
+        match pair[0].as_keyword() {
+            Some("target") => target = Some(who(&pair[1], rules, diags)?),
+            Some("choose") => {
+                let o = &pair[1];
+                let found = crate::check::Declared::new(
+                    rules.options.iter().map(String::as_str),
+                    "an option",
+                    "options",
+                    Code::ActionOption,
+                )
+                .find(
+                    o.as_keyword().unwrap_or(""),
+                    o.span,
+                    format!("the rule set has no option `{o}`"),
+                    diags,
+                )?;
+                choice = Some(rules.options[OptionId::new(found)].clone());
+            }
+            _ => {
+                shape(diags);
+                return None;
+            }
+        }
+    }
+    Some((actor, name, target, choice))
+}
+
 fn play_with(
     form: &Form<'_>,
     items: &[Form<'_>],

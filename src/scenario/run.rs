@@ -317,7 +317,32 @@ impl Running<'_> {
             Step::RefusedAct(actor, id, target, choice, ref reason) => {
                 let mut action = self.action(actor, id, target);
                 action.choice = choice;
-                return self.refused_act(n, id, action, reason.as_deref());
+                let name = self.action_name(id).to_string();
+                return self.refused_act(n, &name, action, reason.as_deref());
+            }
+            Step::Use(actor, _, target, _) | Step::RefusedUse(actor, _, target, _, _)
+                if self.absent(n, actor, target) =>
+            {
+                return ControlFlow::Break(());
+            }
+            Step::Use(actor, ref name, target, ref choice) => {
+                let result = self
+                    .ability_use(actor, name, target, choice.as_deref())
+                    .and_then(|action| self.game.act(action).map_err(|e| e.to_string()));
+                if let Err(e) = result {
+                    self.failures.push(format!("step {}: {name}: {e}", n + 1));
+                    return ControlFlow::Break(());
+                }
+                return ControlFlow::Continue(());
+            }
+            Step::RefusedUse(actor, ref name, target, ref choice, ref reason) => {
+                return match self.ability_use(actor, name, target, choice.as_deref()) {
+                    Ok(action) => self.refused_act(n, name, action, reason.as_deref()),
+                    Err(e) => {
+                        self.failures.push(format!("step {}: {name}: {e}", n + 1));
+                        ControlFlow::Break(())
+                    }
+                };
             }
         };
         self.card(n, card, play, refused, target)
@@ -361,15 +386,28 @@ impl Running<'_> {
         self.game.use_action(id, resolve(&self.game, actor), target)
     }
 
-    /// Step `n` expects `action` refused, with `reason` if given.
+    /// The use of the ability `name` of the card `actor` names, on
+    /// `target`, with the option named `choice`.
+    fn ability_use(
+        &self,
+        actor: Who,
+        name: &str,
+        target: Option<Who>,
+        choice: Option<&str>,
+    ) -> Result<Action, String> {
+        let target = target.map(|t| resolve(&self.game, t));
+        self.game
+            .ability_use(resolve(&self.game, actor), name, target, choice)
+    }
+
+    /// Step `n` expects `action` (called `name`) refused, with `reason` if given.
     fn refused_act(
         &mut self,
         n: usize,
-        id: ActionId,
+        name: &str,
         action: Action,
         reason: Option<&str>,
     ) -> ControlFlow<()> {
-        let name = self.action_name(id).to_string();
         match (self.game.check(action), reason) {
             (Ok(()), _) => {
                 self.failures.push(format!(

@@ -37,6 +37,7 @@ fn card(name: &str, text: &str, rules: &RuleSet) -> Card {
         auras: Vec::new(),
         aims: Default::default(),
         reaction: None,
+        abilities: Vec::new(),
         name: name.into(),
         text: String::new(),
         effects: def.effects,

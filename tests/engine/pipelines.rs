@@ -229,6 +229,7 @@ fn deck(rules: &RuleSet, cards: &[&str]) -> Vec<Card> {
                 auras: Vec::new(),
                 aims: Default::default(),
                 reaction: None,
+                abilities: Vec::new(),
                 name: def.name,
                 text: String::new(),
                 effects: def.effects,

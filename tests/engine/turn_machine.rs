@@ -250,6 +250,7 @@ fn a_scenario_on_a_rule_set_without_cards_fails_with_a_reason() {
         auras: Vec::new(),
         aims: Default::default(),
         reaction: None,
+        abilities: Vec::new(),
         name: "Ghost".into(),
         text: String::new(),
         effects: Vec::new(),

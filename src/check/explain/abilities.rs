@@ -99,13 +99,13 @@ pub fn aura(rules: &RuleSet, a: &Aura) -> String {
 /// board)", and its effects with them named: what it does, in one sentence.
 pub fn aimed(
     rules: &RuleSet,
-    aims: &crate::check::defs::Aims,
+    targets: &[crate::check::targets::Target],
     effects: &[crate::check::ast::Effect],
 ) -> String {
-    let names: Vec<&str> = aims.targets.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
     let mut en = En::new(rules, &[]);
     let mut said = Vec::new();
-    for (i, t) in aims.targets.iter().enumerate() {
+    for (i, t) in targets.iter().enumerate() {
         en.bound = names[..i]
             .iter()
             .map(|n| Bound::Name((*n).into()))
@@ -125,6 +125,35 @@ pub fn aimed(
         return does;
     }
     capitalize(&format!("{}: {}", said.join(", "), lower_first(&does)))
+}
+
+/// An activated ability as card text writes it: "Ping (1 mana, once a
+/// turn): choose a victim (cards on the enemy's board): 1 Damage to the victim".
+pub fn activated(rules: &RuleSet, a: &crate::check::abilities::Activated) -> String {
+    let mut terms = Vec::new();
+    if let Some(attr) = a.pay_with.filter(|_| a.cost > 0) {
+        terms.push(format!("{} {}", a.cost, rules.attributes[attr]));
+    }
+    if a.once_per_turn {
+        terms.push("once a turn".to_string());
+    }
+    if let Some(set) = a.choose.and_then(|c| rules.choices.get(c)) {
+        let options: Vec<&str> = rules.options.as_slice()[set.options()]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        terms.push(format!("choose {}", options.join(" or ")));
+    }
+    for p in &a.usable {
+        terms.push(format!("unusable when {}", p.reason));
+    }
+    let name = keyword(&a.name);
+    let head = match terms.is_empty() {
+        true => name,
+        false => format!("{name} ({})", terms.join(", ")),
+    };
+    let does = aimed(rules, &a.targets, &a.effects);
+    format!("{head}: {}", lower_first(&does))
 }
 
 fn lower_first(s: &str) -> String {

@@ -51,7 +51,7 @@ pub fn explain_effect(rules: &RuleSet, effect: &Effect) -> String {
     capitalize(&item.text())
 }
 
-pub use abilities::{aimed, aura, keyword, reaction, trigger};
+pub use abilities::{activated, aimed, aura, keyword, reaction, trigger};
 
 /// An integer expression in English ("half of the enemy's gems (rounded up)").
 pub fn expression(rules: &RuleSet, e: &Int) -> String {
