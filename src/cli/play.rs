@@ -382,7 +382,12 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     // Every legal move is offered: the rule set's actions as well as the cards.
     let mut actions = Vec::new();
     game.legal(&mut actions);
-    actions.retain(|a| matches!(a.ability, Ability::Action(_) | Ability::EndTurn));
+    actions.retain(|a| {
+        matches!(
+            a.ability,
+            Ability::Action(_) | Ability::EndTurn | Ability::Use(_)
+        )
+    });
     loop {
         let mut prompt = hand_prompt(game);
         if !actions.is_empty() {

@@ -568,3 +568,47 @@ fn every_player_uses_a_card_s_ability_when_it_is_the_best_move() {
     });
     assert!(pinged, "the random player never pinged in 200 draws");
 }
+
+#[test]
+fn play_human_lists_a_card_s_ability_among_its_actions_and_uses_it() {
+    let dir = common::scratch_dir("totems");
+    std::fs::create_dir_all(dir.join("rules")).expect("rules");
+    std::fs::create_dir_all(dir.join("cards/totems")).expect("cards");
+    std::fs::write(
+        dir.join("rules/totems.edn"),
+        r#"{:rules :totems
+ :roles {:you "the player whose turn it is" :other "the opponent"}
+ :kinds {:hero "a seat's hero" :totem {:card true :doc "stays in play"}}
+ :attributes {:health {:default 30 :min 0}}
+ :seats [:p1 :p2]
+ :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
+         :hand {:visible :owner :draws-from :deck :plays true :deal 2}
+         :board {:visible :all :in-play true}}
+ :turns {:plays :many}
+ :victory [{:when [= [:other :health] 0] :winner :you :reason "won"}]}"#,
+    )
+    .expect("rules file");
+    std::fs::write(
+        dir.join("cards/totems/totems.edn"),
+        r#"{:card "Totem" :kind :totem :copies 10 :to :board
+ :text "Bolt, once a turn: -2 Health to the enemy"
+ :abilities {:bolt {:text "-2 Health to the enemy" :once-per-turn true
+                    :effects [{:effected :other :resource :health :amount -2}]}}
+ :effects []}"#,
+    )
+    .expect("cards file");
+    // The first Totem played, then the second action listed: its bolt.
+    let out = common::run_in(
+        &["play", "rules/totems.edn", "--human", "--seed", "1"],
+        "1\na2\nq\n",
+        Some(&dir),
+    );
+    let said = common::text(&out.stdout);
+    assert!(
+        said.contains("  a1. p1: end the turn\n  a2. Totem"),
+        "{said}"
+    );
+    assert!(said.contains(": bolt\n"), "{said}");
+    assert!(said.contains("p1 uses Totem's bolt"), "{said}");
+    assert!(said.contains("p2.health 30 -> 28"), "{said}");
+}
