@@ -12,6 +12,10 @@ pub trait Keys: Copy + Eq + std::fmt::Debug + 'static {
     const RENAMED: &'static [(&'static str, &'static str)] = &[];
     /// The keyword, without its colon.
     fn name(self) -> &'static str;
+    /// What it means: its doc comment, the lines joined.
+    fn doc(self) -> &'static str {
+        ""
+    }
     /// The key called `name`, if it is one of these.
     fn find(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|k| k.name() == name)
@@ -22,22 +26,22 @@ pub trait Keys: Copy + Eq + std::fmt::Debug + 'static {
 /// optionally followed by `renamed { "old" => "help naming the new key" }`.
 macro_rules! keys {
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
-        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+ $(,)?
+        $($(#[doc = $vdoc:literal])* $var:ident = $kw:literal),+ $(,)?
     } renamed { $($old:literal => $help:literal),+ $(,)? }) => {
-        keys! { $(#[$meta])* $vis enum $name { $($(#[$vmeta])* $var = $kw),+ } @renamed [$(($old, $help)),+] }
+        keys! { $(#[$meta])* $vis enum $name { $($(#[doc = $vdoc])* $var = $kw),+ } @renamed [$(($old, $help)),+] }
     };
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
-        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+ $(,)?
+        $($(#[doc = $vdoc:literal])* $var:ident = $kw:literal),+ $(,)?
     }) => {
-        keys! { $(#[$meta])* $vis enum $name { $($(#[$vmeta])* $var = $kw),+ } @renamed [] }
+        keys! { $(#[$meta])* $vis enum $name { $($(#[doc = $vdoc])* $var = $kw),+ } @renamed [] }
     };
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
-        $($(#[$vmeta:meta])* $var:ident = $kw:literal),+
+        $($(#[doc = $vdoc:literal])* $var:ident = $kw:literal),+
     } @renamed [$(($old:literal, $help:literal)),*]) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         $vis enum $name {
-            $($(#[$vmeta])* $var),+
+            $($(#[doc = $vdoc])* $var),+
         }
         impl $crate::check::keys::Keys for $name {
             const ALL: &'static [Self] = &[$($name::$var),+];
@@ -45,6 +49,11 @@ macro_rules! keys {
             fn name(self) -> &'static str {
                 match self {
                     $($name::$var => $kw),+
+                }
+            }
+            fn doc(self) -> &'static str {
+                match self {
+                    $($name::$var => concat!($($vdoc),*)),+
                 }
             }
         }

@@ -432,7 +432,10 @@ impl Server {
                 .iter()
                 .find(|op| op.name == s)
                 .map(|op| format!("`{}`\n\n{}", op.forms, op.doc)),
-            Word::Keyword(k) => rules.as_ref().and_then(|r| describe_keyword(r, k)),
+            Word::Keyword(k) => rules
+                .as_ref()
+                .and_then(|r| describe_keyword(r, k))
+                .or_else(|| super::lsp_keys::describe(text, token.start, k)),
             Word::Str(s) => rules.as_ref().and_then(|r| {
                 self.card_names(uri, r)
                     .into_iter()
@@ -520,7 +523,17 @@ impl Server {
                         .collect(),
                     20,
                 ),
-                _ => Vec::new(),
+                // A key of the map the cursor is in, where one is due.
+                _ => match super::lsp_keys::context(text, start) {
+                    Some((set, true)) => keywords(
+                        set.keys
+                            .iter()
+                            .map(|&(k, doc)| (k, doc.to_string()))
+                            .collect(),
+                        10,
+                    ),
+                    _ => Vec::new(),
+                },
             }
         };
         let items: Vec<Value> = items

@@ -13,6 +13,7 @@ pub mod fmt;
 mod invariants;
 mod jsonrpc;
 pub mod lsp;
+mod lsp_keys;
 mod merge;
 mod new;
 mod play;

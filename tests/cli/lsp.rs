@@ -273,6 +273,69 @@ fn an_editor_session_gets_diagnostics_hover_completion_definition_and_formatting
         "{items}"
     );
 
+    // Keys: of the map the cursor is in, found from the keys leading to it.
+    let key_labels = |c: &mut Client, text: &str, version: u32| -> Vec<String> {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": card_uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+        c.diagnostics(&card_uri);
+        let line = text.lines().count() - 1;
+        let character = text.lines().last().map_or(0, str::len);
+        let items = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": card_uri}, "position": {"line": line, "character": character}}),
+        );
+        items
+            .as_array()
+            .expect("items")
+            .iter()
+            .filter_map(|i| i["label"].as_str().map(str::to_string))
+            .collect()
+    };
+    let card = "{:card \"T\" :type :bricks :cost 1 :text \"x\"\n";
+    assert_eq!(
+        key_labels(&mut c, &format!("{card} :ab"), 5),
+        [":abilities"]
+    );
+    assert_eq!(
+        key_labels(&mut c, &format!("{card} :abilities {{:zap {{:co"), 6),
+        [":cost"]
+    );
+    assert_eq!(
+        key_labels(&mut c, &format!("{card} :triggers [{{:on :dies :wh"), 7),
+        [":where"]
+    );
+    assert_eq!(
+        key_labels(&mut c, &format!("{card} :targets {{:victim {{:p"), 8),
+        [":pick"]
+    );
+    // A value is due after a key: no key is offered there.
+    assert!(key_labels(&mut c, &format!("{card} :abilities {{:zap {{:cost :c"), 9).is_empty());
+    // Hovering over a key says what it means in that map.
+    let text = format!("{card} :triggers [{{:on :dies :once-per-turn true :effects []}}]}}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": card_uri, "version": 10}, "contentChanges": [{"text": text}]}),
+    );
+    c.diagnostics(&card_uri);
+    let at = text
+        .lines()
+        .nth(1)
+        .expect("line")
+        .find(":once")
+        .expect("key")
+        + 2;
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": card_uri}, "position": {"line": 1, "character": at}}),
+    );
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.starts_with("key `:once-per-turn` of a trigger: "),
+        "{hover}"
+    );
+
     // Formatting a messy file: one edit with the formatted text.
     let messy = "{:card \"Test\" :type :bricks :cost 1\n      :text \"+1 Wall\"   \n :effects [{:effected :you :resource :wall :amount 1}]}\n";
     c.notify(
