@@ -282,6 +282,10 @@ impl<'r> Game<'r> {
         match (def.aims.chosen(), action.target) {
             (None, Some(_)) => return Some(Illegal::NoTarget),
             (Some((_, t)), None) => {
+                // A card with nothing to aim at says so, before asking for a target.
+                if let Some(why) = self.unplayable(card, instance, seat) {
+                    return Some(Illegal::Refused(why));
+                }
                 return Some(Illegal::Zones(format!(
                     "{name} needs a target: choose its `:{}`",
                     t.name

@@ -177,11 +177,11 @@ pub enum Step {
     PlayWith(CardId, Option<Who>, Option<OptionId>),
     /// Playing this card so must be refused
     /// (`[:refused [:play "Firebolt" :target [:board :you 0]]]`).
-    RefusedWith(CardId, Option<Who>, Option<OptionId>),
+    RefusedWith(CardId, Option<Who>, Option<OptionId>, Option<String>),
     /// Discard this card.
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.
-    Refused(CardId, bool),
+    Refused(CardId, bool, Option<String>),
     /// Use an action of `:actions`: `[:act :hero :move :cell-2-1]`, with the
     /// option chosen (its [`Action::choice`](crate::engine::Action::choice)) for an action with `:choose`:
     /// `[:act :dio :stand-punch :pain :head]`.

@@ -670,17 +670,8 @@ fn steps(
                 let Kind::Vector(inner) = &pair[1].kind else {
                     continue;
                 };
-                let reason = match pair.get(2).map(|r| &r.kind) {
-                    Some(Kind::Str(r)) => Some(r.to_string()),
-                    Some(_) => {
-                        diags.push(Diagnostic::new(
-                            Code::WrongType,
-                            pair[2].span,
-                            "the reason a refusal gives is a string",
-                        ));
-                        continue;
-                    }
-                    None => None,
+                let Ok(reason) = refusal_reason(pair, diags) else {
+                    continue;
                 };
                 out.extend(
                     act(inner, pair[1].span, rules, diags)
@@ -702,17 +693,8 @@ fn steps(
                 let Kind::Vector(inner) = &pair[1].kind else {
                     continue;
                 };
-                let reason = match pair.get(2).map(|r| &r.kind) {
-                    Some(Kind::Str(r)) => Some(r.to_string()),
-                    Some(_) => {
-                        diags.push(Diagnostic::new(
-                            Code::WrongType,
-                            pair[2].span,
-                            "the reason a refusal gives is a string",
-                        ));
-                        continue;
-                    }
-                    None => None,
+                let Ok(reason) = refusal_reason(pair, diags) else {
+                    continue;
                 };
                 out.extend(
                     use_with(&pair[1], inner, rules, deck, diags)
@@ -728,7 +710,7 @@ fn steps(
                 out.extend(card(&pair[1], deck, diags).map(Step::Discard));
             }
             Kind::Vector(pair)
-                if pair.len() == 2
+                if (2..=3).contains(&pair.len())
                     && pair[0].as_keyword() == Some("refused")
                     && matches!(&pair[1].kind, Kind::Vector(inner)
                         if inner.first().and_then(Form::as_keyword) == Some("play")) =>
@@ -736,11 +718,16 @@ fn steps(
                 let Kind::Vector(inner) = &pair[1].kind else {
                     continue;
                 };
+                let Ok(reason) = refusal_reason(pair, diags) else {
+                    continue;
+                };
                 if let Some((c, t, o)) = play_with(&pair[1], inner, rules, deck, diags) {
-                    out.push(Step::RefusedWith(c, t, o));
+                    out.push(Step::RefusedWith(c, t, o, reason));
                 }
             }
-            Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("refused") => {
+            Kind::Vector(pair)
+                if (2..=3).contains(&pair.len()) && pair[0].as_keyword() == Some("refused") =>
+            {
                 let (what, discard) = match &pair[1].kind {
                     Kind::Vector(inner)
                         if inner.len() == 2 && inner[0].as_keyword() == Some("discard") =>
@@ -749,7 +736,10 @@ fn steps(
                     }
                     _ => (&pair[1], false),
                 };
-                out.extend(card(what, deck, diags).map(|c| Step::Refused(c, discard)));
+                let Ok(reason) = refusal_reason(pair, diags) else {
+                    continue;
+                };
+                out.extend(card(what, deck, diags).map(|c| Step::Refused(c, discard, reason)));
             }
             _ => diags.push(Diagnostic::new(
                 Code::StepShape,
@@ -767,6 +757,23 @@ fn steps(
 /// `[:play "Firebolt" :target [:board :other 0] :choose :help]`: a card,
 /// the entity it aims at, the option of its `:choose`, each optional.
 #[allow(clippy::type_complexity)]
+/// The reason a refusal step `[:refused STEP "reason"]` expects, if it
+/// gives one; `Err` (with a diagnostic) when it is not a string.
+fn refusal_reason(pair: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Result<Option<String>, ()> {
+    match pair.get(2).map(|r| &r.kind) {
+        Some(Kind::Str(r)) => Ok(Some(r.to_string())),
+        Some(_) => {
+            diags.push(Diagnostic::new(
+                Code::WrongType,
+                pair[2].span,
+                "the reason a refusal gives is a string",
+            ));
+            Err(())
+        }
+        None => Ok(None),
+    }
+}
+
 /// `[:use ACTOR :ability :target WHO :choose OPTION]`: the ability named
 /// by some card of the deck, the option by some option of the rule set
 /// (which card and which set is the game's to say, once the actor is known).

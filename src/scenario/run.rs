@@ -256,16 +256,24 @@ struct Running<'r> {
 impl Running<'_> {
     /// Does step `n` (counted from 0); `Break` when the scenario stops there.
     fn step(&mut self, n: usize, step: &Step) -> ControlFlow<()> {
-        let (card, play, refused, target) = match *step {
-            Step::Play(c) => (c, true, false, None),
-            Step::PlayWith(c, w, o) => {
-                (c, true, false, Some((w.map(|w| resolve(&self.game, w)), o)))
-            }
-            Step::RefusedWith(c, w, o) => {
-                (c, true, true, Some((w.map(|w| resolve(&self.game, w)), o)))
-            }
-            Step::Discard(c) => (c, false, false, None),
-            Step::Refused(c, discard) => (c, !discard, true, None),
+        let (card, play, refused, target, why) = match *step {
+            Step::Play(c) => (c, true, false, None, None),
+            Step::PlayWith(c, w, o) => (
+                c,
+                true,
+                false,
+                Some((w.map(|w| resolve(&self.game, w)), o)),
+                None,
+            ),
+            Step::RefusedWith(c, w, o, ref why) => (
+                c,
+                true,
+                true,
+                Some((w.map(|w| resolve(&self.game, w)), o)),
+                why.as_deref(),
+            ),
+            Step::Discard(c) => (c, false, false, None, None),
+            Step::Refused(c, discard, ref why) => (c, !discard, true, None, why.as_deref()),
             Step::NextTurn => return self.next_turn(n),
             Step::Pass => {
                 let pass = self.game.pass_action();
@@ -345,7 +353,8 @@ impl Running<'_> {
                 };
             }
         };
-        self.card(n, card, play, refused, target)
+        let why = why.map(str::to_string);
+        self.card(n, card, (play, refused, why.as_deref()), target)
     }
 
     /// Step `n`, `:next-turn`: the turn being taken ends, even if its actor
@@ -434,13 +443,13 @@ impl Running<'_> {
     }
 
     /// Step `n`: `card` put into the hand of the player whose turn it is, then
-    /// played (or discarded), or expected refused.
+    /// played (or discarded), or expected refused (with the refusal's
+    /// words `why`, if given).
     fn card(
         &mut self,
         n: usize,
         card: CardId,
-        play: bool,
-        refused: bool,
+        (play, refused, why): (bool, bool, Option<&str>),
         aim: Option<(Option<EntityId>, Option<crate::ids::OptionId>)>,
     ) -> ControlFlow<()> {
         let (target, choice) = aim.unwrap_or((None, None));
@@ -489,10 +498,17 @@ impl Running<'_> {
                     ));
                     return ControlFlow::Break(());
                 }
-                Err(_) => {
+                Err(e) => {
                     // Take back the card the step gave, so the hand is as before.
                     if held.is_none() {
                         game.take_back(at);
+                    }
+                    if let Some(want) = why.filter(|w| *w != e.to_string()) {
+                        self.failures.push(format!(
+                            "step {}: {} was refused with \"{e}\", expected \"{want}\"",
+                            n + 1,
+                            deck[card.index()].name
+                        ));
                     }
                     return ControlFlow::Continue(());
                 }

@@ -368,6 +368,32 @@ fn skirmish_players_decide_from_their_view() {
     assert_fair_in(&rules, &deck, POSITIONS);
 }
 
+/// The brawl fixture of issue 31: cards that choose targets among what
+/// their player sees (an enemy minion, a card in hand), options, triggers
+/// set off in hidden hands, and minions with activated abilities: every
+/// player decides from its view, and some decisions are aimed plays and uses.
+#[test]
+fn brawl_players_decide_from_their_view() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/triggers");
+    let text = std::fs::read_to_string(root.join("rules/brawl.edn")).unwrap();
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let dirs = [root.join("cards/brawl"), root.join("effects/brawl")];
+    let deck = grimoire::files::load_deck(&mut rules, &dirs).unwrap();
+    assert_fair_in(&rules, &deck.cards, SLOW_SEARCH);
+    let aimed = positions(&rules, &deck.cards, POSITIONS, 1000)
+        .into_iter()
+        .filter(|g| {
+            let mut g = g.clone();
+            let mut legal = Vec::new();
+            g.legal(&mut legal);
+            legal.iter().any(|a| {
+                a.target.is_some() && !matches!(a.ability, grimoire::engine::Ability::Action(_))
+            })
+        })
+        .count();
+    assert!(aimed > 0, "no position offered an aimed play or use");
+}
+
 /// The same with the deck's top card face up (`:top-visible`): a card seen
 /// on top is no secret, the cards under it are.
 #[test]
