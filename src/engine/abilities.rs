@@ -54,6 +54,13 @@ impl<'r> Game<'r> {
         self.used.is_some()
     }
 
+    /// Whether the deck's cards act beyond their own effects: triggers,
+    /// auras, keywords given, reactions or activated abilities (with
+    /// `:zones`). A computer player's trial of a move then plays it whole.
+    pub fn cards_act(&self) -> bool {
+        self.triggers.is_some() || self.react.is_some() || self.used.is_some()
+    }
+
     /// Whether `seat` holds `entity` in one of its zones of play.
     fn holds_in_play(&self, seat: EntityId, entity: EntityId) -> bool {
         self.in_play_of(seat).contains(&entity)

@@ -195,6 +195,9 @@ impl Ai {
                 if game.phase == Phase::React {
                     return Some(self.greedy_react(game));
                 }
+                if game.cards_act() {
+                    return Some(self.greedy_whole(game));
+                }
                 Some(self.greedy(game))
             }
             Policy::Search => {
@@ -483,6 +486,13 @@ impl Ai {
                 }
             }
         }
+        self.greedy_pick(game, best, base)
+    }
+
+    /// Greedy's choice given its best trial `best` and the worth `base` of
+    /// doing nothing: the best move if no worse than nothing; else the best
+    /// action of `:actions`; else ending a turn of many plays; else a discard.
+    fn greedy_pick(&self, game: &Game<'_>, best: Option<(i64, Action)>, base: i64) -> Action {
         match best {
             Some((s, action)) if s >= base => action,
             // A rule set's actions have no discard to fall back on: the best of them.
@@ -496,6 +506,54 @@ impl Ai {
             }
             _ => self.worst_card(game),
         }
+    }
+
+    /// [`Policy::Greedy`] where cards act beyond their own effects
+    /// (triggers, auras, reactions, abilities: [`Game::cards_act`]): each
+    /// move is played whole in a copy of one world dealt from the seat's
+    /// view, what it sets off included (a deathrattle, a death counted, a
+    /// window of answers played out with every seat passing), and the copy
+    /// scored for the seat. The choice among the trials is greedy's own
+    /// ([`Ai::greedy_pick`]).
+    fn greedy_whole(&mut self, game: &Game<'_>) -> Action {
+        let seat = game.current;
+        let deal: u64 = game.state.rng.clone().random();
+        let mut world = game.clone();
+        world.log = None;
+        let mut rng = Rng::seed_from_u64(deal ^ WORLD);
+        world.determinise(seat, &mut rng, &mut self.unseen);
+        world.state.rng = rng;
+        let depth = world.window_depth() + 1;
+        let base = self.worth(&mut world.clone(), seat);
+        let mut best: Option<(i64, Action)> = None;
+        let legal = std::mem::take(&mut self.legal);
+        for &action in &legal {
+            let play_again = match action.ability {
+                Ability::Card(i) => game
+                    .hand()
+                    .get(usize::from(i))
+                    .is_some_and(|c| game.cards()[c.index()].play.play_again),
+                Ability::Action(_) | Ability::Use(_) => false,
+                Ability::Discard(_) | Ability::EndTurn | Ability::Pass => continue,
+            };
+            let mut trial = world.clone();
+            if trial.act(action).is_err() {
+                continue;
+            }
+            trial.play_window_out(depth);
+            let mut s = self
+                .settled(&trial, seat)
+                .unwrap_or_else(|| self.worth(&mut trial, seat));
+            if play_again {
+                // Another action follows: worth a little more than the same change without one.
+                s = s.saturating_add(1);
+            }
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, action));
+            }
+        }
+        self.legal = legal;
+        self.greedy_pick(game, best, base)
     }
 
     /// [`Policy::Greedy`] answering a card ([`Phase::React`]): the pass and

@@ -612,3 +612,29 @@ fn play_human_lists_a_card_s_ability_among_its_actions_and_uses_it() {
     assert!(said.contains("p1 uses Totem's bolt"), "{said}");
     assert!(said.contains("p2.health 30 -> 28"), "{said}");
 }
+
+#[test]
+fn greedy_sees_what_a_move_sets_off_a_deathrattle_and_a_burst() {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::ids::{CardId, EntityId};
+    let (rules, deck) = brawl();
+    // Firebolt kills either: the Egg hatches a Chick in its place (no
+    // minion fewer), the Bomb bursts and leaves the Egg at 1 Health.
+    let mut game = boards(&rules, &deck, &[], &["Egg", "Bomb"]);
+    let hand = rules
+        .zones
+        .as_ref()
+        .and_then(|z| z.zone("hand"))
+        .expect("hand");
+    let firebolt = deck
+        .iter()
+        .position(|c| c.name == "Firebolt")
+        .expect("card");
+    game.set_zone_cards(hand, EntityId::new(0), &[Some(CardId::new(firebolt))])
+        .expect("hand");
+    game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 2);
+    game.recheck();
+    let bomb = on_board(&game, 1)[1];
+    let chosen = Ai::new().choose(&mut game, Policy::Greedy).expect("a move");
+    assert_eq!(chosen.target, Some(bomb), "{chosen:?}");
+}
