@@ -361,6 +361,33 @@ fn explain_says_a_card_s_triggers_auras_and_keywords_as_card_text_does() {
     );
     assert_eq!(said("Banner"), "Cards beside this card have rallied");
     assert_eq!(said("Guard"), "Taunt");
+    // Targets said where the effects name them, as card text does.
+    assert_eq!(
+        said("Firebolt"),
+        "3 Damage to a chosen card on the enemy's board"
+    );
+    assert_eq!(
+        said("Zap"),
+        "1 Damage to a random card on the enemy's board"
+    );
+    assert_eq!(said("Pry"), "Destroy a chosen card in the enemy's hand");
+    // A target named twice is introduced first.
+    assert_eq!(
+        said("Brawl"),
+        "Choose a champion (cards on your board), a random foe (cards on the enemy's board): \
+         at once: Damage of the champion's attack to the foe and Damage of the foe's attack to the champion"
+    );
+    // An activated ability: its name, cost and limit, then what it does.
+    assert_eq!(
+        said("Sorcerer"),
+        "Ping (1 mana, once a turn): 1 Damage to a chosen card on the enemy's board"
+    );
+    assert_eq!(
+        said("Shrine"),
+        "Pray (2 mana, choose harm or help, unusable when your hero is not hurt): \
+         2 Damage to the enemy unless 0 is the chosen option's hurt; \
+         +2 Health unless 0 is the chosen option's mend"
+    );
 }
 
 #[test]

@@ -104,12 +104,26 @@ pub fn aimed(
 ) -> String {
     let names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
     let mut en = En::new(rules, &[]);
+    let mut does = super::explain_with(rules, effects, &names);
     let mut said = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         en.bound = names[..i]
             .iter()
             .map(|n| Bound::Name((*n).into()))
             .collect();
+        // A target from one place, named once: said where it is named, as
+        // card text does ("3 Damage to a chosen card on the enemy's board").
+        let role = format!("the {}", t.name);
+        if let ([from], None, 1) = (t.from.as_slice(), &t.filter, count_words(&does, &role)) {
+            let how = if t.random { "a random" } else { "a chosen" };
+            let one = en.source_words(from).replacen("cards ", "card ", 1);
+            let one = match one.strip_suffix("s in play") {
+                Some(kind) => format!("{kind} in play"),
+                None => one,
+            };
+            does = replace_words(&does, &role, &format!("{how} {one}"));
+            continue;
+        }
         let places: Vec<String> = t.from.iter().map(|s| en.source_words(s)).collect();
         let mut whom = places.join(" or ");
         if let Some(c) = &t.filter {
@@ -120,9 +134,8 @@ pub fn aimed(
         let how = if t.random { "a random" } else { "choose a" };
         said.push(format!("{how} {} ({whom})", t.name));
     }
-    let does = super::explain_with(rules, effects, &names);
     if said.is_empty() {
-        return does;
+        return capitalize(&does);
     }
     capitalize(&format!("{}: {}", said.join(", "), lower_first(&does)))
 }
@@ -154,6 +167,30 @@ pub fn activated(rules: &RuleSet, a: &crate::check::abilities::Activated) -> Str
     };
     let does = aimed(rules, &a.targets, &a.effects);
     format!("{head}: {}", lower_first(&does))
+}
+
+/// How many times `words` stand in `text` as whole words.
+fn count_words(text: &str, words: &str) -> usize {
+    word_matches(text, words).count()
+}
+
+/// `text` with `words`, standing as whole words once, replaced by `with`.
+fn replace_words(text: &str, words: &str, with: &str) -> String {
+    match word_matches(text, words).next() {
+        Some(at) => format!("{}{with}{}", &text[..at], &text[at + words.len()..]),
+        None => text.to_string(),
+    }
+}
+
+/// Where `words` stand in `text` with no letter either side.
+fn word_matches<'t>(text: &'t str, words: &'t str) -> impl Iterator<Item = usize> + 't {
+    let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+    text.match_indices(words)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            !letter(text[..at].chars().next_back())
+                && !letter(text[at + words.len()..].chars().next())
+        })
 }
 
 fn lower_first(s: &str) -> String {
