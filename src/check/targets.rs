@@ -120,25 +120,17 @@ pub fn targets(
         }
         names.push(name);
     }
-    if out.iter().skip(1).any(|t| !t.random) {
+    // The chosen targets first: they are asked in order as the card is
+    // played, the random ones drawn as it resolves.
+    if out.windows(2).any(|w| w[0].random && !w[1].random) {
         diags.push(
             Diagnostic::new(
                 Code::NotOneOf,
                 form.span,
-                "the chosen target comes first: the others are drawn as the card resolves",
+                "the chosen targets come first: the random ones are drawn as the card resolves",
             )
-            .with_label("a chosen target after another")
-            .with_help("put the chosen target first, or make the later ones `:pick :random`"),
-        );
-    } else if out.iter().filter(|t| !t.random).count() > 1 {
-        diags.push(
-            Diagnostic::new(
-                Code::TooMany,
-                form.span,
-                "a card chooses one target; the others are `:pick :random`",
-            )
-            .with_label("two chosen targets")
-            .with_help("choose one, and draw the rest with `:pick :random`"),
+            .with_label("a chosen target after a random one")
+            .with_help("put the chosen targets first, then the `:pick :random` ones"),
         );
     }
     (diags.len() == before).then_some(out)

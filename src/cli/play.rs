@@ -375,6 +375,10 @@ fn ask(game: &mut Game<'_>, input: &mut dyn BufRead, output: &mut dyn Write) -> 
     if game.ctx().phase == Phase::React {
         return ask_react(game, input, output);
     }
+    // The next target of the card being played: each candidate listed.
+    if game.ctx().phase == Phase::Target {
+        return ask_action(game, input, output);
+    }
     if game.hand().is_empty() && !rules.actions.is_empty() {
         return ask_action(game, input, output);
     }

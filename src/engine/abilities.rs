@@ -58,7 +58,31 @@ impl<'r> Game<'r> {
     /// auras, keywords given, reactions or activated abilities (with
     /// `:zones`). A computer player's trial of a move then plays it whole.
     pub fn cards_act(&self) -> bool {
-        self.triggers.is_some() || self.react.is_some() || self.used.is_some()
+        self.triggers.is_some()
+            || self.react.is_some()
+            || self.used.is_some()
+            || (self.aims && self.cards.iter().any(|c| self.chooses_later_def(c)))
+    }
+
+    /// In a computer player's world: the play just made goes on to its end,
+    /// each later target the first candidate, each window of answers
+    /// played out with every seat passing ([`Game::play_window_out`] from `depth`).
+    pub(crate) fn settle_play(&mut self, depth: usize) {
+        // Each step chooses a target or closes a window: bounded by the targets and seats.
+        for _ in 0..64 {
+            match self.phase {
+                Phase::Target => {
+                    let mut out = Vec::new();
+                    self.targets_allowed(&mut out);
+                    match out.first() {
+                        Some(&first) if self.act(first).is_ok() => {}
+                        _ => return,
+                    }
+                }
+                Phase::React => self.play_window_out(depth),
+                _ => return,
+            }
+        }
     }
 
     /// Whether `seat` holds `entity` in one of its zones of play.
@@ -192,6 +216,7 @@ impl<'r> Game<'r> {
             Phase::Over(_) => return Some(Illegal::Over),
             Phase::MustDiscard(_) => return Some(Illegal::MustDiscard),
             Phase::React => return Some(Illegal::Reacting),
+            Phase::Target => return Some(Illegal::Targeting),
             Phase::BetweenTurns => return Some(Illegal::BetweenTurns),
         }
         let seat = self.current;
@@ -341,13 +366,14 @@ impl<'r> Game<'r> {
             t.set_this_card(entity);
             was
         });
+        let chosen: Vec<EntityId> = chosen.into_iter().collect();
         let bound = super::aims::bind(
             self.rules,
             &a.targets,
             &mut self.state,
             entity,
             &roles,
-            chosen,
+            &chosen,
         );
         match bound {
             None => self.record(GameEvent::Fizzled { card }),
@@ -405,7 +431,7 @@ impl<'r> Game<'r> {
             state,
             action.actor,
             &roles[..n],
-            action.target,
+            &action.target.into_iter().collect::<Vec<_>>(),
         );
         if let Some(targets) = bound {
             let mut all = roles[..n].to_vec();

@@ -151,7 +151,11 @@ impl Game<'_> {
                     }
                 }
             }
-            Ability::Action(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => {}
+            Ability::Action(_)
+            | Ability::EndTurn
+            | Ability::Pass
+            | Ability::Use(_)
+            | Ability::Target => {}
         }
         Ok(())
     }

@@ -24,6 +24,8 @@ pub enum Ability {
     Pass,
     /// Use this ability of the card whose instance is the actor (its `:abilities`, in order).
     Use(u8),
+    /// Choose the next chosen target of the card being played ([`Phase::Target`]): [`Action::target`].
+    Target,
 }
 
 /// An ability used: what, by whom, on whom.
@@ -47,7 +49,11 @@ impl Action {
     pub fn hand_position(self) -> usize {
         match self.ability {
             Ability::Card(i) | Ability::Discard(i) => usize::from(i),
-            Ability::Action(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => usize::MAX,
+            Ability::Action(_)
+            | Ability::EndTurn
+            | Ability::Pass
+            | Ability::Use(_)
+            | Ability::Target => usize::MAX,
         }
     }
 }
@@ -82,6 +88,9 @@ pub enum Illegal {
     /// A seat must first answer the card being played, or pass.
     #[error("a card waits for an answer: play a reaction or pass")]
     Reacting,
+    /// The card being played waits for its next chosen target.
+    #[error("a card waits for its next target: choose one")]
+    Targeting,
     /// The turn has ended and the next has not begun.
     #[error("the turn has ended")]
     BetweenTurns,
@@ -164,7 +173,11 @@ impl Game<'_> {
                 .hand()
                 .get(usize::from(i))
                 .is_some_and(|&c| self.chancy(c)),
-            Ability::Discard(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => false,
+            Ability::Discard(_)
+            | Ability::EndTurn
+            | Ability::Pass
+            | Ability::Use(_)
+            | Ability::Target => false,
             Ability::Action(id) => self.rules.actions.get(id).is_some_and(|a| a.draws),
         }
     }
@@ -226,12 +239,12 @@ impl Game<'_> {
             return false;
         };
         match (self.phase, action.ability) {
-            (Phase::Over(_) | Phase::BetweenTurns | Phase::React, _)
+            (Phase::Over(_) | Phase::BetweenTurns | Phase::React | Phase::Target, _)
             | (Phase::MustDiscard(_), Ability::Card(_) | Ability::Action(_)) => false,
             (_, Ability::Discard(_)) => self.cards[card.index()].play.discardable,
             (Phase::Act, Ability::Card(_) | Ability::Action(_)) => self.affordable(card),
             // Past the hand: the lookup above has already refused it.
-            (_, Ability::EndTurn | Ability::Pass | Ability::Use(_)) => false,
+            (_, Ability::EndTurn | Ability::Pass | Ability::Use(_) | Ability::Target) => false,
         }
     }
 
@@ -308,6 +321,9 @@ impl Game<'_> {
             return Err(self
                 .use_refusal(k, action)
                 .unwrap_or(Illegal::NotAllowed("not now".to_string())));
+        }
+        if self.phase == Phase::Target || action.ability == Ability::Target {
+            return Err(self.target_refusal(action));
         }
         if self.phase == Phase::React || action.ability == Ability::Pass {
             return Err(self.reaction_refusal(action));
@@ -455,7 +471,8 @@ impl Game<'_> {
                     | Ability::Discard(_)
                     | Ability::EndTurn
                     | Ability::Pass
-                    | Ability::Use(_) => "",
+                    | Ability::Use(_)
+                    | Ability::Target => "",
                 };
                 match a.target {
                     Some(t) => format!(" {name} {}", self.entity_name(t)),
@@ -503,6 +520,11 @@ impl Game<'_> {
             // resolve is a reaction wasted.
             if self.phase == Phase::React {
                 out.insert(0, self.pass_action());
+            }
+            if self.phase == Phase::Target {
+                out.clear();
+                self.targets_allowed(out);
+                return;
             }
             self.uses_allowed(out);
         }
@@ -587,7 +609,7 @@ impl Game<'_> {
                 .iter()
                 .any(|&c| discardable(c) || zones.affordable(&self.state, self.current, c)),
             Phase::MustDiscard(_) => hand.iter().any(|&c| discardable(c)),
-            Phase::BetweenTurns | Phase::Over(_) | Phase::React => false,
+            Phase::BetweenTurns | Phase::Over(_) | Phase::React | Phase::Target => false,
         };
         if cards || self.rules.actions.is_empty() {
             return cards;

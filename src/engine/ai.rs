@@ -195,7 +195,7 @@ impl Ai {
                 if game.phase == Phase::React {
                     return Some(self.greedy_react(game));
                 }
-                if game.cards_act() {
+                if game.cards_act() || game.phase == Phase::Target {
                     return Some(self.greedy_whole(game));
                 }
                 Some(self.greedy(game))
@@ -216,8 +216,8 @@ impl Ai {
     /// the random policy of `:cards` alone makes over the same hand.
     fn random_zoned(&mut self, game: &mut Game<'_>) -> Option<Action> {
         game.legal(&mut self.legal);
-        // Answering a card: any reaction, or the pass, alike.
-        if game.phase == Phase::React && !self.legal.is_empty() {
+        // Answering a card: any reaction, or the pass, alike; a card's later target: any.
+        if matches!(game.phase, Phase::React | Phase::Target) && !self.legal.is_empty() {
             return Some(self.legal[game.state.rng.random_range(0..self.legal.len())]);
         }
         let count = |f: fn(Ability) -> bool| self.legal.iter().filter(|a| f(a.ability)).count();
@@ -445,7 +445,9 @@ impl Ai {
                         (if draws { CHANCE_SAMPLES } else { 1 }, false)
                     }
                     Ability::Use(_) => (1, false),
-                    Ability::Discard(_) | Ability::EndTurn | Ability::Pass => continue,
+                    Ability::Discard(_) | Ability::EndTurn | Ability::Pass | Ability::Target => {
+                        continue;
+                    }
                 };
                 let mut trial = |scratch: &mut State| {
                     copy(scratch);
@@ -533,14 +535,14 @@ impl Ai {
                     .hand()
                     .get(usize::from(i))
                     .is_some_and(|c| game.cards()[c.index()].play.play_again),
-                Ability::Action(_) | Ability::Use(_) => false,
+                Ability::Action(_) | Ability::Use(_) | Ability::Target => false,
                 Ability::Discard(_) | Ability::EndTurn | Ability::Pass => continue,
             };
             let mut trial = world.clone();
             if trial.act(action).is_err() {
                 continue;
             }
-            trial.play_window_out(depth);
+            trial.settle_play(depth);
             let mut s = self
                 .settled(&trial, seat)
                 .unwrap_or_else(|| self.worth(&mut trial, seat));

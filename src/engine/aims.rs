@@ -95,21 +95,35 @@ pub(super) fn bind(
     state: &mut State,
     instance: EntityId,
     seat_roles: &[EntityId],
-    chosen: Option<EntityId>,
+    chosen: &[EntityId],
 ) -> Option<Vec<EntityId>> {
     let mut roles = seat_roles.to_vec();
     let mut found = Vec::new();
+    let mut chosen = chosen.iter();
     for target in targets {
         candidates(rules, state, target, instance, &roles, None, &mut found);
         let picked = if target.random {
             let n = found.len();
             (n > 0).then(|| found[state.rng.random_range(0..n)])
         } else {
-            chosen.filter(|c| found.contains(c))
+            chosen.next().copied().filter(|c| found.contains(c))
         };
         roles.push(picked?);
     }
     Some(roles.split_off(seat_roles.len()))
+}
+
+/// A card being played whose later chosen targets its seat is choosing
+/// ([`super::Phase::Target`]): what its play resumes with once they are chosen.
+#[derive(Clone, Debug)]
+pub(super) struct Aiming {
+    seat: EntityId,
+    card: CardId,
+    entity: EntityId,
+    /// Its first chosen target and its option, as played.
+    aim: (Option<EntityId>, Option<crate::ids::OptionId>),
+    /// The later chosen targets so far.
+    picks: Vec<EntityId>,
 }
 
 impl<'r> Game<'r> {
@@ -335,13 +349,15 @@ impl<'r> Game<'r> {
             return self.run_card(seat, card);
         }
         let roles = self.seat_roles(seat.index()).to_vec();
+        let mut picks: Vec<EntityId> = chosen.into_iter().collect();
+        picks.append(&mut self.later);
         let bound = bind(
             self.rules,
             &self.cards[card.index()].aims.targets,
             &mut self.state,
             instance,
             &roles,
-            chosen,
+            &picks,
         );
         let Some(targets) = bound else {
             self.record(super::GameEvent::Fizzled { card });
@@ -365,6 +381,160 @@ impl<'r> Game<'r> {
         );
         self.state.claim(crate::eval::Owner::Card(card.index()));
         self.flush_events(|cause| super::By::Card(card, cause));
+    }
+
+    /// Whether card `card` chooses more than one target: the later ones are
+    /// asked of its seat once it is paid for ([`super::Phase::Target`]).
+    pub(super) fn chooses_later(&self, card: CardId) -> bool {
+        self.chooses_later_def(&self.cards[card.index()])
+    }
+
+    /// [`Game::chooses_later`] of a card's definition.
+    pub(super) fn chooses_later_def(&self, card: &crate::check::defs::Card) -> bool {
+        card.aims.targets.iter().filter(|t| !t.random).count() > 1
+    }
+
+    /// Starts asking for the later chosen targets of card `card` (instance
+    /// `entity`), played by `seat` with `aim`: true while one is asked (the
+    /// play waits); false when none has a candidate left, and the play goes on.
+    pub(super) fn start_aiming(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        entity: EntityId,
+        aim: (Option<EntityId>, Option<crate::ids::OptionId>),
+    ) -> bool {
+        self.later.clear();
+        let aiming = Aiming {
+            seat,
+            card,
+            entity,
+            aim,
+            picks: Vec::new(),
+        };
+        self.ask_target(aiming)
+    }
+
+    /// Asks `aiming`'s seat for its card's next chosen target, if one is
+    /// left with a candidate: true then ([`super::Phase::Target`]).
+    fn ask_target(&mut self, aiming: Aiming) -> bool {
+        if self.next_candidates(&aiming).is_empty() {
+            // Nothing left to choose (or nothing to choose from): the play
+            // goes on, and a target without one leaves the card doing nothing.
+            self.later = aiming.picks;
+            return false;
+        }
+        self.phase = super::Phase::Target;
+        self.aiming = Some(Box::new(aiming));
+        true
+    }
+
+    /// The candidates for `aiming`'s next chosen target, among what its
+    /// seat sees, the earlier targets bound; none when every chosen one is picked.
+    fn next_candidates(&mut self, aiming: &Aiming) -> Vec<EntityId> {
+        let cards: &'r [crate::check::defs::Card] = self.cards;
+        let targets = &cards[aiming.card.index()].aims.targets;
+        let k = 1 + aiming.picks.len();
+        let Some(target) = targets.get(k).filter(|t| !t.random) else {
+            return Vec::new();
+        };
+        let mut roles = self.seat_roles(aiming.seat.index()).to_vec();
+        roles.extend(aiming.aim.0);
+        roles.extend(&aiming.picks);
+        let mut found = Vec::new();
+        candidates(
+            self.rules,
+            &mut self.state,
+            target,
+            aiming.entity,
+            &roles,
+            Some(aiming.seat),
+            &mut found,
+        );
+        found
+    }
+
+    /// Pushes to `out` the targets the seat may choose now ([`super::Phase::Target`]).
+    pub(super) fn targets_allowed(&mut self, out: &mut Vec<Action>) {
+        let Some(aiming) = self.aiming.take() else {
+            return;
+        };
+        let found = self.next_candidates(&aiming);
+        out.extend(found.into_iter().map(|t| Action {
+            ability: super::Ability::Target,
+            actor: aiming.seat,
+            target: Some(t),
+            choice: None,
+        }));
+        self.aiming = Some(aiming);
+    }
+
+    /// Choosing `target` as the next target of the card being played, for
+    /// the seat whose turn it is ([`super::Phase::Target`]).
+    pub fn target_action(&self, target: EntityId) -> Action {
+        Action {
+            ability: super::Ability::Target,
+            actor: self.current,
+            target: Some(target),
+            choice: None,
+        }
+    }
+
+    /// Whether `action` chooses a candidate for the next target now.
+    pub(super) fn allowed_target(&mut self, action: Action) -> bool {
+        self.target_check(action).is_ok()
+    }
+
+    /// Why `action` may not choose the next target now.
+    pub(super) fn target_refusal(&mut self, action: Action) -> super::Illegal {
+        self.target_check(action)
+            .err()
+            .unwrap_or(super::Illegal::Targeting)
+    }
+
+    fn target_check(&mut self, action: Action) -> Result<(), super::Illegal> {
+        use super::Illegal;
+        if self.phase != super::Phase::Target {
+            return Err(Illegal::NotAllowed(
+                "no card waits for a target: a target is chosen as its card is played".to_string(),
+            ));
+        }
+        if action.ability != super::Ability::Target {
+            return Err(Illegal::Targeting);
+        }
+        let Some(aiming) = self.aiming.take() else {
+            return Err(Illegal::Targeting);
+        };
+        let found = self.next_candidates(&aiming);
+        let (seat, card) = (aiming.seat, aiming.card);
+        self.aiming = Some(aiming);
+        if action.actor != seat {
+            return Err(Illegal::NotYourTurn(action.actor));
+        }
+        match action.target {
+            Some(t) if found.contains(&t) => Ok(()),
+            Some(t) => Err(Illegal::Zones(format!(
+                "{} cannot aim at {}: it is not a target it may choose",
+                self.cards[card.index()].name,
+                self.entity_name(t)
+            ))),
+            None => Err(Illegal::Targeting),
+        }
+    }
+
+    /// Takes `action`'s target as the next of the card being played; once
+    /// every chosen target is, the play goes on.
+    pub(super) fn act_target(&mut self, action: Action) {
+        let (Some(mut aiming), Some(t)) = (self.aiming.take(), action.target) else {
+            return;
+        };
+        self.phase = super::Phase::Act;
+        aiming.picks.push(t);
+        let (seat, card, entity, aim) = (aiming.seat, aiming.card, aiming.entity, aiming.aim);
+        if self.ask_target(*aiming) {
+            return;
+        }
+        self.after_aiming(seat, card, entity, aim);
     }
 
     /// The first legal play of the card at hand position `i`, its first

@@ -298,7 +298,8 @@ impl Monitor {
                     | Ability::Action(_)
                     | Ability::EndTurn
                     | Ability::Pass
-                    | Ability::Use(_) => {}
+                    | Ability::Use(_)
+                    | Ability::Target => {}
                 }
             }
             self.before.push((held, draw));

@@ -52,6 +52,7 @@ pub fn action_words(
         Ability::Pass => "pass",
         // A card's play and a card's ability are named by the game, which
         // knows the card ([`super::Game::action_words`]).
+        Ability::Target => "aim at",
         Ability::Card(_) | Ability::Discard(_) | Ability::Use(_) => "?",
     };
     let mut what = match action.target {
@@ -394,7 +395,8 @@ fn render_event<'n>(
                             | Ability::Discard(_)
                             | Ability::EndTurn
                             | Ability::Pass
-                            | Ability::Use(_) => String::new(),
+                            | Ability::Use(_)
+                            | Ability::Target => String::new(),
                         },
                     };
                     writeln!(out, "  {who}'s prepared {what} is cancelled: {why}")

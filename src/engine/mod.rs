@@ -71,6 +71,9 @@ pub enum Phase {
     /// the card being played with a reaction card of its hand, or pass
     /// ([`Ability::Pass`]).
     React,
+    /// The card being played, paid for, waits for its seat to choose its
+    /// next chosen target ([`Ability::Target`]); its effects run once each is chosen.
+    Target,
 }
 
 /// Where a game is in its turns, apart from the game's state: whose turn,
@@ -237,6 +240,11 @@ pub struct Game<'r> {
     /// The once-a-turn abilities used this turn, for a deck (with `:zones`)
     /// where some card has `:abilities`.
     used: Option<Box<abilities::Used>>,
+    /// The card being played whose later chosen targets are being asked ([`Phase::Target`]).
+    aiming: Option<Box<aims::Aiming>>,
+    /// The later chosen targets of the card being played, once chosen: its
+    /// effects bind them after its first.
+    later: Vec<EntityId>,
 }
 
 impl<'r> Game<'r> {
@@ -367,6 +375,8 @@ impl<'r> Game<'r> {
                 .any(|c| c.aims != crate::check::defs::Aims::default()),
             react: zoned.then(|| react::Reactions::new(cards)).flatten(),
             used: zoned.then(|| abilities::tracker(cards)).flatten(),
+            aiming: None,
+            later: Vec::new(),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -622,6 +632,7 @@ impl<'r> Game<'r> {
             Phase::BetweenTurns => Ok(()),
             Phase::MustDiscard(_) => Err(Illegal::MustDiscard),
             Phase::React => Err(Illegal::Reacting),
+            Phase::Target => Err(Illegal::Targeting),
             Phase::Over(_) => Err(Illegal::Over),
         }
     }

@@ -524,7 +524,7 @@ impl ActionSpace {
             Ability::EndTurn => self.end_turn_index(),
             Ability::Pass => self.pass_index(),
             // Not addressed yet: counted as overflowed.
-            Ability::Use(_) => None,
+            Ability::Use(_) | Ability::Target => None,
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let (kind, actor) = ranks.rank(action.actor)?;
@@ -1311,6 +1311,7 @@ impl ObsLayout {
             Phase::BetweenTurns | Phase::Over(_) => -1,
             // Answering another seat's card, out of turn.
             Phase::React => -2,
+            Phase::Target => -3,
         };
         let to_move = ctx.current.index() == seat
             && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_) | Phase::React);

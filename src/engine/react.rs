@@ -177,7 +177,11 @@ impl Game<'_> {
                 self.state.forget_rolls();
                 holds
             }
-            Ability::Discard(_) | Ability::Action(_) | Ability::EndTurn | Ability::Use(_) => false,
+            Ability::Discard(_)
+            | Ability::Action(_)
+            | Ability::EndTurn
+            | Ability::Use(_)
+            | Ability::Target => false,
         }
     }
 

@@ -113,13 +113,14 @@ impl<'r> Game<'r> {
         }
         // Its targets as the play would bind them, random ones drawn from the trial's generator.
         let n = self.role_count.min(roles.len());
+        let chosen: Vec<EntityId> = action.target.into_iter().collect();
         let Some(targets) = super::aims::bind(
             rules,
             &def.aims.targets,
             state,
             entity,
             &roles[..n],
-            action.target,
+            &chosen,
         ) else {
             return;
         };
@@ -303,6 +304,9 @@ impl<'r> Game<'r> {
         if let Ability::Use(k) = action.ability {
             return self.allowed_use(k, action);
         }
+        if self.phase == Phase::Target || action.ability == Ability::Target {
+            return self.allowed_target(action);
+        }
         if action.actor != self.current {
             return false;
         }
@@ -452,8 +456,9 @@ impl<'r> Game<'r> {
         if matches!(self.phase, Phase::BetweenTurns | Phase::Over(_)) {
             return false;
         }
-        // A seat answering a card may always pass.
-        if self.phase == Phase::React {
+        // A seat answering a card may always pass; one asked for a target
+        // has a candidate (it is asked only then).
+        if matches!(self.phase, Phase::React | Phase::Target) {
             return true;
         }
         let n = self.hand().len();
@@ -511,6 +516,7 @@ impl<'r> Game<'r> {
             Ability::Discard(i) => self.discard_zoned(usize::from(i)),
             Ability::Pass => self.pass_window(),
             Ability::Use(k) => self.use_ability(k, action),
+            Ability::Target => self.act_target(action),
         }
         // Discards left to choose by what else ran (an action, a turn's
         // hooks) are offered before the next seat acts.
@@ -566,8 +572,24 @@ impl<'r> Game<'r> {
             Some(seat),
         ));
         self.set_trigger_source(outer);
-        // Other seats may answer it first: its play resumes once they have.
         let aim = (chosen, choice);
+        // Its later chosen targets are asked now: its play resumes once they are.
+        if self.aims && self.chooses_later(card) && self.start_aiming(seat, card, entity, aim) {
+            return;
+        }
+        self.after_aiming(seat, card, entity, aim);
+    }
+
+    /// The play of card `card` (instance `entity`) by `seat` once its
+    /// targets are chosen: other seats may answer it first (its play
+    /// resumes once they have); then it resolves.
+    pub(super) fn after_aiming(
+        &mut self,
+        seat: EntityId,
+        card: CardId,
+        entity: EntityId,
+        aim: (Option<EntityId>, Option<crate::ids::OptionId>),
+    ) {
         if self.react.is_some() && self.open_window(seat, card, entity, aim) {
             return;
         }

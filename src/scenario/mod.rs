@@ -92,6 +92,7 @@ impl Scenario {
                 Step::Use(a, _, t, _) | Step::RefusedUse(a, _, t, _, _) => {
                     seat(a) || t.iter().any(seat)
                 }
+                Step::Target(t) | Step::RefusedTarget(t, _) => seat(t),
                 Step::Status(w, _, _) => seat(w),
                 Step::Expect(list) => list.iter().any(|e| e.names(&seat)),
                 _ => false,
@@ -178,6 +179,11 @@ pub enum Step {
     /// Playing this card so must be refused
     /// (`[:refused [:play "Firebolt" :target [:board :you 0]]]`).
     RefusedWith(CardId, Option<Who>, Option<OptionId>, Option<String>),
+    /// Choose the next target of the card being played (`[:target WHO]`;
+    /// a play's second `:target` is one).
+    Target(Who),
+    /// Choosing this as the next target must be refused, with this reason if given.
+    RefusedTarget(Who, Option<String>),
     /// Discard this card.
     Discard(CardId),
     /// The step must be refused (`[:refused "Name"]`, `[:refused [:discard "Name"]]`); nothing changes.

@@ -678,6 +678,23 @@ fn steps(
                         .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
                 );
             }
+            Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("target") => {
+                out.extend(who(&pair[1], rules, diags).map(Step::Target));
+            }
+            Kind::Vector(pair)
+                if (2..=3).contains(&pair.len())
+                    && pair[0].as_keyword() == Some("refused")
+                    && matches!(&pair[1].kind, Kind::Vector(inner)
+                        if inner.len() == 2 && inner[0].as_keyword() == Some("target")) =>
+            {
+                let Kind::Vector(inner) = &pair[1].kind else {
+                    continue;
+                };
+                let Ok(reason) = refusal_reason(pair, diags) else {
+                    continue;
+                };
+                out.extend(who(&inner[1], rules, diags).map(|w| Step::RefusedTarget(w, reason)));
+            }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("use") => {
                 out.extend(
                     use_with(item, items, rules, deck, diags)
@@ -703,7 +720,9 @@ fn steps(
             }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("play") => {
                 if let Some((c, t, o)) = play_with(item, items, rules, deck, diags) {
-                    out.push(Step::PlayWith(c, t, o));
+                    // The first target is the play's; each later one is chosen after it.
+                    out.push(Step::PlayWith(c, t.first().copied(), o));
+                    out.extend(t.iter().skip(1).map(|&w| Step::Target(w)));
                 }
             }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("discard") => {
@@ -721,8 +740,14 @@ fn steps(
                 let Ok(reason) = refusal_reason(pair, diags) else {
                     continue;
                 };
-                if let Some((c, t, o)) = play_with(&pair[1], inner, rules, deck, diags) {
-                    out.push(Step::RefusedWith(c, t, o, reason));
+                match play_with(&pair[1], inner, rules, deck, diags) {
+                    Some((_, t, _)) if t.len() > 1 => diags.push(Diagnostic::new(
+                        Code::StepShape,
+                        pair[1].span,
+                        "a refused play names its first target only: a later one is chosen once the play is allowed",
+                    ).with_help("expect the refusal of a later target with `[:refused [:target WHO]]` after the play")),
+                    Some((c, t, o)) => out.push(Step::RefusedWith(c, t.first().copied(), o, reason)),
+                    None => {}
                 }
             }
             Kind::Vector(pair)
@@ -852,12 +877,12 @@ fn play_with(
     rules: &RuleSet,
     deck: &[Card],
     diags: &mut Vec<Diagnostic>,
-) -> Option<(CardId, Option<Who>, Option<OptionId>)> {
+) -> Option<(CardId, Vec<Who>, Option<OptionId>)> {
     let shape = |diags: &mut Vec<Diagnostic>| {
         diags.push(Diagnostic::new(
             Code::StepShape,
             form.span,
-            "a play step is `[:play \"Name\" :target WHO :choose OPTION]`, each of `:target` and `:choose` if the card takes it",
+            "a play step is `[:play \"Name\" :target WHO :choose OPTION]`, each of `:target` (once per chosen target) and `:choose` if the card takes it",
         ));
     };
     let [_, name, rest @ ..] = items else {
@@ -869,10 +894,10 @@ fn play_with(
         shape(diags);
         return None;
     }
-    let (mut target, mut choice) = (None, None);
+    let (mut targets, mut choice) = (Vec::new(), None);
     for pair in rest.chunks(2) {
         match pair[0].as_keyword() {
-            Some("target") => target = Some(who(&pair[1], rules, diags)?),
+            Some("target") => targets.push(who(&pair[1], rules, diags)?),
             Some("choose") => {
                 let set = deck[card.index()]
                     .aims
@@ -907,7 +932,7 @@ fn play_with(
             }
         }
     }
-    Some((card, target, choice))
+    Some((card, targets, choice))
 }
 
 /// `[:board :other 0]` (a zone per seat: its owner, then the place) or

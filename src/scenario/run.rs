@@ -328,6 +328,22 @@ impl Running<'_> {
                 let name = self.action_name(id).to_string();
                 return self.refused_act(n, &name, action, reason.as_deref());
             }
+            Step::Target(t) | Step::RefusedTarget(t, _) if self.absent(n, t, None) => {
+                return ControlFlow::Break(());
+            }
+            Step::Target(t) => {
+                let action = self.game.target_action(resolve(&self.game, t));
+                if let Err(e) = self.game.act(action) {
+                    self.failures
+                        .push(format!("step {}: `:target`: {e}", n + 1));
+                    return ControlFlow::Break(());
+                }
+                return ControlFlow::Continue(());
+            }
+            Step::RefusedTarget(t, ref reason) => {
+                let action = self.game.target_action(resolve(&self.game, t));
+                return self.refused_act(n, "the target", action, reason.as_deref());
+            }
             Step::Use(actor, _, target, _) | Step::RefusedUse(actor, _, target, _, _)
                 if self.absent(n, actor, target) =>
             {

@@ -106,7 +106,11 @@ impl Observer for Marks<'_> {
             Ability::Discard(h) => {
                 self.cards[seat * self.n + (game.hand()[usize::from(h)]).index()].discards += 1;
             }
-            Ability::Action(_) | Ability::EndTurn | Ability::Pass | Ability::Use(_) => {}
+            Ability::Action(_)
+            | Ability::EndTurn
+            | Ability::Pass
+            | Ability::Use(_)
+            | Ability::Target => {}
         }
     }
 }

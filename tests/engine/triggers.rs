@@ -19,7 +19,7 @@ fn root(path: &str) -> PathBuf {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root(SCENARIOS)], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("28 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("31 passed, 0 failed"), "{}", out.stdout);
 }
 
 #[test]
@@ -664,4 +664,62 @@ fn greedy_sees_what_a_move_sets_off_a_deathrattle_and_a_burst() {
     let bomb = on_board(&game, 1)[1];
     let chosen = Ai::new().choose(&mut game, Policy::Greedy).expect("a move");
     assert_eq!(chosen.target, Some(bomb), "{chosen:?}");
+}
+
+#[test]
+fn a_second_chosen_target_is_its_own_decision_for_every_player() {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::{Ability, Phase};
+    use grimoire::ids::{CardId, EntityId};
+    let (rules, deck) = brawl();
+    let position = || {
+        let mut game = boards(&rules, &deck, &["Yeti"], &["Scavenger", "Egg"]);
+        let hand = rules
+            .zones
+            .as_ref()
+            .and_then(|z| z.zone("hand"))
+            .expect("hand");
+        let challenge = deck
+            .iter()
+            .position(|c| c.name == "Challenge")
+            .expect("card");
+        game.set_zone_cards(hand, EntityId::new(0), &[Some(CardId::new(challenge))])
+            .expect("hand");
+        game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 1);
+        game.recheck();
+        let mine = on_board(&game, 0)[0];
+        let play = grimoire::engine::Action {
+            target: Some(mine),
+            ..game.play(0)
+        };
+        game.act(play).expect("Challenge played at the Yeti");
+        game
+    };
+    let mut game = position();
+    assert_eq!(game.ctx().phase, Phase::Target);
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    let theirs = on_board(&game, 1);
+    assert_eq!(
+        legal
+            .iter()
+            .map(|a| (a.ability, a.target))
+            .collect::<Vec<_>>(),
+        [
+            (Ability::Target, Some(theirs[0])),
+            (Ability::Target, Some(theirs[1]))
+        ],
+        "one decision per enemy minion, and nothing else"
+    );
+    for policy in [Policy::Random, Policy::Greedy, Policy::Search] {
+        let mut game = position();
+        let chosen = Ai::new().choose(&mut game, policy).expect("a target");
+        assert_eq!(chosen.ability, Ability::Target, "{policy:?}");
+        game.act(chosen).expect("the target chosen");
+        assert_eq!(
+            game.ctx().phase,
+            Phase::Act,
+            "{policy:?}: the card resolved"
+        );
+    }
 }
