@@ -510,6 +510,20 @@ impl Ai {
         }
     }
 
+    /// A copy of `game`, unlogged, with what the seat to act cannot see
+    /// dealt anew from its view and a generator of its own (seeded by a
+    /// draw the game's generator would make, without making it): the one
+    /// world a greedy player's trials are played in.
+    fn world_from_view<'r>(&mut self, game: &Game<'r>) -> Game<'r> {
+        let deal: u64 = game.state.rng.clone().random();
+        let mut world = game.clone();
+        world.log = None;
+        let mut rng = Rng::seed_from_u64(deal ^ WORLD);
+        world.determinise(game.current, &mut rng, &mut self.unseen);
+        world.state.rng = rng;
+        world
+    }
+
     /// [`Policy::Greedy`] where cards act beyond their own effects
     /// (triggers, auras, reactions, abilities: [`Game::cards_act`]): each
     /// move is played whole in a copy of one world dealt from the seat's
@@ -519,12 +533,7 @@ impl Ai {
     /// ([`Ai::greedy_pick`]).
     fn greedy_whole(&mut self, game: &Game<'_>) -> Action {
         let seat = game.current;
-        let deal: u64 = game.state.rng.clone().random();
-        let mut world = game.clone();
-        world.log = None;
-        let mut rng = Rng::seed_from_u64(deal ^ WORLD);
-        world.determinise(seat, &mut rng, &mut self.unseen);
-        world.state.rng = rng;
+        let world = self.world_from_view(game);
         let depth = world.window_depth() + 1;
         let base = self.worth(&mut world.clone(), seat);
         let mut best: Option<(i64, Action)> = None;
@@ -567,12 +576,7 @@ impl Ai {
     fn greedy_react(&mut self, game: &Game<'_>) -> Action {
         let seat = game.current;
         let depth = game.window_depth();
-        let deal: u64 = game.state.rng.clone().random();
-        let mut world = game.clone();
-        world.log = None;
-        let mut rng = Rng::seed_from_u64(deal ^ WORLD);
-        world.determinise(seat, &mut rng, &mut self.unseen);
-        world.state.rng = rng;
+        let world = self.world_from_view(game);
         let mut best: Option<(i64, Action)> = None;
         // The pass is first in the legal list: a tie keeps it.
         let legal = std::mem::take(&mut self.legal);
