@@ -539,7 +539,11 @@ impl Match {
         // The searching player takes seconds: other Python threads go on meanwhile.
         let chosen =
             py.detach(move || playing.with_dependent_mut(|_, game| ai.choose(game, policy)));
-        Ok(chosen.and_then(|a| self.space.index_of(&self.ranks, a)))
+        // A card instance is named by its place now, before the move is made.
+        Ok(chosen.and_then(|a| {
+            self.playing
+                .with_dependent(|_, game| self.space.index_of(game, &self.ranks, a))
+        }))
     }
 
     /// Deals anew, with its own generator seeded `seed`, what `seat` cannot
