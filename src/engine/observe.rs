@@ -15,8 +15,8 @@
 //!    **place** `p` (below) among those the deck's chosen targets can name
 //!    (their `:from`; a random target is not chosen). `O` is the most
 //!    options a card's `:choose` has (1 when none has one); a card without
-//!    one is played at option 0. So a deck that aims at nothing keeps one
-//!    index per slot;
+//!    one is played at option 0 (`play hand slot 0 (harm or no option)`).
+//!    So a deck that aims at nothing keeps one index per slot;
 //! 2. then `H` indices discarding the card in slot `i`; with `:zones`, only
 //!    where a card ever leaves the hand by its seat's choice (the hand
 //!    `:may-discard`, a card's `:discard`, a discard an effect leaves its
@@ -409,6 +409,8 @@ struct Plays {
     /// The `:choose` sets of the deck's cards, for naming an option: each
     /// one's first option and how many.
     sets: Vec<(usize, usize)>,
+    /// Whether a card of the deck has no `:choose` (it is played at option 0).
+    plain: bool,
 }
 
 impl Plays {
@@ -432,6 +434,7 @@ impl Plays {
             targets: aimed.then(|| Places::new(spans)),
             options: sets.iter().map(|s| s.1).max().unwrap_or(1).max(1),
             sets,
+            plain: cards.iter().any(|c| c.aims.choose.is_none()),
         }
     }
 
@@ -718,7 +721,9 @@ impl ActionSpace {
                 (_, None) => return None,
             };
             let choice = match card_set(game, slot) {
-                Some((first, len)) => Some(OptionId::new(first + (option < len).then_some(option)?)),
+                Some((first, len)) => {
+                    Some(OptionId::new(first + (option < len).then_some(option)?))
+                }
                 None if option == 0 => None,
                 None => return None,
             };
@@ -753,7 +758,8 @@ impl ActionSpace {
     }
 
     /// What option `o` of a card play is called: its name in each `:choose`
-    /// set of the deck that has it (a card without one plays option 0).
+    /// set of the deck that has it, and for option 0 "no option" when a
+    /// card of the deck has none (it is played at option 0).
     fn option_label(&self, o: usize) -> String {
         let mut names: Vec<&str> = self
             .plays
@@ -763,10 +769,10 @@ impl ActionSpace {
             .filter_map(|&(first, _)| self.option_names.get(first + o).map(String::as_str))
             .collect();
         names.dedup();
-        match names.is_empty() {
-            true => format!("option {o}"),
-            false => names.join(" or "),
+        if o == 0 && self.plays.plain {
+            names.push("no option");
         }
+        names.join(" or ")
     }
 
     /// What index `i` means in every game: `play hand slot 3`, `play hand
@@ -838,9 +844,9 @@ impl ActionSpace {
         let b = self.decompose(i)?.0;
         let seat = game.ctx().current.index();
         let name = |e: EntityId| {
-            let place = std::iter::once(&b.actors)
-                .chain(&b.targets)
-                .find_map(|p| Some(p.name(game.rules(), &self.ranks, p.index_of(game, ranks, seat, e)?)));
+            let place = std::iter::once(&b.actors).chain(&b.targets).find_map(|p| {
+                Some(p.name(game.rules(), &self.ranks, p.index_of(game, ranks, seat, e)?))
+            });
             entity_words(game, e, place)
         };
         let (who, what) = super::log::action_words(game.rules(), action, name);
@@ -896,7 +902,10 @@ impl ActionSpace {
         }
         let mut mask = Mask::default();
         for &action in legal.iter() {
-            match self.index_of(game, ranks, action).and_then(|i| out.get_mut(i)) {
+            match self
+                .index_of(game, ranks, action)
+                .and_then(|i| out.get_mut(i))
+            {
                 Some(slot) => {
                     mask.legal += usize::from(*slot == 0);
                     *slot = 1;
