@@ -316,7 +316,7 @@ struct Match {
     /// The legal actions now, and their indices as a mask.
     legal: Vec<Action>,
     mask: Vec<u8>,
-    /// Legal actions now that have no index (past a kind's ranks).
+    /// Legal actions now that have no index (past a kind's ranks or a pile's places).
     overflowed: usize,
 }
 
@@ -432,7 +432,8 @@ impl Match {
     }
 
     /// How many legal moves have no index now (an entity past its kind's
-    /// ranks): they cannot be chosen, and are left out of `legal()`.
+    /// ranks, a card in a pile not shown place by place): they cannot be
+    /// chosen, and are left out of `legal()`.
     #[getter]
     fn overflowed(&self) -> usize {
         self.overflowed
