@@ -692,10 +692,12 @@ def test_the_duel_passes_api_test_and_a_seat_answering_is_the_agent_selected():
 def test_brawl_random_agents_play_only_legal_indices_and_every_move_has_one():
     """Minions attack minions and spells choose their targets: every legal
     move has an index (none overflowed), random agents play only legal
-    ones, and every game ends."""
+    ones, the built-in players' moves are legal indices too, and every game
+    ends."""
     env = grimoire.env(BRAWL, seed=1)
     rng = np.random.default_rng(11)
     kinds = {"attack": 0, "strike": 0, "aimed": 0}
+    asked = 0
     for seed in range(30):
         env.reset(seed=seed)
         outcome = None
@@ -708,6 +710,11 @@ def test_brawl_random_agents_play_only_legal_indices_and_every_move_has_one():
             assert env.unwrapped._match.overflowed == 0
             legal = env.legal_actions()
             assert [i for i, _ in legal] == list(np.flatnonzero(observation["action_mask"]))
+            if asked < 200 and rng.random() < 0.1:
+                for policy in ("random", "greedy"):
+                    move = env.policy_action(policy)
+                    assert move is not None and observation["action_mask"][move] == 1, (policy, move)
+                asked += 1
             i, now = legal[int(rng.integers(len(legal)))]
             fixed = env.action_to_string(i)
             kinds["attack"] += ": attack " in fixed
@@ -715,7 +722,7 @@ def test_brawl_random_agents_play_only_legal_indices_and_every_move_has_one():
             kinds["aimed"] += fixed.startswith("play hand slot") and " at " in fixed
             env.step(i)
         assert outcome is not None, seed
-    assert all(n > 20 for n in kinds.values()), kinds
+    assert all(n > 20 for n in kinds.values()) and asked > 100, (kinds, asked)
 
 
 def test_an_agent_chooses_which_minion_a_brawl_spell_hits():
