@@ -254,3 +254,42 @@ fn determinising_a_world_allocates_nothing_in_steady_state() {
         assert_eq!(after - before, 0, "{name}: allocations in 1,000 deals");
     }
 }
+
+#[test]
+fn naming_brawl_moves_by_index_allocates_nothing() {
+    use grimoire::engine::observe::{ActionSpace, Ranks};
+    use grimoire::engine::{Game, Log};
+    // Minions on boards, spells that aim, a card with options: card
+    // instances named by their places, read from the card table as is.
+    let library = grimoire::files::Library::current();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/triggers/rules/brawl.edn");
+    let mut opened = library.open(path.to_str().unwrap()).expect("brawl");
+    let deck = opened.deck(library, &[], &[]).expect("its deck").cards;
+    let rules = opened.rules;
+    let space = ActionSpace::new(&rules, &deck).expect("a space");
+    let mut ranks = Ranks::new(&rules);
+    let mut game = Game::new(&rules, &deck, 5, Log::Skip).expect("a game");
+    let mut legal = Vec::new();
+    let mut named = 0;
+    for step in 0..400 {
+        if game.outcome().is_some() {
+            break;
+        }
+        legal.clear();
+        game.legal(&mut legal);
+        COUNTING.with(|c| c.set(true));
+        let before = allocations();
+        for &a in &legal {
+            std::hint::black_box(space.index_of(&game, &ranks, a).expect("an index"));
+        }
+        let after = allocations();
+        COUNTING.with(|c| c.set(false));
+        assert_eq!(after - before, 0, "allocations naming {legal:?}");
+        named += legal.len();
+        // Moves spread over the list, not always the first (the end of a turn).
+        game.act(legal[(step * 7) % legal.len()]).expect("legal");
+        ranks.update(&game);
+    }
+    assert!(named > 400, "{named}");
+}

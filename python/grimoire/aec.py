@@ -5,16 +5,19 @@ PettingZoo's classic card games): one agent per seat, taking turns as the
 rule set's turn machine says.
 
 - **Actions** are indices of the rule set's fixed action space: each index
-  means one thing in every game (``env.action_to_string(i)``). First the hand
-  slots, ``i`` playing the card in slot ``i`` and ``H + i`` discarding it
-  (``H`` is the hand size plus the most cards one card draws; with
-  ``:zones``, what the ``:plays`` zone holds, and discard indices only where
-  a card can leave the hand by its seat's choice); with ``:plays :many``,
-  one index that ends the turn; then, for each
-  action of ``:actions`` in declaration order, one index per actor × target ×
-  option, each entity named by its rank: its place among the entities of its
-  kind in the order they entered play (``hero: move cell-2-3``). A spawned
-  kind has 16 ranks beyond the setup's. ``env.legal_actions()`` lists the
+  means one thing in every game (``env.action_to_string(i)``). First the
+  plays, one per hand slot × target × option (one per slot for a deck whose
+  cards choose no target and no option), then ``H`` indices discarding the
+  card in slot ``i`` (``H`` is the hand size plus the most cards one card
+  draws; with ``:zones``, what the ``:plays`` zone holds, and discard indices
+  only where a card can leave the hand by its seat's choice); with ``:plays
+  :many``, one index that ends the turn; with reactions, one that passes;
+  then, for each action of ``:actions`` in declaration order, one index per
+  actor × target × option. An entity is named by its rank: its place among
+  the entities of its kind in the order they entered play (``hero: move
+  cell-2-3``; a spawned kind has 16 ranks beyond the setup's); a card
+  instance by its place, counted from the seat acting (``your board slot 0:
+  attack the other's board slot 1``). ``env.legal_actions()`` lists the
   legal ones with what each does now (``play Ogre (slot 3)``).
 - **Observations** are ``{"observation": …, "action_mask": …}``: a flat
   vector of integers, what the agent's seat may see (its own hand card by

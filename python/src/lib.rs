@@ -316,7 +316,7 @@ struct Match {
     /// The legal actions now, and their indices as a mask.
     legal: Vec<Action>,
     mask: Vec<u8>,
-    /// Legal actions now that have no index (past a kind's ranks).
+    /// Legal actions now that have no index (past a kind's ranks or a pile's places).
     overflowed: usize,
 }
 
@@ -432,7 +432,8 @@ impl Match {
     }
 
     /// How many legal moves have no index now (an entity past its kind's
-    /// ranks): they cannot be chosen, and are left out of `legal()`.
+    /// ranks, a card in a pile not shown place by place): they cannot be
+    /// chosen, and are left out of `legal()`.
     #[getter]
     fn overflowed(&self) -> usize {
         self.overflowed
@@ -539,7 +540,11 @@ impl Match {
         // The searching player takes seconds: other Python threads go on meanwhile.
         let chosen =
             py.detach(move || playing.with_dependent_mut(|_, game| ai.choose(game, policy)));
-        Ok(chosen.and_then(|a| self.space.index_of(&self.ranks, a)))
+        // A card instance is named by its place now, before the move is made.
+        Ok(chosen.and_then(|a| {
+            self.playing
+                .with_dependent(|_, game| self.space.index_of(game, &self.ranks, a))
+        }))
     }
 
     /// Deals anew, with its own generator seeded `seed`, what `seat` cannot

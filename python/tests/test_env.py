@@ -22,8 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # discard pile, boards of 7 slots, turns of many plays. Given by its path:
 # its deck is the cards/skirmish/ beside its rules/ folder.
 SKIRMISH = str(ROOT / "tests" / "data" / "zones" / "rules" / "skirmish.edn")
-# Every rule set the generic tests play: the bundled ones and the fixture.
-ALL_RULE_SETS = RULE_SETS + [SKIRMISH]
+# The fixture of cards that aim and trigger (issue 31): spells that choose an
+# enemy minion, a card that chooses an option, minions that attack minions.
+BRAWL = str(ROOT / "tests" / "data" / "triggers" / "rules" / "brawl.edn")
+# Every rule set the generic tests play: the bundled ones and the fixtures.
+ALL_RULE_SETS = RULE_SETS + [SKIRMISH, BRAWL]
 # The fixture of simultaneous turns (issue 31): three seats each pick a gem
 # from the pack they hold, all at once and unseen, then the packs go round.
 DRAFT = str(ROOT / "tests" / "data" / "draft" / "rules" / "draft.edn")
@@ -344,7 +347,9 @@ def test_legal_actions_are_the_mask_with_what_each_does_now(rules):
         for i, now in legal:
             fixed = env.action_to_string(i)
             if fixed.startswith(("play hand slot", "discard hand slot")):
-                assert now.endswith(f"(slot {fixed.rsplit(' ', 1)[1]})"), (now, fixed)
+                # The card's slot, then (a card that aims) its target and option.
+                slot = fixed.split(" ")[3]
+                assert re.match(rf"^\w+ .+ \(slot {slot}\)( |$)", now), (now, fixed)
             elif fixed == "end the turn":
                 assert now == fixed
             else:
@@ -682,3 +687,78 @@ def test_the_duel_passes_api_test_and_a_seat_answering_is_the_agent_selected():
             last = agent
             env.step(int(rng.choice(np.flatnonzero(mask))))
     assert answered > 0
+
+
+def test_brawl_random_agents_play_only_legal_indices_and_every_move_has_one():
+    """Minions attack minions and spells choose their targets: every legal
+    move has an index (none overflowed), random agents play only legal
+    ones, the built-in players' moves are legal indices too, and every game
+    ends."""
+    env = grimoire.env(BRAWL, seed=1)
+    rng = np.random.default_rng(11)
+    kinds = {"attack": 0, "strike": 0, "aimed": 0}
+    asked = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        outcome = None
+        for agent in env.agent_iter(max_iter=20_000):
+            observation, _, termination, truncation, info = env.last()
+            if termination or truncation:
+                outcome = info["outcome"]
+                env.step(None)
+                continue
+            assert env.unwrapped._match.overflowed == 0
+            legal = env.legal_actions()
+            assert [i for i, _ in legal] == list(np.flatnonzero(observation["action_mask"]))
+            if asked < 200 and rng.random() < 0.1:
+                for policy in ("random", "greedy"):
+                    move = env.policy_action(policy)
+                    assert move is not None and observation["action_mask"][move] == 1, (policy, move)
+                asked += 1
+            i, now = legal[int(rng.integers(len(legal)))]
+            fixed = env.action_to_string(i)
+            kinds["attack"] += ": attack " in fixed
+            kinds["strike"] += ": strike " in fixed
+            kinds["aimed"] += fixed.startswith("play hand slot") and " at " in fixed
+            env.step(i)
+        assert outcome is not None, seed
+    assert all(n > 20 for n in kinds.values()) and asked > 100, (kinds, asked)
+
+
+def test_an_agent_chooses_which_minion_a_brawl_spell_hits():
+    """Firebolt (3 damage to an enemy minion) is one index per minion it
+    may hit: playing the index of the last of them (not the first, which
+    the space played before it named targets) hits the minion that index
+    names, by its place on the other's board, and no other."""
+    env = grimoire.env(BRAWL, seed=1)
+    d = env.observation_layout()[[f["name"] for f in env.observation_layout()].index("zone:deck:known")]["shape"][0]
+    aimed = re.compile(r"^play Firebolt \(slot \d+\) at (\w+)#\d+ \(the other's board slot (\d+)\)$")
+    rng = np.random.default_rng(12)
+    hits = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        for agent in env.agent_iter(max_iter=20_000):
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = env.legal_actions()
+            bolts = [(i, aimed.match(now)) for i, now in legal if aimed.match(now)]
+            if len(bolts) >= 2:
+                i, named = bolts[-1]
+                slot = int(named.group(2))
+                assert env.action_to_string(i).startswith("play hand slot ")
+                assert env.action_to_string(i).endswith(f" at the other's board slot {slot} (harm or no option)")
+                board = env.fields(observation)["zone:board:other"].copy()
+                # A minion that survives 3 damage as it is, with no shield and no
+                # gain for being aimed at: its health drops by 3, nothing else moves.
+                if named.group(1) not in ("Knight", "Mirror") and board[slot, d] > 3:
+                    env.step(i)
+                    after = env.fields(env.observe(agent))["zone:board:other"]
+                    expected = board.copy()
+                    expected[slot, d] -= 3
+                    np.testing.assert_array_equal(after, expected)
+                    hits += 1
+                    continue
+            env.step(int(rng.choice([i for i, _ in legal])))
+    assert hits >= 5, hits

@@ -5,30 +5,47 @@
 //! # Actions
 //! Every index means one thing for the whole game, and in every game of the
 //! rule set, so a policy can learn what an index does:
-//! 1. `[0, H)`: play the card in hand slot `i` (`H` is [`ActionSpace::hand_slots`]:
-//!    with `:cards`, the hand size plus the most cards one card draws, or the
-//!    deck if smaller; with `:zones`, the cards the `:plays` zone holds (its
-//!    `:capacity`), or the cards the deal makes if fewer);
-//! 2. `[H, 2H)`: discard the card in slot `i - H`; with `:zones`, only where
-//!    a card ever leaves the hand by its seat's choice (the hand
-//!    `:may-discard`, a card's `:discard`, a discard an effect leaves its seat
-//!    to choose), else none ([`ActionSpace::discard_slots`]);
+//! 1. `[0, H × T × O)`: play the card in hand slot `i` at target index `t`
+//!    with option `o`, index `(i × T + t) × O + o` (`H` is
+//!    [`ActionSpace::hand_slots`]: with `:cards`, the hand size plus the most
+//!    cards one card draws, or the deck if smaller; with `:zones`, the cards
+//!    the `:plays` zone holds (its `:capacity`), or the cards the deal makes
+//!    if fewer). `T` is 1 when no card of the deck chooses a target; else
+//!    target index 0 plays a card without one, and `1 + p` plays it at
+//!    **place** `p` (below) among those the deck's chosen targets can name
+//!    (their `:from`; a random target is not chosen). `O` is the most
+//!    options a card's `:choose` has (1 when none has one); a card without
+//!    one is played at option 0 (`play hand slot 0 (harm or no option)`).
+//!    So a deck that aims at nothing keeps one index per slot;
+//! 2. then `H` indices discarding the card in slot `i`; with `:zones`, only
+//!    where a card ever leaves the hand by its seat's choice (the hand
+//!    `:may-discard`, a card's `:discard`, a discard an effect leaves its
+//!    seat to choose), else none ([`ActionSpace::discard_slots`]);
 //! 3. then, with `:turns {:plays :many}`, one index that ends the turn
 //!    ([`ActionSpace::end_turn_index`]);
 //! 4. then, with `:zones` and a deck holding a `:reaction` card, one index
 //!    that passes in a reaction window, letting the card answered resolve
 //!    ([`ActionSpace::pass_index`]); a reaction itself is played by its hand slot;
 //! 5. then one block per action of `:actions`, in declaration order:
-//!    actor rank × target rank × option, the option varying fastest.
+//!    actor place × target place × option, the option varying fastest.
 //!
-//! An entity's **rank** is its place among the entities of its kind in the
-//! order they entered play, those gone since counted too ([`Ranks`]). A
-//! setup entity has the same rank in every game; a spawned one keeps its rank
-//! for the rest of its game. A kind has as many ranks as the setup makes of
-//! it, plus [`SPAWN_RANKS`] when an effect of the rule set or deck spawns it.
-//! A legal action past those ranks has no index: it is left out of the mask
-//! and counted ([`Mask::overflowed`]). A card instance (`:zones`) takes no
-//! rank: it is observed in the zone it is in.
+//! A **place** names an actor or a target. An entity of a kind that is no
+//! card is named by its **rank**: its place among the entities of its kind
+//! in the order they entered play, those gone since counted too
+//! ([`Ranks`]). A setup entity has the same rank in every game; a spawned
+//! one keeps its rank for the rest of its game. A kind has as many ranks as
+//! the setup makes of it, plus [`SPAWN_RANKS`] when an effect of the rule
+//! set or deck spawns it. A card instance (`:zones`) takes no rank: it is
+//! named by where it is, a pile the observation shows place by place (a
+//! board's slots; the hand the seat acting plays from) and its position
+//! there, the pile counted from the seat acting (its own, then the others
+//! in seat order after it): "the other's board slot 1" means the same to
+//! every seat. An action whose actor or target is of a kind of cards names
+//! them among the piles of the zones in play; a card's chosen target among
+//! the piles and kinds its `:from` names (a pile of another seat's zone
+//! too: the owner it names is no place's). A legal action past those places
+//! has no index: it is left out of the mask and counted
+//! ([`Mask::overflowed`]).
 //!
 //! # What a seat sees (the view rules)
 //! What a seat may see is the engine's to say ([`Game::view`], in
@@ -61,6 +78,10 @@
 //! instances; the mask shows what they allow.
 
 use rand::SeedableRng;
+
+mod places;
+
+use places::{PlaceRules, Places};
 
 use super::view::{Seen, ZoneName};
 use super::{Ability, Action, Game, Phase};
@@ -353,23 +374,78 @@ impl KindRanks {
     }
 }
 
-/// The indices of one action of `:actions`.
-#[derive(Clone, Copy, Debug)]
+/// The indices of one action of `:actions`: actor place × target place ×
+/// option.
+#[derive(Clone, Debug)]
 struct Block {
     id: ActionId,
     start: usize,
-    actor: KindId,
-    actors: usize,
-    target: Option<KindId>,
-    targets: usize,
+    actors: Places,
+    /// `None` for an action without a target (one index, no place).
+    targets: Option<Places>,
     /// The first option of its `:choose`, if it has one.
     first_option: Option<OptionId>,
     options: usize,
 }
 
 impl Block {
+    fn targets(&self) -> usize {
+        self.targets.as_ref().map_or(1, Places::len)
+    }
+
     fn len(&self) -> usize {
-        self.actors * self.targets * self.options
+        self.actors.len() * self.targets() * self.options
+    }
+}
+
+/// The indices of the card plays: hand slot × target place × option.
+#[derive(Clone, Debug, Default)]
+struct Plays {
+    /// Where the deck's cards aim, place 0 of a slot being a play with no
+    /// target; `None` when no card of the deck chooses a target.
+    targets: Option<Places>,
+    /// The most options a card's `:choose` has, 1 when none has one.
+    options: usize,
+    /// The `:choose` sets of the deck's cards, for naming an option: each
+    /// one's first option and how many.
+    sets: Vec<(usize, usize)>,
+    /// Whether a card of the deck has no `:choose` (it is played at option 0).
+    plain: bool,
+}
+
+impl Plays {
+    fn new(rules: &RuleSet, cards: &[Card], at: &PlaceRules<'_>) -> Plays {
+        let mut spans = Vec::new();
+        let mut aimed = false;
+        for card in cards {
+            if let Some((_, target)) = card.aims.chosen() {
+                aimed = true;
+                target.from.iter().for_each(|s| at.source(s, &mut spans));
+            }
+        }
+        let mut sets: Vec<(usize, usize)> = cards
+            .iter()
+            .filter_map(|c| rules.choices.get(c.aims.choose?))
+            .map(|s| (s.first.index(), usize::from(s.len)))
+            .collect();
+        sets.sort_unstable();
+        sets.dedup();
+        Plays {
+            targets: aimed.then(|| Places::new(spans)),
+            options: sets.iter().map(|s| s.1).max().unwrap_or(1).max(1),
+            sets,
+            plain: cards.iter().any(|c| c.aims.choose.is_none()),
+        }
+    }
+
+    /// `T`: the target indices of a slot, 1 (no target) and then a place each.
+    fn targets(&self) -> usize {
+        self.targets.as_ref().map_or(1, |p| 1 + p.len())
+    }
+
+    /// The indices of one hand slot.
+    fn per_slot(&self) -> usize {
+        self.targets() * self.options
     }
 }
 
@@ -379,7 +455,8 @@ pub struct Mask {
     /// How many indices are legal.
     pub legal: usize,
     /// How many legal actions have no index (an actor or target past its
-    /// kind's ranks, a card past the hand's slots).
+    /// kind's ranks, or a card in a pile not shown place by place or past
+    /// its places; a card past the hand's slots).
     pub overflowed: usize,
 }
 
@@ -389,10 +466,12 @@ pub struct ActionSpace {
     rules_name: String,
     /// Hand slots addressed, `H`; 0 without cards.
     hand: usize,
+    /// Each slot's targets and options: `T × O` indices a slot.
+    plays: Plays,
     /// Discard indices after the plays: `H`, or 0 for a rule set of
     /// `:zones` whose cards are never discarded from the hand.
     discards: usize,
-    /// Whether index `H + discards` ends the turn (`:turns {:plays :many}`).
+    /// Whether the index after the discards ends the turn (`:turns {:plays :many}`).
     end_turn: bool,
     /// Whether the index after it passes in a reaction window (a deck with reactions).
     pass: bool,
@@ -425,17 +504,22 @@ impl ActionSpace {
         let end_turn = rules.plays_many;
         let zoned = rules.zones.as_ref().is_some_and(|z| !z.classic);
         let pass = zoned && cards.iter().any(|c| c.reaction.is_some());
-        let mut start = hand + discards + usize::from(end_turn) + usize::from(pass);
+        let at = PlaceRules {
+            rules,
+            caps: &ranks.caps,
+            hand_slots: hand,
+        };
+        let plays = Plays::new(rules, cards, &at);
+        let mut start =
+            hand * plays.per_slot() + discards + usize::from(end_turn) + usize::from(pass);
         let mut blocks = Vec::with_capacity(rules.actions.len());
         for (id, def) in rules.actions.iter_ids() {
             let set = def.choose.and_then(|c| rules.choices.get(c));
             let block = Block {
                 id,
                 start,
-                actor: def.actor,
-                actors: ranks.caps[def.actor.index()],
-                target: def.target,
-                targets: def.target.map_or(1, |t| ranks.caps[t.index()]),
+                actors: at.of_kind(def.actor),
+                targets: def.target.map(|t| at.of_kind(t)),
                 first_option: set.map(|s| s.first),
                 options: set.map_or(1, |s| usize::from(s.len).max(1)),
             };
@@ -443,14 +527,22 @@ impl ActionSpace {
             blocks.push(block);
         }
         if start > MAX_ACTIONS {
-            let mut detail = match discards {
-                0 => format!("{hand} hand slots"),
-                _ => format!("{hand} hand slots × 2"),
+            let mut detail = match (discards, plays.per_slot()) {
+                (0, 1) => format!("{hand} hand slots"),
+                (_, 1) => format!("{hand} hand slots × 2"),
+                (d, _) => format!(
+                    "{hand} hand slots × {} targets × {} options, {d} discards",
+                    plays.targets(),
+                    plays.options
+                ),
             };
             for b in &blocks {
+                let targets = b.targets.as_ref().map_or("1".to_string(), Places::detail);
                 detail.push_str(&format!(
-                    ", {} {} × {} × {}",
-                    rules.actions[b.id].name, b.actors, b.targets, b.options
+                    ", {} {} × {targets} × {}",
+                    rules.actions[b.id].name,
+                    b.actors.detail(),
+                    b.options
                 ));
             }
             return Err(SpaceError::TooLarge {
@@ -462,6 +554,7 @@ impl ActionSpace {
         Ok(ActionSpace {
             rules_name: rules.name.clone(),
             hand,
+            plays,
             discards,
             end_turn,
             pass,
@@ -484,10 +577,22 @@ impl ActionSpace {
         self.len == 0
     }
 
-    /// The hand slots addressed, `H`: plays are `[0, H)`, discards `[H, 2H)`
-    /// (when the rule set has discards: [`ActionSpace::discard_slots`]).
+    /// The hand slots addressed, `H`: plays are `[0, H × T × O)`, discards
+    /// the `H` indices after (when the rule set has discards:
+    /// [`ActionSpace::discard_slots`]).
     pub fn hand_slots(&self) -> usize {
         self.hand
+    }
+
+    /// The indices of one hand slot's plays, `T × O`: 1 for a deck whose
+    /// cards choose no target and no option.
+    pub fn plays_per_slot(&self) -> usize {
+        self.plays.per_slot()
+    }
+
+    /// Where the plays end: `H × T × O`.
+    fn plays_end(&self) -> usize {
+        self.hand * self.plays.per_slot()
     }
 
     /// The discard indices after the plays: `H`, or 0 for a rule set of
@@ -499,14 +604,14 @@ impl ActionSpace {
 
     /// The index that ends the turn (`:turns {:plays :many}`), if there is one.
     pub fn end_turn_index(&self) -> Option<usize> {
-        self.end_turn.then_some(self.hand + self.discards)
+        self.end_turn.then_some(self.plays_end() + self.discards)
     }
 
     /// The index that passes in a reaction window, letting the card
     /// answered resolve (a deck with `:reaction` cards), if there is one.
     pub fn pass_index(&self) -> Option<usize> {
         self.pass
-            .then_some(self.hand + self.discards + usize::from(self.end_turn))
+            .then_some(self.plays_end() + self.discards + usize::from(self.end_turn))
     }
 
     /// How many ranks each kind has, by kind.
@@ -514,12 +619,14 @@ impl ActionSpace {
         &self.ranks.caps
     }
 
-    /// The index of `action`, if it has one.
-    pub fn index_of(&self, ranks: &Ranks, action: Action) -> Option<usize> {
+    /// The index of `action` in `game` now (its card instances are named
+    /// by their places from the seat to move), if it has one.
+    pub fn index_of(&self, game: &Game<'_>, ranks: &Ranks, action: Action) -> Option<usize> {
+        let seat = game.ctx().current.index();
         match action.ability {
-            Ability::Card(i) => (usize::from(i) < self.hand).then_some(usize::from(i)),
+            Ability::Card(i) => self.play_index(game, ranks, seat, usize::from(i), action),
             Ability::Discard(i) => {
-                (usize::from(i) < self.discards).then(|| self.hand + usize::from(i))
+                (usize::from(i) < self.discards).then(|| self.plays_end() + usize::from(i))
             }
             Ability::EndTurn => self.end_turn_index(),
             Ability::Pass => self.pass_index(),
@@ -527,16 +634,10 @@ impl ActionSpace {
             Ability::Use(_) | Ability::Target => None,
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
-                let (kind, actor) = ranks.rank(action.actor)?;
-                if kind != b.actor || actor >= b.actors {
-                    return None;
-                }
-                let target = match (b.target, action.target) {
+                let actor = b.actors.index_of(game, ranks, seat, action.actor)?;
+                let target = match (&b.targets, action.target) {
                     (None, None) => 0,
-                    (Some(k), Some(t)) => match ranks.rank(t)? {
-                        (kind, r) if kind == k && r < b.targets => r,
-                        _ => return None,
-                    },
+                    (Some(places), Some(t)) => places.index_of(game, ranks, seat, t)?,
                     _ => return None,
                 };
                 let option = match (b.first_option, action.choice) {
@@ -547,13 +648,55 @@ impl ActionSpace {
                         .filter(|&o| o < b.options)?,
                     _ => return None,
                 };
-                Some(b.start + (actor * b.targets + target) * b.options + option)
+                Some(b.start + (actor * b.targets() + target) * b.options + option)
             }
         }
     }
 
-    /// What index `i` stands for, decomposed: the block, actor rank, target
-    /// rank and option; `None` for a card index or one past the end.
+    /// The index of playing the card in hand slot `slot` as `action` says.
+    fn play_index(
+        &self,
+        game: &Game<'_>,
+        ranks: &Ranks,
+        seat: usize,
+        slot: usize,
+        action: Action,
+    ) -> Option<usize> {
+        if slot >= self.hand {
+            return None;
+        }
+        let p = &self.plays;
+        let target = match (&p.targets, action.target) {
+            (_, None) => 0,
+            (Some(places), Some(t)) => 1 + places.index_of(game, ranks, seat, t)?,
+            (None, Some(_)) => return None,
+        };
+        let option = match action.choice {
+            None => 0,
+            Some(o) => {
+                let (first, len) = card_set(game, slot)?;
+                o.index().checked_sub(first).filter(|&o| o < len)?
+            }
+        };
+        Some((slot * p.targets() + target) * p.options + option)
+    }
+
+    /// What play index `i` stands for: the hand slot, the target index (0
+    /// for none, else 1 + its place) and the option; `None` past the plays.
+    fn decompose_play(&self, i: usize) -> Option<(usize, usize, usize)> {
+        if i >= self.plays_end() {
+            return None;
+        }
+        let p = &self.plays;
+        Some((
+            i / p.per_slot(),
+            (i / p.options) % p.targets(),
+            i % p.options,
+        ))
+    }
+
+    /// What index `i` stands for, decomposed: the block, actor place,
+    /// target place and option; `None` for a card index or one past the end.
     fn decompose(&self, i: usize) -> Option<(&Block, usize, usize, usize)> {
         let b = self
             .blocks
@@ -561,23 +704,40 @@ impl ActionSpace {
             .find(|b| i >= b.start && i < b.start + b.len())?;
         let within = i - b.start;
         let option = within % b.options;
-        let target = (within / b.options) % b.targets;
-        let actor = within / b.options / b.targets;
+        let target = (within / b.options) % b.targets();
+        let actor = within / b.options / b.targets();
         Some((b, actor, target, option))
     }
 
     /// The action index `i` stands for in `game` now, for the entity whose
-    /// turn it is (a card) or for the entities holding its ranks (an
-    /// action); `None` when a rank has no entity yet or `i` is past the end.
-    /// Whether it is legal is [`Game::check`]'s to say.
+    /// turn it is (a card) or for the entities at its places (an action);
+    /// `None` when a place has no entity, a card no such option, or `i` is
+    /// past the end. Whether it is legal is [`Game::check`]'s to say.
     pub fn action_at(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<Action> {
-        if i < self.hand {
-            // A card that chooses a target is played at the first it may
-            // choose: the space does not address targets yet.
-            return Some(game.first_play(i).unwrap_or_else(|| game.play(i)));
+        let seat = game.ctx().current.index();
+        if let Some((slot, target, option)) = self.decompose_play(i) {
+            let play = game.play(slot);
+            let target = match (target, &self.plays.targets) {
+                (0, _) => None,
+                (t, Some(places)) => Some(places.entity_at(game, ranks, seat, t - 1)?),
+                (_, None) => return None,
+            };
+            let choice = match card_set(game, slot) {
+                Some((first, len)) => {
+                    Some(OptionId::new(first + (option < len).then_some(option)?))
+                }
+                None if option == 0 => None,
+                None => return None,
+            };
+            return Some(Action {
+                target,
+                choice,
+                ..play
+            });
         }
-        if i < self.hand + self.discards {
-            return Some(game.discard(i - self.hand));
+        let plays = self.plays_end();
+        if i < plays + self.discards {
+            return Some(game.discard(i - plays));
         }
         if self.end_turn_index() == Some(i) {
             return Some(game.end_turn_action());
@@ -586,9 +746,9 @@ impl ActionSpace {
             return Some(game.pass_action());
         }
         let (b, actor, target, option) = self.decompose(i)?;
-        let actor = ranks.entity(b.actor, actor)?;
-        let target = match b.target {
-            Some(kind) => Some(ranks.entity(kind, target)?),
+        let actor = b.actors.entity_at(game, ranks, seat, actor)?;
+        let target = match &b.targets {
+            Some(places) => Some(places.entity_at(game, ranks, seat, target)?),
             None => None,
         };
         Some(Action {
@@ -599,14 +759,43 @@ impl ActionSpace {
         })
     }
 
-    /// What index `i` means in every game: `play hand slot 3`, `hero: move
-    /// cell-2-3`, `pain: sharp-hit dio (head)`, `p1: no-tile tile rank 0`.
-    pub fn describe(&self, rules: &RuleSet, i: usize) -> Option<String> {
-        if i < self.hand {
-            return Some(format!("play hand slot {i}"));
+    /// What option `o` of a card play is called: its name in each `:choose`
+    /// set of the deck that has it, and for option 0 "no option" when a
+    /// card of the deck has none (it is played at option 0).
+    fn option_label(&self, o: usize) -> String {
+        let mut names: Vec<&str> = self
+            .plays
+            .sets
+            .iter()
+            .filter(|&&(_, len)| o < len)
+            .filter_map(|&(first, _)| self.option_names.get(first + o).map(String::as_str))
+            .collect();
+        names.dedup();
+        if o == 0 && self.plays.plain {
+            names.push("no option");
         }
-        if i < self.hand + self.discards {
-            return Some(format!("discard hand slot {}", i - self.hand));
+        names.join(" or ")
+    }
+
+    /// What index `i` means in every game: `play hand slot 3`, `play hand
+    /// slot 2 at the other's board slot 1 (harm)`, `hero: move cell-2-3`,
+    /// `pain: sharp-hit dio (head)`, `your board slot 0: attack the other's
+    /// board slot 1`, `p1: no-tile tile rank 0`.
+    pub fn describe(&self, rules: &RuleSet, i: usize) -> Option<String> {
+        if let Some((slot, target, option)) = self.decompose_play(i) {
+            let mut text = format!("play hand slot {slot}");
+            if let (Some(places), Some(t)) = (&self.plays.targets, target.checked_sub(1)) {
+                text.push_str(" at ");
+                text.push_str(&places.name(rules, &self.ranks, t));
+            }
+            if self.plays.options > 1 {
+                text.push_str(&format!(" ({})", self.option_label(option)));
+            }
+            return Some(text);
+        }
+        let plays = self.plays_end();
+        if i < plays + self.discards {
+            return Some(format!("discard hand slot {}", i - plays));
         }
         if self.end_turn_index() == Some(i) {
             return Some("end the turn".to_string());
@@ -617,12 +806,12 @@ impl ActionSpace {
         let (b, actor, target, option) = self.decompose(i)?;
         let mut text = format!(
             "{}: {}",
-            self.ranks.name(rules, b.actor, actor),
+            b.actors.name(rules, &self.ranks, actor),
             self.action_names[b.id.index()]
         );
-        if let Some(kind) = b.target {
+        if let Some(places) = &b.targets {
             text.push(' ');
-            text.push_str(&self.ranks.name(rules, kind, target));
+            text.push_str(&places.name(rules, &self.ranks, target));
         }
         if let Some(first) = b.first_option {
             text.push_str(&format!(" ({})", self.option_names[first.index() + option]));
@@ -630,33 +819,72 @@ impl ActionSpace {
         Some(text)
     }
 
-    /// What index `i` does in `game` now: `play Ogre (slot 3)`, `hero: move
-    /// cell-2-3`, `p1: spawn-buff-tile tile#40`; the fixed meaning
-    /// ([`ActionSpace::describe`]) where a slot is empty or a rank has no
-    /// entity yet.
+    /// What index `i` does in `game` now: `play Ogre (slot 3)`, `play
+    /// Firebolt (slot 2) at Yeti#31 (the other's board slot 1)`, `hero: move
+    /// cell-2-3`, `Ogre#30 (your board slot 0): attack Yeti#31 (the other's
+    /// board slot 1)`; the fixed meaning ([`ActionSpace::describe`]) where
+    /// a slot is empty or a place has no entity yet.
     pub fn describe_in(&self, game: &Game<'_>, ranks: &Ranks, i: usize) -> Option<String> {
         let fixed = self.describe(game.rules(), i)?;
-        if i < self.hand + self.discards {
-            let (verb, slot) = if i < self.hand {
-                ("play", i)
-            } else {
-                ("discard", i - self.hand)
-            };
+        if let Some((slot, target, option)) = self.decompose_play(i) {
+            return Some(self.describe_play(game, ranks, (slot, target, option), fixed));
+        }
+        let plays = self.plays_end();
+        if i < plays + self.discards {
+            let slot = i - plays;
             return Some(match game.hand().get(slot) {
-                Some(card) => format!("{verb} {} (slot {slot})", game.cards()[card.index()].name),
+                Some(card) => format!("discard {} (slot {slot})", game.cards()[card.index()].name),
                 None => format!("{fixed} (empty)"),
             });
         }
         if self.end_turn_index() == Some(i) || self.pass_index() == Some(i) {
             return Some(fixed);
         }
-        Some(match self.action_at(game, ranks, i) {
-            Some(action) => {
-                let (who, what) = game.action_words(action);
-                format!("{who}: {what}")
+        let Some(action) = self.action_at(game, ranks, i) else {
+            return Some(format!("{fixed} (not in play)"));
+        };
+        let b = self.decompose(i)?.0;
+        let seat = game.ctx().current.index();
+        let name = |e: EntityId| {
+            let place = std::iter::once(&b.actors).chain(&b.targets).find_map(|p| {
+                Some(p.name(game.rules(), &self.ranks, p.index_of(game, ranks, seat, e)?))
+            });
+            entity_words(game, e, place)
+        };
+        let (who, what) = super::log::action_words(game.rules(), action, name);
+        Some(format!("{who}: {what}"))
+    }
+
+    /// [`ActionSpace::describe_in`] of a play: the card, its target with its
+    /// place, the option it is played with.
+    fn describe_play(
+        &self,
+        game: &Game<'_>,
+        ranks: &Ranks,
+        (slot, target, option): (usize, usize, usize),
+        fixed: String,
+    ) -> String {
+        let Some(&card) = game.hand().get(slot) else {
+            return format!("{fixed} (empty)");
+        };
+        let mut text = format!("play {} (slot {slot})", game.cards()[card.index()].name);
+        if let (Some(places), Some(t)) = (&self.plays.targets, target.checked_sub(1)) {
+            let place = places.name(game.rules(), &self.ranks, t);
+            let seat = game.ctx().current.index();
+            text.push_str(" at ");
+            text.push_str(&match places.entity_at(game, ranks, seat, t) {
+                Some(e) => entity_words(game, e, Some(place)),
+                None => format!("{place} (empty)"),
+            });
+        }
+        match card_set(game, slot) {
+            Some((first, len)) if option < len => {
+                text.push_str(&format!(" ({})", self.option_names[first + option]));
             }
-            None => format!("{fixed} (not in play)"),
-        })
+            None if option == 0 => {}
+            _ => text.push_str(" (no such option)"),
+        }
+        text
     }
 
     /// Marks in `out` (one byte per index, [`ActionSpace::len`] long) the
@@ -676,7 +904,10 @@ impl ActionSpace {
         }
         let mut mask = Mask::default();
         for &action in legal.iter() {
-            match self.index_of(ranks, action).and_then(|i| out.get_mut(i)) {
+            match self
+                .index_of(game, ranks, action)
+                .and_then(|i| out.get_mut(i))
+            {
                 Some(slot) => {
                     mask.legal += usize::from(*slot == 0);
                     *slot = 1;
@@ -694,6 +925,29 @@ impl ActionSpace {
 
     fn kinds(&self) -> usize {
         self.kind_count
+    }
+}
+
+/// The `:choose` set of the card in hand slot `slot` of the seat to move:
+/// its first option and how many.
+fn card_set(game: &Game<'_>, slot: usize) -> Option<(usize, usize)> {
+    let card = game.hand().get(slot)?;
+    let set = game.cards()[card.index()].aims.choose?;
+    let set = game.rules().choices.get(set)?;
+    Some((set.first.index(), usize::from(set.len)))
+}
+
+/// An entity in words: its name, and for a card instance the place it is at
+/// (`Yeti#31 (the other's board slot 1)`).
+fn entity_words(game: &Game<'_>, e: EntityId, place: Option<String>) -> String {
+    let card = game
+        .state()
+        .cards
+        .as_deref()
+        .is_some_and(|t| t.card(e).is_some());
+    match place {
+        Some(place) if card => format!("{} ({place})", game.entity_name(e)),
+        _ => game.entity_name(e),
     }
 }
 

@@ -21,6 +21,7 @@ mod invariants;
 mod observe;
 mod pipelines;
 mod reactions;
+mod rl_aims;
 mod scenarios;
 mod skills;
 mod tactics;

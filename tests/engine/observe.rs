@@ -121,7 +121,7 @@ fn masks_match_the_legal_actions_in(
             );
             assert_eq!(mask.iter().filter(|&&b| b == 1).count(), legal.len());
             for &action in &legal {
-                let i = a.space.index_of(&a.ranks, action).expect("an index");
+                let i = a.space.index_of(&game, &a.ranks, action).expect("an index");
                 assert_eq!(mask[i], 1);
                 assert_eq!(
                     a.space.action_at(&game, &a.ranks, i),
@@ -458,7 +458,7 @@ fn an_action_past_the_ranks_is_counted_not_masked() {
         target: Some(last),
         choice: None,
     };
-    assert_eq!(a.space.index_of(&a.ranks, action), None);
+    assert_eq!(a.space.index_of(&game, &a.ranks, action), None);
 }
 
 #[test]
