@@ -204,6 +204,18 @@ impl<'r> Game<'r> {
         })
     }
 
+    /// The options ability `k` of card instance `entity` is used with: its
+    /// `:choose` set's first option and how many, `None` inside for one
+    /// without; `None` when the card has no such ability.
+    pub fn ability_options(&self, entity: EntityId, k: u8) -> Option<Option<(usize, usize)>> {
+        let (_, a) = self.activated(entity, k)?;
+        Some(
+            a.choose
+                .and_then(|c| self.rules.choices.get(c))
+                .map(|s| (s.first.index(), usize::from(s.len))),
+        )
+    }
+
     /// Is the use `action` (of ability `k`) allowed now?
     pub(super) fn allowed_use(&mut self, k: u8, action: Action) -> bool {
         self.use_refusal(k, action).is_none()

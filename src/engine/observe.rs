@@ -26,7 +26,14 @@
 //! 4. then, with `:zones` and a deck holding a `:reaction` card, one index
 //!    that passes in a reaction window, letting the card answered resolve
 //!    ([`ActionSpace::pass_index`]); a reaction itself is played by its hand slot;
-//! 5. then one block per action of `:actions`, in declaration order:
+//! 5. then, where a card of the deck chooses more than one target, one
+//!    index per place its later chosen targets can name: the next target
+//!    of the card being played ([`Ability::Target`], in `Phase::Target`);
+//! 6. then, where a card of the deck has `:abilities`, one block of uses:
+//!    the acting card's place (the piles of the zones in play) × ability
+//!    (its place in the card's `:abilities`) × target index (0 for none,
+//!    else 1 + a place its abilities' chosen targets can name) × option;
+//! 7. then one block per action of `:actions`, in declaration order:
 //!    actor place × target place × option, the option varying fastest.
 //!
 //! A **place** names an actor or a target. An entity of a kind that is no
@@ -80,6 +87,7 @@
 use rand::SeedableRng;
 
 mod places;
+mod uses;
 
 use places::{PlaceRules, Places};
 
@@ -475,6 +483,11 @@ pub struct ActionSpace {
     end_turn: bool,
     /// Whether the index after it passes in a reaction window (a deck with reactions).
     pass: bool,
+    /// After it, a card's later chosen target, one index a place (a deck
+    /// where a card chooses more than one).
+    later: Option<uses::Later>,
+    /// Then the uses of cards' activated abilities (a deck with `:abilities`).
+    uses: Option<uses::Uses>,
     blocks: Vec<Block>,
     len: usize,
     ranks: KindRanks,
@@ -512,6 +525,10 @@ impl ActionSpace {
         let plays = Plays::new(rules, cards, &at);
         let mut start =
             hand * plays.per_slot() + discards + usize::from(end_turn) + usize::from(pass);
+        let later = uses::Later::new(cards, &at, start);
+        start += later.as_ref().map_or(0, uses::Later::len);
+        let uses = uses::Uses::new(rules, cards, &at, start);
+        start += uses.as_ref().map_or(0, uses::Uses::len);
         let mut blocks = Vec::with_capacity(rules.actions.len());
         for (id, def) in rules.actions.iter_ids() {
             let set = def.choose.and_then(|c| rules.choices.get(c));
@@ -558,6 +575,8 @@ impl ActionSpace {
             discards,
             end_turn,
             pass,
+            later,
+            uses,
             blocks,
             len: start,
             ranks,
@@ -630,8 +649,8 @@ impl ActionSpace {
             }
             Ability::EndTurn => self.end_turn_index(),
             Ability::Pass => self.pass_index(),
-            // Not addressed yet: counted as overflowed.
-            Ability::Use(_) | Ability::Target => None,
+            Ability::Target => self.later.as_ref()?.index_of(game, ranks, action),
+            Ability::Use(_) => self.uses.as_ref()?.index_of(game, ranks, action),
             Ability::Action(id) => {
                 let b = self.blocks.get(id.index())?;
                 let actor = b.actors.index_of(game, ranks, seat, action.actor)?;
@@ -745,6 +764,20 @@ impl ActionSpace {
         if self.pass_index() == Some(i) {
             return Some(game.pass_action());
         }
+        if let Some(a) = self
+            .later
+            .as_ref()
+            .and_then(|l| l.action_at(game, ranks, i))
+        {
+            return Some(a);
+        }
+        if let Some(u) = self
+            .uses
+            .as_ref()
+            .filter(|u| i >= u.start && i < u.start + u.len())
+        {
+            return u.action_at(game, ranks, i);
+        }
         let (b, actor, target, option) = self.decompose(i)?;
         let actor = b.actors.entity_at(game, ranks, seat, actor)?;
         let target = match &b.targets {
@@ -803,6 +836,20 @@ impl ActionSpace {
         if self.pass_index() == Some(i) {
             return Some("pass: let the card answered resolve".to_string());
         }
+        if let Some(text) = self
+            .later
+            .as_ref()
+            .and_then(|l| l.describe(rules, &self.ranks, i))
+        {
+            return Some(text);
+        }
+        if let Some(text) = self
+            .uses
+            .as_ref()
+            .and_then(|u| u.describe(rules, &self.ranks, i))
+        {
+            return Some(text);
+        }
         let (b, actor, target, option) = self.decompose(i)?;
         let mut text = format!(
             "{}: {}",
@@ -843,6 +890,19 @@ impl ActionSpace {
         let Some(action) = self.action_at(game, ranks, i) else {
             return Some(format!("{fixed} (not in play)"));
         };
+        if matches!(action.ability, Ability::Use(_) | Ability::Target) {
+            let (who, what) = game.action_words(action);
+            let place = |e: EntityId| {
+                self.uses
+                    .as_ref()
+                    .and_then(|u| u.place_of(game, ranks, &self.ranks, e))
+            };
+            let who = match place(action.actor) {
+                Some(p) if action.ability != Ability::Target => format!("{who} ({p})"),
+                _ => who,
+            };
+            return Some(format!("{who}: {what}"));
+        }
         let b = self.decompose(i)?.0;
         let seat = game.ctx().current.index();
         let name = |e: EntityId| {
@@ -1140,25 +1200,36 @@ impl ObsLayout {
         let seat_at = b.add("seat", &[seats], "which seat observes: a one-hot", |_| {
             (0, 1)
         });
-        // A deck with reactions has one more phase, -2: answering a card.
+        // A deck with reactions has one more phase, -2: answering a card;
+        // one whose cards choose more than one target another, -3.
         let reacts = space.pass_index().is_some();
-        let turn_at = b.add(
-            "turn",
-            &[5],
-            if reacts {
-                "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
-                 discarded, -1 between turns or once the game is over, -2 while answering \
-                 another seat's card); the actions taken this turn; 1 when the observer is to move"
-            } else {
+        let aims_later = space.later.is_some();
+        let doc = match (reacts, aims_later) {
+            (false, false) => {
                 "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
                  discarded, -1 between turns or once the game is over); the actions taken this \
                  turn; 1 when the observer is to move"
-            },
-            |i| {
-                let low = if reacts { -2 } else { -1 };
-                [(0, BOUND), (0, BOUND), (low, 255), (0, BOUND), (0, 1)][i]
-            },
-        );
+            }
+            (true, false) => {
+                "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
+                 discarded, -1 between turns or once the game is over, -2 while answering \
+                 another seat's card); the actions taken this turn; 1 when the observer is to move"
+            }
+            (_, true) => {
+                "the turn and the round (from 1); the phase (0 to act, n while n cards must be \
+                 discarded, -1 between turns or once the game is over, -2 while answering \
+                 another seat's card, -3 while choosing a later target of the card being \
+                 played); the actions taken this turn; 1 when the observer is to move"
+            }
+        };
+        let turn_at = b.add("turn", &[5], doc, |i| {
+            let low = match (reacts, aims_later) {
+                (_, true) => -3,
+                (true, false) => -2,
+                (false, false) => -1,
+            };
+            [(0, BOUND), (0, BOUND), (low, 255), (0, BOUND), (0, 1)][i]
+        });
         let turn_kind_at = (rules.turn_kinds.len() > 1).then(|| {
             b.add(
                 "turn-kind",
@@ -1568,7 +1639,10 @@ impl ObsLayout {
             Phase::Target => -3,
         };
         let to_move = ctx.current.index() == seat
-            && matches!(ctx.phase, Phase::Act | Phase::MustDiscard(_) | Phase::React);
+            && matches!(
+                ctx.phase,
+                Phase::Act | Phase::MustDiscard(_) | Phase::React | Phase::Target
+            );
         let turn = [
             i64::from(ctx.turn),
             i64::from(ctx.round),

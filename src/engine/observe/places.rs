@@ -56,9 +56,12 @@ pub(super) struct PlaceRules<'a> {
 
 impl PlaceRules<'_> {
     /// The piles of `zone` shown place by place to the seat acting, each
-    /// with the positions addressed: a board's slots, the seat's own hand.
-    /// A pile the observation shows only counted has none: a card there is
-    /// not addressed (an action on it is overflowed).
+    /// with the positions addressed: a board's slots, the seat's own hand;
+    /// and another seat's hand by position, though the observation shows
+    /// only how many of each card its seat knows there (a card aimed at in
+    /// another's hand is one its player knows: the mask says which
+    /// positions). Any other pile the observation shows only counted has
+    /// none: a card there is not addressed (an action on it is overflowed).
     fn zone(&self, zone: ZoneId, out: &mut Vec<Span>) {
         let Some(set) = self.rules.zones.as_ref().filter(|z| !z.classic) else {
             return;
@@ -77,11 +80,12 @@ impl PlaceRules<'_> {
         };
         for from_actor in 0..piles {
             // As `ObsLayout` sees it: a pile of `:visible :owner` by its owner alone.
-            let seen = match def.visible {
-                Visibility::All => true,
-                Visibility::Owner => from_actor == 0 && !def.shared,
-                Visibility::Nobody => false,
-            };
+            let seen = hand
+                || match def.visible {
+                    Visibility::All => true,
+                    Visibility::Owner => from_actor == 0 && !def.shared,
+                    Visibility::Nobody => false,
+                };
             if seen && rows > 0 {
                 out.push(Span::Pile {
                     zone,
@@ -124,6 +128,14 @@ impl PlaceRules<'_> {
             Source::Zone(z) => self.zone(z.zone, out),
             Source::Adjacent(_) => self.in_play(out),
         }
+    }
+
+    /// The places of the cards in the zones in play, numbered: where a
+    /// card's activated ability is used from.
+    pub fn of_play(&self) -> Places {
+        let mut spans = Vec::new();
+        self.in_play(&mut spans);
+        Places::new(spans)
     }
 
     /// The places of the entities of `kind`, numbered.
