@@ -537,21 +537,6 @@ impl<'r> Game<'r> {
         self.after_aiming(seat, card, entity, aim);
     }
 
-    /// The first legal play of the card at hand position `i`, its first
-    /// target for a card that chooses one; `None` when there is none or it
-    /// chooses nothing (then [`Game::play`] says all).
-    pub fn first_play(&self, i: usize) -> Option<Action> {
-        let card = *self.hand().get(i)?;
-        let aims = &self.cards[card.index()].aims;
-        if aims.chosen().is_none() && aims.choose.is_none() {
-            return None;
-        }
-        let mut probe = self.clone();
-        let mut out = Vec::new();
-        probe.zoned_plays(i, &mut out);
-        out.first().copied()
-    }
-
     /// Pushes to `out` every play of the card at hand position `i` the seat
     /// may make: one per chosen target, or one without.
     pub(super) fn zoned_plays(&mut self, i: usize, out: &mut Vec<Action>) {

@@ -887,21 +887,23 @@ impl ActionSpace {
         if self.end_turn_index() == Some(i) || self.pass_index() == Some(i) {
             return Some(fixed);
         }
+        if let Some(text) = self
+            .later
+            .as_ref()
+            .and_then(|l| l.describe_in(game, ranks, &self.ranks, i))
+        {
+            return Some(text);
+        }
         let Some(action) = self.action_at(game, ranks, i) else {
             return Some(format!("{fixed} (not in play)"));
         };
-        if matches!(action.ability, Ability::Use(_) | Ability::Target) {
+        if let (Ability::Use(_), Some(u)) = (action.ability, &self.uses) {
             let (who, what) = game.action_words(action);
-            let place = |e: EntityId| {
-                self.uses
-                    .as_ref()
-                    .and_then(|u| u.place_of(game, ranks, &self.ranks, e))
+            let who = match u.place_of(game, ranks, &self.ranks, action.actor) {
+                Some(p) => format!("{who} ({p})"),
+                None => who,
             };
-            let who = match place(action.actor) {
-                Some(p) if action.ability != Ability::Target => format!("{who} ({p})"),
-                _ => who,
-            };
-            return Some(format!("{who}: {what}"));
+            return Some(format!("{who}: use {what}"));
         }
         let b = self.decompose(i)?.0;
         let seat = game.ctx().current.index();

@@ -55,10 +55,25 @@ impl Later {
 
     pub fn describe(&self, rules: &RuleSet, ranks: &KindRanks, i: usize) -> Option<String> {
         let p = i.checked_sub(self.start).filter(|&p| p < self.len())?;
-        Some(format!(
-            "aim the card being played at {}",
-            self.places.name(rules, ranks, p)
-        ))
+        Some(format!("aim at {}", self.places.name(rules, ranks, p)))
+    }
+
+    /// What index `i` does in `game` now: `aim at Yeti#31 (the other's
+    /// board slot 1)`.
+    pub fn describe_in(
+        &self,
+        game: &Game<'_>,
+        ranks: &Ranks,
+        kinds: &KindRanks,
+        i: usize,
+    ) -> Option<String> {
+        let p = i.checked_sub(self.start).filter(|&p| p < self.len())?;
+        let seat = game.ctx().current.index();
+        let place = self.places.name(game.rules(), kinds, p);
+        Some(match self.places.entity_at(game, ranks, seat, p) {
+            Some(e) => format!("aim at {}", super::entity_words(game, e, Some(place))),
+            None => format!("aim at {place} (empty)"),
+        })
     }
 }
 
@@ -177,7 +192,7 @@ impl Uses {
 
     pub fn describe(&self, rules: &RuleSet, ranks: &KindRanks, i: usize) -> Option<String> {
         let (actor, k, target, option) = self.decompose(i)?;
-        let mut text = format!("{}: ability {k}", self.actors.name(rules, ranks, actor));
+        let mut text = format!("{}: use ability {k}", self.actors.name(rules, ranks, actor));
         if let (Some(places), Some(t)) = (&self.targets, target.checked_sub(1)) {
             text.push_str(" at ");
             text.push_str(&places.name(rules, ranks, t));
