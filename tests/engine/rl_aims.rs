@@ -384,3 +384,48 @@ fn a_deck_that_aims_at_nothing_keeps_its_space() {
         }
     }
 }
+
+#[test]
+fn an_ability_s_use_and_a_later_target_are_indices_named_by_place() {
+    let (rules, deck) = brawl();
+    let space = ActionSpace::new(&rules, &deck).expect("a space");
+    let ranks = Ranks::new(&rules);
+    // The Sorcerer in p1's board slot 1 pings the other's slot 0.
+    let mut game = dealt(
+        &rules,
+        &deck,
+        false,
+        &["Challenge"],
+        [&["Yeti", "Sorcerer"], &["Egg"]],
+    );
+    let ping = legal(&mut game)
+        .into_iter()
+        .find(|a| matches!(a.ability, Ability::Use(0)))
+        .expect("the ping is legal");
+    let i = space.index_of(&game, &ranks, ping).expect("an index");
+    assert_eq!(space.action_at(&game, &ranks, i), Some(ping));
+    assert_eq!(
+        space.describe(&rules, i),
+        Some("your board slot 1: use ability 0 at the other's board slot 0 (option 0)".into())
+    );
+    let said = space.describe_in(&game, &ranks, i).expect("words");
+    assert!(said.contains("(your board slot 1): use ping Egg"), "{said}");
+    // Challenge at the Yeti, then its foe: an `aim at` index.
+    let play = legal(&mut game)
+        .into_iter()
+        .find(|a| matches!(a.ability, Ability::Card(0)) && a.target == Some(on_board(&game, 0)[0]))
+        .expect("Challenge at the Yeti");
+    game.act(play).expect("played");
+    let aim = legal(&mut game);
+    assert_eq!(aim.len(), 1, "{aim:?}");
+    let i = space.index_of(&game, &ranks, aim[0]).expect("an index");
+    assert_eq!(space.action_at(&game, &ranks, i), Some(aim[0]));
+    assert_eq!(
+        space.describe(&rules, i),
+        Some("aim at the other's board slot 0".into())
+    );
+    let mut mask = vec![0u8; space.len()];
+    let m = space.mask(&mut game, &ranks, &mut Vec::new(), &mut mask);
+    assert_eq!((m.legal, m.overflowed), (1, 0));
+    assert_eq!(mask[i], 1);
+}
