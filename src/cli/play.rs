@@ -624,16 +624,15 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
     };
     for (i, card) in own_hand(rules, &view).enumerate() {
         let c = &game.cards()[card.index()];
+        // What it costs now: a card in zones may cost less (`:discounts`).
+        let now = game.cost_at(i);
         let cost = c
             .play
             .pay_with
-            .map(|a| format!("{} {}", c.play.cost, rules.attributes[a]))
+            .map(|a| format!("{now} {}", rules.attributes[a]))
             .unwrap_or_else(|| "free".into());
         let mut notes = Vec::new();
-        let affordable = c
-            .play
-            .pay_with
-            .is_none_or(|a| c.play.cost <= 0 || have(a) >= c.play.cost);
+        let affordable = c.play.pay_with.is_none_or(|a| now <= 0 || have(a) >= now);
         if !affordable {
             notes.push("cannot afford");
         }

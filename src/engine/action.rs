@@ -358,7 +358,7 @@ impl Game<'_> {
                 let attr = def.play.pay_with.unwrap_or(AttrId::FIRST);
                 Err(Illegal::CannotAfford {
                     name: def.name.clone(),
-                    cost: def.play.cost,
+                    cost: self.cost_at(i),
                     resource: self.rules.attributes[attr].clone(),
                     have: self.state.get(self.current, attr),
                 })

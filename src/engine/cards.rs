@@ -313,8 +313,20 @@ pub fn pay(
     card: &Card,
     events: &mut Vec<Event>,
 ) {
+    pay_cost(rules, state, seat, card, card.play.cost, events);
+}
+
+/// [`pay`], the cost `cost` (a card's, less its player's discount).
+pub fn pay_cost(
+    rules: &RuleSet,
+    state: &mut State,
+    seat: EntityId,
+    card: &Card,
+    cost: i64,
+    events: &mut Vec<Event>,
+) {
     if let Some(attr) = card.play.pay_with {
-        let cost = card.play.cost.saturating_neg();
+        let cost = cost.saturating_neg();
         crate::eval::add_to(rules, state, seat, attr, cost, Cause::effect(0), events);
     }
 }

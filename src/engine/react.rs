@@ -158,7 +158,7 @@ impl Game<'_> {
                 let Some(reaction) = &self.cards[card.index()].reaction else {
                     return false;
                 };
-                if !self.affordable(card) || !self.room_for(card) {
+                if !self.affordable_at(i) || !self.room_for(card) {
                     return false;
                 }
                 let Some(filter) = &reaction.filter else {
@@ -360,11 +360,11 @@ impl Game<'_> {
                 def.name
             ));
         }
-        if !self.affordable(card) {
+        if !self.affordable_at(i) {
             let attr = def.play.pay_with.unwrap_or(crate::ids::AttrId::FIRST);
             return Illegal::CannotAfford {
                 name: def.name.clone(),
-                cost: def.play.cost,
+                cost: self.cost_at(i),
                 resource: self.rules.attributes[attr].clone(),
                 have: self.state.get(self.current, attr),
             };

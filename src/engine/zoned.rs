@@ -74,6 +74,52 @@ impl<'r> Game<'r> {
         self.state.cards.as_deref()?.contents(pile).get(i).copied()
     }
 
+    /// What the card at position `i` of the acting seat's hand costs it
+    /// now: its `:cost`, less the seat's `:discounts` attribute for the
+    /// card's kind (modifiers included), never below 0.
+    pub fn cost_at(&self, i: usize) -> i64 {
+        let Some(&card) = self.hand().get(i) else {
+            return 0;
+        };
+        let def = &self.cards[card.index()];
+        let discounts = self.rules.cards.as_ref().map_or(&[][..], |c| &c.discounts);
+        if discounts.is_empty() || !self.zoned {
+            return def.play.cost;
+        }
+        let kind = def.play.kind.or(self.rules.card_kind);
+        let off: i64 = discounts
+            .iter()
+            .filter(|&&(k, _)| Some(k) == kind)
+            .map(|&(_, a)| self.state.get(self.current, a))
+            .sum();
+        (def.play.cost - off.max(0))
+            .max(0)
+            .min(def.play.cost.max(0))
+    }
+
+    /// Whether the acting seat can pay for the card at position `i` of its
+    /// hand now ([`Game::cost_at`]).
+    pub(super) fn affordable_at(&self, i: usize) -> bool {
+        let Some(&card) = self.hand().get(i) else {
+            return false;
+        };
+        if self
+            .rules
+            .cards
+            .as_ref()
+            .is_none_or(|c| c.discounts.is_empty())
+        {
+            return self.affordable(card);
+        }
+        match self.cards[card.index()].play.pay_with {
+            None => true,
+            Some(attr) => {
+                let cost = self.cost_at(i);
+                cost <= 0 || self.state.get(self.current, attr) >= cost
+            }
+        }
+    }
+
     /// A trial of playing card `i` of the hand of the seat whose turn it is
     /// on `state`, a copy of the game's (a computer player's lookahead): the
     /// instance goes where the card goes, is paid for, and its effects run
@@ -95,12 +141,13 @@ impl<'r> Game<'r> {
             return;
         };
         let def = &self.cards[card.index()];
+        let cost = self.cost_at(i);
         let dest = def.play.to.unwrap_or(set.playing);
         if let Some(pile) = state.cards.as_deref().and_then(|t| t.pile(set, dest, seat)) {
             let cause = Cause::effect(0);
             zones::move_card(rules, state, entity, pile, At::Top, cause, events);
         }
-        super::cards::pay(rules, state, seat, def, events);
+        super::cards::pay_cost(rules, state, seat, def, cost, events);
         if let Some(table) = state.cards.as_deref_mut() {
             table.set_this_card(entity);
         }
@@ -329,8 +376,8 @@ impl<'r> Game<'r> {
             (Phase::MustDiscard(_), Ability::Discard(_)) => def.play.discardable,
             (Phase::Act, Ability::Discard(_)) => def.play.discardable && self.may_discard(),
             // A reaction answers another seat's card: never played on its own.
-            (Phase::Act, Ability::Card(_)) => {
-                def.reaction.is_none() && self.affordable(card) && self.room_for(card)
+            (Phase::Act, Ability::Card(i)) => {
+                def.reaction.is_none() && self.affordable_at(usize::from(i)) && self.room_for(card)
             }
             _ => false,
         }
@@ -384,7 +431,7 @@ impl<'r> Game<'r> {
                 };
                 aimed_right
                     && self.choice_fits(card, action.choice)
-                    && self.affordable(card)
+                    && self.affordable_at(i)
                     && self.room_for(card)
                     && self.unplayable(card, instance, seat).is_none()
             }
@@ -436,7 +483,7 @@ impl<'r> Game<'r> {
                         .to_string(),
                 ))
             }
-            Ability::Card(_) if self.affordable(card) && !self.room_for(card) => {
+            Ability::Card(i) if self.affordable_at(usize::from(i)) && !self.room_for(card) => {
                 let set = self.zone_set()?;
                 let to = def.play.to?;
                 Some(Illegal::Zones(format!(
@@ -550,12 +597,14 @@ impl<'r> Game<'r> {
         let card = self.hand()[i];
         let def = &self.cards[card.index()];
         let hand = set.plays.unwrap_or(ZoneId::FIRST);
+        // What it costs as it is played: a discount ends as the card leaves.
+        let cost = self.cost_at(i);
         self.record(GameEvent::Played { seat, card });
         let dest = def.play.to.unwrap_or(set.playing);
         if let Some(pile) = self.pile(dest, seat) {
             self.move_logged(entity, pile, hand);
         }
-        super::cards::pay(rules, &mut self.state, seat, def, &mut self.events);
+        super::cards::pay_cost(rules, &mut self.state, seat, def, cost, &mut self.events);
         if !self.events.is_empty() {
             self.flush_events(|_| By::Cost(card));
         }

@@ -19,7 +19,7 @@ fn root(path: &str) -> PathBuf {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root(SCENARIOS)], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("31 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("34 passed, 0 failed"), "{}", out.stdout);
 }
 
 #[test]

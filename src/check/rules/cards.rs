@@ -7,6 +7,7 @@ use crate::check;
 use crate::check::ast::{AttrId, CardValue};
 use crate::check::keys::{Keys, keys};
 use crate::diag::{Code, Diagnostic};
+use crate::ids::KindId;
 use crate::syntax::{Form, Kind};
 
 keys! {
@@ -22,6 +23,10 @@ keys! {
         Played = "played",
         /// `:values {:multi {:default 1 :doc "…"}}`: numbers each card gives, named in its effects.
         Values = "values",
+        /// `:discounts {:spell :spell-discount}` (with `:zones`): a card of
+        /// that kind costs its player that attribute's value less (never
+        /// below 0), so a status's modifier on it makes "your spells cost 1 less".
+        Discounts = "discounts",
     }
 }
 
@@ -74,6 +79,9 @@ pub struct CardZones {
     pub played: Option<AttrId>,
     /// The numbers each card gives (`:multi 1.5`), named in its own effects.
     pub values: Vec<ValueDef>,
+    /// `:discounts`: for a kind of card, the attribute of its player that
+    /// its cost is lowered by.
+    pub discounts: Vec<(KindId, AttrId)>,
 }
 
 impl CardZones {
@@ -85,6 +93,7 @@ impl CardZones {
             per_seat: false,
             played: None,
             values: Vec::new(),
+            discounts: Vec::new(),
         }
     }
 }
@@ -106,6 +115,7 @@ pub(super) fn read(
         per_seat: false,
         played: None,
         values: Vec::new(),
+        discounts: Vec::new(),
     };
     for (key, v) in pairs {
         if zoned && matches!(key, CardsKey::HandSize | CardsKey::Deck) {
@@ -145,6 +155,15 @@ pub(super) fn read(
                 zones.played = attribute(v, rules, "`:played`", diags);
             }
             CardsKey::Values => zones.values = values(v, rules, diags),
+            CardsKey::Discounts if !zoned => diags.push(
+                Diagnostic::new(
+                    Code::KeyNotHere,
+                    v.span,
+                    "`:cards :discounts` goes with `:zones`: a kind of card is a `:zones` kind",
+                )
+                .with_label("without `:zones`"),
+            ),
+            CardsKey::Discounts => zones.discounts = discounts(v, rules, diags),
             CardsKey::HandSize => {
                 zones.hand_size =
                     whole(v, "`:hand-size`", 1, MAX_HAND_SIZE, diags).unwrap_or(1) as usize;
@@ -159,6 +178,30 @@ pub(super) fn read(
         );
     }
     rules.cards = Some(zones);
+}
+
+/// `{:spell :spell-discount}`: each a kind of card and an attribute of
+/// its player.
+fn discounts(v: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<(KindId, AttrId)> {
+    let mut out = Vec::new();
+    for (name, (span, attr)) in super::keyword_map(v, "`:discounts`", diags) {
+        let kind = rules.kinds.iter().position(|k| k == name).map(KindId::new);
+        let Some(kind) = kind.filter(|&k| rules.card_kinds.get(k) == Some(&true)) else {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownKind,
+                    span,
+                    format!("`:discounts` names kinds of card, found `:{name}`"),
+                )
+                .with_label("not a kind marked `:card true`"),
+            );
+            continue;
+        };
+        if let Some(a) = attribute(attr, rules, "a discount", diags) {
+            out.push((kind, a));
+        }
+    }
+    out
 }
 
 /// The numbers cards give: `{:multi {:default 1.0 :doc "…"}}`. Their names
