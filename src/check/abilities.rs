@@ -174,7 +174,9 @@ fn ability(
             },
             AbilityKey::Cost => a.cost = cost(value, diags).unwrap_or(0),
             AbilityKey::Type => a.pay_with = paid_in(value, rules, diags).or(a.pay_with),
-            AbilityKey::UsableWhen => a.usable = super::targets::playable(value, &own, diags),
+            AbilityKey::UsableWhen => {
+                a.usable = super::targets::playable(value, "usable-when", &own, diags)
+            }
             AbilityKey::OncePerTurn => {
                 a.once_per_turn =
                     super::fields::flag(value, "once-per-turn", diags).unwrap_or(false)

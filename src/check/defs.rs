@@ -446,7 +446,9 @@ pub fn definition(
             DefKey::Effects => effects = check::effects(value, effects_scope, diags),
             // Read above.
             DefKey::Targets | DefKey::Choose | DefKey::Reaction | DefKey::Abilities => {}
-            DefKey::PlayableWhen => aims.playable = check::targets::playable(value, &scope, diags),
+            DefKey::PlayableWhen => {
+                aims.playable = check::targets::playable(value, key, &scope, diags)
+            }
             DefKey::ForcedWhen => aims.forced = check::targets::forced(value, &scope, diags),
             DefKey::Triggers => {
                 triggers = check::triggers::triggers(value, &scope, diags).unwrap_or_default()

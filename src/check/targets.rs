@@ -204,9 +204,14 @@ fn places(form: &Form<'_>, cx: &mut Checker<'_, '_>) -> Vec<Source> {
     }
 }
 
-/// `:playable-when {:when c :reason "…"}`, or a vector of them.
-pub fn playable(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Vec<Playable> {
-    cases(form, scope, diags, false)
+/// `:playable-when {:when c :reason "…"}` (a card's; an ability's `:usable-when`, named `key`), or a vector of them.
+pub fn playable(
+    form: &Form<'_>,
+    key: &str,
+    scope: &Scope<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Playable> {
+    cases(form, scope, diags, (false, key))
         .into_iter()
         .map(|(when, reason, _)| Playable { when, reason })
         .collect()
@@ -214,7 +219,7 @@ pub fn playable(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>)
 
 /// `:forced-when {:when c :do :discard :reason "…"}`.
 pub fn forced(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Forced> {
-    let mut found = cases(form, scope, diags, true);
+    let mut found = cases(form, scope, diags, (true, "forced-when"));
     if found.len() > 1 {
         diags.push(Diagnostic::new(
             Code::TooMany,
@@ -235,17 +240,14 @@ fn cases(
     form: &Form<'_>,
     scope: &Scope<'_>,
     diags: &mut Vec<Diagnostic>,
-    forced: bool,
+    (forced, key): (bool, &str),
 ) -> Vec<(Bool, String, bool)> {
     let maps: Vec<&Form<'_>> = match &form.kind {
         Kind::Vector(items) => items.iter().collect(),
         _ => vec![form],
     };
-    let what = if forced {
-        "`:forced-when`"
-    } else {
-        "`:playable-when`"
-    };
+    let what = format!("`:{key}`");
+    let what = what.as_str();
     let mut out = Vec::new();
     for map in maps {
         let Some(pairs) = fields(map, what, CaseKey::ALL, diags) else {

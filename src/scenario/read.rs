@@ -770,7 +770,7 @@ fn steps(
                 Code::StepShape,
                 item.span,
                 format!(
-                    "expected a card name, `[:discard \"Name\"]`, `[:act …]` or `:next-turn`, found {}",
+                    "expected a card name, `[:play \"Name\" …]`, `[:discard \"Name\"]`, `[:act …]`, `[:use …]`, `[:target WHO]` or `:next-turn`, found {}",
                     item.describe()
                 ),
             )),

@@ -723,3 +723,35 @@ fn a_second_chosen_target_is_its_own_decision_for_every_player() {
         );
     }
 }
+
+#[test]
+fn a_badly_written_ability_is_refused_by_check_with_its_place_and_key() {
+    let dir = common::scratch_dir("bad-abilities");
+    std::fs::create_dir_all(dir.join("cards/brawl")).expect("cards");
+    std::fs::copy(root(BRAWL), dir.join("brawl.edn")).expect("rules");
+    std::fs::write(
+        dir.join("cards/brawl/bad.edn"),
+        r#"{:card "Bad" :kind :minion :type :mana :cost 1 :to :board :effects []
+ :abilities {:ping {:cost -1 :usable-when 3 :once-per-turn 1 :costt 2}}}"#,
+    )
+    .expect("cards file");
+    let out = common::run_in(&["check", "."], "", Some(&dir));
+    let said = common::text(&out.stdout) + &common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    for (message, at) in [
+        (
+            "`:cost` is a whole number, 0 or more, found the integer -1",
+            "bad.edn:2:27",
+        ),
+        (
+            "expected `:usable-when` (a map), found the integer 3",
+            "bad.edn:2:43",
+        ),
+        ("`:once-per-turn` is `true` or `false`", "bad.edn:2:60"),
+        ("unknown key `:costt` in an ability", "bad.edn:2:62"),
+        ("the ability `:ping` has no `:effects`", "bad.edn:2:20"),
+    ] {
+        assert!(said.contains(message), "{message}: {said}");
+        assert!(said.contains(at), "{at}: {said}");
+    }
+}
