@@ -661,61 +661,13 @@ fn steps(
                     act(items, item.span, rules, diags).map(|(a, id, t, c)| Step::Act(a, id, t, c)),
                 );
             }
-            Kind::Vector(pair)
-                if (2..=3).contains(&pair.len())
-                    && pair[0].as_keyword() == Some("refused")
-                    && matches!(&pair[1].kind, Kind::Vector(inner)
-                        if inner.first().and_then(Form::as_keyword) == Some("act")) =>
-            {
-                let Kind::Vector(inner) = &pair[1].kind else {
-                    continue;
-                };
-                let Ok(reason) = refusal_reason(pair, diags) else {
-                    continue;
-                };
-                out.extend(
-                    act(inner, pair[1].span, rules, diags)
-                        .map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
-                );
-            }
             Kind::Vector(pair) if pair.len() == 2 && pair[0].as_keyword() == Some("target") => {
                 out.extend(who(&pair[1], rules, diags).map(Step::Target));
-            }
-            Kind::Vector(pair)
-                if (2..=3).contains(&pair.len())
-                    && pair[0].as_keyword() == Some("refused")
-                    && matches!(&pair[1].kind, Kind::Vector(inner)
-                        if inner.len() == 2 && inner[0].as_keyword() == Some("target")) =>
-            {
-                let Kind::Vector(inner) = &pair[1].kind else {
-                    continue;
-                };
-                let Ok(reason) = refusal_reason(pair, diags) else {
-                    continue;
-                };
-                out.extend(who(&inner[1], rules, diags).map(|w| Step::RefusedTarget(w, reason)));
             }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("use") => {
                 out.extend(
                     use_with(item, items, rules, deck, diags)
                         .map(|(a, name, t, c)| Step::Use(a, name, t, c)),
-                );
-            }
-            Kind::Vector(pair)
-                if (2..=3).contains(&pair.len())
-                    && pair[0].as_keyword() == Some("refused")
-                    && matches!(&pair[1].kind, Kind::Vector(inner)
-                        if inner.first().and_then(Form::as_keyword) == Some("use")) =>
-            {
-                let Kind::Vector(inner) = &pair[1].kind else {
-                    continue;
-                };
-                let Ok(reason) = refusal_reason(pair, diags) else {
-                    continue;
-                };
-                out.extend(
-                    use_with(&pair[1], inner, rules, deck, diags)
-                        .map(|(a, name, t, c)| Step::RefusedUse(a, name, t, c, reason)),
                 );
             }
             Kind::Vector(items) if items.first().and_then(Form::as_keyword) == Some("play") => {
@@ -729,42 +681,9 @@ fn steps(
                 out.extend(card(&pair[1], deck, diags).map(Step::Discard));
             }
             Kind::Vector(pair)
-                if (2..=3).contains(&pair.len())
-                    && pair[0].as_keyword() == Some("refused")
-                    && matches!(&pair[1].kind, Kind::Vector(inner)
-                        if inner.first().and_then(Form::as_keyword) == Some("play")) =>
-            {
-                let Kind::Vector(inner) = &pair[1].kind else {
-                    continue;
-                };
-                let Ok(reason) = refusal_reason(pair, diags) else {
-                    continue;
-                };
-                match play_with(&pair[1], inner, rules, deck, diags) {
-                    Some((_, t, _)) if t.len() > 1 => diags.push(Diagnostic::new(
-                        Code::StepShape,
-                        pair[1].span,
-                        "a refused play names its first target only: a later one is chosen once the play is allowed",
-                    ).with_help("expect the refusal of a later target with `[:refused [:target WHO]]` after the play")),
-                    Some((c, t, o)) => out.push(Step::RefusedWith(c, t.first().copied(), o, reason)),
-                    None => {}
-                }
-            }
-            Kind::Vector(pair)
                 if (2..=3).contains(&pair.len()) && pair[0].as_keyword() == Some("refused") =>
             {
-                let (what, discard) = match &pair[1].kind {
-                    Kind::Vector(inner)
-                        if inner.len() == 2 && inner[0].as_keyword() == Some("discard") =>
-                    {
-                        (&inner[1], true)
-                    }
-                    _ => (&pair[1], false),
-                };
-                let Ok(reason) = refusal_reason(pair, diags) else {
-                    continue;
-                };
-                out.extend(card(what, deck, diags).map(|c| Step::Refused(c, discard, reason)));
+                refused(pair, rules, deck, diags, &mut out);
             }
             _ => diags.push(Diagnostic::new(
                 Code::StepShape,
@@ -779,9 +698,6 @@ fn steps(
     out
 }
 
-/// `[:play "Firebolt" :target [:board :other 0] :choose :help]`: a card,
-/// the entity it aims at, the option of its `:choose`, each optional.
-#[allow(clippy::type_complexity)]
 /// The reason a refusal step `[:refused STEP "reason"]` expects, if it
 /// gives one; `Err` (with a diagnostic) when it is not a string.
 fn refusal_reason(pair: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Result<Option<String>, ()> {
@@ -796,6 +712,51 @@ fn refusal_reason(pair: &[Form<'_>], diags: &mut Vec<Diagnostic>) -> Result<Opti
             Err(())
         }
         None => Ok(None),
+    }
+}
+
+/// `[:refused STEP "reason"]`: the step, `[:act …]`, `[:use …]`, `[:target
+/// WHO]`, `[:play …]`, `[:discard "Name"]` or a card's name, must be
+/// refused (with that reason, where given).
+fn refused(
+    pair: &[Form<'_>],
+    rules: &RuleSet,
+    deck: &[Card],
+    diags: &mut Vec<Diagnostic>,
+    out: &mut Vec<Step>,
+) {
+    let Ok(reason) = refusal_reason(pair, diags) else {
+        return;
+    };
+    let (step, at) = (&pair[1], pair[1].span);
+    let inner: &[Form<'_>] = match &step.kind {
+        Kind::Vector(inner) => inner,
+        _ => &[],
+    };
+    match inner.first().and_then(Form::as_keyword) {
+        Some("act") => out.extend(
+            act(inner, at, rules, diags).map(|(a, id, t, c)| Step::RefusedAct(a, id, t, c, reason)),
+        ),
+        Some("use") => out.extend(
+            use_with(step, inner, rules, deck, diags)
+                .map(|(a, name, t, c)| Step::RefusedUse(a, name, t, c, reason)),
+        ),
+        Some("target") if inner.len() == 2 => {
+            out.extend(who(&inner[1], rules, diags).map(|w| Step::RefusedTarget(w, reason)));
+        }
+        Some("play") => match play_with(step, inner, rules, deck, diags) {
+            Some((_, t, _)) if t.len() > 1 => diags.push(Diagnostic::new(
+                Code::StepShape,
+                at,
+                "a refused play names its first target only: a later one is chosen once the play is allowed",
+            ).with_help("expect the refusal of a later target with `[:refused [:target WHO]]` after the play")),
+            Some((c, t, o)) => out.push(Step::RefusedWith(c, t.first().copied(), o, reason)),
+            None => {}
+        },
+        Some("discard") if inner.len() == 2 => {
+            out.extend(card(&inner[1], deck, diags).map(|c| Step::Refused(c, true, reason)));
+        }
+        _ => out.extend(card(step, deck, diags).map(|c| Step::Refused(c, false, reason))),
     }
 }
 
@@ -871,6 +832,10 @@ fn use_with(
     Some((actor, name, target, choice))
 }
 
+/// `[:play "Firebolt" :target [:board :other 0] :choose :help]`: a card,
+/// the entities it aims at (one per chosen target, in order), the option
+/// of its `:choose`, each optional.
+#[allow(clippy::type_complexity)]
 fn play_with(
     form: &Form<'_>,
     items: &[Form<'_>],
