@@ -685,18 +685,8 @@ impl ActionSpace {
             return None;
         }
         let p = &self.plays;
-        let target = match (&p.targets, action.target) {
-            (_, None) => 0,
-            (Some(places), Some(t)) => 1 + places.index_of(game, ranks, seat, t)?,
-            (None, Some(_)) => return None,
-        };
-        let option = match action.choice {
-            None => 0,
-            Some(o) => {
-                let (first, len) = card_set(game, slot)?;
-                o.index().checked_sub(first).filter(|&o| o < len)?
-            }
-        };
+        let target = target_index(p.targets.as_ref(), game, ranks, seat, action.target)?;
+        let option = option_index(card_set(game, slot), action.choice)?;
         Some((slot * p.targets() + target) * p.options + option)
     }
 
@@ -736,18 +726,8 @@ impl ActionSpace {
         let seat = game.ctx().current.index();
         if let Some((slot, target, option)) = self.decompose_play(i) {
             let play = game.play(slot);
-            let target = match (target, &self.plays.targets) {
-                (0, _) => None,
-                (t, Some(places)) => Some(places.entity_at(game, ranks, seat, t - 1)?),
-                (_, None) => return None,
-            };
-            let choice = match card_set(game, slot) {
-                Some((first, len)) => {
-                    Some(OptionId::new(first + (option < len).then_some(option)?))
-                }
-                None if option == 0 => None,
-                None => return None,
-            };
+            let target = target_at(self.plays.targets.as_ref(), game, ranks, seat, target)?;
+            let choice = option_at(card_set(game, slot), option)?;
             return Some(Action {
                 target,
                 choice,
@@ -992,6 +972,60 @@ impl ActionSpace {
 
 /// The `:choose` set of the card in hand slot `slot` of the seat to move:
 /// its first option and how many.
+/// A target's index among `places`: 0 for none, else 1 + its place;
+/// `None` when it has no place there.
+fn target_index(
+    places: Option<&Places>,
+    game: &Game<'_>,
+    ranks: &Ranks,
+    seat: usize,
+    target: Option<EntityId>,
+) -> Option<usize> {
+    match (places, target) {
+        (_, None) => Some(0),
+        (Some(places), Some(t)) => Some(1 + places.index_of(game, ranks, seat, t)?),
+        (None, Some(_)) => None,
+    }
+}
+
+/// The target at index `t` among `places` (see [`target_index`]): `Some(None)`
+/// for none; `None` when the place holds no entity.
+fn target_at(
+    places: Option<&Places>,
+    game: &Game<'_>,
+    ranks: &Ranks,
+    seat: usize,
+    t: usize,
+) -> Option<Option<EntityId>> {
+    match (t, places) {
+        (0, _) => Some(None),
+        (t, Some(places)) => Some(Some(places.entity_at(game, ranks, seat, t - 1)?)),
+        (_, None) => None,
+    }
+}
+
+/// An option's index within `set` (its first option and how many), 0 for
+/// none; `None` when it is not one of the set's.
+fn option_index(set: Option<(usize, usize)>, choice: Option<OptionId>) -> Option<usize> {
+    match choice {
+        None => Some(0),
+        Some(o) => {
+            let (first, len) = set?;
+            o.index().checked_sub(first).filter(|&o| o < len)
+        }
+    }
+}
+
+/// Option `o` of `set` (see [`option_index`]): `Some(None)` for option 0
+/// of no set; `None` past the set.
+fn option_at(set: Option<(usize, usize)>, o: usize) -> Option<Option<OptionId>> {
+    match set {
+        Some((first, len)) => Some(Some(OptionId::new(first + (o < len).then_some(o)?))),
+        None if o == 0 => Some(None),
+        None => None,
+    }
+}
+
 fn card_set(game: &Game<'_>, slot: usize) -> Option<(usize, usize)> {
     let card = game.hand().get(slot)?;
     let set = game.cards()[card.index()].aims.choose?;

@@ -9,7 +9,7 @@ use super::{KindRanks, Ranks};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::engine::{Ability, Action, Game};
-use crate::ids::{EntityId, OptionId};
+use crate::ids::EntityId;
 
 /// The indices of a later chosen target: one per place.
 #[derive(Clone, Debug)]
@@ -136,18 +136,9 @@ impl Uses {
         let seat = game.ctx().current.index();
         let actor = self.actors.index_of(game, ranks, seat, action.actor)?;
         let k = usize::from(k);
-        let target = match (&self.targets, action.target) {
-            (_, None) => 0,
-            (Some(places), Some(t)) => 1 + places.index_of(game, ranks, seat, t)?,
-            (None, Some(_)) => return None,
-        };
-        let option = match action.choice {
-            None => 0,
-            Some(o) => {
-                let (first, len) = game.ability_options(action.actor, k as u8)??;
-                o.index().checked_sub(first).filter(|&o| o < len)?
-            }
-        };
+        let target = super::target_index(self.targets.as_ref(), game, ranks, seat, action.target)?;
+        let set = game.ability_options(action.actor, k as u8)?;
+        let option = super::option_index(set, action.choice)?;
         (k < self.abilities).then_some(())?;
         Some(
             self.start
@@ -172,16 +163,8 @@ impl Uses {
         let seat = game.ctx().current.index();
         let actor = self.actors.entity_at(game, ranks, seat, actor)?;
         let k = u8::try_from(k).ok()?;
-        let target = match (target, &self.targets) {
-            (0, _) => None,
-            (t, Some(places)) => Some(places.entity_at(game, ranks, seat, t - 1)?),
-            (_, None) => return None,
-        };
-        let choice = match game.ability_options(actor, k)? {
-            Some((first, len)) => Some(OptionId::new(first + (option < len).then_some(option)?)),
-            None if option == 0 => None,
-            None => return None,
-        };
+        let target = super::target_at(self.targets.as_ref(), game, ranks, seat, target)?;
+        let choice = super::option_at(game.ability_options(actor, k)?, option)?;
         Some(Action {
             ability: Ability::Use(k),
             actor,
