@@ -108,7 +108,9 @@ impl Expect {
     fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
         match self {
             Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
-            Expect::Next(w) | Expect::Winner(Some(w)) | Expect::Intents(w, _) => pick(w),
+            Expect::Next(w) | Expect::Winner(Some(w)) | Expect::Intents(w, _) | Expect::Loser(w) => {
+                pick(w)
+            }
             Expect::Zone(pile, _) => pile.owner.as_ref().is_some_and(pick),
             Expect::Queue(list) => list.iter().any(|q| match q {
                 QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
@@ -242,6 +244,8 @@ pub enum Expect {
     Winner(Option<Who>),
     /// Both players won at once (`:winner :tie`).
     Tie,
+    /// This seat lost (`:loser :you`): a `:victory` condition with `:loser` held.
+    Loser(Who),
     /// Cards the acting player must still discard.
     MustDiscard(u8),
     /// Cards in the hand of the player whose turn it is.
@@ -291,6 +295,8 @@ keys! {
         Next = "next",
         /// `:winner :you` (or `:tie`, or `nil` for a game still going).
         Winner = "winner",
+        /// `:loser :you`: the seat lost (a `:victory` condition with `:loser` held).
+        Loser = "loser",
         /// `:must-discard N`: cards the actor must still discard.
         MustDiscard = "must-discard",
         /// `:hand N`: cards in the actor's hand.

@@ -1092,6 +1092,7 @@ fn expectations(
                 out.extend(queue_wants(v, rules, diags).map(Expect::Queue))
             }
             (None, Some(ExpectKey::Next)) => out.extend(who(v, rules, diags).map(Expect::Next)),
+            (None, Some(ExpectKey::Loser)) => out.extend(who(v, rules, diags).map(Expect::Loser)),
             (None, Some(ExpectKey::Intents)) => {
                 let Kind::Map(pairs) = &v.kind else {
                     diags.push(Diagnostic::new(

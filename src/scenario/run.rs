@@ -644,6 +644,16 @@ impl Seen<'_, '_> {
                 })
             }
             Expect::Statuses(who, ref want) => self.statuses(who, want),
+            Expect::Loser(who) => {
+                let lost = matches!(game.outcome(), Some(Outcome::Loss { seat, .. }) if seat == self.entity(who));
+                (!lost).then(|| {
+                    format!(
+                        "expected {} to have lost; {}",
+                        self.who_name(who),
+                        describe(game, self.names)
+                    )
+                })
+            }
             Expect::Intents(who, ref want) => {
                 let got = game.intended(self.entity(who));
                 (got != *want).then(|| {

@@ -302,6 +302,7 @@ fn move_index(v: &Form<'_>, script: &Script, diags: &mut Vec<Diagnostic>) -> Opt
         "moves",
         Code::UnknownMove,
     )
+    .labelled("not a move of this kind".to_string())
     .find(v.as_keyword().unwrap_or(""), v.span, message, diags)
     .map(|i| i as u8)
 }
