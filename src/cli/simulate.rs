@@ -135,11 +135,9 @@ impl Prepared {
     }
 }
 
-/// Every check `simulate` makes before a game is played, in the order it
-/// makes them, then the rule set and decks loaded and the workers started;
-/// a failure is the command's output (what the Python package raises too).
-pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
-    check_args(args)?;
+/// The rule set and deck a run plays: the deck changed as asked, games set
+/// up as the encounter asked.
+pub(super) fn load_run(args: &SimArgs) -> Result<(RuleSet, crate::files::Deck), Output> {
     let (mut rules, deck) = load_changed_deck(
         &args.rules,
         &args.cards,
@@ -150,6 +148,15 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
     if let Some(name) = &args.encounter {
         rules.choose_encounter(name).map_err(Output::usage)?;
     }
+    Ok((rules, deck))
+}
+
+/// Every check `simulate` makes before a game is played, in the order it
+/// makes them, then the rule set and decks loaded and the workers started;
+/// a failure is the command's output (what the Python package raises too).
+pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
+    check_args(args)?;
+    let (rules, deck) = load_run(args)?;
     super::check_policies(&args.ai, &rules)?;
     // A shared deck that cannot fill every hand leaves the last seats with
     // few cards or none, passing all game. (A per-seat deck deals each seat

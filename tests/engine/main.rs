@@ -24,6 +24,7 @@ mod reactions;
 mod rl_aims;
 mod scenarios;
 mod skills;
+mod solo;
 mod tactics;
 mod tbwg;
 mod triggers;

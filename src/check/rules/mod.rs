@@ -753,7 +753,7 @@ impl RuleSet {
 
     /// Every setup entry a game starts with: the rule set's `:setup`, then
     /// the chosen encounter's.
-    pub fn setup_entities(&self) -> impl Iterator<Item = &Setup> {
+    pub fn setup_entities(&self) -> impl Iterator<Item = &Setup> + Clone {
         let encounter = self.encounters.get(self.encounter);
         self.setup
             .iter()
