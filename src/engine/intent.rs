@@ -76,7 +76,9 @@ impl Intent {
             return String::new();
         };
         let shown = match self.amount {
-            Some(n) if m.intent.contains("{amount}") => m.intent.replace("{amount}", &n.to_string()),
+            Some(n) if m.intent.contains("{amount}") => {
+                m.intent.replace("{amount}", &n.to_string())
+            }
             Some(n) if m.intent.is_empty() => n.to_string(),
             Some(n) => format!("{n} {}", m.intent),
             None => m.intent.clone(),
@@ -251,7 +253,11 @@ impl<'r> Game<'r> {
             let Some(script) = self.script_of(entity) else {
                 continue;
             };
-            if script.moves.get(usize::from(chosen)).is_none_or(|m| m.amount.is_none()) {
+            if script
+                .moves
+                .get(usize::from(chosen))
+                .is_none_or(|m| m.amount.is_none())
+            {
                 continue;
             }
             let amount = self.intent_amount(script, entity, chosen);
@@ -277,7 +283,10 @@ impl<'r> Game<'r> {
             Some(m) => m,
             None => {
                 self.decide(entity);
-                let next = self.intents.as_deref_mut().and_then(|t| t.slot(entity).next);
+                let next = self
+                    .intents
+                    .as_deref_mut()
+                    .and_then(|t| t.slot(entity).next);
                 next.unwrap_or(0)
             }
         };

@@ -1302,12 +1302,7 @@ impl ObsLayout {
             )
         });
         // The most moves a kind has: each row's one-hot, then the amount shown.
-        let moves = rules
-            .scripts
-            .iter()
-            .flatten()
-            .map(|s| s.moves.len())
-            .max();
+        let moves = rules.scripts.iter().flatten().map(|s| s.moves.len()).max();
         let intents_at = moves.map(|m| {
             let at = b.add(
                 "intents",

@@ -108,9 +108,10 @@ impl Expect {
     fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
         match self {
             Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
-            Expect::Next(w) | Expect::Winner(Some(w)) | Expect::Intents(w, _) | Expect::Loser(w) => {
-                pick(w)
-            }
+            Expect::Next(w)
+            | Expect::Winner(Some(w))
+            | Expect::Intents(w, _)
+            | Expect::Loser(w) => pick(w),
             Expect::Zone(pile, _) => pile.owner.as_ref().is_some_and(pick),
             Expect::Queue(list) => list.iter().any(|q| match q {
                 QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),

@@ -1098,7 +1098,10 @@ fn expectations(
                     diags.push(Diagnostic::new(
                         Code::NotAMap,
                         v.span,
-                        format!("`:intents` is a map from enemies to moves, found {}", v.describe()),
+                        format!(
+                            "`:intents` is a map from enemies to moves, found {}",
+                            v.describe()
+                        ),
                     ));
                     continue;
                 };
@@ -1110,7 +1113,10 @@ fn expectations(
                         diags.push(Diagnostic::new(
                             Code::WrongType,
                             moves.span,
-                            format!("`:intents` gives each enemy a vector of moves, found {}", moves.describe()),
+                            format!(
+                                "`:intents` gives each enemy a vector of moves, found {}",
+                                moves.describe()
+                            ),
                         ));
                         continue;
                     };

@@ -658,7 +658,10 @@ impl Seen<'_, '_> {
                 let got = game.intended(self.entity(who));
                 (got != *want).then(|| {
                     let list = |v: &[&str]| {
-                        v.iter().map(|m| format!(":{m}")).collect::<Vec<_>>().join(" ")
+                        v.iter()
+                            .map(|m| format!(":{m}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     };
                     let want: Vec<&str> = want.iter().map(String::as_str).collect();
                     format!(

@@ -261,7 +261,10 @@ impl RunFigures {
         RunFigures {
             rules: rules.name.clone(),
             rules_from: played.rules_from.map(str::to_string),
-            encounter: rules.encounters.get(rules.encounter).map(|e| e.name.clone()),
+            encounter: rules
+                .encounters
+                .get(rules.encounter)
+                .map(|e| e.name.clone()),
             deck: DeckFacts {
                 source: played.source.to_string(),
                 cards: deck.len(),

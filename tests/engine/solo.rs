@@ -62,7 +62,10 @@ fn the_jaw_worm_follows_its_weighted_script_over_many_seeds() {
             game.end_turn_now().expect("the player's turn ends");
         }
         let moves: Vec<usize> = game.intended(worm).into_iter().map(key).collect();
-        assert_eq!(moves[0], CHOMP, "seed {seed}: the Jaw Worm opens with Chomp");
+        assert_eq!(
+            moves[0], CHOMP,
+            "seed {seed}: the Jaw Worm opens with Chomp"
+        );
         for w in moves.windows(2) {
             after.entry(w[0]).or_default()[w[1]] += 1;
         }
@@ -83,13 +86,20 @@ fn the_jaw_worm_follows_its_weighted_script_over_many_seeds() {
     // Each move is drawn by its weight among those allowed: after Chomp,
     // Bellow 45 and Thrash 30 (Bellow 60 %); after Bellow, Thrash 30 and
     // Chomp 25 (Thrash 54.5 %).
-    let share = |counts: [u32; 3], m: usize| f64::from(counts[m]) / f64::from(counts.iter().sum::<u32>());
+    let share =
+        |counts: [u32; 3], m: usize| f64::from(counts[m]) / f64::from(counts.iter().sum::<u32>());
     let after_chomp = after[&CHOMP];
     assert_eq!(after_chomp[CHOMP], 0);
-    assert!((share(after_chomp, BELLOW) - 0.6).abs() < 0.03, "{after_chomp:?}");
+    assert!(
+        (share(after_chomp, BELLOW) - 0.6).abs() < 0.03,
+        "{after_chomp:?}"
+    );
     let after_bellow = after[&BELLOW];
     assert_eq!(after_bellow[BELLOW], 0);
-    assert!((share(after_bellow, THRASH) - 30.0 / 55.0).abs() < 0.03, "{after_bellow:?}");
+    assert!(
+        (share(after_bellow, THRASH) - 30.0 / 55.0).abs() < 0.03,
+        "{after_bellow:?}"
+    );
     assert!(after_chomp.iter().sum::<u32>() > 1000, "{after_chomp:?}");
 }
 
@@ -102,8 +112,14 @@ fn the_intent_is_in_the_seat_s_view_and_observation_before_it_acts() {
     let view = game.view(me);
     assert_eq!(view.intents.len(), 1, "{:?}", view.intents);
     let intent = &view.intents[0];
-    assert_eq!((intent.entity, intent.chosen, intent.amount), (EntityId::new(1), 0, Some(11)));
-    assert_eq!(game.intent_words(EntityId::new(1)).as_deref(), Some("Chomp: 11 damage"));
+    assert_eq!(
+        (intent.entity, intent.chosen, intent.amount),
+        (EntityId::new(1), 0, Some(11))
+    );
+    assert_eq!(
+        game.intent_words(EntityId::new(1)).as_deref(),
+        Some("Chomp: 11 damage")
+    );
     // The observation carries it: a one-hot of Chomp, and its 11.
     let space = grimoire::engine::observe::ActionSpace::new(&rules, &deck).expect("a space");
     let layout = grimoire::engine::observe::ObsLayout::new(&rules, &deck, &space);
@@ -148,12 +164,22 @@ fn a_death_is_a_loss_in_simulate_s_json_and_no_loss_is_a_draw() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["encounter"], "brute");
     let seat = &json["seats"][0];
-    let (wins, losses) = (seat["wins"].as_u64().unwrap(), seat["losses"].as_u64().unwrap());
-    assert!(losses > 0, "random play loses some fights to the Brute: {seat}");
+    let (wins, losses) = (
+        seat["wins"].as_u64().unwrap(),
+        seat["losses"].as_u64().unwrap(),
+    );
+    assert!(
+        losses > 0,
+        "random play loses some fights to the Brute: {seat}"
+    );
     assert_eq!(wins + losses, 2000, "every fight is won or lost: {json}");
     assert_eq!(json["ties"], 0);
     // A rule set with no `:loser` has no losses key.
-    let arcomage = common::run_in(&["simulate", "arcomage", "--games", "10", "--format", "json"], "", None);
+    let arcomage = common::run_in(
+        &["simulate", "arcomage", "--games", "10", "--format", "json"],
+        "",
+        None,
+    );
     let json: serde_json::Value = serde_json::from_slice(&arcomage.stdout).expect("json");
     assert!(json["seats"][0].get("losses").is_none(), "{json}");
     assert!(json.get("encounter").is_none(), "{json}");
@@ -168,7 +194,11 @@ fn an_encounter_draws_its_values_from_their_ranges_by_seed() {
         let again = Game::new(&rules, &deck, seed, Log::Skip).expect("game");
         let health = rules.attribute("health").expect("health");
         let h = game.state().get(EntityId::new(1), health);
-        assert_eq!(h, again.state().get(EntityId::new(1), health), "same seed, same fight");
+        assert_eq!(
+            h,
+            again.state().get(EntityId::new(1), health),
+            "same seed, same fight"
+        );
         assert!((48..=54).contains(&h), "{h}");
         seen.insert(h);
     }

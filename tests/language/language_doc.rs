@@ -447,7 +447,10 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
         ),
         // The solo fixture (tests/data/solo): `../rules/solo.edn`.
         ("tests/data/solo/rules/solo.edn", "rules/solo.edn"),
-        ("tests/data/solo/cards/solo/cards.edn", "cards/solo/cards.edn"),
+        (
+            "tests/data/solo/cards/solo/cards.edn",
+            "cards/solo/cards.edn",
+        ),
         // The reactions fixture (tests/data/reactions): `../rules/duel.edn`.
         ("tests/data/reactions/rules/duel.edn", "rules/duel.edn"),
         (

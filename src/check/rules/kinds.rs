@@ -100,7 +100,9 @@ pub(super) fn read<'f, 'a>(
             }
             let (moves, script) = (body.get("moves"), body.get("script"));
             if moves.is_some() || script.is_some() {
-                reading.moves.push((KindId::new(kinds.len()), moves, script));
+                reading
+                    .moves
+                    .push((KindId::new(kinds.len()), moves, script));
                 // An enemy with moves takes a turn a round unless it says otherwise.
                 if moves.is_some() && !kinds.is_empty() && body.get("turns").is_none() {
                     turns[kinds.len()] = vec![TurnKindId::FIRST];

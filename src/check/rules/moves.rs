@@ -125,7 +125,10 @@ pub struct Script {
 impl Script {
     /// The move whose key is `key`.
     pub fn move_named(&self, key: &str) -> Option<u8> {
-        self.moves.iter().position(|m| m.key == key).map(|i| i as u8)
+        self.moves
+            .iter()
+            .position(|m| m.key == key)
+            .map(|i| i as u8)
     }
 }
 
@@ -233,7 +236,9 @@ fn read_moves(
                     body.span,
                     format!("move `:{name}` has no `:effects`"),
                 )
-                .with_help("say what it does: `:effects [{:effected :you :resource :health :amount -6}]`"),
+                .with_help(
+                    "say what it does: `:effects [{:effected :you :resource :health :amount -6}]`",
+                ),
             );
         }
         out.push(m);
@@ -295,7 +300,10 @@ fn read_script(form: &Form<'_>, scope: &Scope<'_>, out: &mut Script, diags: &mut
 
 /// The move a keyword names among the script's moves, with the nearest when none.
 fn move_index(v: &Form<'_>, script: &Script, diags: &mut Vec<Diagnostic>) -> Option<u8> {
-    let message = format!("a script names one of the kind's moves, found {}", v.describe());
+    let message = format!(
+        "a script names one of the kind's moves, found {}",
+        v.describe()
+    );
     Declared::new(
         script.moves.iter().map(|m| m.key.as_str()),
         "a move",

@@ -92,14 +92,19 @@ pub(super) fn encounters(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<
             doc: String::new(),
             setup: Vec::new(),
         };
-        for (key, v) in check::fields(body, "an encounter", EncounterKey::ALL, diags)
-            .unwrap_or_default()
+        for (key, v) in
+            check::fields(body, "an encounter", EncounterKey::ALL, diags).unwrap_or_default()
         {
             match key {
                 EncounterKey::Doc => encounter.doc = super::string(v, diags).unwrap_or_default(),
-                EncounterKey::Setup => {
-                    read_into(v, "an encounter's `:setup`", false, rules, &mut encounter.setup, diags)
-                }
+                EncounterKey::Setup => read_into(
+                    v,
+                    "an encounter's `:setup`",
+                    false,
+                    rules,
+                    &mut encounter.setup,
+                    diags,
+                ),
             }
         }
         out.push(encounter);

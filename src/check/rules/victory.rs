@@ -75,20 +75,22 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         for (k, v) in pairs {
             match k {
                 VictoryKey::When => when = check::condition(v, &rules.scope(), diags),
-                VictoryKey::Winner | VictoryKey::Loser => match v.as_keyword().and_then(|w| rules.role(w)) {
-                    Some(r) => winner = Some(r),
-                    None => diags.push(
-                        Diagnostic::new(
-                            Code::UnknownRole,
-                            v.span,
-                            format!("`:{}` is a role, found {}", k.name(), v.describe()),
-                        )
-                        .with_help(format!(
-                            "the roles are {}",
-                            list_and(rules.roles.iter().map(|r| format!("`:{r}`")))
-                        )),
-                    ),
-                },
+                VictoryKey::Winner | VictoryKey::Loser => {
+                    match v.as_keyword().and_then(|w| rules.role(w)) {
+                        Some(r) => winner = Some(r),
+                        None => diags.push(
+                            Diagnostic::new(
+                                Code::UnknownRole,
+                                v.span,
+                                format!("`:{}` is a role, found {}", k.name(), v.describe()),
+                            )
+                            .with_help(format!(
+                                "the roles are {}",
+                                list_and(rules.roles.iter().map(|r| format!("`:{r}`")))
+                            )),
+                        ),
+                    }
+                }
                 VictoryKey::Reason => reason = string(v, diags).unwrap_or_default(),
             }
         }
