@@ -232,7 +232,10 @@ fn merged_unclipped(
         )));
     }
     let cards: Vec<PathBuf> = run.cards.iter().map(PathBuf::from).collect();
-    let (rules, deck) = load_changed_deck(&run.rules, &cards, &run.changes, format, color)?;
+    let (mut rules, deck) = load_changed_deck(&run.rules, &cards, &run.changes, format, color)?;
+    if let Some(name) = &run.encounter {
+        rules.choose_encounter(name).map_err(Output::failure)?;
+    }
     if fingerprint(&rules, &deck.cards) != run.fingerprint {
         return Err(Output::failure(format!(
             "the rule set or deck ({}) changed since the shards were played: play them again",
@@ -252,6 +255,7 @@ fn merged_unclipped(
     let sim = SimArgs {
         rules: run.rules.clone(),
         cards,
+        encounter: run.encounter.clone(),
         games: run.games,
         seed: run.seed,
         ai,

@@ -50,6 +50,9 @@ pub struct SimArgs {
     /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
+    /// The encounter to set every game up as, for a rule set with `:encounters` (default: the first it declares).
+    #[arg(long)]
+    pub encounter: Option<String>,
     /// Output format (`main` reads `--format`, which also gives `csv`).
     #[arg(skip)]
     pub format: Format,
@@ -139,13 +142,16 @@ impl Prepared {
 /// a failure is the command's output (what the Python package raises too).
 pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
     check_args(args)?;
-    let (rules, deck) = load_changed_deck(
+    let (mut rules, deck) = load_changed_deck(
         &args.rules,
         &args.cards,
         &args.changes,
         args.format,
         args.color,
     )?;
+    if let Some(name) = &args.encounter {
+        rules.choose_encounter(name).map_err(Output::usage)?;
+    }
     super::check_policies(&args.ai, &rules)?;
     // A shared deck that cannot fill every hand leaves the last seats with
     // few cards or none, passing all game. (A per-seat deck deals each seat
@@ -365,6 +371,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         if let Err(e) = super::play::record_simulated_game(
             &args.rules,
             &args.cards,
+            args.encounter.as_deref(),
             args.seed,
             *n,
             &args.ai,
@@ -462,6 +469,9 @@ pub struct ShardOf {
     pub rules: String,
     /// The card files or folders as given.
     pub cards: Vec<String>,
+    /// The encounter asked for (`--encounter`), if one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<String>,
     /// Each seat's policy's name.
     pub ai: Vec<String>,
     /// The column asked to sort by.
@@ -520,6 +530,7 @@ impl SimJson {
                     .iter()
                     .map(|p| p.to_string_lossy().into_owned())
                     .collect(),
+                encounter: args.encounter.clone(),
                 ai: run.policies.iter().map(ToString::to_string).collect(),
                 sort: args.sort.clone(),
                 changes: args.changes.clone(),
@@ -570,8 +581,13 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "{} · {} games{} · seed {} · {}",
+        "{}{} · {} games{} · seed {} · {}",
         figures.rules,
+        figures
+            .encounter
+            .as_ref()
+            .map(|e| format!(" · encounter {e}"))
+            .unwrap_or_default(),
         figures.games,
         args.shard
             .map(|s| format!(" (shard {}/{})", s.index, s.of))
@@ -581,10 +597,16 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
     );
     let _ = writeln!(out, "{deck_shown}");
     let _ = writeln!(out, "\n{:<7} {:>8} {:>7}", "seat", "wins", "rate");
+    let losses: Vec<(String, u64)> = figures
+        .seats
+        .iter()
+        .filter_map(|s| Some((format!("{} lost", s.seat), s.losses?)))
+        .collect();
     let rows = figures
         .seats
         .iter()
         .map(|s| (s.seat.as_str(), s.wins))
+        .chain(losses.iter().map(|(name, n)| (name.as_str(), *n)))
         .chain([
             ("ties", figures.ties),
             ("limit", figures.turn_limits),

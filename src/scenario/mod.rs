@@ -53,6 +53,8 @@ pub struct Scenario {
     pub name: String,
     /// The seed of the game it runs in (shuffles, chance).
     pub seed: u64,
+    /// The encounter its game is set up as (`:encounter :cultist`), if not the first.
+    pub encounter: Option<String>,
     /// Values set before the game's start (`:start`), if any: then the
     /// game's start is kept, not reset to the defaults, and logged.
     pub start: Option<Vec<(Who, AttrId, i64)>>,
@@ -106,7 +108,7 @@ impl Expect {
     fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
         match self {
             Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
-            Expect::Next(w) | Expect::Winner(Some(w)) => pick(w),
+            Expect::Next(w) | Expect::Winner(Some(w)) | Expect::Intents(w, _) => pick(w),
             Expect::Zone(pile, _) => pile.owner.as_ref().is_some_and(pick),
             Expect::Queue(list) => list.iter().any(|q| match q {
                 QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
@@ -248,6 +250,9 @@ pub enum Expect {
     Queue(Vec<QueueWant>),
     /// A pile's cards (`:zones {[:hand :you] ["Yeti"]}`).
     Zone(PileRef, PileWant),
+    /// The moves a scripted enemy was shown to intend, in order, from the
+    /// scenario's start (`:intents {:jaw-worm [:chomp :bellow]}`), by key.
+    Intents(Who, Vec<String>),
 }
 
 keys! {
@@ -259,6 +264,8 @@ keys! {
         Rules = "rules",
         /// `:seed N`: the game's seed.
         Seed = "seed",
+        /// `:encounter :cultist`: the encounter its game is set up as (the rule set's first without it).
+        Encounter = "encounter",
         /// `:start {:p1 {:speed 3}}`: values set before the game's start, whose
         /// timings then run and are kept.
         Start = "start",
@@ -298,5 +305,7 @@ keys! {
         Queue = "queue",
         /// `:zones {[:hand :you] ["Yeti"] :deck {:count 0}}`: the cards in piles.
         Zones = "zones",
+        /// `:intents {:jaw-worm [:chomp :bellow]}`: the moves each scripted enemy was shown to intend, in order, from the start.
+        Intents = "intents",
     }
 }

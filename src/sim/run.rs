@@ -138,7 +138,7 @@ fn play_games(
     stop: Option<&AtomicBool>,
 ) -> Tally {
     let seats = rules.seats.len();
-    let mut tally = Tally::new(seats, deck.len());
+    let mut tally = Tally::for_rules(rules, deck.len());
     let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Skip) else {
         return tally;
     };
@@ -222,7 +222,7 @@ pub fn run_range(
 ) -> Tally {
     chunks(games)
         .map(|range| run_games(rules, deck, seed, range, ai, done))
-        .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
+        .reduce(|| Tally::for_rules(rules, deck.len()), Tally::merge)
 }
 
 /// [`run_range`] that a caller can interrupt (the Python package, on
@@ -242,5 +242,5 @@ pub fn run_range_until(
     chunks(games)
         .filter(|_| !stop.load(Ordering::Relaxed))
         .map(|range| play_games(rules, deck, seed, range, ai, done, Some(stop)))
-        .reduce(|| Tally::new(rules.seats.len(), deck.len()), Tally::merge)
+        .reduce(|| Tally::for_rules(rules, deck.len()), Tally::merge)
 }
