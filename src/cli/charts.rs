@@ -19,6 +19,8 @@ pub(super) fn esc(s: &str) -> String {
 pub(super) const BLUE: &str = "#4a7fb5";
 /// The colour of deck B's bars beside deck A's blue.
 pub(super) const ORANGE: &str = "#d08a2e";
+/// The colour of a seat's losses beside its wins in blue.
+pub(super) const RED: &str = "#b5443a";
 
 /// One bar of a [`bars`] chart: its name, a value from 0 to 1, its colour.
 pub(super) struct Bar<'a> {

@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use super::charts::{self, BLUE, Bar, BarShape, IntervalShape, ORANGE, esc};
+use super::charts::{self, BLUE, Bar, BarShape, IntervalShape, ORANGE, RED, esc};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::sim::compare::{CardComparison, Comparison};
@@ -29,6 +29,9 @@ pub struct Page<'a> {
     pub players: Vec<(String, String)>,
     /// Each seat's name and win rate (0 to 1).
     pub seats: Vec<(String, f64)>,
+    /// Each seat's name and loss rate, for a rule set that says how a seat
+    /// loses (`:loser`); empty for others.
+    pub losses: Vec<(String, f64)>,
     /// Games by length: `lengths[t]` games lasted `t` turns.
     pub lengths: &'a [u64],
     /// Each card, with its counts and figures, in the order to show.
@@ -55,7 +58,7 @@ pub struct VersusPage<'a> {
 pub fn html(page: &Page<'_>) -> String {
     let mut out = head(&page.title, &[page.deck.to_string()], &page.players);
     out.push_str("<div class=\"charts\">\n");
-    out.push_str(&seats_section(&page.seats));
+    out.push_str(&seats_section(&page.seats, &page.losses));
     out.push_str(&lengths_section(page.lengths));
     out.push_str("</div>\n");
     if !page.cards.is_empty() {
@@ -214,16 +217,29 @@ fn foot() -> String {
     format!("<script>\n{SCRIPT}\n</script>\n</body>\n</html>\n")
 }
 
-/// Each seat's win rate.
-fn seats_section(seats: &[(String, f64)]) -> String {
-    let rows: Vec<Bar<'_>> = seats
-        .iter()
-        .map(|(name, rate)| Bar {
-            name: name.clone(),
+/// Each seat's win rate, and its loss rate where a seat can lose (a
+/// game neither won nor lost is a tie, a turn limit or a stop).
+fn seats_section(seats: &[(String, f64)], losses: &[(String, f64)]) -> String {
+    let mut rows: Vec<Bar<'_>> = Vec::new();
+    for (name, rate) in seats {
+        let lost = losses.iter().find(|(seat, _)| seat == name);
+        rows.push(Bar {
+            name: if lost.is_some() {
+                format!("{name} won")
+            } else {
+                name.clone()
+            },
             value: *rate,
             colour: BLUE,
-        })
-        .collect();
+        });
+        if let Some((_, rate)) = lost {
+            rows.push(Bar {
+                name: format!("{name} lost"),
+                value: *rate,
+                colour: RED,
+            });
+        }
+    }
     let shape = BarShape {
         aria: "seat win rates",
         row: 24.0,

@@ -412,8 +412,13 @@ pub(super) fn page<'a>(
         .collect();
     super::report::Page {
         title: format!(
-            "{} · {} games · seed {} · {}",
+            "{}{} · {} games · seed {} · {}",
             run.rules.name,
+            figures
+                .encounter
+                .as_ref()
+                .map(|e| format!(" · encounter {e}"))
+                .unwrap_or_default(),
             args.games,
             args.seed,
             players.join(" vs ")
@@ -429,6 +434,11 @@ pub(super) fn page<'a>(
             .seats
             .iter()
             .map(|s| (s.seat.clone(), s.win_rate))
+            .collect(),
+        losses: figures
+            .seats
+            .iter()
+            .filter_map(|s| Some((s.seat.clone(), rate(s.losses?, figures.games))))
             .collect(),
         lengths,
         cards: figures

@@ -240,6 +240,8 @@ fn merge_writes_the_page_one_process_writes() {
     let dir = scratch("report-merge");
     let brawl = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/triggers/rules/brawl.edn");
     let brawl = brawl.to_str().unwrap();
+    let solo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/solo/rules/solo.edn");
+    let solo = solo.to_str().unwrap();
     for (name, run) in [
         (
             "arcomage",
@@ -250,6 +252,10 @@ fn merge_writes_the_page_one_process_writes() {
         (
             "brawl",
             vec![brawl, "--games", "30", "--seed", "3", "--sort", "card"],
+        ),
+        (
+            "solo",
+            vec![solo, "--games", "40", "--seed", "5", "--ai", "greedy"],
         ),
     ] {
         let whole = page(&dir, &format!("{name}-whole.html"), &run);
@@ -347,4 +353,39 @@ fn each_cards_cost_and_type_are_in_the_table() {
     );
     // The filter searches a card's name and type.
     assert!(brawl.contains("<tr data-find=\"sorcerer minion · mana\">"));
+}
+
+#[test]
+fn a_solo_fights_page_names_its_encounter_and_shows_losses() {
+    let dir = scratch("report-solo");
+    let solo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/solo/rules/solo.edn");
+    let run = [solo.to_str().unwrap(), "--games", "30", "--seed", "2"];
+    let html = page(&dir, "solo.html", &run);
+    let json: serde_json::Value = serde_json::from_str(&succeeds(
+        &[&["simulate"], &run[..], &["--format", "json"]].concat(),
+    ))
+    .expect("JSON");
+    let encounter = json["encounter"].as_str().expect("the encounter");
+    assert!(
+        html.contains(&format!(
+            "<h1>solo · encounter {encounter} · 30 games · seed 2 · p1 random</h1>"
+        )),
+        "{html}"
+    );
+    // The seat's wins and its losses, each a bar with its rate.
+    let rate = |n: &serde_json::Value| 100.0 * n.as_f64().unwrap() / 30.0;
+    let seat = &json["seats"][0];
+    for (label, n) in [("p1 won", &seat["wins"]), ("p1 lost", &seat["losses"])] {
+        let at = html
+            .find(&format!(">{label}</text>"))
+            .unwrap_or_else(|| panic!("{label}"));
+        let bar = &html[at..html[at..].find('\n').map_or(html.len(), |e| at + e)];
+        assert!(
+            bar.contains(&format!(">{:.1}%</text>", rate(n))),
+            "{label}: {bar}"
+        );
+    }
+    // A rule set where no seat loses shows the wins alone, as before.
+    let arcomage = page(&dir, "arcomage.html", &["arcomage", "--games", "4"]);
+    assert!(arcomage.contains(">p1</text>") && !arcomage.contains(" lost</text>"));
 }
