@@ -38,8 +38,9 @@ pub struct SimArgs {
     /// The run's seed: the same seed gives the same figures.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// AI policy (default random): random, greedy (one move ahead by the rule set's :ai :score),
-    /// search (two moves ahead, the replies in 4 deals of the unseen cards; slow, strongest); once for both seats, or once per seat.
+    /// AI policy, once for every seat or once per seat (default: random for every seat): random,
+    /// greedy (one move ahead by the rule set's :ai :score), search (two moves ahead, the replies
+    /// in 4 deals of the unseen cards; slow, strongest). Figures from random play can mislead.
     #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,
     /// Worker threads (default: every core; more than the cores runs one per core, with a
@@ -64,7 +65,8 @@ pub struct SimArgs {
     /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
     #[arg(long = "versus-cards", value_name = "VERSUS_CARDS")]
     pub versus: Vec<PathBuf>,
-    /// Also write the figures as one self-contained HTML page (charts inline as SVG, no network).
+    /// Also write the figures as one self-contained HTML page (charts inline as SVG, tables
+    /// sortable and filterable, no network); with --versus-cards, the comparison's page.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
     /// Record game N (from 1) of the run to a file `replay` reads (`--record-game N FILE`, read by `main`).
@@ -262,7 +264,6 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
     // What a comparison does not do, said before any game is played.
     if !args.versus.is_empty() {
         for (given, what) in [
-            (args.report.is_some(), "--report"),
             (args.record_game.is_some(), "--record-game"),
             (args.sort.is_some(), "--sort"),
         ] {
@@ -274,14 +275,19 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
         }
     }
     if let Some(shard) = args.shard {
-        for (given, what) in [
-            (!args.versus.is_empty(), "--versus-cards"),
-            (args.report.is_some(), "--report"),
-            (args.record_game.is_some(), "--record-game"),
+        let rerun = "merge the shards' JSON with `grimoire merge`, then run it once";
+        for (given, what, instead) in [
+            (!args.versus.is_empty(), "--versus-cards", rerun),
+            (
+                args.report.is_some(),
+                "--report",
+                "write it as the shards' JSON are merged: `grimoire merge SHARDS… --report FILE.html`",
+            ),
+            (args.record_game.is_some(), "--record-game", rerun),
         ] {
             if given {
                 return Err(Output::usage(format!(
-                    "--shard {}/{}: {what} needs the whole run; merge the shards' JSON with `grimoire merge`, then run it once",
+                    "--shard {}/{}: {what} needs the whole run; {instead}",
                     shard.index, shard.of
                 )));
             }
@@ -355,6 +361,13 @@ pub fn simulate(args: &SimArgs) -> Output {
         };
         let comparison = Comparison::new(rules.seats.len(), &a, &b);
         let mut out = super::compare::report(rules, &heading, &comparison, args.format, args.csv);
+        if let Some(path) = &args.report {
+            let page = super::compare::page(rules, &heading, [deck, versus_deck], &comparison);
+            if let Err(e) = std::fs::write(path, super::report::versus_html(&page)) {
+                return Output::usage(format!("{}: {e}", path.display()));
+            }
+            let _ = writeln!(out.stderr, "report written to {}", path.display());
+        }
         out.stderr.insert_str(0, &prepared.notes);
         return out;
     }
@@ -378,7 +391,7 @@ pub fn simulate(args: &SimArgs) -> Output {
     if let Some(path) = &args.report {
         if let Err(e) = std::fs::write(
             path,
-            super::report::html(&page(&run, args, &json.figures, &tally)),
+            super::report::html(&page(&run, args, &json.figures, &tally.lengths)),
         ) {
             return Output::usage(format!("{}: {e}", path.display()));
         }
@@ -391,12 +404,13 @@ pub fn simulate(args: &SimArgs) -> Output {
     }
 }
 
-/// The HTML page of a whole run's figures (`--report`).
-fn page<'a>(
+/// The HTML page of a whole run's figures (`--report`, and `merge
+/// --report` of its shards: the same page), `lengths` its games by length.
+pub(super) fn page<'a>(
     run: &Run<'a>,
     args: &SimArgs,
     figures: &'a RunFigures,
-    tally: &'a Tally,
+    lengths: &'a [u64],
 ) -> super::report::Page<'a> {
     let players: Vec<String> = figures
         .seats
@@ -405,19 +419,35 @@ fn page<'a>(
         .collect();
     super::report::Page {
         title: format!(
-            "{} · {} games · seed {} · {}",
+            "{}{} · {} games · seed {} · {}",
             run.rules.name,
+            figures
+                .encounter
+                .as_ref()
+                .map(|e| format!(" · encounter {e}"))
+                .unwrap_or_default(),
             args.games,
             args.seed,
             players.join(" vs ")
         ),
         deck: run.deck_shown,
+        rules: run.rules,
+        players: figures
+            .seats
+            .iter()
+            .map(|s| (s.seat.clone(), s.ai.clone()))
+            .collect(),
         seats: figures
             .seats
             .iter()
             .map(|s| (s.seat.clone(), s.win_rate))
             .collect(),
-        lengths: &tally.lengths,
+        losses: figures
+            .seats
+            .iter()
+            .filter_map(|s| Some((s.seat.clone(), rate(s.losses?, figures.games))))
+            .collect(),
+        lengths,
         cards: figures
             .cards
             .iter()

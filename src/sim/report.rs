@@ -141,6 +141,9 @@ pub struct RunFigures {
     pub games: u64,
     /// The run's seed.
     pub seed: u64,
+    /// Each seat's computer player (its policy's name), in seat order: the
+    /// figures depend on who played, so the JSON says it at the top.
+    pub ai: Vec<String>,
     /// Each seat's wins.
     pub seats: Vec<SeatFigures>,
     /// Games tied.
@@ -273,6 +276,7 @@ impl RunFigures {
             },
             games,
             seed: played.seed,
+            ai: played.policies.iter().map(ToString::to_string).collect(),
             seats,
             ties: tally.ties,
             turn_limits: tally.turn_limits,
