@@ -90,19 +90,17 @@ impl Game<'_> {
                 continue;
             }
             let (seat, i) = (k / conditions, k % conditions);
-            let loses = self.rules.victory[i].loses;
             // A seat out of play can no longer win (but a fallen one has lost).
-            if !loses && !state.is_live(EntityId::new(seat)) {
+            if !state.is_live(EntityId::new(seat)) && !self.rules.victory[i].loses {
                 continue;
             }
             let roles = &self.roles[seat * self.role_count..][..self.role_count];
-            if loses {
-                if loser.is_none() && self.code.victory[i].holds(state, roles) {
-                    loser = Some((roles[(self.rules.victory[i].winner).index()], i as u16));
-                }
-                continue;
-            }
             if self.code.victory[i].holds(state, roles) {
+                if self.rules.victory[i].loses {
+                    let who = roles[(self.rules.victory[i].winner).index()];
+                    loser = loser.or(Some((who, i as u16)));
+                    continue;
+                }
                 let w = roles[(self.rules.victory[i].winner).index()];
                 match winner {
                     None => {
