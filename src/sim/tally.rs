@@ -1,10 +1,11 @@
-//! What a simulation's games add up to: endings, lengths and each card's
-//! counts, all integer sums, so that sums of any split of a run add up to the
-//! whole run's.
+//! What a simulation's games add up to: endings, lengths, each card's
+//! counts and each declared metric's sums, all integer sums, so that sums of
+//! any split of a run add up to the whole run's.
 
 use serde::{Deserialize, Serialize};
 
 use super::cardstats::Counts;
+use super::metrics::MetricSums;
 use crate::engine::{Game, Outcome};
 
 fn none_aborted(aborted: &[u64; 5]) -> bool {
@@ -38,6 +39,10 @@ pub struct Tally {
     pub lengths: Vec<u64>,
     /// Each card's counts for each seat, at `seat * cards + card`.
     pub cards: Vec<Counts>,
+    /// Each declared metric's sums, in the rule set's order; absent from
+    /// JSON for a rule set without metrics.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricSums>,
 }
 
 /// Why a simulated game stopped before the engine ended it.
@@ -86,6 +91,20 @@ impl Tally {
         }
     }
 
+    /// This tally with empty sums for `metrics` metrics, for its seats and cards.
+    pub fn with_metrics(mut self, metrics: usize, cards: usize) -> Tally {
+        self.metrics = vec![MetricSums::new(self.wins.len(), cards); metrics];
+        self
+    }
+
+    /// One game's metric `values` (`metric × seats + seat`) added in.
+    pub fn count_metrics(&mut self, values: &[i64]) {
+        let seats = self.wins.len().max(1);
+        for (sums, values) in self.metrics.iter_mut().zip(values.chunks(seats)) {
+            sums.count(values);
+        }
+    }
+
     /// The sums of both.
     pub fn merge(mut self, other: Tally) -> Tally {
         let add = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
@@ -108,6 +127,14 @@ impl Tally {
         }
         add(&mut self.lengths, &other.lengths);
         self.games += other.games;
+        // An empty tally (a reduction's start) takes the other's metrics whole.
+        if self.metrics.is_empty() {
+            self.metrics = other.metrics;
+        } else {
+            for (a, b) in self.metrics.iter_mut().zip(&other.metrics) {
+                a.merge(b);
+            }
+        }
         self
     }
 }
