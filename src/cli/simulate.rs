@@ -354,7 +354,7 @@ pub fn simulate(args: &SimArgs) -> Output {
             policies: &prepared.policies,
             decks: [&prepared.deck_shown, versus_shown],
         };
-        let comparison = Comparison::new(rules.seats.len(), &a, &b);
+        let comparison = Comparison::new(rules.seats.len(), &a, &b).with_metrics(rules, &a, &b);
         let mut out = super::compare::report(rules, &heading, &comparison, args.format, args.csv);
         out.stderr.insert_str(0, &prepared.notes);
         return out;
@@ -772,9 +772,11 @@ fn metric_card_tables(out: &mut String, figures: &RunFigures) {
 /// each rate with its interval's ends.
 fn report_csv(figures: &RunFigures) -> String {
     let mut out = String::from(
-        "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn\n",
+        "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn",
     );
-    for c in &figures.cards {
+    out.push_str(&metric_csv_head(figures));
+    out.push('\n');
+    for (row, c) in figures.cards.iter().enumerate() {
         let (counts, f) = (&c.counts, &c.figures);
         // A rate out of nothing is left empty, not written as 0.
         let r = |r: Rate| {
@@ -806,7 +808,7 @@ fn report_csv(figures: &RunFigures) -> String {
         } else {
             format!("{:.2}", f.mean_turn)
         };
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{},{},{},{},{},{},{play_rate},{},{},{},{improvement},{mean_turn}",
             csv_cell(&c.card),
@@ -819,8 +821,55 @@ fn report_csv(figures: &RunFigures) -> String {
             r(f.played),
             r(f.not_seen),
         );
+        let _ = writeln!(out, "{}", metric_csv_cells(figures, row));
     }
     out
+}
+
+/// The per-card CSV's columns for the declared metrics, each starting with
+/// a comma: for each metric, `metric:NAME:in_hand`, `:played` and
+/// `:not_seen` with their intervals' ends, and `:improvement` with its
+/// interval and whether it is significant.
+fn metric_csv_head(figures: &RunFigures) -> String {
+    let mut head = String::new();
+    for m in &figures.metrics {
+        let name = format!("metric:{}", m.name);
+        for part in ["in_hand", "played", "not_seen", "improvement"] {
+            let _ = write!(head, ",{name}:{part},{name}:{part}_low,{name}:{part}_high");
+        }
+        let _ = write!(head, ",{name}:improvement_significant");
+    }
+    head
+}
+
+/// The metric cells of card row `row` of the CSV, as [`metric_csv_head`]
+/// names them; a mean of no game, and a difference without two games on
+/// each side, left empty.
+fn metric_csv_cells(figures: &RunFigures, row: usize) -> String {
+    let mut cells = String::new();
+    for m in &figures.metrics {
+        let Some((_, c)) = m.cards.get(row) else {
+            continue;
+        };
+        for mean in [c.in_hand, c.played, c.not_seen] {
+            if mean.n == 0 {
+                cells.push_str(",,,");
+            } else {
+                let _ = write!(cells, ",{:.4},{:.4},{:.4}", mean.value, mean.low, mean.high);
+            }
+        }
+        let d = c.improvement;
+        if c.in_hand.n < 2 || c.not_seen.n < 2 {
+            cells.push_str(",,,,");
+        } else {
+            let _ = write!(
+                cells,
+                ",{:.4},{:.4},{:.4},{}",
+                d.value, d.low, d.high, d.significant
+            );
+        }
+    }
+    cells
 }
 
 fn progress_bar(done: &AtomicU64, finished: &AtomicBool, total: u64) {
