@@ -205,6 +205,18 @@ fn merged_unclipped(
             run.rules
         )));
     }
+    if !metric_sums_fit(
+        &tally,
+        rules.metrics.len(),
+        rules.seats.len(),
+        deck.cards.len(),
+    ) {
+        return Err(Output::failure(format!(
+            "the shards' sums do not fit the metrics of {} ({} declared): play them again",
+            run.rules,
+            rules.metrics.len()
+        )));
+    }
     let policies: Vec<&str> = run.ai.iter().map(String::as_str).collect();
     let ai: Option<Vec<Policy>> = policies.iter().map(|p| Policy::from_name(p)).collect();
     let Some(ai) = ai else {
@@ -247,4 +259,14 @@ fn merged_unclipped(
         args: sim,
         json,
     })
+}
+
+/// Whether `tally` holds sums of `metrics` metrics for `seats` seats and
+/// `cards` cards: a shard is anyone's text, and the figures index them.
+fn metric_sums_fit(tally: &Tally, metrics: usize, seats: usize, cards: usize) -> bool {
+    tally.metrics.len() == metrics
+        && tally
+            .metrics
+            .iter()
+            .all(|m| m.seats.len() == seats && m.cards.len() == seats * cards)
 }

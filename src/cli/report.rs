@@ -1,11 +1,13 @@
 //! `simulate --report FILE.html`: one self-contained page (no network, no
 //! script: charts inline as SVG) with the seat win rates, the game-length
-//! histogram, and per card the improvement when drawn with its interval and
+//! histogram, the declared metrics' means (overall, per seat, per card), and per card the improvement when drawn with its interval and
 //! the play rate, then the figures as a table.
 
 use std::fmt::Write as _;
 
 use crate::check::defs::Card;
+use crate::sim::metrics::Mean;
+use crate::sim::report::MetricFigures;
 use crate::sim::{Counts, Figures, Rate};
 
 /// What the page shows.
@@ -20,6 +22,8 @@ pub struct Page<'a> {
     pub lengths: &'a [u64],
     /// Each card, with its counts and figures, in the order to show.
     pub cards: Vec<(&'a Card, Counts, Figures)>,
+    /// The rule set's declared metrics (none: no section).
+    pub metrics: &'a [MetricFigures],
 }
 
 /// Text made safe inside HTML and SVG.
@@ -46,6 +50,7 @@ pub fn html(page: &Page<'_>) -> String {
     out.push_str("</section>\n<section id=\"lengths\">\n<h2>Game length</h2>\n");
     out.push_str(&length_chart(page.lengths));
     out.push_str("</section>\n");
+    out.push_str(&metrics_section(page.metrics));
     if !page.cards.is_empty() {
         out.push_str("<section id=\"improvement\">\n<h2>Improvement when drawn</h2>\n<p>In-hand win rate minus not-seen win rate, in percentage points, with its 95% interval; dark where the interval leaves out 0.</p>\n");
         out.push_str(&improvement_chart(&page.cards));
@@ -243,4 +248,73 @@ fn table(cards: &[(&Card, Counts, Figures)]) -> String {
     }
     t.push_str("</table>\n");
     t
+}
+
+/// The declared metrics: each one's mean over the games and each seat's,
+/// then, per metric, each card's means and improvement when drawn.
+/// Nothing for a rule set without metrics.
+fn metrics_section(metrics: &[MetricFigures]) -> String {
+    let Some(first) = metrics.first() else {
+        return String::new();
+    };
+    let cell = |m: &Mean| {
+        if m.n == 0 {
+            "–".to_string()
+        } else {
+            format!("{:.2} ({:.2}, {:.2})", m.value, m.low, m.high)
+        }
+    };
+    let mut out = String::from(
+        "<section id=\"metrics\">\n<h2>Metrics</h2>\n<p>Each declared metric's mean with its 95% interval (Student's t below 30 games): over the games (each game's value the mean of its seats'), and each seat's.</p>\n<table>\n<tr><th>metric</th><th>all seats</th>",
+    );
+    for (seat, _) in &first.seats {
+        let _ = write!(out, "<th>{}</th>", esc(seat));
+    }
+    out.push_str("</tr>\n");
+    for m in metrics {
+        let _ = write!(
+            out,
+            "<tr><td title=\"{}\">{}</td><td>{}</td>",
+            esc(&m.doc),
+            esc(&m.name),
+            cell(&m.overall)
+        );
+        for (_, mean) in &m.seats {
+            let _ = write!(out, "<td>{}</td>", cell(mean));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    for m in metrics.iter().filter(|m| !m.cards.is_empty()) {
+        let _ = write!(
+            out,
+            "<h3>{} by card</h3>\n<p>The holder's mean in games the card was in hand, played, and not seen; improvement = in-hand minus not-seen mean (Welch), * when its interval leaves out 0.</p>\n<table>\n<tr><th>card</th><th>in hand</th><th>played</th><th>not seen</th><th>improvement</th></tr>\n",
+            esc(&m.name)
+        );
+        for (card, c) in &m.cards {
+            let d = c.improvement;
+            let improvement = if c.in_hand.n < 2 || c.not_seen.n < 2 {
+                "–".to_string()
+            } else {
+                format!(
+                    "{:+.2} ({:+.2}, {:+.2}){}",
+                    d.value,
+                    d.low,
+                    d.high,
+                    if d.significant { "*" } else { "" }
+                )
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{improvement}</td></tr>",
+                esc(card),
+                cell(&c.in_hand),
+                cell(&c.played),
+                cell(&c.not_seen)
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    out.push_str("</section>\n");
+    out
 }

@@ -423,6 +423,7 @@ fn page<'a>(
             .iter()
             .map(|c| (&run.deck[c.index], c.counts, c.figures))
             .collect(),
+        metrics: &figures.metrics,
     }
 }
 

@@ -87,10 +87,15 @@ pub fn card_rows(
     rows
 }
 
-/// A digest of the rule set's name and seats and every card of the deck as
-/// checked, so that shards played with different decks are not merged.
+/// A digest of the rule set's name, seats and metrics and every card of the
+/// deck as checked, so that shards played with different decks or measured
+/// otherwise are not merged.
 pub fn fingerprint(rules: &RuleSet, deck: &[Card]) -> String {
-    let text = format!("{:?} {:?} {deck:?}", rules.name, rules.seats);
+    let mut text = format!("{:?} {:?} {deck:?}", rules.name, rules.seats);
+    // The metrics only where there are some: a digest without stays as it was.
+    if !rules.metrics.is_empty() {
+        text.push_str(&format!(" {:?}", rules.metrics));
+    }
     // FNV-1a: stable across builds and platforms, unlike std's hasher.
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
