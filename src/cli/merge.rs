@@ -186,6 +186,20 @@ fn merged_unclipped(
             missing.join(", ")
         )));
     }
+    // Every shard sums the same metrics over the same seats and cards: a
+    // forged one could otherwise lend the others' shape its missing sums.
+    let shape = |t: &Tally| -> Vec<(usize, usize)> {
+        t.metrics
+            .iter()
+            .map(|m| (m.seats.len(), m.cards.len()))
+            .collect()
+    };
+    let first_shape = shape(&first.raw);
+    if let Some((path, _)) = shards.iter().find(|(_, s)| shape(&s.raw) != first_shape) {
+        return Err(Output::failure(format!(
+            "{path}: its sums do not fit the metrics of {first_path}: play the shards again"
+        )));
+    }
     let mut shards = shards.into_iter().map(|(_, s)| s.raw);
     let Some(first) = shards.next() else {
         return Err(Output::usage("no shards to merge"));
