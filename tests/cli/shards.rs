@@ -386,6 +386,10 @@ fn a_rule_set_with_metrics_merges_byte_identical_in_every_format() {
         assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
         assert_eq!(text(&merged.stdout), whole, "{format}");
     }
+    // And the sums are the run's: the turn count is the mean length.
+    let merged: serde_json::Value =
+        serde_json::from_str(&text(&merge(&files, "json").stdout)).unwrap();
+    assert_eq!(merged["metrics"]["turns"]["mean"], merged["mean_turns"]);
     // A shard whose sums lack the metrics (forged, or from before them) is refused.
     let mut forged: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
