@@ -31,7 +31,8 @@ rule set's turn machine says.
   the skirmish fixture). The mask
   marks the legal moves of the agent to move (all zeros for the others).
 - **Rewards** come at the end: +1 to the winner, −1 to every other seat, 0 to
-  all on a tie or at the turn limit. A game the rules end (a win, a tie, no
+  all on a tie or at the turn limit; a seat that loses (``:loser``, a solo
+  fight lost to a scripted enemy) gets −1 and the others 0. A game the rules end (a win, a tie, no
   seat left) sets every agent's ``terminations``; a game cut off, at the rule
   set's turn limit or with the seat to move left with no legal move, sets
   their ``truncations`` instead (``infos[agent]["outcome"]`` says which:
@@ -227,6 +228,9 @@ class GrimoireEnv(AECEnv):
                 ended[a] = True
                 if kind == "win":
                     self.rewards[a] = 1 if i == winner else -1
+                elif kind == "loss":
+                    # A seat that lost (to an enemy that is no seat): -1 to it, 0 to the others.
+                    self.rewards[a] = -1 if i == winner else 0
             self.infos = {a: {"outcome": kind, "turn": self._match.turn} for a in self.agents}
         elif not self._match.legal():
             # Nothing the seat to move may do: the game cannot go on.

@@ -220,6 +220,7 @@ fn simulate(
     let args = SimArgs {
         rules,
         cards: paths(cards),
+        encounter: None,
         games,
         seed,
         ai,
@@ -564,13 +565,14 @@ impl Match {
         Ok(())
     }
 
-    /// `None` while the game goes on; else `"win"`, `"tie"`, `"turn-limit"`,
-    /// `"nobody-left"` or `"aborted: …"` (a budget ran out: why), and the
-    /// winning seat for a win.
+    /// `None` while the game goes on; else `"win"`, `"loss"`, `"tie"`,
+    /// `"turn-limit"`, `"nobody-left"` or `"aborted: …"` (a budget ran out:
+    /// why), and the winning seat for a win, the losing seat for a loss.
     fn outcome(&self) -> Option<(String, Option<usize>)> {
         self.playing.with_dependent(|_, game| {
             game.outcome().map(|o| match o {
                 Outcome::Win { seat, .. } => ("win".to_string(), Some(seat.index())),
+                Outcome::Loss { seat, .. } => ("loss".to_string(), Some(seat.index())),
                 Outcome::Tie => ("tie".to_string(), None),
                 Outcome::TurnLimit => ("turn-limit".to_string(), None),
                 Outcome::NobodyLeft => ("nobody-left".to_string(), None),

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
+use super::report::VersusPage;
 use super::table::{csv_cell, name_width, points};
 use super::{Format, Output, to_json};
+use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::sim::Figures;
 use crate::sim::compare::{CardComparison, Comparison, MeanPair, MetricChange};
@@ -51,6 +53,7 @@ fn json_text(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>
         "rules": rules.name,
         "games": heading.games,
         "seed": heading.seed,
+        "ai": heading.policies,
         "decks": heading.decks,
         "seats": comparison.seats.iter().enumerate().map(|(s, c)| {
             let d = c.change;
@@ -160,8 +163,11 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} · {} games each · seed {} · the same seeds with two decks",
-        rules.name, heading.games, heading.seed
+        "{} · {} games each · seed {} · {} · the same seeds with two decks",
+        rules.name,
+        heading.games,
+        heading.seed,
+        players(rules, heading)
     );
     let [a, b] = heading.decks;
     let _ = writeln!(out, "A {a}\nB {b}");
@@ -228,6 +234,47 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
         );
     }
     out
+}
+
+/// Who played each seat, as the heads of `simulate`'s outputs say it:
+/// "p1 greedy vs p2 random".
+fn players(rules: &RuleSet, heading: &Heading<'_>) -> String {
+    rules
+        .seats
+        .iter()
+        .zip(heading.policies)
+        .map(|(seat, ai)| format!("{seat} {ai}"))
+        .collect::<Vec<_>>()
+        .join(" vs ")
+}
+
+/// The comparison's page (`--versus-cards B --report FILE.html`): the
+/// same figures as the table, `decks` the two decks' cards (A, B).
+pub(crate) fn page<'a>(
+    rules: &'a RuleSet,
+    heading: &Heading<'a>,
+    decks: [&'a [Card]; 2],
+    comparison: &'a Comparison<'a>,
+) -> VersusPage<'a> {
+    VersusPage {
+        title: format!(
+            "{} · {} games each · seed {} · {} · two decks",
+            rules.name,
+            heading.games,
+            heading.seed,
+            players(rules, heading)
+        ),
+        decks: heading.decks,
+        rules,
+        players: rules
+            .seats
+            .iter()
+            .zip(heading.policies)
+            .map(|(seat, ai)| (seat.clone(), (*ai).to_string()))
+            .collect(),
+        cards: decks,
+        comparison,
+    }
 }
 
 fn csv(cards: &[CardComparison<'_>], metrics: &[MetricChange]) -> String {

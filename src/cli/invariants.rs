@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::Output;
-use super::deck::{load_changed_deck, load_deck};
+use super::deck::load_deck;
 use super::simulate::{SimArgs, simulate};
 use crate::sim::{CheckedRun, Failure, check_range};
 
@@ -22,13 +22,7 @@ pub fn simulate_checked(args: &SimArgs, replay_every: u64) -> Output {
     if out.code != 0 {
         return out;
     }
-    let (rules, deck) = match load_changed_deck(
-        &args.rules,
-        &args.cards,
-        &args.changes,
-        args.format,
-        args.color,
-    ) {
+    let (rules, deck) = match super::simulate::load_run(args) {
         Ok(d) => d,
         Err(out) => return out,
     };

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::deck::{changed_line, deck_line, load_changed_deck};
-use super::simulate::{Run, ShardOf, SimArgs, SimJson, print};
+use super::report;
+use super::simulate::{Run, ShardOf, SimArgs, SimJson, page as run_page, print};
 use super::{Format, Output};
 use crate::engine::ai::Policy;
 use crate::sim::{Tally, fingerprint};
@@ -27,6 +28,10 @@ pub struct MergeArgs {
     /// CSV instead of `format`.
     #[arg(skip)]
     pub csv: bool,
+    /// Also write the whole run's figures as one self-contained HTML page: the page
+    /// `simulate --report` writes for the same games played in one process.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// Colour diagnostics.
     #[arg(skip)]
     pub color: bool,
@@ -45,6 +50,16 @@ pub fn merge(args: &MergeArgs) -> Output {
             "give the shards' JSON files (from `simulate --shard K/N --format json`)",
         );
     }
+    // The page's file is checked before the shards are read, as `simulate`
+    // checks it before any game is played.
+    if let Some(path) = &args.report
+        && let Err(e) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+    {
+        return Output::usage(format!("{}: {e}", path.display()));
+    }
     let mut texts = Vec::with_capacity(args.files.len());
     for path in &args.files {
         match crate::files::read_file_text(path) {
@@ -52,13 +67,27 @@ pub fn merge(args: &MergeArgs) -> Output {
             Err(e) => return Output::usage(format!("{}: {e}", path.display())),
         }
     }
-    merge_texts(&texts, args.format, args.csv, args.color)
+    let Some(path) = &args.report else {
+        return merge_texts(&texts, args.format, args.csv, args.color);
+    };
+    let m = match merged(&texts, args.format, args.csv, args.color, true) {
+        Ok(m) => m,
+        Err(out) => return out,
+    };
+    if let Err(e) = std::fs::write(path, m.page.unwrap_or_default()) {
+        return Output::usage(format!("{}: {e}", path.display()));
+    }
+    Output {
+        stdout: print(&m.deck_shown, &m.args, &m.json),
+        stderr: format!("report written to {}\n", path.display()),
+        ..Output::default()
+    }
 }
 
 /// [`merge`] of shards given as text, each with the name errors call it by
 /// (for callers that hold the JSON, not files: the Python package's Ray tasks).
 pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color: bool) -> Output {
-    match merged(texts, format, csv, color) {
+    match merged(texts, format, csv, color, false) {
         Ok(m) => Output {
             stdout: print(&m.deck_shown, &m.args, &m.json),
             ..Output::default()
@@ -71,7 +100,7 @@ pub fn merge_texts(texts: &[(String, String)], format: Format, csv: bool, color:
 /// `merge --format json` prints them (the Python package's `merge`); a
 /// failure is the command's output.
 pub fn merge_figures(texts: &[(String, String)], color: bool) -> Result<SimJson, Output> {
-    merged(texts, Format::Json, false, color).map(|m| m.json)
+    merged(texts, Format::Json, false, color, false).map(|m| m.json)
 }
 
 /// The longest line of a refusal: a shard is anyone's text, and what it
@@ -98,16 +127,20 @@ struct Merged {
     /// The run's arguments, as the shards give them.
     args: SimArgs,
     json: SimJson,
+    /// The run's HTML page, when asked for.
+    page: Option<String>,
 }
 
-/// The shards given as text, checked to be every share of one run and added up.
+/// The shards given as text, checked to be every share of one run and added
+/// up; with `page`, the run's HTML page made too.
 fn merged(
     texts: &[(String, String)],
     format: Format,
     csv: bool,
     color: bool,
+    page: bool,
 ) -> Result<Merged, Output> {
-    merged_unclipped(texts, format, csv, color).map_err(|mut out| {
+    merged_unclipped(texts, format, csv, color, page).map_err(|mut out| {
         out.stderr = out.stderr.lines().map(|l| clip(l) + "\n").collect();
         out
     })
@@ -119,6 +152,7 @@ fn merged_unclipped(
     format: Format,
     csv: bool,
     color: bool,
+    page: bool,
 ) -> Result<Merged, Output> {
     let mut shards: Vec<(&str, ShardFile)> = Vec::with_capacity(texts.len());
     for (name, text) in texts {
@@ -212,7 +246,10 @@ fn merged_unclipped(
         )));
     }
     let cards: Vec<PathBuf> = run.cards.iter().map(PathBuf::from).collect();
-    let (rules, deck) = load_changed_deck(&run.rules, &cards, &run.changes, format, color)?;
+    let (mut rules, deck) = load_changed_deck(&run.rules, &cards, &run.changes, format, color)?;
+    if let Some(name) = &run.encounter {
+        rules.choose_encounter(name).map_err(Output::failure)?;
+    }
     if fingerprint(&rules, &deck.cards) != run.fingerprint {
         return Err(Output::failure(format!(
             "the rule set or deck ({}) changed since the shards were played: play them again",
@@ -244,6 +281,7 @@ fn merged_unclipped(
     let sim = SimArgs {
         rules: run.rules.clone(),
         cards,
+        encounter: run.encounter.clone(),
         games: run.games,
         seed: run.seed,
         ai,
@@ -268,10 +306,12 @@ fn merged_unclipped(
         policies: &policies,
     };
     let json = SimJson::new(&shown, &sim, &tally);
+    let page = page.then(|| report::html(&run_page(&shown, &sim, &json.figures, &tally.lengths)));
     Ok(Merged {
         deck_shown,
         args: sim,
         json,
+        page,
     })
 }
 

@@ -5,6 +5,7 @@
 //! tested without spawning a process. The commands read files and render
 //! results; what they work out lives below them (simulations in [`crate::sim`]).
 
+mod charts;
 mod compare;
 mod deck;
 mod eval_zones;

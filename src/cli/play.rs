@@ -41,6 +41,9 @@ pub struct PlayArgs {
     /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
+    /// The encounter to set the game up as, for a rule set with `:encounters` (default: the first it declares).
+    #[arg(long)]
+    pub encounter: Option<String>,
     /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -112,6 +115,7 @@ fn write_recording(
 pub(crate) fn record_simulated_game(
     rules: &str,
     cards: &[PathBuf],
+    encounter: Option<&str>,
     seed: u64,
     n: u64,
     ai: &[Policy],
@@ -120,6 +124,7 @@ pub(crate) fn record_simulated_game(
     let args = PlayArgs {
         rules: rules.to_string(),
         cards: cards.to_vec(),
+        encounter: encounter.map(str::to_string),
         seed: game_seed(seed, n.saturating_sub(1)),
         ai: ai.to_vec(),
         human: false,
@@ -155,10 +160,15 @@ pub(crate) fn play_game_shown(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> (Output, Option<Played>) {
-    let (rules, mut deck) = match load_deck(&args.rules, &args.cards, args.color) {
+    let (mut rules, mut deck) = match load_deck(&args.rules, &args.cards, args.color) {
         Ok(d) => d,
         Err(out) => return (out, None),
     };
+    if let Some(name) = &args.encounter
+        && let Err(e) = rules.choose_encounter(name)
+    {
+        return (Output::usage(e), None);
+    }
     if let (Some(shown), DeckSource::Paths(_)) = (shown, &deck.source) {
         deck.source = DeckSource::Paths(shown.to_vec());
     }

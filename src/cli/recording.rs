@@ -36,6 +36,9 @@ pub struct Recording {
     pub cards_given: Vec<PathBuf>,
     /// A digest of the checked deck.
     pub deck_digest: String,
+    /// The encounter the game was set up as, for a rule set with `:encounters`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<String>,
     /// The game's seed.
     pub seed: u64,
     /// Each seat's policy, by name.
@@ -273,6 +276,11 @@ pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
         cards,
         cards_given,
         deck_digest: deck_digest(game.deck),
+        encounter: game
+            .rule_set
+            .encounters
+            .get(game.rule_set.encounter)
+            .map(|e| e.name.clone()),
         seed: game.seed,
         ai: game.ai,
         human: game.human,

@@ -64,6 +64,7 @@ pub fn replay(path: &Path, anyway: bool, color: bool) -> Output {
     let args = PlayArgs {
         rules: rec.rules.clone(),
         cards: rec.cards.clone(),
+        encounter: rec.encounter.clone(),
         seed: rec.seed,
         ai,
         human: rec.human,

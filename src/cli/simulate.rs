@@ -39,8 +39,9 @@ pub struct SimArgs {
     /// The run's seed: the same seed gives the same figures.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// AI policy (default random): random, greedy (one move ahead by the rule set's :ai :score),
-    /// search (two moves ahead, the replies in 4 deals of the unseen cards; slow, strongest); once for both seats, or once per seat.
+    /// AI policy, once for every seat or once per seat (default: random for every seat): random,
+    /// greedy (one move ahead by the rule set's :ai :score), search (two moves ahead, the replies
+    /// in 4 deals of the unseen cards; slow, strongest). Figures from random play can mislead.
     #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,
     /// Worker threads (default: every core; more than the cores runs one per core, with a
@@ -50,6 +51,9 @@ pub struct SimArgs {
     /// Card files or folders (default: the rule set's own, its project's or the bundled cards/NAME and effects/NAME).
     #[arg(long)]
     pub cards: Vec<PathBuf>,
+    /// The encounter to set every game up as, for a rule set with `:encounters` (default: the first it declares).
+    #[arg(long)]
+    pub encounter: Option<String>,
     /// Output format (`main` reads `--format`, which also gives `csv`).
     #[arg(skip)]
     pub format: Format,
@@ -63,7 +67,8 @@ pub struct SimArgs {
     /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
     #[arg(long = "versus-cards", value_name = "VERSUS_CARDS")]
     pub versus: Vec<PathBuf>,
-    /// Also write the figures as one self-contained HTML page (charts inline as SVG, no network).
+    /// Also write the figures as one self-contained HTML page (charts inline as SVG, tables
+    /// sortable and filterable, no network); with --versus-cards, the comparison's page.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
     /// Record game N (from 1) of the run to a file `replay` reads (`--record-game N FILE`, read by `main`).
@@ -134,18 +139,28 @@ impl Prepared {
     }
 }
 
-/// Every check `simulate` makes before a game is played, in the order it
-/// makes them, then the rule set and decks loaded and the workers started;
-/// a failure is the command's output (what the Python package raises too).
-pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
-    check_args(args)?;
-    let (rules, deck) = load_changed_deck(
+/// The rule set and deck a run plays: the deck changed as asked, games set
+/// up as the encounter asked.
+pub(super) fn load_run(args: &SimArgs) -> Result<(RuleSet, crate::files::Deck), Output> {
+    let (mut rules, deck) = load_changed_deck(
         &args.rules,
         &args.cards,
         &args.changes,
         args.format,
         args.color,
     )?;
+    if let Some(name) = &args.encounter {
+        rules.choose_encounter(name).map_err(Output::usage)?;
+    }
+    Ok((rules, deck))
+}
+
+/// Every check `simulate` makes before a game is played, in the order it
+/// makes them, then the rule set and decks loaded and the workers started;
+/// a failure is the command's output (what the Python package raises too).
+pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
+    check_args(args)?;
+    let (rules, deck) = load_run(args)?;
     check_sort(args.sort(), &rules)?;
     super::check_policies(&args.ai, &rules)?;
     // A shared deck that cannot fill every hand leaves the last seats with
@@ -263,7 +278,6 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
     // What a comparison does not do, said before any game is played.
     if !args.versus.is_empty() {
         for (given, what) in [
-            (args.report.is_some(), "--report"),
             (args.record_game.is_some(), "--record-game"),
             (args.sort.is_some(), "--sort"),
         ] {
@@ -275,14 +289,19 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
         }
     }
     if let Some(shard) = args.shard {
-        for (given, what) in [
-            (!args.versus.is_empty(), "--versus-cards"),
-            (args.report.is_some(), "--report"),
-            (args.record_game.is_some(), "--record-game"),
+        let rerun = "merge the shards' JSON with `grimoire merge`, then run it once";
+        for (given, what, instead) in [
+            (!args.versus.is_empty(), "--versus-cards", rerun),
+            (
+                args.report.is_some(),
+                "--report",
+                "write it as the shards' JSON are merged: `grimoire merge SHARDS… --report FILE.html`",
+            ),
+            (args.record_game.is_some(), "--record-game", rerun),
         ] {
             if given {
                 return Err(Output::usage(format!(
-                    "--shard {}/{}: {what} needs the whole run; merge the shards' JSON with `grimoire merge`, then run it once",
+                    "--shard {}/{}: {what} needs the whole run; {instead}",
                     shard.index, shard.of
                 )));
             }
@@ -356,6 +375,13 @@ pub fn simulate(args: &SimArgs) -> Output {
         };
         let comparison = Comparison::new(rules.seats.len(), &a, &b).with_metrics(rules, &a, &b);
         let mut out = super::compare::report(rules, &heading, &comparison, args.format, args.csv);
+        if let Some(path) = &args.report {
+            let page = super::compare::page(rules, &heading, [deck, versus_deck], &comparison);
+            if let Err(e) = std::fs::write(path, super::report::versus_html(&page)) {
+                return Output::usage(format!("{}: {e}", path.display()));
+            }
+            let _ = writeln!(out.stderr, "report written to {}", path.display());
+        }
         out.stderr.insert_str(0, &prepared.notes);
         return out;
     }
@@ -366,6 +392,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         if let Err(e) = super::play::record_simulated_game(
             &args.rules,
             &args.cards,
+            args.encounter.as_deref(),
             args.seed,
             *n,
             &args.ai,
@@ -378,7 +405,7 @@ pub fn simulate(args: &SimArgs) -> Output {
     if let Some(path) = &args.report {
         if let Err(e) = std::fs::write(
             path,
-            super::report::html(&page(&run, args, &json.figures, &tally)),
+            super::report::html(&page(&run, args, &json.figures, &tally.lengths)),
         ) {
             return Output::usage(format!("{}: {e}", path.display()));
         }
@@ -391,12 +418,13 @@ pub fn simulate(args: &SimArgs) -> Output {
     }
 }
 
-/// The HTML page of a whole run's figures (`--report`).
-fn page<'a>(
+/// The HTML page of a whole run's figures (`--report`, and `merge
+/// --report` of its shards: the same page), `lengths` its games by length.
+pub(super) fn page<'a>(
     run: &Run<'a>,
     args: &SimArgs,
     figures: &'a RunFigures,
-    tally: &'a Tally,
+    lengths: &'a [u64],
 ) -> super::report::Page<'a> {
     let players: Vec<String> = figures
         .seats
@@ -405,19 +433,35 @@ fn page<'a>(
         .collect();
     super::report::Page {
         title: format!(
-            "{} · {} games · seed {} · {}",
+            "{}{} · {} games · seed {} · {}",
             run.rules.name,
+            figures
+                .encounter
+                .as_ref()
+                .map(|e| format!(" · encounter {e}"))
+                .unwrap_or_default(),
             args.games,
             args.seed,
             players.join(" vs ")
         ),
         deck: run.deck_shown,
+        rules: run.rules,
+        players: figures
+            .seats
+            .iter()
+            .map(|s| (s.seat.clone(), s.ai.clone()))
+            .collect(),
         seats: figures
             .seats
             .iter()
             .map(|s| (s.seat.clone(), s.win_rate))
             .collect(),
-        lengths: &tally.lengths,
+        losses: figures
+            .seats
+            .iter()
+            .filter_map(|s| Some((s.seat.clone(), rate(s.losses?, figures.games))))
+            .collect(),
+        lengths,
         cards: figures
             .cards
             .iter()
@@ -457,6 +501,9 @@ pub struct ShardOf {
     pub rules: String,
     /// The card files or folders as given.
     pub cards: Vec<String>,
+    /// The encounter asked for (`--encounter`), if one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<String>,
     /// Each seat's policy's name.
     pub ai: Vec<String>,
     /// The column asked to sort by.
@@ -515,6 +562,7 @@ impl SimJson {
                     .iter()
                     .map(|p| p.to_string_lossy().into_owned())
                     .collect(),
+                encounter: args.encounter.clone(),
                 ai: run.policies.iter().map(ToString::to_string).collect(),
                 sort: args.sort.clone(),
                 changes: args.changes.clone(),
@@ -565,8 +613,13 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "{} · {} games{} · seed {} · {}",
+        "{}{} · {} games{} · seed {} · {}",
         figures.rules,
+        figures
+            .encounter
+            .as_ref()
+            .map(|e| format!(" · encounter {e}"))
+            .unwrap_or_default(),
         figures.games,
         args.shard
             .map(|s| format!(" (shard {}/{})", s.index, s.of))
@@ -576,10 +629,16 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
     );
     let _ = writeln!(out, "{deck_shown}");
     let _ = writeln!(out, "\n{:<7} {:>8} {:>7}", "seat", "wins", "rate");
+    let losses: Vec<(String, u64)> = figures
+        .seats
+        .iter()
+        .filter_map(|s| Some((format!("{} lost", s.seat), s.losses?)))
+        .collect();
     let rows = figures
         .seats
         .iter()
         .map(|s| (s.seat.as_str(), s.wins))
+        .chain(losses.iter().map(|(name, n)| (name.as_str(), *n)))
         .chain([
             ("ties", figures.ties),
             ("limit", figures.turn_limits),

@@ -1226,6 +1226,31 @@ pub fn explain(code: Code) -> Explanation {
             r#"{:card "Scout" :type :bricks :cost 1 :effects [{:effected :you :draw 2}]}"#,
             r#"{:card "Scout" :type :bricks :cost 1 :draw 2 :effects []}"#,
         ),
+        Code::UnknownMove => (
+            "a script naming a move the kind does not have",
+            "A kind's `:script` names the moves of the same kind's `:moves` by \
+             their keys: in `:first`, in `:sequence` and in each `:pick` \
+             entry's `:move`. This one names none of them.",
+            "Usually a misspelt move: the message suggests the nearest. A \
+             move's `:name` is what the log shows; the script names its key.",
+            Input::RuleSet,
+            r#"{:rules :fight
+ :roles {:you "the player"}
+ :kinds {:player "the player"
+         :worm {:doc "an enemy"
+                :moves {:bite {:intent "damage" :amount 6 :effects [{:effected :you :resource :health :amount -6}]}}
+                :script {:first :bitr}}}
+ :attributes {:health {:default 40 :min 0}}
+ :seats [:p1]}"#,
+            r#"{:rules :fight
+ :roles {:you "the player"}
+ :kinds {:player "the player"
+         :worm {:doc "an enemy"
+                :moves {:bite {:intent "damage" :amount 6 :effects [{:effected :you :resource :health :amount -6}]}}
+                :script {:first :bite}}}
+ :attributes {:health {:default 40 :min 0}}
+ :seats [:p1]}"#,
+        ),
         Code::CardsAndZones => (
             "`:cards` saying how cards are dealt, beside `:zones`",
             "A rule set with `:zones` says how its cards are dealt and held in \
@@ -1277,6 +1302,30 @@ pub fn explain(code: Code) -> Explanation {
  :seats [:p1 :p2]
  :zones {:deck {:shared true :ordered true :visible :nobody :start :deck}
          :hand {:visible :owner :plays true :refill 5}}}"#,
+        ),
+        Code::MoveScript => (
+            "a script that cannot choose a move",
+            "A kind's `:script` says how an enemy chooses among its `:moves`: \
+             a kind with a script and no moves has nothing to choose; a script \
+             with both a `:sequence` and a `:pick` says two ways at once; and \
+             the first kind is the seats', whose players choose for themselves.",
+            "Give the kind `:moves`, keep one of `:sequence` and `:pick`, or \
+             declare the enemy as a kind of its own after the seats' kind.",
+            Input::RuleSet,
+            r#"{:rules :fight
+ :roles {:you "the player"}
+ :kinds {:player "the player"
+         :worm {:doc "an enemy" :script {:first :bite}}}
+ :attributes {:health {:default 40 :min 0}}
+ :seats [:p1]}"#,
+            r#"{:rules :fight
+ :roles {:you "the player"}
+ :kinds {:player "the player"
+         :worm {:doc "an enemy"
+                :moves {:bite {:intent "damage" :amount 6 :effects [{:effected :you :resource :health :amount -6}]}}
+                :script {:first :bite}}}
+ :attributes {:health {:default 40 :min 0}}
+ :seats [:p1]}"#,
         ),
         Code::NotADefinition => (
             "not a definition",

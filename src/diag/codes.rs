@@ -225,6 +225,8 @@ codes! {
     /// An effect on cards, a query of zones or `:this-card` in a rule set
     /// without `:zones`.
     ZonesNeeded = "E0243",
+    /// `:first :chmop`: a script naming a move its kind's `:moves` does not declare.
+    UnknownMove = "E0244",
 
     // E03xx: rule-set files.
     /// `:roles {}`, `:kinds {}`: a section or entry that must declare
@@ -262,6 +264,9 @@ codes! {
     /// reshuffle between zones laid out differently, a deal or refill past
     /// the capacity, `:zones` with no kind of card, `:plays :many` without `:zones`.
     ZoneRules = "E0314",
+    /// A `:script` that cannot choose: no `:moves`, both `:sequence` and
+    /// `:pick`, or moves given to the seats' kind.
+    MoveScript = "E0315",
 
     // E04xx: definitions.
     /// A top-level form of a definitions file that is not `{:card …}`,

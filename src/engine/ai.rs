@@ -368,6 +368,7 @@ impl Ai {
         game.outcome().map(|o| match o {
             crate::engine::Outcome::Win { seat: w, .. } if w == seat => WIN,
             crate::engine::Outcome::Win { .. } => -WIN,
+            crate::engine::Outcome::Loss { seat: l, .. } if l == seat => -WIN,
             _ => 0,
         })
     }

@@ -191,6 +191,26 @@ pub enum GameEvent {
         /// Which.
         entity: EntityId,
     },
+    /// A scripted entity chose its next move: its intent, shown to every seat.
+    Intends {
+        /// Which.
+        entity: EntityId,
+        /// Its kind, whose `:moves` the move is of.
+        kind: KindId,
+        /// The move, by its index in its kind's `:moves`.
+        chosen: u8,
+        /// The amount shown with it, if the move has one.
+        amount: Option<i64>,
+    },
+    /// A scripted entity did the move it intended.
+    MoveDone {
+        /// Which.
+        entity: EntityId,
+        /// Its kind, whose `:moves` the move is of.
+        kind: KindId,
+        /// The move, by its index in its kind's `:moves`.
+        chosen: u8,
+    },
     /// A timed queue entry came up and ran its timing.
     TimedRan {
         /// The timing.

@@ -157,7 +157,7 @@ fn broken(invariant: Invariant, detail: String) -> Violation {
 /// An entity as reports name it: a seat's or setup entity's name, else its number.
 fn entity_name(rules: &RuleSet, entity: EntityId) -> String {
     let seats = rules.seats.len();
-    let named = rules.setup.iter().filter(|s| s.seat.is_none());
+    let named = rules.setup_entities().filter(|s| s.seat.is_none());
     match entity.index().checked_sub(seats) {
         None => format!("`:{}`", rules.seats[entity.index()]),
         Some(k) => match named.clone().nth(k) {

@@ -467,6 +467,34 @@ fn render_event<'n>(
         GameEvent::EntityTurn { entity } => {
             let _ = writeln!(out, "{}'s turn", seat(entity));
         }
+        GameEvent::Intends {
+            entity,
+            kind,
+            chosen,
+            amount,
+        } => {
+            if let Some(script) = rules.scripts.get(kind).and_then(|s| s.as_deref()) {
+                let intent = crate::engine::intent::Intent {
+                    entity,
+                    chosen,
+                    amount,
+                };
+                let _ = writeln!(out, "{} intends {}", seat(entity), intent.words(script));
+            }
+        }
+        GameEvent::MoveDone {
+            entity,
+            kind,
+            chosen,
+        } => {
+            let name = rules
+                .scripts
+                .get(kind)
+                .and_then(|s| s.as_deref())
+                .and_then(|s| s.moves.get(usize::from(chosen)))
+                .map_or("?", |m| m.name.as_str());
+            let _ = writeln!(out, "{} does {name}", seat(entity));
+        }
         GameEvent::TimedRan { timing, entity } => {
             let name = rules.timings.get(timing).map_or("?", |t| t.name.as_str());
             let _ = writeln!(out, "timed entry {name} for {}", seat(entity));
@@ -712,6 +740,15 @@ fn render_outcome<'n>(
         Outcome::Win { seat: s, reason } => writeln!(
             out,
             "{} wins: {}",
+            seat(s),
+            rules
+                .victory
+                .get(reason as usize)
+                .map_or("", |v| v.reason.as_str())
+        ),
+        Outcome::Loss { seat: s, reason } => writeln!(
+            out,
+            "{} loses: {}",
             seat(s),
             rules
                 .victory

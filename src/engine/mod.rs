@@ -18,6 +18,7 @@
 
 pub mod ai;
 pub mod cards;
+pub mod intent;
 pub mod invariants;
 pub mod log;
 pub mod observe;
@@ -109,6 +110,14 @@ pub enum Outcome {
     /// This seat won, by the rule set's victory condition with this index.
     Win {
         /// The winning seat.
+        seat: EntityId,
+        /// Index in [`RuleSet::victory`].
+        reason: u16,
+    },
+    /// This seat lost, by the rule set's condition with this index (`:loser`):
+    /// the game is over and no seat won.
+    Loss {
+        /// The losing seat.
         seat: EntityId,
         /// Index in [`RuleSet::victory`].
         reason: u16,
@@ -248,6 +257,8 @@ pub struct Game<'r> {
     /// The later chosen targets of the card being played, once chosen: its
     /// effects bind them after its first.
     later: Vec<EntityId>,
+    /// Scripted enemies' intents, for a rule set where some kind has `:moves`.
+    intents: Option<Box<intent::Intents>>,
 }
 
 impl<'r> Game<'r> {
@@ -381,6 +392,7 @@ impl<'r> Game<'r> {
             used: zoned.then(|| abilities::tracker(cards)).flatten(),
             aiming: None,
             later: Vec::new(),
+            intents: intent::Intents::new(rules),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -428,6 +440,9 @@ impl<'r> Game<'r> {
         if let Some(meter) = self.meter.as_deref_mut() {
             meter.clear();
         }
+        if let Some(t) = &mut self.intents {
+            t.clear();
+        }
         self.begin();
     }
 
@@ -447,6 +462,10 @@ impl<'r> Game<'r> {
         // After the game's start, which may roll what the turn order sorts by.
         self.splice_base_queue();
         self.run_moment_for_seats(Moment::RoundStart);
+        // Scripted enemies show their first moves before any seat acts.
+        if self.intents.is_some() {
+            self.decide_intents(true);
+        }
         if matches!(self.phase, Phase::Over(_)) {
             return;
         }
@@ -474,11 +493,37 @@ impl<'r> Game<'r> {
     }
 
     /// Forgets the events logged so far, if the log is kept: a scenario's log
-    /// starts after the values it gives.
+    /// starts after the values it gives. The intents scripted enemies show
+    /// are kept: they are what the seats see as the scenario starts.
     pub fn clear_log(&mut self) {
         if let Some(log) = &mut self.log {
-            log.clear();
+            log.retain(|e| matches!(e, GameEvent::Intends { .. }));
         }
+    }
+
+    /// The moves `entity` has been shown to intend, in order, as far as the
+    /// log (if kept) goes back: by each move's key.
+    pub fn intended(&self, entity: EntityId) -> Vec<&'r str> {
+        let rules: &'r RuleSet = self.rules;
+        self.log
+            .iter()
+            .flatten()
+            .filter_map(|e| match *e {
+                GameEvent::Intends {
+                    entity: x,
+                    kind,
+                    chosen,
+                    ..
+                } if x == entity => rules
+                    .scripts
+                    .get(kind)?
+                    .as_deref()?
+                    .moves
+                    .get(usize::from(chosen))
+                    .map(|m| m.key.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Overwrites the turn context behind the turn machine's back: only for

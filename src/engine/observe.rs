@@ -156,8 +156,7 @@ fn setup_kinds(rules: &RuleSet) -> Vec<KindId> {
     std::iter::repeat_n(KindId::FIRST, rules.seats.len())
         .chain(
             rules
-                .setup
-                .iter()
+                .setup_entities()
                 .filter(|s| s.seat.is_none())
                 .map(|s| s.kind),
         )
@@ -1148,6 +1147,9 @@ pub struct ObsLayout {
     turn_kind_at: Option<usize>,
     entities_at: usize,
     statuses_at: Option<usize>,
+    /// Where `intents` starts and how many moves its rows one-hot, for a
+    /// rule set with scripted enemies.
+    intents_at: Option<(usize, usize)>,
     /// Each kind's first row in `entities` and `statuses`.
     kind_rows: Vec<usize>,
     caps: Vec<usize>,
@@ -1299,6 +1301,17 @@ impl ObsLayout {
                 |i| [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)][i % STATUS_COLUMNS],
             )
         });
+        // The most moves a kind has: each row's one-hot, then the amount shown.
+        let moves = rules.scripts.iter().flatten().map(|s| s.moves.len()).max();
+        let intents_at = moves.map(|m| {
+            let at = b.add(
+                "intents",
+                &[rows, m + 1],
+                "for each row of `entities` that is a scripted enemy, the move it intends                  (shown to every seat before they act) as a one-hot over its kind's                  `:moves` in the order written, then the amount shown with it (0 for none)",
+                |i| if i % (m + 1) == m { (-BOUND, BOUND) } else { (0, 1) },
+            );
+            (at, m)
+        });
         let (zones, cards) = match zoned {
             Some(set) => (
                 Some(Self::zone_fields(
@@ -1327,6 +1340,7 @@ impl ObsLayout {
             turn_kind_at,
             entities_at,
             statuses_at,
+            intents_at,
             kind_rows,
             caps,
             attrs,
@@ -1652,6 +1666,21 @@ impl ObsLayout {
         self.encode_turn(game, seat, out);
         self.encode_entities(game, ranks, seat, out);
         self.encode_statuses(game, ranks, seat, out);
+        if let Some((base, moves)) = self.intents_at {
+            for intent in game.intents() {
+                let Some(row) = ranks
+                    .rank(intent.entity)
+                    .and_then(|(kind, rank)| self.row(kind, rank, seat))
+                else {
+                    continue;
+                };
+                let at = base + row * (moves + 1);
+                if usize::from(intent.chosen) < moves {
+                    out[at + usize::from(intent.chosen)] = 1;
+                }
+                out[at + moves] = intent.amount.unwrap_or(0);
+            }
+        }
         if let Some(cards) = &self.cards {
             encode_cards(cards, game, seat, out);
         }

@@ -200,6 +200,9 @@ impl Game<'_> {
                     self.round += 1;
                     self.splice_base_queue();
                     self.run_moment_for_seats(Moment::RoundStart);
+                    if self.intents.is_some() {
+                        self.decide_intents(true);
+                    }
                 }
             }
         }
@@ -224,6 +227,13 @@ impl Game<'_> {
         self.each_roles = roles;
         self.flush_events(|cause| By::EntityTurn(entity, cause));
         self.check_victory();
+        // A scripted enemy then does the move it showed, if still in play.
+        if rules.scripts[kind].is_some()
+            && self.state.is_live(entity)
+            && !matches!(self.phase, Phase::Over(_))
+        {
+            self.scripted_turn(entity);
+        }
     }
 
     /// A timed entry comes up: its timing runs for its entity, with the roles

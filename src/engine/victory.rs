@@ -8,6 +8,16 @@ use crate::check::rules::RuleSet;
 /// Which attributes any victory condition reads; every one if some condition cannot say.
 pub(super) fn watched(rules: &RuleSet) -> Vec<bool> {
     let mut out = vec![false; rules.attributes.len()];
+    // An intent's amount may read any value: every change is looked at, so
+    // what the seats are shown stays what the enemy will do.
+    let amounts = rules
+        .scripts
+        .iter()
+        .flatten()
+        .any(|s| s.moves.iter().any(|m| m.amount.is_some()));
+    if amounts {
+        out.iter_mut().for_each(|w| *w = true);
+    }
     for v in &rules.victory {
         match &v.reads {
             Some(reads) => reads.iter().for_each(|&(_, a)| out[a.index()] = true),
@@ -62,11 +72,15 @@ impl Game<'_> {
         if !std::mem::take(&mut self.changed) {
             return;
         }
+        if self.intents.is_some() {
+            self.refresh_intents();
+        }
         let dirty = std::mem::take(&mut self.dirty);
         let conditions = self.rules.victory.len();
         let mut winner: Option<EntityId> = None;
         let mut reason = 0;
         let mut tie = false;
+        let mut loser: Option<(EntityId, u16)> = None;
         let state = &mut self.state;
         // Seat after seat, condition after condition; one flat list of masks,
         // so a condition that reads nothing that changed costs one test.
@@ -76,11 +90,18 @@ impl Game<'_> {
                 continue;
             }
             let (seat, i) = (k / conditions, k % conditions);
-            // A seat out of play can no longer win.
-            if !state.is_live(EntityId::new(seat)) {
+            let loses = self.rules.victory[i].loses;
+            // A seat out of play can no longer win (but a fallen one has lost).
+            if !loses && !state.is_live(EntityId::new(seat)) {
                 continue;
             }
             let roles = &self.roles[seat * self.role_count..][..self.role_count];
+            if loses {
+                if loser.is_none() && self.code.victory[i].holds(state, roles) {
+                    loser = Some((roles[(self.rules.victory[i].winner).index()], i as u16));
+                }
+                continue;
+            }
             if self.code.victory[i].holds(state, roles) {
                 let w = roles[(self.rules.victory[i].winner).index()];
                 match winner {
@@ -97,6 +118,11 @@ impl Game<'_> {
         self.state.forget_rolls();
         self.state.claim(crate::eval::Owner::Rules);
         match (winner, tie) {
+            // A seat that has lost has lost, whatever else holds at once.
+            _ if loser.is_some() => {
+                let (seat, reason) = loser.unwrap_or_default();
+                self.finish(Outcome::Loss { seat, reason })
+            }
             (_, true) => self.finish(Outcome::Tie),
             (Some(seat), false) => self.finish(Outcome::Win { seat, reason }),
             // Every seat fell at once (two fighters killing each other): a

@@ -167,6 +167,9 @@ pub struct View {
     /// piles (each in seat order); with `:zones`, each zone's piles in the
     /// order declared (`:playing` and `:removed` last); none without cards.
     pub zones: Vec<ZoneView>,
+    /// Every scripted enemy's intent (its next move, shown to every seat),
+    /// in entity order; none in a rule set without `:moves`.
+    pub intents: Vec<super::intent::Intent>,
 }
 
 impl View {
@@ -255,6 +258,7 @@ impl Game<'_> {
                 true => self.zoned_views(seat),
                 false => self.classic_zone_views(seat),
             },
+            intents: self.intents(),
         }
     }
 

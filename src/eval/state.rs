@@ -494,7 +494,7 @@ impl State {
     /// Adds the rule set's `:setup` entities, in order, with their values: what
     /// every game starts with after its seats.
     pub fn add_setup(&mut self, rules: &RuleSet) {
-        for entity in &rules.setup {
+        for entity in rules.setup_entities() {
             let id = match entity.seat {
                 // A seat's values, when the state has that seat.
                 Some(seat) if seat < self.len() => EntityId::new(seat),
@@ -502,6 +502,11 @@ impl State {
                 None => self.add(rules, entity.kind),
             };
             for &(attr, value) in &entity.values {
+                self.put(id, attr, value);
+            }
+            // Drawn in setup order, so the same seed sets the same fight up.
+            for &(attr, lo, hi) in &entity.drawn {
+                let value = rand::RngExt::random_range(&mut self.rng, lo..=hi);
                 self.put(id, attr, value);
             }
         }

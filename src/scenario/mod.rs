@@ -53,6 +53,8 @@ pub struct Scenario {
     pub name: String,
     /// The seed of the game it runs in (shuffles, chance).
     pub seed: u64,
+    /// The encounter its game is set up as (`:encounter :cultist`), if not the first.
+    pub encounter: Option<String>,
     /// Values set before the game's start (`:start`), if any: then the
     /// game's start is kept, not reset to the defaults, and logged.
     pub start: Option<Vec<(Who, AttrId, i64)>>,
@@ -106,7 +108,10 @@ impl Expect {
     fn names(&self, pick: &impl Fn(&Who) -> bool) -> bool {
         match self {
             Expect::Value(w, _, _) | Expect::Statuses(w, _) | Expect::Gone(w) => pick(w),
-            Expect::Next(w) | Expect::Winner(Some(w)) => pick(w),
+            Expect::Next(w)
+            | Expect::Winner(Some(w))
+            | Expect::Intents(w, _)
+            | Expect::Loser(w) => pick(w),
             Expect::Zone(pile, _) => pile.owner.as_ref().is_some_and(pick),
             Expect::Queue(list) => list.iter().any(|q| match q {
                 QueueWant::Turn(w, _) | QueueWant::Timed(_, Some(w)) => pick(w),
@@ -240,6 +245,8 @@ pub enum Expect {
     Winner(Option<Who>),
     /// Both players won at once (`:winner :tie`).
     Tie,
+    /// This seat lost (`:loser :you`): a `:victory` condition with `:loser` held.
+    Loser(Who),
     /// Cards the acting player must still discard.
     MustDiscard(u8),
     /// Cards in the hand of the player whose turn it is.
@@ -248,6 +255,9 @@ pub enum Expect {
     Queue(Vec<QueueWant>),
     /// A pile's cards (`:zones {[:hand :you] ["Yeti"]}`).
     Zone(PileRef, PileWant),
+    /// The moves a scripted enemy was shown to intend, in order, from the
+    /// scenario's start (`:intents {:jaw-worm [:chomp :bellow]}`), by key.
+    Intents(Who, Vec<String>),
 }
 
 keys! {
@@ -259,6 +269,8 @@ keys! {
         Rules = "rules",
         /// `:seed N`: the game's seed.
         Seed = "seed",
+        /// `:encounter :cultist`: the encounter its game is set up as (the rule set's first without it).
+        Encounter = "encounter",
         /// `:start {:p1 {:speed 3}}`: values set before the game's start, whose
         /// timings then run and are kept.
         Start = "start",
@@ -284,6 +296,8 @@ keys! {
         Next = "next",
         /// `:winner :you` (or `:tie`, or `nil` for a game still going).
         Winner = "winner",
+        /// `:loser :you`: the seat lost (a `:victory` condition with `:loser` held).
+        Loser = "loser",
         /// `:must-discard N`: cards the actor must still discard.
         MustDiscard = "must-discard",
         /// `:hand N`: cards in the actor's hand.
@@ -298,5 +312,7 @@ keys! {
         Queue = "queue",
         /// `:zones {[:hand :you] ["Yeti"] :deck {:count 0}}`: the cards in piles.
         Zones = "zones",
+        /// `:intents {:jaw-worm [:chomp :bellow]}`: the moves each scripted enemy was shown to intend, in order, from the start.
+        Intents = "intents",
     }
 }

@@ -33,9 +33,25 @@ fn scenario(
 ) -> Option<Scenario> {
     let before = diags.len();
     let pairs = check::fields(form, "a scenario", ScenarioKey::ALL, diags)?;
+    // The encounter chosen first: its enemies' names are what the rest names.
+    let encounter = form.get(ScenarioKey::Encounter.name());
+    let chosen;
+    let rules = match encounter {
+        Some(e) => {
+            let mut r = rules.clone();
+            if let Err(why) = r.choose_encounter(e.as_keyword().unwrap_or("")) {
+                diags.push(Diagnostic::new(Code::UnknownEntity, e.span, why));
+                return None;
+            }
+            chosen = r;
+            &chosen
+        }
+        None => rules,
+    };
     let mut s = Scenario {
         name: String::new(),
         seed: 1,
+        encounter: encounter.and_then(Form::as_keyword).map(str::to_string),
         start: None,
         given: Vec::new(),
         statuses: Vec::new(),
@@ -83,6 +99,8 @@ fn scenario(
                     "`:seed` is a whole number",
                 )),
             },
+            // Read above, before anything that names an enemy.
+            ScenarioKey::Encounter => {}
             ScenarioKey::Start => s.start = Some(values(v, rules, false, diags)),
             ScenarioKey::Given => {
                 s.given = values(v, rules, true, diags);
@@ -1074,6 +1092,48 @@ fn expectations(
                 out.extend(queue_wants(v, rules, diags).map(Expect::Queue))
             }
             (None, Some(ExpectKey::Next)) => out.extend(who(v, rules, diags).map(Expect::Next)),
+            (None, Some(ExpectKey::Loser)) => out.extend(who(v, rules, diags).map(Expect::Loser)),
+            (None, Some(ExpectKey::Intents)) => {
+                let Kind::Map(pairs) = &v.kind else {
+                    diags.push(Diagnostic::new(
+                        Code::NotAMap,
+                        v.span,
+                        format!(
+                            "`:intents` is a map from enemies to moves, found {}",
+                            v.describe()
+                        ),
+                    ));
+                    continue;
+                };
+                for (enemy, moves) in pairs.iter() {
+                    let Some(w) = who(enemy, rules, diags) else {
+                        continue;
+                    };
+                    let Kind::Vector(items) = &moves.kind else {
+                        diags.push(Diagnostic::new(
+                            Code::WrongType,
+                            moves.span,
+                            format!(
+                                "`:intents` gives each enemy a vector of moves, found {}",
+                                moves.describe()
+                            ),
+                        ));
+                        continue;
+                    };
+                    let keys: Option<Vec<String>> = items
+                        .iter()
+                        .map(|m| m.as_keyword().map(str::to_string))
+                        .collect();
+                    match keys {
+                        Some(keys) => out.push(Expect::Intents(w, keys)),
+                        None => diags.push(Diagnostic::new(
+                            Code::WrongType,
+                            moves.span,
+                            "each intent is a move's key, a keyword (`:chomp`)",
+                        )),
+                    }
+                }
+            }
             (None, Some(ExpectKey::Winner)) => match v.kind {
                 Kind::Nil => out.push(Expect::Winner(None)),
                 Kind::Keyword("tie") => out.push(Expect::Tie),

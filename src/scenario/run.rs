@@ -24,6 +24,18 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
 /// Runs a scenario: the log it produced, passing or failing (none when its
 /// game could not start), and what failed (empty when it passed).
 pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<String>, Vec<String>) {
+    let chosen;
+    let rules = match &s.encounter {
+        Some(name) => {
+            let mut r = rules.clone();
+            if let Err(why) = r.choose_encounter(name) {
+                return (None, vec![why]);
+            }
+            chosen = r;
+            &chosen
+        }
+        None => rules,
+    };
     let (game, roles) = match start(s, rules, deck) {
         Ok(started) => started,
         Err(failures) => return (None, failures),
@@ -548,6 +560,7 @@ fn describe(game: &Game<'_>, names: &[String]) -> String {
     let mut out = String::new();
     let _ = match game.outcome() {
         Some(Outcome::Win { seat, .. }) => write!(out, "{} won", names[seat.index()]),
+        Some(Outcome::Loss { seat, .. }) => write!(out, "{} lost", names[seat.index()]),
         Some(Outcome::Tie) => write!(out, "the game ended in a tie"),
         Some(Outcome::TurnLimit) => write!(out, "the game hit the turn limit"),
         Some(Outcome::NobodyLeft) => write!(out, "no seat is left in play"),
@@ -631,6 +644,34 @@ impl Seen<'_, '_> {
                 })
             }
             Expect::Statuses(who, ref want) => self.statuses(who, want),
+            Expect::Loser(who) => {
+                let lost = matches!(game.outcome(), Some(Outcome::Loss { seat, .. }) if seat == self.entity(who));
+                (!lost).then(|| {
+                    format!(
+                        "expected {} to have lost; {}",
+                        self.who_name(who),
+                        describe(game, self.names)
+                    )
+                })
+            }
+            Expect::Intents(who, ref want) => {
+                let got = game.intended(self.entity(who));
+                (got != *want).then(|| {
+                    let list = |v: &[&str]| {
+                        v.iter()
+                            .map(|m| format!(":{m}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let want: Vec<&str> = want.iter().map(String::as_str).collect();
+                    format!(
+                        "{} intended [{}], expected [{}]",
+                        self.who_name(who),
+                        list(&got),
+                        list(&want)
+                    )
+                })
+            }
             Expect::Gone(who) => game
                 .state()
                 .is_live(self.entity(who))

@@ -96,6 +96,10 @@ pub fn fingerprint(rules: &RuleSet, deck: &[Card]) -> String {
     if !rules.metrics.is_empty() {
         text.push_str(&format!(" {:?}", rules.metrics));
     }
+    // Shards of different encounters are different runs.
+    if let Some(e) = rules.encounters.get(rules.encounter) {
+        text.push_str(&format!(" encounter {:?}", e.name));
+    }
     // FNV-1a: stable across builds and platforms, unlike std's hasher.
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -134,12 +138,18 @@ pub struct RunFigures {
     /// bundled one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules_from: Option<String>,
+    /// The encounter the games were set up as, for a rule set with `:encounters`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<String>,
     /// The deck played.
     pub deck: DeckFacts,
     /// Games counted.
     pub games: u64,
     /// The run's seed.
     pub seed: u64,
+    /// Each seat's computer player (its policy's name), in seat order: the
+    /// figures depend on who played, so the JSON says it at the top.
+    pub ai: Vec<String>,
     /// Each seat's wins.
     pub seats: Vec<SeatFigures>,
     /// Games tied.
@@ -192,6 +202,9 @@ pub struct SeatFigures {
     pub wins: u64,
     /// Its wins over the games counted.
     pub win_rate: f64,
+    /// Games it lost (`:loser`), when the rule set says how a seat loses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub losses: Option<u64>,
 }
 
 /// One card's counts and figures over every seat, and for each seat.
@@ -236,6 +249,7 @@ impl RunFigures {
                 ai: played.policies[s].to_string(),
                 wins: tally.wins[s],
                 win_rate: rate(tally.wins[s], games),
+                losses: tally.losses.get(s).copied(),
             })
             .collect();
         let by_seat: Vec<Vec<(usize, Counts, Figures)>> = (0..n)
@@ -263,6 +277,10 @@ impl RunFigures {
         RunFigures {
             rules: rules.name.clone(),
             rules_from: played.rules_from.map(str::to_string),
+            encounter: rules
+                .encounters
+                .get(rules.encounter)
+                .map(|e| e.name.clone()),
             deck: DeckFacts {
                 source: played.source.to_string(),
                 cards: deck.len(),
@@ -271,6 +289,7 @@ impl RunFigures {
             },
             games,
             seed: played.seed,
+            ai: played.policies.iter().map(ToString::to_string).collect(),
             seats,
             ties: tally.ties,
             turn_limits: tally.turn_limits,

@@ -139,7 +139,7 @@ fn play_games(
 ) -> Tally {
     let seats = rules.seats.len();
     let metered = !rules.metrics.is_empty();
-    let mut tally = empty(rules, deck);
+    let mut tally = Tally::for_rules(rules, deck.len());
     // Each game's metric values, `metric × seats + seat`.
     let mut values: Vec<i64> = Vec::new();
     let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Skip) else {
@@ -216,11 +216,6 @@ fn play_games(
     tally
 }
 
-/// The sums of no game of `rules` with `deck`.
-fn empty(rules: &RuleSet, deck: &[Card]) -> Tally {
-    Tally::new(rules.seats.len(), deck.len()).with_metrics(rules.metrics.len(), deck.len())
-}
-
 /// Runs `games` games on the current rayon pool.
 pub fn run_all(
     rules: &RuleSet,
@@ -245,7 +240,7 @@ pub fn run_range(
 ) -> Tally {
     chunks(games)
         .map(|range| run_games(rules, deck, seed, range, ai, done))
-        .reduce(|| empty(rules, deck), Tally::merge)
+        .reduce(|| Tally::for_rules(rules, deck.len()), Tally::merge)
 }
 
 /// [`run_range`] that a caller can interrupt (the Python package, on
@@ -265,5 +260,5 @@ pub fn run_range_until(
     chunks(games)
         .filter(|_| !stop.load(Ordering::Relaxed))
         .map(|range| play_games(rules, deck, seed, range, ai, done, Some(stop)))
-        .reduce(|| empty(rules, deck), Tally::merge)
+        .reduce(|| Tally::for_rules(rules, deck.len()), Tally::merge)
 }

@@ -19,6 +19,10 @@ pub struct Tally {
     pub games: u64,
     /// Wins per seat.
     pub wins: Vec<u64>,
+    /// Losses per seat (`:victory [{… :loser :you}]`); empty, and absent
+    /// from JSON, when the rule set has no condition a seat loses by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<u64>,
     /// Games where both seats won at once.
     pub ties: u64,
     /// Games stopped by the turn limit.
@@ -71,6 +75,12 @@ impl Tally {
                 self.wins[seat.index()] += 1;
                 return Some(seat.index());
             }
+            (Some(Outcome::Loss { seat, .. }), _) => {
+                if let Some(n) = self.losses.get_mut(seat.index()) {
+                    *n += 1;
+                }
+                return None;
+            }
             // Every seat out of play at once is a draw, as the log says.
             (Some(Outcome::Tie | Outcome::NobodyLeft), _) => &mut self.ties,
             (Some(Outcome::TurnLimit), _) => &mut self.turn_limits,
@@ -105,10 +115,27 @@ impl Tally {
         }
     }
 
+    /// An empty tally for a run of `rules` with `cards` cards: with a count
+    /// of losses per seat when some condition makes a seat lose, and sums
+    /// for each declared metric.
+    pub fn for_rules(rules: &crate::check::rules::RuleSet, cards: usize) -> Tally {
+        let seats = rules.seats.len();
+        let losses = rules.victory.iter().any(|v| v.loses);
+        Tally {
+            losses: if losses { vec![0; seats] } else { Vec::new() },
+            ..Tally::new(seats, cards)
+        }
+        .with_metrics(rules.metrics.len(), cards)
+    }
+
     /// The sums of both.
     pub fn merge(mut self, other: Tally) -> Tally {
         let add = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         add(&mut self.wins, &other.wins);
+        if self.losses.len() < other.losses.len() {
+            self.losses.resize(other.losses.len(), 0);
+        }
+        add(&mut self.losses, &other.losses);
         self.cards
             .iter_mut()
             .zip(&other.cards)

@@ -23,6 +23,7 @@ mod projects;
 mod reactions;
 mod replay;
 mod report_browser;
+mod report_pages;
 mod shards;
 mod simulate_cards;
 mod tutorial;

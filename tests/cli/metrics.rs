@@ -217,6 +217,18 @@ fn the_report_has_a_metrics_section() {
     assert!(html.contains("<section id=\"metrics\">"));
     assert!(html.contains("<h3>health-left by card</h3>"));
     assert!(html.contains("title=\"the seat's health at the end\""));
+    // The comparison's page compares them.
+    let versus = dir.join("versus.html");
+    simulate(&[
+        "--games",
+        "100",
+        "--versus-cards",
+        STRONGER,
+        "--report",
+        &versus.to_string_lossy(),
+    ]);
+    let html = std::fs::read_to_string(&versus).unwrap();
+    assert!(html.contains("<section id=\"metrics\">") && html.contains("<tr><td>turns</td>"));
     // A rule set without metrics has none.
     let plain = dir.join("arcomage.html");
     let out = common::run_in(

@@ -205,6 +205,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
     let mut input: &[u8] = b"";
     let out = cli::play(
         &PlayArgs {
+            encounter: None,
             rules: "arcomage".into(),
             cards: vec![dir],
             seed: 1,

@@ -15,6 +15,7 @@ fn play(seed: u64, ai: &[Policy]) -> cli::Output {
     let mut output = Vec::new();
     cli::play(
         &PlayArgs {
+            encounter: None,
             rules: "arcomage".into(),
             cards: Vec::new(),
             seed,
@@ -33,6 +34,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
     cli::simulate(&SimArgs {
         rules: "arcomage".into(),
         cards: Vec::new(),
+        encounter: None,
         games,
         seed: 42,
         ai: ai.to_vec(),
@@ -122,6 +124,7 @@ fn play_refuses_a_deck_that_does_not_check() {
     let mut input: &[u8] = b"";
     let out = cli::play(
         &PlayArgs {
+            encounter: None,
             rules: "arcomage".into(),
             cards: vec![dir.clone()],
             seed: 1,
@@ -156,6 +159,7 @@ fn a_person_plays_by_number_and_discards_with_d() {
     let mut output = Vec::new();
     let out = cli::play(
         &PlayArgs {
+            encounter: None,
             rules: "arcomage".into(),
             cards: Vec::new(),
             seed: 5,

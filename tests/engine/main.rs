@@ -25,6 +25,7 @@ mod reactions;
 mod rl_aims;
 mod scenarios;
 mod skills;
+mod solo;
 mod tactics;
 mod tbwg;
 mod triggers;

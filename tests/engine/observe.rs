@@ -467,6 +467,7 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
     let mut input: &[u8] = b"q\n";
     let mut output = Vec::new();
     let args = PlayArgs {
+        encounter: None,
         rules: "arcomage".into(),
         cards: Vec::new(),
         seed: 3,

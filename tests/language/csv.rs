@@ -38,13 +38,18 @@ fn fixed_spreadsheet() -> PathBuf {
         .unwrap()
         .replace("{effected", "{:effected");
     let file = dir.join("Cards.csv");
-    std::fs::write(&file, text).unwrap();
+    // Written aside and renamed: tests running at once each write it, and
+    // one must never read it half written (empty).
+    let aside = dir.join(format!("Cards.csv.{:?}", std::thread::current().id()));
+    std::fs::write(&aside, text).unwrap();
+    std::fs::rename(&aside, &file).unwrap();
     file
 }
 
 #[test]
 fn play_refuses_the_unfixed_spreadsheet_and_plays_the_fixed_one() {
     let args = |cards: PathBuf| PlayArgs {
+        encounter: None,
         rules: "arcomage".into(),
         cards: vec![cards],
         seed: 3,

@@ -445,6 +445,12 @@ fn zones_fixture(dir: &std::path::Path) -> std::path::PathBuf {
             "tests/data/triggers/effects/brawl/statuses.edn",
             "effects/brawl/statuses.edn",
         ),
+        // The solo fixture (tests/data/solo): `../rules/solo.edn`.
+        ("tests/data/solo/rules/solo.edn", "rules/solo.edn"),
+        (
+            "tests/data/solo/cards/solo/cards.edn",
+            "cards/solo/cards.edn",
+        ),
         // The reactions fixture (tests/data/reactions): `../rules/duel.edn`.
         ("tests/data/reactions/rules/duel.edn", "rules/duel.edn"),
         (

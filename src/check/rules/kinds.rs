@@ -31,6 +31,10 @@ keys! {
         OnTurn = "on-turn",
         /// `:card true`: the kind's entities are cards, kept in `:zones`.
         Card = "card",
+        /// `:moves {:chomp {:intent "damage" :amount 11 :effects […]}}`: what an enemy of the kind can do on its turn.
+        Moves = "moves",
+        /// `:script {:first :chomp :pick […]}`: how an enemy of the kind chooses its next move.
+        Script = "script",
     }
 }
 
@@ -85,11 +89,23 @@ pub(super) fn read<'f, 'a>(
                         }
                         cards[kinds.len()] = card && !kinds.is_empty();
                     }
+                    // Read together below, once the kind's map is read.
+                    KindKey::Moves | KindKey::Script => {}
                     KindKey::Turns => {
                         if let Some(list) = turn_kinds::turn_list(v, rules, diags) {
                             turns[kinds.len()] = list;
                         }
                     }
+                }
+            }
+            let (moves, script) = (body.get("moves"), body.get("script"));
+            if moves.is_some() || script.is_some() {
+                reading
+                    .moves
+                    .push((KindId::new(kinds.len()), moves, script));
+                // An enemy with moves takes a turn a round unless it says otherwise.
+                if moves.is_some() && !kinds.is_empty() && body.get("turns").is_none() {
+                    turns[kinds.len()] = vec![TurnKindId::FIRST];
                 }
             }
         } else {
@@ -116,6 +132,7 @@ pub(super) fn read<'f, 'a>(
         rules.kinds = kinds.into();
         rules.kind_turns = turns.into();
         rules.card_kinds = cards.into();
+        rules.scripts = vec![None; rules.kinds.len()].into();
     }
 }
 

@@ -22,6 +22,7 @@ pub mod keywords;
 mod kinds;
 mod lookups;
 pub mod metrics;
+pub mod moves;
 mod operations;
 mod params;
 mod roles;
@@ -42,7 +43,7 @@ pub use bases::{Base, BaseId};
 pub use cards::{CardZones, ValueDef, attribute as cards_attribute, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
-pub use setup::Setup;
+pub use setup::{Encounter, Setup};
 pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
 pub use victory::{Victory, reads};
@@ -62,8 +63,9 @@ pub mod keys {
     pub use super::kinds::KindKey;
     pub use super::lookups::LookupKey;
     pub use super::metrics::{MetricEventKey, MetricKey};
+    pub use super::moves::{DecideAt, MoveKey, PickKey, ScriptKey};
     pub use super::operations::OpKey;
-    pub use super::setup::SetupKey;
+    pub use super::setup::{EncounterKey, SetupKey};
     pub use super::tables::{ColumnKey, ShapeKey};
     pub use super::timings::TimingKey;
     pub use super::turn_kinds::TurnKindKey;
@@ -137,6 +139,9 @@ keys! {
         Seats = "seats",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
         Setup = "setup",
+        /// `:encounters {:jaw-worm {:doc "…" :setup {…}}}`: the fights a game
+        /// may be set up as, each adding its entities after `:setup`'s (the first unless chosen).
+        Encounters = "encounters",
         /// `:hooks {:turn-start […]}`: effects run at a timing.
         Hooks = "hooks",
         /// `:actions {:attack {…}}`: what entities can do on their seat's turn.
@@ -199,8 +204,17 @@ pub struct RuleSet {
     /// For each kind, what an entity of it that is not a seat does on its turn
     /// (`:on-turn`, with `:self` bound to it): an entity turn, with no choice.
     pub on_turn: IdVec<KindId, Vec<Effect>>,
+    /// For each kind, its `:moves` and `:script`, if it has moves: an enemy
+    /// whose next move is chosen, and shown, before the seats act.
+    pub scripts: IdVec<KindId, Option<Box<moves::Script>>>,
     /// Entities every game starts with after the seats, by name (`:setup`).
     pub setup: Vec<Setup>,
+    /// The fights a game may be set up as (`:encounters`), each adding its
+    /// entities after the setup's.
+    pub encounters: Vec<setup::Encounter>,
+    /// Which of [`RuleSet::encounters`] games are set up as: the first
+    /// unless a command chose another ([`RuleSet::choose_encounter`]).
+    pub encounter: usize,
     /// The categories statuses may belong to, in declaration order.
     pub categories: IdVec<CategoryId, String>,
     /// What statuses' outputs may be computed from (`:bases`), in declaration order.
@@ -317,6 +331,11 @@ pub fn nested_keys() -> Vec<&'static str> {
     names::<attributes::AttrKey>()
         .chain(names::<kinds::KindKey>())
         .chain(names::<setup::SetupKey>())
+        .chain(names::<setup::EncounterKey>())
+        .chain(names::<moves::MoveKey>())
+        .chain(names::<moves::ScriptKey>())
+        .chain(names::<moves::PickKey>())
+        .chain(names::<moves::DecideAt>())
         .chain(names::<operations::OpKey>())
         .chain(names::<timings::TimingKey>())
         .chain(names::<actions::ActionKey>())
@@ -390,6 +409,8 @@ struct Reading<'f, 'a> {
     on_turn: Vec<(KindId, &'f Form<'a>)>,
     /// Each keyword's `:triggers`, checked once every name is known.
     keyword_triggers: Vec<(usize, &'f Form<'a>)>,
+    /// Each kind's `:moves` and `:script`, checked once every name is known.
+    moves: Vec<(KindId, Option<&'f Form<'a>>, Option<&'f Form<'a>>)>,
 }
 
 impl RuleSet {
@@ -454,7 +475,10 @@ impl RuleSet {
             turn_kind_names: vec![turn_kinds::DEFAULT_TURN_KIND.to_string()].into(),
             kind_turns: vec![vec![TurnKindId::FIRST]].into(),
             on_turn: vec![Vec::new()].into(),
+            scripts: vec![None].into(),
             setup: Vec::new(),
+            encounters: Vec::new(),
+            encounter: 0,
             categories: IdVec::new(),
             bases: IdVec::new(),
             flags: IdVec::new(),
@@ -510,6 +534,7 @@ impl RuleSet {
             on_removed: Vec::new(),
             on_turn: Vec::new(),
             keyword_triggers: Vec::new(),
+            moves: Vec::new(),
         };
         // Sections are read in `Section::ALL` order, whatever order the file writes them in.
         for &section in Section::ALL {
@@ -540,6 +565,7 @@ impl RuleSet {
                     operations::bodies(&mut rules, &reading, diags)?;
                     keywords::triggers(&mut rules, &reading, diags);
                     kinds::removals(&mut rules, &reading, diags);
+                    moves::check(&mut rules, &reading, diags);
                 }
                 // An absent section keeps its default.
                 (_, None) => {}
@@ -601,6 +627,7 @@ impl RuleSet {
                 (Section::Lookups | Section::Formulas | Section::Choices, Some(_)) => {}
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
+                (Section::Encounters, Some(value)) => setup::encounters(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
                 (Section::Hooks, Some(value)) => timings::hooks(value, &mut rules, diags),
                 (Section::Actions, Some(value)) => actions::read(value, &mut rules, diags),
@@ -728,13 +755,41 @@ impl RuleSet {
         self.seats
             .iter()
             .chain(
-                self.setup
-                    .iter()
+                self.setup_entities()
                     .filter(|s| s.seat.is_none())
                     .map(|s| &s.name),
             )
             .cloned()
             .collect()
+    }
+
+    /// Every setup entry a game starts with: the rule set's `:setup`, then
+    /// the chosen encounter's.
+    pub fn setup_entities(&self) -> impl Iterator<Item = &Setup> + Clone {
+        let encounter = self.encounters.get(self.encounter);
+        self.setup
+            .iter()
+            .chain(encounter.into_iter().flat_map(|e| e.setup.iter()))
+    }
+
+    /// Sets games up as the encounter called `name`; an error naming the
+    /// encounters there are when none is called that.
+    pub fn choose_encounter(&mut self, name: &str) -> Result<(), String> {
+        match self.encounters.iter().position(|e| e.name == name) {
+            Some(i) => {
+                self.encounter = i;
+                Ok(())
+            }
+            None if self.encounters.is_empty() => Err(format!(
+                "rule set `{}` declares no `:encounters`",
+                self.name
+            )),
+            None => Err(format!(
+                "rule set `{}` has no encounter `{name}`; it has {}",
+                self.name,
+                check::list_and(self.encounters.iter().map(|e| format!("`{}`", e.name)))
+            )),
+        }
     }
 
     /// The id of status `name`.

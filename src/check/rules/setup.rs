@@ -40,15 +40,103 @@ pub struct Setup {
     pub kind: KindId,
     /// Values that differ from the attributes' defaults.
     pub values: Vec<(AttrId, i64)>,
+    /// Values drawn as each game is set up, from the game's generator
+    /// (`:values {:health [42 46]}`): the attribute, lowest and highest.
+    pub drawn: Vec<(AttrId, i64, i64)>,
     /// The seat whose values these are, for an entry named after a seat: no new entity.
     pub seat: Option<usize>,
 }
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
-    for (name, (span, body)) in keyword_map(value, "`:setup`", diags) {
+    let mut out = Vec::new();
+    read_into(value, "`:setup`", true, rules, &mut out, diags);
+    rules.setup = out;
+}
+
+keys! {
+    /// The keys of one of `:encounters`.
+    pub enum EncounterKey {
+        /// `:doc "…"`: what it is.
+        Doc = "doc",
+        /// `:setup {:jaw-worm {:kind :worm :values {:health [42 46]}}}`: the entities it adds, as `:setup` writes them.
+        Setup = "setup",
+    }
+}
+
+/// One of the fights a rule set offers (`:encounters`): the entities a game
+/// of it adds after the `:setup` ones.
+#[derive(Clone, Debug)]
+pub struct Encounter {
+    /// Its name (`jaw-worm`).
+    pub name: String,
+    /// What it is, for people.
+    pub doc: String,
+    /// Its entities, as `:setup` writes them.
+    pub setup: Vec<Setup>,
+}
+
+/// `:encounters {:jaw-worm {:doc "…" :setup {…}}}`: each fight's entities.
+pub(super) fn encounters(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
+    let mut out: Vec<Encounter> = Vec::new();
+    for (name, (span, body)) in keyword_map(value, "`:encounters`", diags) {
+        if out.iter().any(|e| e.name == name) {
+            diags.push(Diagnostic::new(
+                Code::Duplicate,
+                span,
+                format!("encounter `:{name}` is declared twice"),
+            ));
+            continue;
+        }
+        let mut encounter = Encounter {
+            name: name.to_string(),
+            doc: String::new(),
+            setup: Vec::new(),
+        };
+        for (key, v) in
+            check::fields(body, "an encounter", EncounterKey::ALL, diags).unwrap_or_default()
+        {
+            match key {
+                EncounterKey::Doc => encounter.doc = super::string(v, diags).unwrap_or_default(),
+                EncounterKey::Setup => read_into(
+                    v,
+                    "an encounter's `:setup`",
+                    false,
+                    rules,
+                    &mut encounter.setup,
+                    diags,
+                ),
+            }
+        }
+        out.push(encounter);
+    }
+    rules.encounters = out;
+}
+
+/// Reads setup entries into `out`; `seats` says whether an entry may be
+/// named after a seat (the rule set's own `:setup`) or not (an encounter's).
+fn read_into(
+    value: &Form<'_>,
+    what: &str,
+    seats: bool,
+    rules: &RuleSet,
+    out: &mut Vec<Setup>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (name, (span, body)) in keyword_map(value, what, diags) {
         let seat = rules.seats.iter().position(|n| n == name);
-        let taken =
-            rules.roles.iter().any(|n| n == name) || rules.setup.iter().any(|s| s.name == name);
+        if seat.is_some() && !seats {
+            diags.push(
+                Diagnostic::new(
+                    Code::SeatSetup,
+                    span,
+                    format!("`:{name}` is a seat: an encounter adds enemies, not seats"),
+                )
+                .with_help("give a seat's values in the rule set's own `:setup`"),
+            );
+            continue;
+        }
+        let taken = rules.roles.iter().any(|n| n == name)
+            || rules.setup.iter().chain(out.iter()).any(|s| s.name == name);
         if taken {
             diags.push(
                 Diagnostic::new(
@@ -64,6 +152,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             name: name.to_string(),
             kind: KindId::FIRST,
             values: Vec::new(),
+            drawn: Vec::new(),
             seat,
         };
         let mut ranges: Vec<(AttrId, Vec<i64>)> = Vec::new();
@@ -84,6 +173,10 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
                 }
                 SetupKey::Values => {
                     for (a, n) in values(v, rules, diags) {
+                        if let Kind::Vector(_) = n.kind {
+                            entity.drawn.extend(drawn(rules, a, n, diags));
+                            continue;
+                        }
                         match whole(rules, a, n, diags) {
                             Some(x) => entity.values.push((a, x)),
                             None => continue,
@@ -123,15 +216,15 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             }
         }
         if ranges.is_empty() {
-            rules.setup.push(entity);
+            out.push(entity);
         } else {
-            expand(&entity, &ranges, rules);
+            expand(&entity, &ranges, out);
         }
     }
 }
 
 /// One entity for each combination of `ranges`, the first varying slowest.
-fn expand(entity: &Setup, ranges: &[(AttrId, Vec<i64>)], rules: &mut RuleSet) {
+fn expand(entity: &Setup, ranges: &[(AttrId, Vec<i64>)], out: &mut Vec<Setup>) {
     let mut at = vec![0usize; ranges.len()];
     loop {
         let mut one = entity.clone();
@@ -140,7 +233,7 @@ fn expand(entity: &Setup, ranges: &[(AttrId, Vec<i64>)], rules: &mut RuleSet) {
             one.values.push((attr, values[i]));
             one.name.push_str(&format!("-{}", values[i]));
         }
-        rules.setup.push(one);
+        out.push(one);
         // The next combination: the last range turns fastest.
         let mut k = ranges.len();
         loop {
@@ -202,6 +295,43 @@ fn out_of_bounds(rules: &RuleSet, a: AttrId, span: Span, found: &str, diags: &mu
             rules.attributes[a]
         ),
     ));
+}
+
+/// `:values {:health [42 46]}`: a value drawn from `lo` to `hi` as each game
+/// is set up, both within the attribute's bounds.
+fn drawn(
+    rules: &RuleSet,
+    a: AttrId,
+    n: &Form<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(AttrId, i64, i64)> {
+    let Kind::Vector(items) = &n.kind else {
+        return None;
+    };
+    let [lo, hi] = &items[..] else {
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                n.span,
+                "a value drawn at setup is a range of two numbers, `[lo hi]`",
+            )
+            .with_label("expected `[lo hi]`"),
+        );
+        return None;
+    };
+    let (lo, hi) = (whole(rules, a, lo, diags)?, whole(rules, a, hi, diags)?);
+    if lo > hi {
+        diags.push(
+            Diagnostic::new(
+                Code::ForRange,
+                n.span,
+                format!("the range `[{lo} {hi}]` is empty"),
+            )
+            .with_label(format!("from {lo} to {hi}")),
+        );
+        return None;
+    }
+    Some((a, lo, hi))
 }
 
 /// `[lo hi]`: every value from `lo` to `hi`, both within the attribute's bounds.

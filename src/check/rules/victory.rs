@@ -1,4 +1,5 @@
-//! `:victory [{:when … :winner :you :reason "…"}]`: how a game is won, checked
+//! `:victory [{:when … :winner :you :reason "…"}]`: how a game is won (or,
+//! with `:loser`, lost), checked
 //! after each action (once all its effects have run), each hook and each
 //! moment, with `:you` bound to each seat in turn.
 
@@ -16,6 +17,8 @@ keys! {
         When = "when",
         /// `:winner`: the role that wins when it holds.
         Winner = "winner",
+        /// `:loser`: the role that loses when it holds (a seat slain by an enemy that is no seat).
+        Loser = "loser",
         /// `:reason`: why, for the log.
         Reason = "reason",
     }
@@ -26,8 +29,11 @@ keys! {
 pub struct Victory {
     /// The condition, checked with `:you` bound to each seat in turn.
     pub when: Bool,
-    /// Who wins when it holds.
+    /// Who wins when it holds, or loses if [`Victory::loses`].
     pub winner: RoleId,
+    /// Whether the role loses when it holds (`:loser`): the game ends, that
+    /// seat lost and no seat won.
+    pub loses: bool,
     /// Why, for the log.
     pub reason: String,
     /// The attributes the condition reads, by role; `None` if it draws chance or
@@ -69,40 +75,59 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
         for (k, v) in pairs {
             match k {
                 VictoryKey::When => when = check::condition(v, &rules.scope(), diags),
-                VictoryKey::Winner => match v.as_keyword().and_then(|w| rules.role(w)) {
-                    Some(r) => winner = Some(r),
-                    None => diags.push(
-                        Diagnostic::new(
-                            Code::UnknownRole,
-                            v.span,
-                            format!("`:winner` is a role, found {}", v.describe()),
-                        )
-                        .with_help(format!(
-                            "the roles are {}",
-                            list_and(rules.roles.iter().map(|r| format!("`:{r}`")))
-                        )),
-                    ),
-                },
+                VictoryKey::Winner | VictoryKey::Loser => {
+                    match v.as_keyword().and_then(|w| rules.role(w)) {
+                        Some(r) => winner = Some(r),
+                        None => diags.push(
+                            Diagnostic::new(
+                                Code::UnknownRole,
+                                v.span,
+                                format!("`:{}` is a role, found {}", k.name(), v.describe()),
+                            )
+                            .with_help(format!(
+                                "the roles are {}",
+                                list_and(rules.roles.iter().map(|r| format!("`:{r}`")))
+                            )),
+                        ),
+                    }
+                }
                 VictoryKey::Reason => reason = string(v, diags).unwrap_or_default(),
             }
         }
-        for (k, missing) in [
-            (VictoryKey::When, when.is_none()),
-            (VictoryKey::Winner, winner.is_none()),
-        ] {
-            if missing && !item.has_key(k.name()) {
-                diags.push(Diagnostic::new(
+        let loses = item.has_key(VictoryKey::Loser.name());
+        if loses && item.has_key(VictoryKey::Winner.name()) {
+            diags.push(
+                Diagnostic::new(
+                    Code::KeyNotHere,
+                    item.span,
+                    "a victory condition names a `:winner` or a `:loser`, not both",
+                )
+                .with_help("write one condition for who wins and another for who loses"),
+            );
+        }
+        if !item.has_key(VictoryKey::When.name()) {
+            diags.push(Diagnostic::new(
+                Code::MissingKey,
+                item.span,
+                "this victory condition has no `:when`",
+            ));
+        }
+        if !loses && !item.has_key(VictoryKey::Winner.name()) {
+            diags.push(
+                Diagnostic::new(
                     Code::MissingKey,
                     item.span,
-                    format!("this victory condition has no `:{}`", k.name()),
-                ));
-            }
+                    "this victory condition has no `:winner`",
+                )
+                .with_help("`:winner ROLE` wins when it holds; `:loser ROLE` loses"),
+            );
         }
         if let (Some(when), Some(winner)) = (when, winner) {
             rules.victory.push(Victory {
                 reads: reads(&when),
                 when,
                 winner,
+                loses,
                 reason,
             });
         }

@@ -1,0 +1,225 @@
+//! Solo fights against scripted enemies (issue 32): the solo fixture's
+//! scenarios pass; the Jaw Worm's script is followed over many seeds (never a
+//! move more often in a row than allowed, each drawn by its weight among the
+//! moves allowed); the intent is in the seat's view and observation before it
+//! acts; a death is a loss, not a draw, in `simulate`'s JSON; encounters set
+//! games up with values drawn from their ranges.
+
+use std::path::{Path, PathBuf};
+
+use grimoire::check::defs::Card;
+use grimoire::check::rules::RuleSet;
+use grimoire::engine::{Game, Log, Outcome};
+use grimoire::ids::EntityId;
+
+use crate::common;
+
+const SOLO: &str = "tests/data/solo/rules/solo.edn";
+const CARDS: &str = "tests/data/solo/cards/solo";
+
+fn root(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The solo fixture, its games set up as `encounter`.
+fn solo(encounter: &str) -> (RuleSet, Vec<Card>) {
+    let text = std::fs::read_to_string(root(SOLO)).expect("rule set");
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    rules.choose_encounter(encounter).expect("encounter");
+    let deck = grimoire::files::load_deck(&mut rules, &[root(CARDS)])
+        .unwrap_or_else(|_| panic!("the solo deck loads"));
+    (rules, deck.cards)
+}
+
+#[test]
+fn the_fixture_s_scenarios_pass() {
+    let out = grimoire::cli::test(&[root("tests/data/solo/scenarios")], &[], false);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("15 passed, 0 failed"), "{}", out.stdout);
+}
+
+/// The Jaw Worm's moves, in the order its kind writes them.
+const CHOMP: usize = 0;
+const THRASH: usize = 1;
+const BELLOW: usize = 2;
+
+#[test]
+fn the_jaw_worm_follows_its_weighted_script_over_many_seeds() {
+    let (rules, deck) = solo("jaw-worm");
+    let worm = EntityId::new(1);
+    // After each move, how often each move was drawn next.
+    let mut after: std::collections::HashMap<usize, [u32; 3]> = Default::default();
+    let key = |m: &str| match m {
+        "chomp" => CHOMP,
+        "thrash" => THRASH,
+        "bellow" => BELLOW,
+        other => panic!("unknown move {other}"),
+    };
+    for seed in 0..1500 {
+        let mut game = Game::new(&rules, &deck, seed, Log::Keep).expect("game");
+        // The player does nothing: the worm's moves are all that happen.
+        while game.outcome().is_none() {
+            game.end_turn_now().expect("the player's turn ends");
+        }
+        let moves: Vec<usize> = game.intended(worm).into_iter().map(key).collect();
+        assert_eq!(
+            moves[0], CHOMP,
+            "seed {seed}: the Jaw Worm opens with Chomp"
+        );
+        for w in moves.windows(2) {
+            after.entry(w[0]).or_default()[w[1]] += 1;
+        }
+        // Never Chomp or Bellow twice running, nor Thrash three times.
+        for w in moves.windows(2) {
+            assert!(
+                !(w[0] == w[1] && w[0] != THRASH),
+                "seed {seed}: {moves:?} repeats a move it may not"
+            );
+        }
+        for w in moves.windows(3) {
+            assert!(
+                !(w[0] == THRASH && w[1] == THRASH && w[2] == THRASH),
+                "seed {seed}: {moves:?} thrashes three times running"
+            );
+        }
+    }
+    // Each move is drawn by its weight among those allowed: after Chomp,
+    // Bellow 45 and Thrash 30 (Bellow 60 %); after Bellow, Thrash 30 and
+    // Chomp 25 (Thrash 54.5 %).
+    let share =
+        |counts: [u32; 3], m: usize| f64::from(counts[m]) / f64::from(counts.iter().sum::<u32>());
+    let after_chomp = after[&CHOMP];
+    assert_eq!(after_chomp[CHOMP], 0);
+    assert!(
+        (share(after_chomp, BELLOW) - 0.6).abs() < 0.03,
+        "{after_chomp:?}"
+    );
+    let after_bellow = after[&BELLOW];
+    assert_eq!(after_bellow[BELLOW], 0);
+    assert!(
+        (share(after_bellow, THRASH) - 30.0 / 55.0).abs() < 0.03,
+        "{after_bellow:?}"
+    );
+    assert!(after_chomp.iter().sum::<u32>() > 1000, "{after_chomp:?}");
+}
+
+#[test]
+fn the_intent_is_in_the_seat_s_view_and_observation_before_it_acts() {
+    let (rules, deck) = solo("jaw-worm");
+    let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("game");
+    let me = EntityId::FIRST;
+    assert_eq!(game.ctx().current, me);
+    let view = game.view(me);
+    assert_eq!(view.intents.len(), 1, "{:?}", view.intents);
+    let intent = &view.intents[0];
+    assert_eq!(
+        (intent.entity, intent.chosen, intent.amount),
+        (EntityId::new(1), 0, Some(11))
+    );
+    assert_eq!(
+        game.intent_words(EntityId::new(1)).as_deref(),
+        Some("Chomp: 11 damage")
+    );
+    // The observation carries it: a one-hot of Chomp, and its 11.
+    let space = grimoire::engine::observe::ActionSpace::new(&rules, &deck).expect("a space");
+    let layout = grimoire::engine::observe::ObsLayout::new(&rules, &deck, &space);
+    let field = layout
+        .fields()
+        .iter()
+        .find(|f| f.name == "intents")
+        .expect("an intents field");
+    let mut obs = vec![0; layout.len()];
+    let mut ranks = grimoire::engine::observe::Ranks::new(&rules);
+    ranks.update(&game);
+    layout.encode(&game, &ranks, 0, &mut obs).expect("observe");
+    let width = field.shape[1];
+    // The worm is the first row after the seat's.
+    let row = &obs[field.offset + width..field.offset + 2 * width];
+    assert_eq!(row, &[1, 0, 0, 11]);
+    // After its turn it shows its next move, drawn by its script.
+    game.end_turn_now().expect("end turn");
+    let next = game.view(me).intents;
+    assert_eq!(next.len(), 1);
+    assert_ne!(next[0].chosen, 0, "never Chomp twice running");
+}
+
+#[test]
+fn a_death_is_a_loss_in_simulate_s_json_and_no_loss_is_a_draw() {
+    let rules = root(SOLO);
+    let cards = root(CARDS);
+    let args = [
+        "simulate",
+        &rules.to_string_lossy(),
+        "--cards",
+        &cards.to_string_lossy(),
+        "--encounter",
+        "brute",
+        "--games",
+        "2000",
+        "--format",
+        "json",
+    ];
+    let out = common::run_in(&args, "", None);
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["encounter"], "brute");
+    let seat = &json["seats"][0];
+    let (wins, losses) = (
+        seat["wins"].as_u64().unwrap(),
+        seat["losses"].as_u64().unwrap(),
+    );
+    assert!(
+        losses > 0,
+        "random play loses some fights to the Brute: {seat}"
+    );
+    assert_eq!(wins + losses, 2000, "every fight is won or lost: {json}");
+    assert_eq!(json["ties"], 0);
+    // A rule set with no `:loser` has no losses key.
+    let arcomage = common::run_in(
+        &["simulate", "arcomage", "--games", "10", "--format", "json"],
+        "",
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&arcomage.stdout).expect("json");
+    assert!(json["seats"][0].get("losses").is_none(), "{json}");
+    assert!(json.get("encounter").is_none(), "{json}");
+}
+
+#[test]
+fn an_encounter_draws_its_values_from_their_ranges_by_seed() {
+    let (rules, deck) = solo("cultist");
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let game = Game::new(&rules, &deck, seed, Log::Skip).expect("game");
+        let again = Game::new(&rules, &deck, seed, Log::Skip).expect("game");
+        let health = rules.attribute("health").expect("health");
+        let h = game.state().get(EntityId::new(1), health);
+        assert_eq!(
+            h,
+            again.state().get(EntityId::new(1), health),
+            "same seed, same fight"
+        );
+        assert!((48..=54).contains(&h), "{h}");
+        seen.insert(h);
+    }
+    assert_eq!(seen.len(), 7, "every value of 48 to 54 is drawn: {seen:?}");
+    assert_eq!(rules.game_entity_names(), ["p1", "cultist"]);
+    // An encounter the rule set lacks is refused, naming those it has.
+    let mut rules = rules;
+    let err = rules.choose_encounter("dragon").unwrap_err();
+    assert!(err.contains("`jaw-worm`, `cultist` and `brute`"), "{err}");
+}
+
+#[test]
+fn a_loss_ends_the_game_even_when_the_seat_left_play() {
+    let (rules, deck) = solo("jaw-worm");
+    let mut game = Game::new(&rules, &deck, 1, Log::Skip).expect("game");
+    let health = rules.attribute("health").expect("health");
+    game.set(EntityId::FIRST, health, 1);
+    game.end_turn_now().expect("end turn");
+    assert!(
+        matches!(game.outcome(), Some(Outcome::Loss { seat, .. }) if seat == EntityId::FIRST),
+        "{:?}",
+        game.outcome()
+    );
+}
