@@ -168,6 +168,16 @@ enum Command {
     ///   improvement  in_hand_wr minus not_seen_wr, 95% interval (Newcombe); * when it leaves out 0
     ///   mean_turn    the mean turn number it was played on
     /// A rate out of no games is left empty in the CSV.
+    ///
+    /// A rule set's declared metrics (`:metrics`) follow the win figures: each one's mean over
+    /// the games (a game's value the mean of its seats') and each seat's, with 95% intervals
+    /// (Student's t below 30 games, normal from 30). Then one per-card table a metric:
+    ///   in hand      the holder's mean in games the card was in hand
+    ///   played       in games the holder played it
+    ///   not seen     in games the holder never had it in hand
+    ///   improvement  in hand minus not seen, 95% interval (Welch); * when it leaves out 0
+    /// CSV columns metric:NAME:in_hand, :played, :not_seen and :improvement, each with _low and
+    /// _high, and metric:NAME:improvement_significant. --sort NAME sorts by its improvement.
     #[command(
         verbatim_doc_comment,
         after_help = "Examples:\n  grimoire simulate arcomage --games 100000 --seed 1\n  grimoire simulate arcomage --games 10000 --ai greedy --ai random --format json\n  grimoire simulate arcomage --games 100000 --format csv --sort in_hand_wr\n  grimoire simulate arcomage --games 100000 --versus-cards my-changed-deck\n  grimoire simulate tactics --games 10000 --check-invariants"

@@ -174,7 +174,9 @@ def eval(
 
 class Simulation(dict):
     """The figures of ``grimoire simulate --format json``, as a dict, with
-    helpers for tables."""
+    helpers for tables. A rule set's declared metrics are under
+    ``"metrics"``, by name: ``figures["metrics"]["health-left"]["mean"]``,
+    its ``low``/``high``/``n``, ``seats`` and ``cards``."""
 
     def card_rows(self) -> List[Dict[str, Any]]:
         """One flat row per card (both seats together): every column of
@@ -198,7 +200,28 @@ class Simulation(dict):
             row["improvement_high"] = improvement["high"]
             row["improvement_significant"] = improvement["significant"]
             rows.append(row)
+        self._metric_columns(rows)
         return rows
+
+    def _metric_columns(self, rows: List[Dict[str, Any]]) -> None:
+        """Adds each declared metric's columns to ``rows`` (in card order),
+        named as the CSV names them: ``metric:NAME:in_hand`` and its
+        ``_low``/``_high``, the same for ``played`` and ``not_seen``, and
+        ``metric:NAME:improvement`` with its interval and significance; a
+        mean of no game, or a difference without two games a side, is None."""
+        for name, metric in self.get("metrics", {}).items():
+            for row, card in zip(rows, metric["cards"]):
+                prefix = f"metric:{name}:"
+                for part in ("in_hand", "played", "not_seen"):
+                    mean = card[part]
+                    empty = mean["n"] == 0
+                    row[prefix + part] = None if empty else mean["mean"]
+                    row[prefix + part + "_low"] = None if empty else mean["low"]
+                    row[prefix + part + "_high"] = None if empty else mean["high"]
+                known = card["in_hand"]["n"] >= 2 and card["not_seen"]["n"] >= 2
+                improvement = card["improvement"]
+                for key, field in (("", "value"), ("_low", "low"), ("_high", "high"), ("_significant", "significant")):
+                    row[prefix + "improvement" + key] = improvement[field] if known else None
 
     def to_pandas(self) -> "pandas.DataFrame":
         """The per-card table as a pandas DataFrame indexed by card (needs

@@ -206,3 +206,40 @@ def test_a_path_that_cannot_be_read_raises_with_the_clis_io_diagnostics(tmp_path
     assert done.returncode == 2
     assert e.value.diagnostics == json.loads(done.stdout)
     assert [d.get("kind") for d in e.value.diagnostics][-1] == "io" and len(e.value.diagnostics) == 2
+
+
+BOUT = str(ROOT / "tests/data/metrics/rules/bout.edn")
+
+
+def test_simulate_returns_the_declared_metrics_as_the_cli_prints_them():
+    ours = grimoire.simulate(BOUT, games=300, seed=4)
+    assert ours == cli_json("simulate", BOUT, "--games", "300", "--seed", "4", "--format", "json")
+    metrics = ours["metrics"]
+    assert list(metrics) == ["health-left", "damage-taken", "turns-taken", "turns", "cards-drawn"]
+    turns = metrics["turns"]
+    # Every seat counts every turn: the metric is the game's length.
+    assert turns["mean"] == pytest.approx(ours["mean_turns"])
+    assert turns["low"] < turns["mean"] < turns["high"] and turns["n"] == 300
+    assert [s["seat"] for s in turns["seats"]] == ["p1", "p2"]
+    haymaker = next(c for c in metrics["health-left"]["cards"] if c["card"] == "Haymaker")
+    assert haymaker["improvement"]["significant"] and haymaker["improvement"]["value"] > 0
+    # Shards carry the metrics' sums, and merge to the whole run's.
+    shards = [grimoire.simulate(BOUT, games=300, seed=4, shard=(k, 2)) for k in (2, 1)]
+    assert grimoire.merge(shards) == ours
+
+
+def test_card_rows_hold_the_metric_columns_of_the_csv():
+    figures = grimoire.simulate(BOUT, games=100, seed=2)
+    done = cli("simulate", BOUT, "--games", "100", "--seed", "2", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    table = list(csv.DictReader(io.StringIO(done.stdout)))
+    rows = {r["card"]: r for r in figures.card_rows()}
+    columns = [c for c in table[0] if c.startswith("metric:")]
+    assert "metric:health-left:improvement_significant" in columns
+    for line in table:
+        row = rows[line["card"]]
+        for column in columns:
+            if line[column] in ("", "true", "false"):
+                assert line[column] == ("" if row[column] is None else str(row[column]).lower()), column
+            else:
+                assert float(line[column]) == pytest.approx(row[column], abs=1e-4), column

@@ -259,17 +259,17 @@ fn trigger(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> O
     };
     for (key, value) in &pairs {
         match key {
-            TriggerKey::On => t.on = on(value, cx.diags)?,
-            TriggerKey::Where => t.filter = cx.boolean(value),
             TriggerKey::Effects => t.effects = cx.effect_list(value).unwrap_or_default(),
             TriggerKey::Text => t.text = text(value, cx.diags),
-            TriggerKey::Attribute => t.attribute = cx.attribute_name(value),
-            TriggerKey::Status => t.status = cx.trigger_status(value),
-            TriggerKey::Zone => t.zone = cx.zone_name(value),
             TriggerKey::OncePerTurn => {
                 t.once_per_turn =
                     super::fields::flag(value, "once-per-turn", cx.diags).unwrap_or(false)
             }
+            TriggerKey::On
+            | TriggerKey::Where
+            | TriggerKey::Attribute
+            | TriggerKey::Status
+            | TriggerKey::Zone => cx.event_key(&mut t, *key, value)?,
         }
     }
     for (missing, what) in [
@@ -287,47 +287,83 @@ fn trigger(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> O
             );
         }
     }
-    // Each filter key belongs to the sorts of event that have one.
-    let fits = |key: TriggerKey| match key {
-        TriggerKey::Attribute => matches!(t.on, On::Changed | On::Damaged | On::Healed),
-        TriggerKey::Status => matches!(t.on, On::StatusGained | On::StatusEnded),
-        TriggerKey::Zone => matches!(t.on, On::Enters | On::Leaves),
-        _ => true,
-    };
-    for (key, value) in &pairs {
-        if !fits(*key) {
-            cx.error(
-                Diagnostic::new(
-                    Code::KeyNotHere,
-                    value.span,
-                    format!("`:{}` does not narrow `:on :{}`", key.name(), t.on.name()),
-                )
-                .with_label("not for this event"),
-            );
-        }
-    }
-    if matches!(t.on, On::Damaged | On::Healed)
-        && t.attribute.is_none()
-        && form.has_key(TriggerKey::On.name())
-    {
-        cx.error(
-            Diagnostic::new(
-                Code::MissingKey,
-                form.span,
-                format!(
-                    "`:on :{}` needs the `:attribute` that goes down or up",
-                    t.on.name()
-                ),
-            )
-            .with_label("missing `:attribute`")
-            .with_help("`{:on :damaged :attribute :health …}`"),
-        );
-    }
+    cx.event_fits(form, &pairs, &t);
     t.own = t
         .filter
         .as_ref()
         .is_some_and(|f| names_own(f, scope.roles.len()));
     (diags.len() == before).then_some(t)
+}
+
+impl Checker<'_, '_> {
+    /// One of the keys that say which events a trigger (or a metric, which
+    /// counts events as a trigger waits for them) is about, read into `t`:
+    /// `:on`, `:where`, `:attribute`, `:status`, `:zone`. `None` when `:on`
+    /// names no sort of event: nothing else about the map can be judged.
+    pub(super) fn event_key(
+        &mut self,
+        t: &mut Trigger,
+        key: TriggerKey,
+        value: &Form<'_>,
+    ) -> Option<()> {
+        match key {
+            TriggerKey::On => t.on = on(value, self.diags)?,
+            TriggerKey::Where => t.filter = self.boolean(value),
+            TriggerKey::Attribute => t.attribute = self.attribute_name(value),
+            TriggerKey::Status => t.status = self.trigger_status(value),
+            TriggerKey::Zone => t.zone = self.zone_name(value),
+            TriggerKey::Effects | TriggerKey::Text | TriggerKey::OncePerTurn => {}
+        }
+        Some(())
+    }
+
+    /// The errors of an event's narrowing keys in `form` (its `pairs`), once
+    /// read into `t`: a key that does not narrow its sort of event, and
+    /// `:damaged`/`:healed` without the `:attribute` that goes down or up.
+    pub(super) fn event_fits(
+        &mut self,
+        form: &Form<'_>,
+        pairs: &[(TriggerKey, &Form<'_>)],
+        t: &Trigger,
+    ) {
+        let cx = self;
+        // Each filter key belongs to the sorts of event that have one.
+        let fits = |key: TriggerKey| match key {
+            TriggerKey::Attribute => matches!(t.on, On::Changed | On::Damaged | On::Healed),
+            TriggerKey::Status => matches!(t.on, On::StatusGained | On::StatusEnded),
+            TriggerKey::Zone => matches!(t.on, On::Enters | On::Leaves),
+            _ => true,
+        };
+        for (key, value) in pairs {
+            if !fits(*key) {
+                cx.error(
+                    Diagnostic::new(
+                        Code::KeyNotHere,
+                        value.span,
+                        format!("`:{}` does not narrow `:on :{}`", key.name(), t.on.name()),
+                    )
+                    .with_label("not for this event"),
+                );
+            }
+        }
+        if matches!(t.on, On::Damaged | On::Healed)
+            && t.attribute.is_none()
+            && form.has_key(TriggerKey::On.name())
+        {
+            cx.error(
+                Diagnostic::new(
+                    Code::MissingKey,
+                    form.span,
+                    format!(
+                        "`:on :{}` needs the `:attribute` that goes down or up",
+                        t.on.name()
+                    ),
+                )
+                .with_label("missing `:attribute`")
+                .with_help("`{:on :damaged :attribute :health …}`"),
+            );
+        }
+    }
 }
 
 /// `:on :dies`: one of [`On::ALL`].

@@ -1,6 +1,6 @@
 //! `grimoire simulate … --versus-cards B`: the same seeds played with two
 //! decks, and what changed ([`crate::sim::compare`]) — seat win rates, game
-//! length and each card's figures — shown with 95 % intervals for every
+//! length, the declared metrics and each card's figures — shown with 95 % intervals for every
 //! difference, marked where the interval leaves out 0. "Did making Dragon
 //! cost 22 instead of 25 change anything?" gets its answer on one screen.
 
@@ -14,7 +14,7 @@ use super::{Format, Output, to_json};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::sim::Figures;
-use crate::sim::compare::{CardComparison, Comparison};
+use crate::sim::compare::{CardComparison, Comparison, MeanPair, MetricChange};
 
 /// What the comparison is shown with besides its figures.
 pub(crate) struct Heading<'a> {
@@ -37,7 +37,7 @@ pub(crate) fn report(
     csv: bool,
 ) -> Output {
     let stdout = match format {
-        _ if csv => self::csv(&comparison.cards),
+        _ if csv => self::csv(&comparison.cards, &comparison.metrics),
         Format::Json => json_text(rules, heading, comparison),
         Format::Human => human(rules, heading, comparison),
     };
@@ -49,7 +49,7 @@ pub(crate) fn report(
 
 fn json_text(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) -> String {
     let length = &comparison.length;
-    to_json(&json!({
+    let mut value = json!({
         "rules": rules.name,
         "games": heading.games,
         "seed": heading.seed,
@@ -70,7 +70,93 @@ fn json_text(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>
             "change": c.change.map(|d| json!({"value": d.value, "low": d.low, "high": d.high,
                                                "significant": d.significant()})),
         })).collect::<Vec<_>>(),
-    }))
+    });
+    if !comparison.metrics.is_empty() {
+        value["metrics"] = metrics_json(rules, comparison);
+    }
+    to_json(&value)
+}
+
+/// A mean with each deck and the change, as JSON: `{"values": [A, B],
+/// "n": [A, B], "change", "low", "high", "significant"}`.
+fn pair_json(p: &MeanPair) -> serde_json::Value {
+    let d = p.change;
+    json!({"values": [p.a.value, p.b.value], "n": [p.a.n, p.b.n], "change": d.value,
+           "low": d.low, "high": d.high, "significant": d.significant})
+}
+
+/// The metrics compared, by name: each overall, per seat and per card.
+fn metrics_json(rules: &RuleSet, comparison: &Comparison<'_>) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for m in &comparison.metrics {
+        let mut entry = pair_json(&m.overall);
+        entry["seats"] = m
+            .seats
+            .iter()
+            .zip(&rules.seats)
+            .map(|(p, seat)| {
+                let mut v = json!({"seat": seat});
+                if let (Some(v), serde_json::Value::Object(p)) = (v.as_object_mut(), pair_json(p)) {
+                    v.extend(p);
+                }
+                v
+            })
+            .collect();
+        entry["cards"] = comparison
+            .cards
+            .iter()
+            .zip(&m.cards)
+            .map(|(c, p)| {
+                let mut v = json!({"card": c.name});
+                if let (Some(v), Some(serde_json::Value::Object(p))) =
+                    (v.as_object_mut(), p.as_ref().map(pair_json))
+                {
+                    v.extend(p);
+                }
+                v
+            })
+            .collect();
+        map.insert(m.name.clone(), entry);
+    }
+    serde_json::Value::Object(map)
+}
+
+/// A change of a mean, "+0.22 (+0.10,+0.34)*"; "-" without two games a side.
+fn mean_change(p: &MeanPair) -> String {
+    if p.a.n < 2 || p.b.n < 2 {
+        return "-".to_string();
+    }
+    let d = p.change;
+    format!(
+        "{:+.2} ({:+.2},{:+.2}){}",
+        d.value,
+        d.low,
+        d.high,
+        if d.significant { "*" } else { "" }
+    )
+}
+
+/// The metrics' means with each deck and the change, after the length.
+fn metrics_block(out: &mut String, metrics: &[MetricChange]) {
+    if metrics.is_empty() {
+        return;
+    }
+    let width = name_width(metrics.iter().map(|m| m.name.as_str())).max(6);
+    let _ = writeln!(
+        out,
+        "\n{:<width$} {:>9} {:>9}  change (95%)",
+        "metric", "A", "B"
+    );
+    for m in metrics {
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>9.2} {:>9.2}  {}",
+            m.name,
+            m.overall.a.value,
+            m.overall.b.value,
+            mean_change(&m.overall)
+        );
+    }
 }
 
 fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) -> String {
@@ -108,6 +194,7 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
         length.high,
         if length.significant() { "*" } else { "" }
     );
+    metrics_block(&mut out, &comparison.metrics);
     let cards = &comparison.cards;
     let width = name_width(cards.iter().map(|c| c.name));
     let _ = writeln!(
@@ -140,6 +227,12 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
         out,
         "\nchanges are B minus A with 95% intervals (Newcombe for rates, Welch for length); * when the interval leaves out 0\n(one card in twenty that did not change may show * by chance: look at the size of the change too)"
     );
+    if !comparison.metrics.is_empty() {
+        let _ = writeln!(
+            out,
+            "metrics: the mean of each game's seats, B minus A with Welch's interval (Student's t below 30 games); per card in the JSON and CSV"
+        );
+    }
     out
 }
 
@@ -184,13 +277,27 @@ pub(crate) fn page<'a>(
     }
 }
 
-fn csv(cards: &[CardComparison<'_>]) -> String {
+fn csv(cards: &[CardComparison<'_>], metrics: &[MetricChange]) -> String {
     let mut out = String::from(
-        "card,in_hand_wr_a,in_hand_wr_b,change,change_low,change_high,change_significant,improvement_a,improvement_b\n",
+        "card,in_hand_wr_a,in_hand_wr_b,change,change_low,change_high,change_significant,improvement_a,improvement_b",
     );
+    for m in metrics {
+        let name = format!("metric:{}", m.name);
+        for part in [
+            "in_hand_a",
+            "in_hand_b",
+            "change",
+            "change_low",
+            "change_high",
+            "change_significant",
+        ] {
+            let _ = write!(out, ",{name}:{part}");
+        }
+    }
+    out.push('\n');
     let num = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
-    for c in cards {
-        let _ = writeln!(
+    for (row, c) in cards.iter().enumerate() {
+        let _ = write!(
             out,
             "{},{},{},{},{},{},{},{},{}",
             csv_cell(c.name),
@@ -204,6 +311,31 @@ fn csv(cards: &[CardComparison<'_>]) -> String {
             num(c.a.map(|f| f.improvement.value)),
             num(c.b.map(|f| f.improvement.value)),
         );
+        // Each metric: the card's in-hand mean with each deck, and the change.
+        for m in metrics {
+            match m.cards.get(row).copied().flatten() {
+                Some(p) if p.a.n >= 2 && p.b.n >= 2 => {
+                    let d = p.change;
+                    let _ = write!(
+                        out,
+                        ",{:.4},{:.4},{:.4},{:.4},{:.4},{}",
+                        p.a.value, p.b.value, d.value, d.low, d.high, d.significant
+                    );
+                }
+                Some(p) => {
+                    let mean = |m: crate::sim::metrics::Mean| {
+                        if m.n == 0 {
+                            String::new()
+                        } else {
+                            format!("{:.4}", m.value)
+                        }
+                    };
+                    let _ = write!(out, ",{},{},,,,", mean(p.a), mean(p.b));
+                }
+                None => out.push_str(",,,,,,"),
+            }
+        }
+        out.push('\n');
     }
     out
 }

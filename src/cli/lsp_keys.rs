@@ -1,7 +1,8 @@
 //! The keys of the map under an editor's cursor, for the language server's
 //! completion and hover: a card's own keys, and those of the maps a card
 //! nests (a trigger, a target, an ability, a reaction, an aura, a
-//! condition's case), found from the keys that lead to the cursor.
+//! condition's case), and a rule set's metrics and their events, found from
+//! the keys that lead to the cursor.
 
 use crate::check::keys::Keys;
 
@@ -44,7 +45,14 @@ pub fn context(text: &str, at: usize) -> Option<(KeySet, bool)> {
         return None;
     }
     let key = f.key.as_deref();
+    // A rule set's metric's event map: `:metrics {:name {:count {…}}}`.
+    let in_metric =
+        frames.len() >= 2 && frames[frames.len() - 2].parent.as_deref() == Some("metrics");
     let set = match (key, f.parent.as_deref()) {
+        (Some("count" | "sum"), _) if in_metric => {
+            set::<crate::check::rules::keys::MetricEventKey>("a metric's events")
+        }
+        (Some(_), Some("metrics")) => set::<crate::check::rules::keys::MetricKey>("a metric"),
         (None, _) if frames.len() == 2 && f.first.as_deref() == Some("card") => {
             set::<crate::check::DefKey>("a card")
         }
@@ -144,5 +152,41 @@ fn read_form(frames: &mut [Frame], keyword: Option<String>) {
             top.first.clone_from(&keyword);
         }
         top.last = keyword;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key set and whether a key is due at the `|` of `text`.
+    fn at(text: &str) -> Option<(&'static str, Vec<&'static str>, bool)> {
+        let i = text.find('|')?;
+        let text = text.replace('|', "");
+        context(&text, i).map(|(set, key)| (set.what, set.keys.iter().map(|k| k.0).collect(), key))
+    }
+
+    #[test]
+    fn a_metric_and_its_events_have_their_keys() {
+        let (what, keys, key) = at("{:rules :x :metrics {:hp {:doc \"…\" |}}}").unwrap();
+        assert_eq!((what, key), ("a metric", true));
+        assert_eq!(keys, ["doc", "value", "count", "sum"]);
+        let (what, keys, _) = at("{:metrics {:taken {:sum {:on :damaged |}}}}").unwrap();
+        assert_eq!(what, "a metric's events");
+        assert!(
+            keys.contains(&"amount") && keys.contains(&"where"),
+            "{keys:?}"
+        );
+        // A `:count` map elsewhere is not a metric's.
+        assert!(
+            at("{:card \"X\" :effects [{:discard {:count |}}]}")
+                .is_none_or(|(w, ..)| w != "a metric's events")
+        );
+        let hover = describe("{:metrics {:hp {:value [:you :health]}}}", 18, "value").unwrap();
+        assert!(
+            hover.starts_with("key `:value` of a metric: ")
+                && hover.contains("an integer read at the game's end"),
+            "{hover}"
+        );
     }
 }

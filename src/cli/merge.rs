@@ -220,6 +220,20 @@ fn merged_unclipped(
             missing.join(", ")
         )));
     }
+    // Every shard sums the same metrics over the same seats and cards: a
+    // forged one could otherwise lend the others' shape its missing sums.
+    let shape = |t: &Tally| -> Vec<(usize, usize)> {
+        t.metrics
+            .iter()
+            .map(|m| (m.seats.len(), m.cards.len()))
+            .collect()
+    };
+    let first_shape = shape(&first.raw);
+    if let Some((path, _)) = shards.iter().find(|(_, s)| shape(&s.raw) != first_shape) {
+        return Err(Output::failure(format!(
+            "{path}: its sums do not fit the metrics of {first_path}: play the shards again"
+        )));
+    }
     let mut shards = shards.into_iter().map(|(_, s)| s.raw);
     let Some(first) = shards.next() else {
         return Err(Output::usage("no shards to merge"));
@@ -240,6 +254,18 @@ fn merged_unclipped(
         return Err(Output::failure(format!(
             "the rule set or deck ({}) changed since the shards were played: play them again",
             run.rules
+        )));
+    }
+    if !metric_sums_fit(
+        &tally,
+        rules.metrics.len(),
+        rules.seats.len(),
+        deck.cards.len(),
+    ) {
+        return Err(Output::failure(format!(
+            "the shards' sums do not fit the metrics of {} ({} declared): play them again",
+            run.rules,
+            rules.metrics.len()
         )));
     }
     let policies: Vec<&str> = run.ai.iter().map(String::as_str).collect();
@@ -287,4 +313,14 @@ fn merged_unclipped(
         json,
         page,
     })
+}
+
+/// Whether `tally` holds sums of `metrics` metrics for `seats` seats and
+/// `cards` cards: a shard is anyone's text, and the figures index them.
+fn metric_sums_fit(tally: &Tally, metrics: usize, seats: usize, cards: usize) -> bool {
+    tally.metrics.len() == metrics
+        && tally
+            .metrics
+            .iter()
+            .all(|m| m.seats.len() == seats && m.cards.len() == seats * cards)
 }

@@ -7,7 +7,8 @@
 //!
 //! A page is its header (what was played, by which computer players, and a
 //! warning when one played at random), then its sections in order, each an
-//! `<section>` made by a function of its own: a new figure is a new section.
+//! `<section>` made by a function of its own: a new figure is a new section
+//! (the declared metrics' is [`metrics_section`]).
 
 use std::fmt::Write as _;
 
@@ -15,6 +16,8 @@ use super::charts::{self, BLUE, Bar, BarShape, IntervalShape, ORANGE, RED, esc};
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
 use crate::sim::compare::{CardComparison, Comparison};
+use crate::sim::metrics::Mean;
+use crate::sim::report::MetricFigures;
 use crate::sim::{Counts, Figures, Rate};
 
 /// What the page of one deck's run shows.
@@ -36,6 +39,8 @@ pub struct Page<'a> {
     pub lengths: &'a [u64],
     /// Each card, with its counts and figures, in the order to show.
     pub cards: Vec<(&'a Card, Counts, Figures)>,
+    /// The rule set's declared metrics (none: no section).
+    pub metrics: &'a [MetricFigures],
 }
 
 /// What the page of two decks played on the same seeds shows.
@@ -61,6 +66,7 @@ pub fn html(page: &Page<'_>) -> String {
     out.push_str(&seats_section(&page.seats, &page.losses));
     out.push_str(&lengths_section(page.lengths));
     out.push_str("</div>\n");
+    out.push_str(&metrics_section(page.metrics));
     if !page.cards.is_empty() {
         out.push_str("<div class=\"charts\">\n");
         out.push_str(&improvement_section(&page.cards));
@@ -84,6 +90,7 @@ pub fn versus_html(page: &VersusPage<'_>) -> String {
     out.push_str(&versus_seats_section(page));
     out.push_str(&versus_change_section(page.comparison));
     out.push_str("</div>\n");
+    out.push_str(&versus_metrics_section(page.comparison));
     out.push_str(&versus_cards_section(page));
     out.push_str(&foot());
     out
@@ -600,4 +607,134 @@ fn versus_cards_section(page: &VersusPage<'_>) -> String {
     }
     t.push_str("</tbody>\n</table>\n<p>Changes are B minus A with 95% intervals; * where the interval leaves out 0. Click a column's header to sort by it, again to reverse.</p>\n</section>\n");
     t
+}
+
+/// The declared metrics: each one's mean over the games and each seat's,
+/// then, per metric, each card's means and improvement when drawn.
+/// Nothing for a rule set without metrics.
+fn metrics_section(metrics: &[MetricFigures]) -> String {
+    let Some(first) = metrics.first() else {
+        return String::new();
+    };
+    let cell = |m: &Mean| {
+        if m.n == 0 {
+            "–".to_string()
+        } else {
+            format!("{:.2} ({:.2}, {:.2})", m.value, m.low, m.high)
+        }
+    };
+    let mut out = String::from(
+        "<section id=\"metrics\">\n<h2>Metrics</h2>\n<p>Each declared metric's mean with its 95% interval (Student's t below 30 games): over the games (each game's value the mean of its seats'), and each seat's.</p>\n<table>\n<tr><th>metric</th><th>all seats</th>",
+    );
+    for (seat, _) in &first.seats {
+        let _ = write!(out, "<th>{}</th>", esc(seat));
+    }
+    out.push_str("</tr>\n");
+    for m in metrics {
+        let _ = write!(
+            out,
+            "<tr><td title=\"{}\">{}</td><td>{}</td>",
+            esc(&m.doc),
+            esc(&m.name),
+            cell(&m.overall)
+        );
+        for (_, mean) in &m.seats {
+            let _ = write!(out, "<td>{}</td>", cell(mean));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    for m in metrics.iter().filter(|m| !m.cards.is_empty()) {
+        let _ = write!(
+            out,
+            "<h3>{} by card</h3>\n<p>The holder's mean in games the card was in hand, played, and not seen; improvement = in-hand minus not-seen mean (Welch), * when its interval leaves out 0.</p>\n<table class=\"sortable\">\n<thead><tr>{}",
+            esc(&m.name),
+            header(&format!("metric:{}:card", m.name), false, "card")
+        );
+        for (part, shown) in [
+            ("in_hand", "in hand"),
+            ("played", "played"),
+            ("not_seen", "not seen"),
+            ("improvement", "improvement"),
+        ] {
+            out.push_str(&header(&format!("metric:{}:{part}", m.name), true, shown));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for (card, c) in &m.cards {
+            let d = c.improvement;
+            let improvement = if c.in_hand.n < 2 || c.not_seen.n < 2 {
+                "–".to_string()
+            } else {
+                format!(
+                    "{:+.2} ({:+.2}, {:+.2}){}",
+                    d.value,
+                    d.low,
+                    d.high,
+                    if d.significant { "*" } else { "" }
+                )
+            };
+            // The sort keys: a mean of no game, a difference of too few, sort last.
+            let key = |m: &Mean| {
+                if m.n == 0 {
+                    String::new()
+                } else {
+                    format!("{:.6}", m.value)
+                }
+            };
+            let d_key = if improvement == "–" {
+                String::new()
+            } else {
+                format!("{:.6}", d.value)
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td data-v=\"{d_key}\">{improvement}</td></tr>",
+                esc(card),
+                key(&c.in_hand),
+                cell(&c.in_hand),
+                key(&c.played),
+                cell(&c.played),
+                key(&c.not_seen),
+                cell(&c.not_seen)
+            );
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The declared metrics compared: each one's mean over the games with deck
+/// A and B, and B − A with Welch's interval. Nothing without metrics.
+fn versus_metrics_section(comparison: &Comparison<'_>) -> String {
+    if comparison.metrics.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section id=\"metrics\">\n<h2>Metrics</h2>\n<p>Each declared metric's mean over the games (each game's value the mean of its seats'), with deck A and deck B; the change is B minus A with its 95% interval (Welch), * when it leaves out 0.</p>\n<table>\n<tr><th>metric</th><th>A</th><th>B</th><th>change</th></tr>\n",
+    );
+    for m in &comparison.metrics {
+        let p = &m.overall;
+        let d = p.change;
+        let change = if p.a.n < 2 || p.b.n < 2 {
+            "–".to_string()
+        } else {
+            format!(
+                "{:+.2} ({:+.2}, {:+.2}){}",
+                d.value,
+                d.low,
+                d.high,
+                if d.significant { "*" } else { "" }
+            )
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{change}</td></tr>",
+            esc(&m.name),
+            p.a.value,
+            p.b.value
+        );
+    }
+    out.push_str("</table>\n</section>\n");
+    out
 }

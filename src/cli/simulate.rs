@@ -22,6 +22,7 @@ use crate::engine::ai::Policy;
 use crate::engine::{Game, Log};
 use crate::files::CardChange;
 use crate::sim::compare::{Comparison, Side};
+use crate::sim::metrics::{CardMetric, Mean};
 use crate::sim::report::{DEFAULT_SORT, rate};
 use crate::sim::{
     Played, Rate, RunFigures, Shard, Tally, fingerprint, run_all, run_range, sort_columns,
@@ -59,7 +60,8 @@ pub struct SimArgs {
     /// CSV instead of `format`: the per-card table's rows and columns.
     #[arg(skip)]
     pub csv: bool,
-    /// The per-card column to sort by, highest first (default improvement; `card` by name, `deck` in deck order); every format.
+    /// The per-card column to sort by, highest first (default improvement; `card` by name, `deck` in deck order;
+    /// a metric's name, by its improvement when drawn); every format.
     #[arg(long)]
     pub sort: Option<String>,
     /// A second deck (files or folders) to play the same seeds with: report what changed, with intervals.
@@ -159,6 +161,7 @@ pub(super) fn load_run(args: &SimArgs) -> Result<(RuleSet, crate::files::Deck), 
 pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
     check_args(args)?;
     let (rules, deck) = load_run(args)?;
+    check_sort(args.sort(), &rules)?;
     super::check_policies(&args.ai, &rules)?;
     // A shared deck that cannot fill every hand leaves the last seats with
     // few cards or none, passing all game. (A per-seat deck deals each seat
@@ -230,6 +233,24 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, 
     Ok((pool, note))
 }
 
+/// `--sort`: a per-card column, or one of the rule set's metrics.
+fn check_sort(sort: &str, rules: &RuleSet) -> Result<(), Output> {
+    let columns = sort_columns();
+    if columns.contains(&sort) || crate::sim::report::metric_sort(rules, sort).is_some() {
+        return Ok(());
+    }
+    let metrics = if rules.metrics.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = rules.metrics.iter().map(|m| m.name.as_str()).collect();
+        format!("; the metrics are {}", names.join(", "))
+    };
+    Err(Output::usage(format!(
+        "--sort {sort}: not a column; the columns are {}{metrics}",
+        columns.join(", ")
+    )))
+}
+
 /// The most games one run may ask for: a billion, hours on a few cores and
 /// intervals far narrower than any card's effect; past it is a slip of the
 /// keyboard (`--games 18446744073709551615` would run for centuries).
@@ -253,14 +274,7 @@ fn check_args(args: &SimArgs) -> Result<(), Output> {
             "--threads 0: give 1 or more, or leave it out to use every core".to_string(),
         ));
     }
-    let columns = sort_columns();
-    let sort = args.sort();
-    if !columns.contains(&sort) {
-        return Err(Output::usage(format!(
-            "--sort {sort}: not a column; the columns are {}",
-            columns.join(", ")
-        )));
-    }
+    // A sort that is no column may name a metric: checked once the rule set is loaded.
     // What a comparison does not do, said before any game is played.
     if !args.versus.is_empty() {
         for (given, what) in [
@@ -359,7 +373,7 @@ pub fn simulate(args: &SimArgs) -> Output {
             policies: &prepared.policies,
             decks: [&prepared.deck_shown, versus_shown],
         };
-        let comparison = Comparison::new(rules.seats.len(), &a, &b);
+        let comparison = Comparison::new(rules.seats.len(), &a, &b).with_metrics(rules, &a, &b);
         let mut out = super::compare::report(rules, &heading, &comparison, args.format, args.csv);
         if let Some(path) = &args.report {
             let page = super::compare::page(rules, &heading, [deck, versus_deck], &comparison);
@@ -453,6 +467,7 @@ pub(super) fn page<'a>(
             .iter()
             .map(|c| (&run.deck[c.index], c.counts, c.figures))
             .collect(),
+        metrics: &figures.metrics,
     }
 }
 
@@ -646,6 +661,7 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
         );
     }
     let _ = writeln!(out, "\nmean length: {:.1} turns", figures.mean_turns);
+    metrics_block(&mut out, figures);
     // A rule set without cards has no card table to show.
     if figures.cards.is_empty() {
         return out;
@@ -694,16 +710,133 @@ fn render(deck_shown: &str, args: &SimArgs, figures: &RunFigures) -> String {
         out,
         "\nrates with 95% intervals; improvement = in-hand minus not-seen win rate, * when its interval leaves out 0 (see `grimoire simulate --help`)"
     );
+    metric_card_tables(&mut out, figures);
     out
+}
+
+/// A mean with its interval, "2.41 (2.21,2.61)"; "-" of no value.
+fn mean_cell(m: &Mean) -> String {
+    if m.n == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.2} ({:.2},{:.2})", m.value, m.low, m.high)
+    }
+}
+
+/// A card's improvement on a metric, "+2.31 (+2.01,+2.61)*"; "-" without
+/// two games on each side.
+fn improvement_cell(c: &CardMetric) -> String {
+    if c.in_hand.n < 2 || c.not_seen.n < 2 {
+        return "-".to_string();
+    }
+    let d = c.improvement;
+    format!(
+        "{:+.2} ({:+.2},{:+.2}){}",
+        d.value,
+        d.low,
+        d.high,
+        if d.significant { "*" } else { "" }
+    )
+}
+
+/// The declared metrics after the win figures: each one's mean over the
+/// games and each seat's, with intervals. Nothing for a rule set without.
+fn metrics_block(out: &mut String, figures: &RunFigures) {
+    if figures.metrics.is_empty() {
+        return;
+    }
+    let width = name_width(figures.metrics.iter().map(|m| m.name.as_str())).max(6);
+    let mut rows: Vec<Vec<String>> = vec![
+        std::iter::once("all seats".to_string())
+            .chain(figures.seats.iter().map(|s| s.seat.clone()))
+            .collect(),
+    ];
+    for m in &figures.metrics {
+        rows.push(
+            std::iter::once(mean_cell(&m.overall))
+                .chain(m.seats.iter().map(|(_, mean)| mean_cell(mean)))
+                .collect(),
+        );
+    }
+    let cells = rows[0].len();
+    let widths: Vec<usize> = (0..cells)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let names = std::iter::once("metric").chain(figures.metrics.iter().map(|m| m.name.as_str()));
+    let _ = writeln!(out);
+    for (name, row) in names.zip(&rows) {
+        let mut line = format!("{name:<width$}");
+        for (cell, w) in row.iter().zip(&widths) {
+            let _ = write!(line, "  {cell:<w$}");
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// One per-card table for each metric, its rows in the card table's order:
+/// the holder's mean in games the card was in hand, played, not seen, and
+/// the improvement when drawn.
+fn metric_card_tables(out: &mut String, figures: &RunFigures) {
+    if figures.metrics.is_empty() {
+        return;
+    }
+    for m in &figures.metrics {
+        let width = name_width(
+            figures
+                .cards
+                .iter()
+                .map(|c| c.card.as_str())
+                .chain([m.name.as_str()]),
+        );
+        let rows: Vec<[String; 4]> = m
+            .cards
+            .iter()
+            .map(|(_, c)| {
+                [
+                    mean_cell(&c.in_hand),
+                    mean_cell(&c.played),
+                    mean_cell(&c.not_seen),
+                    improvement_cell(c),
+                ]
+            })
+            .collect();
+        let head = ["in hand", "played", "not seen", "improvement"];
+        let widths: Vec<usize> = (0..4)
+            .map(|i| {
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([head[i].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |name: &str, cells: [&str; 4]| {
+            let mut line = format!("{name:<width$}");
+            for (cell, w) in cells.iter().zip(&widths) {
+                let _ = write!(line, "  {cell:<w$}");
+            }
+            line.trim_end().to_string()
+        };
+        let _ = writeln!(out, "\n{}", line(&m.name, head));
+        for ((card, _), r) in m.cards.iter().zip(&rows) {
+            let _ = writeln!(out, "{}", line(card, [&r[0], &r[1], &r[2], &r[3]]));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nmetrics: the holder's mean with its 95% interval (Student's t below 30 games); improvement = in-hand minus not-seen mean (Welch), * when its interval leaves out 0"
+    );
 }
 
 /// The per-card table as CSV, the same rows and columns as the human table,
 /// each rate with its interval's ends.
 fn report_csv(figures: &RunFigures) -> String {
     let mut out = String::from(
-        "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn\n",
+        "card,in_hand,played,played_games,not_seen_games,discarded,play_rate,in_hand_wr,in_hand_wr_low,in_hand_wr_high,played_wr,played_wr_low,played_wr_high,not_seen_wr,not_seen_wr_low,not_seen_wr_high,improvement,improvement_low,improvement_high,improvement_significant,mean_turn",
     );
-    for c in &figures.cards {
+    out.push_str(&metric_csv_head(figures));
+    out.push('\n');
+    for (row, c) in figures.cards.iter().enumerate() {
         let (counts, f) = (&c.counts, &c.figures);
         // A rate out of nothing is left empty, not written as 0.
         let r = |r: Rate| {
@@ -735,7 +868,7 @@ fn report_csv(figures: &RunFigures) -> String {
         } else {
             format!("{:.2}", f.mean_turn)
         };
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{},{},{},{},{},{},{play_rate},{},{},{},{improvement},{mean_turn}",
             csv_cell(&c.card),
@@ -748,8 +881,55 @@ fn report_csv(figures: &RunFigures) -> String {
             r(f.played),
             r(f.not_seen),
         );
+        let _ = writeln!(out, "{}", metric_csv_cells(figures, row));
     }
     out
+}
+
+/// The per-card CSV's columns for the declared metrics, each starting with
+/// a comma: for each metric, `metric:NAME:in_hand`, `:played` and
+/// `:not_seen` with their intervals' ends, and `:improvement` with its
+/// interval and whether it is significant.
+fn metric_csv_head(figures: &RunFigures) -> String {
+    let mut head = String::new();
+    for m in &figures.metrics {
+        let name = format!("metric:{}", m.name);
+        for part in ["in_hand", "played", "not_seen", "improvement"] {
+            let _ = write!(head, ",{name}:{part},{name}:{part}_low,{name}:{part}_high");
+        }
+        let _ = write!(head, ",{name}:improvement_significant");
+    }
+    head
+}
+
+/// The metric cells of card row `row` of the CSV, as [`metric_csv_head`]
+/// names them; a mean of no game, and a difference without two games on
+/// each side, left empty.
+fn metric_csv_cells(figures: &RunFigures, row: usize) -> String {
+    let mut cells = String::new();
+    for m in &figures.metrics {
+        let Some((_, c)) = m.cards.get(row) else {
+            continue;
+        };
+        for mean in [c.in_hand, c.played, c.not_seen] {
+            if mean.n == 0 {
+                cells.push_str(",,,");
+            } else {
+                let _ = write!(cells, ",{:.4},{:.4},{:.4}", mean.value, mean.low, mean.high);
+            }
+        }
+        let d = c.improvement;
+        if c.in_hand.n < 2 || c.not_seen.n < 2 {
+            cells.push_str(",,,,");
+        } else {
+            let _ = write!(
+                cells,
+                ",{:.4},{:.4},{:.4},{}",
+                d.value, d.low, d.high, d.significant
+            );
+        }
+    }
+    cells
 }
 
 fn progress_bar(done: &AtomicU64, finished: &AtomicBool, total: u64) {

@@ -399,6 +399,10 @@ impl Game<'_> {
     /// not; and once `act` grew, only when forced (+1.8 % on Arcomage).
     #[inline(always)]
     fn note_events(&mut self, by: &impl Fn(Cause) -> By) {
+        // Only a game whose metrics count events: one test on every other's path.
+        if self.meter.is_some() {
+            self.meter_batch();
+        }
         let width = self.rules.attributes.len();
         for e in &self.events {
             match e.what {

@@ -30,6 +30,7 @@ mod act;
 mod action;
 mod aims;
 mod events;
+mod metrics;
 mod moments;
 mod queue;
 mod react;
@@ -242,6 +243,8 @@ pub struct Game<'r> {
     log: Option<Vec<GameEvent>>,
     /// The cards' triggers waiting and running, for a game whose cards have some.
     triggers: Option<Box<triggers::Triggers>>,
+    /// The totals of the metrics that count events, for a game whose rule set has some.
+    meter: Option<Box<metrics::Meter>>,
     /// Whether some card has targets, play conditions or a forced play.
     aims: bool,
     /// The reaction windows open, for a game (with `:zones`) whose deck has reactions.
@@ -381,6 +384,7 @@ impl<'r> Game<'r> {
             order_keys: Vec::new(),
             log: (log == Log::Keep).then(Vec::new),
             triggers: triggers::Triggers::new(rules, cards),
+            meter: metrics::Meter::new(rules, seats),
             aims: cards
                 .iter()
                 .any(|c| c.aims != crate::check::defs::Aims::default()),
@@ -432,6 +436,9 @@ impl<'r> Game<'r> {
         self.free_timed.clear();
         if let Some(log) = &mut self.log {
             log.clear();
+        }
+        if let Some(meter) = self.meter.as_deref_mut() {
+            meter.clear();
         }
         if let Some(t) = &mut self.intents {
             t.clear();

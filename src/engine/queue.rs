@@ -385,7 +385,7 @@ impl Game<'_> {
             return true;
         }
         self.run_moment(Moment::TurnStart, seat);
-        if self.triggers.is_some() {
+        if self.triggers.is_some() || self.meter.is_some() {
             use super::triggers::{Happened, On};
             self.happened(Happened::about(On::TurnStart, seat, Some(seat)));
         }
@@ -405,7 +405,7 @@ impl Game<'_> {
                 return;
             }
             self.run_moment(Moment::TurnEnd, self.current);
-            if self.triggers.is_some() {
+            if self.triggers.is_some() || self.meter.is_some() {
                 use super::triggers::{Happened, On};
                 let seat = self.current;
                 self.happened(Happened::about(On::TurnEnd, seat, Some(seat)));

@@ -85,6 +85,11 @@ impl Happened {
 }
 
 impl Triggers {
+    /// The entity whose effects run now, as `:source` names it, if one does.
+    pub(super) fn current_source(&self) -> Option<EntityId> {
+        self.source
+    }
+
     /// What a game of `cards` keeps, if any card has a trigger.
     pub(super) fn new(
         rules: &crate::check::rules::RuleSet,
@@ -120,8 +125,8 @@ impl Triggers {
     }
 }
 
-/// Whether trigger `t` waits for `h`'s sort and detail.
-fn fits(t: &Trigger, h: &Happened) -> bool {
+/// Whether trigger `t` waits for `h`'s sort and detail (a metric's events too).
+pub(super) fn fits(t: &Trigger, h: &Happened) -> bool {
     if t.on != h.on {
         return false;
     }
@@ -143,21 +148,34 @@ impl<'r> Game<'r> {
         let Some(tr) = self.triggers.as_deref() else {
             return;
         };
-        let (Some(set), Some(table)) = (self.rules.zones.as_ref(), self.state.cards.as_deref())
-        else {
+        if self.rules.zones.is_none() || self.state.cards.is_none() {
             return;
-        };
-        let waited = tr.waited;
+        }
         let mut seen: Vec<Happened> = Vec::new();
+        self.happenings(tr.waited, &mut seen);
+        for h in seen {
+            self.match_one(h);
+        }
+    }
+
+    /// The events of the batch in `self.events` as triggers and metrics see
+    /// them, those of the sorts in `waited` (bit `On as u32`), pushed to
+    /// `seen`. Without a card table (a game without `:zones`, which only
+    /// metrics watch) no card moves, and nothing has a holder or a place.
+    pub(super) fn happenings(&self, waited: u32, seen: &mut Vec<Happened>) {
         let mut push = |h: Happened| {
             if waited & (1 << h.on as u32) != 0 {
                 seen.push(h);
             }
         };
-        let holder = |pile: usize| table.owner_of(set, pile);
+        let table = self.state.cards.as_deref();
+        let cards = self.rules.zones.as_ref().zip(table);
+        let holder = |pile: usize| cards.and_then(|(set, table)| table.owner_of(set, pile));
         for e in &self.events {
-            let place = table.position(e.entity).map_or(0, |p| p as i64);
-            let held = table.pile_of(e.entity).and_then(holder);
+            let place = table
+                .and_then(|t| t.position(e.entity))
+                .map_or(0, |p| p as i64);
+            let held = table.and_then(|t| t.pile_of(e.entity)).and_then(holder);
             match e.what {
                 What::Attr(attr) => {
                     let amount = e.after - e.before;
@@ -202,6 +220,9 @@ impl<'r> Game<'r> {
                     holder: None,
                 }),
                 What::Moved(from, to) => {
+                    let Some((set, table)) = cards else {
+                        continue;
+                    };
                     let made = from == crate::eval::zones::MADE;
                     let (from, to) = (usize::from(from), usize::from(to));
                     let to_zone = table.zone_of(to);
@@ -247,9 +268,6 @@ impl<'r> Game<'r> {
                 | What::Shuffled(..)
                 | What::Shown(_) => {}
             }
-        }
-        for h in seen {
-            self.match_one(h);
         }
     }
 
@@ -367,26 +385,26 @@ impl<'r> Game<'r> {
         h: Happened,
         f: impl FnOnce(&crate::check::rules::RuleSet, &mut crate::eval::State, &[EntityId]) -> R,
     ) -> R {
+        use crate::check::ast::EventField;
         let saved = self.state.cards.as_deref_mut().map(|t| {
-            let was = (
-                t.this_card(),
-                t.event_number(crate::check::ast::EventField::Amount),
-                t.event_number(crate::check::ast::EventField::Position),
-            );
+            let was = t.this_card();
             t.set_this_card(bearer);
-            t.set_event(h.amount, h.position);
             was
         });
+        let numbers = (
+            self.state.event_number(EventField::Amount),
+            self.state.event_number(EventField::Position),
+        );
+        self.state.set_event(h.amount, h.position);
         let n = self.role_count;
         let s = controller.index().min(self.seats.saturating_sub(1));
         let mut roles: Vec<EntityId> = self.roles[s * n..][..n].to_vec();
         roles.extend([subject, source]);
         let out = f(self.rules, &mut self.state, &roles);
-        if let (Some(t), Some((card, amount, position))) = (self.state.cards.as_deref_mut(), saved)
-        {
+        if let (Some(t), Some(card)) = (self.state.cards.as_deref_mut(), saved) {
             t.set_this_card(card);
-            t.set_event(amount, position);
         }
+        self.state.set_event(numbers.0, numbers.1);
         out
     }
 
@@ -636,8 +654,11 @@ impl<'r> Game<'r> {
     }
 
     /// Says that `h` happened outside the evaluator (a card played, a turn
-    /// started), and runs what it triggers.
+    /// started): metrics measure it, and what it triggers runs.
     pub(super) fn happened(&mut self, h: Happened) {
+        if self.meter.is_some() {
+            self.meter_one(h);
+        }
         if self.triggers.is_some() {
             self.match_one(h);
             self.resolve_triggers();
@@ -646,6 +667,13 @@ impl<'r> Game<'r> {
 
     /// Sets the entity whose effects run from now, for `:source`; returns the one before.
     pub(super) fn set_trigger_source(&mut self, source: Option<EntityId>) -> Option<EntityId> {
+        // A game that keeps no triggers keeps it for its metrics.
+        if let Some(meter) = self.meter.as_deref_mut() {
+            let was = std::mem::replace(&mut meter.source, source);
+            if self.triggers.is_none() {
+                return was;
+            }
+        }
         match self.triggers.as_deref_mut() {
             Some(tr) => std::mem::replace(&mut tr.source, source),
             None => None,

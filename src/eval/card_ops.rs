@@ -39,11 +39,6 @@ pub(super) fn pile(zone: &ZoneRef, state: &mut State, frame: &Frame<'_>) -> Opti
 
 /// `:this-card`: the card whose effects run (the first seat where none is,
 /// so a reading never fails).
-/// A number of the event the trigger running now runs for (0 outside one).
-pub(super) fn event_number(state: &State, field: crate::check::ast::EventField) -> i64 {
-    state.cards.as_deref().map_or(0, |t| t.event_number(field))
-}
-
 pub(super) fn this_card(state: &State) -> EntityId {
     state
         .cards

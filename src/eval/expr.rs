@@ -209,7 +209,7 @@ pub(super) fn int(e: &Int, state: &mut State, frame: &Frame<'_>) -> i64 {
             .and_then(|o| column.get(o.index()))
             .copied()
             .unwrap_or(0),
-        Int::Event(field) => super::card_ops::event_number(state, *field),
+        Int::Event(field) => state.event_number(*field),
     }
 }
 

@@ -217,6 +217,11 @@ pub struct State {
     /// (Arcomage: its cards are the engine's, and copying a state stays cheap).
     #[serde(skip)]
     pub cards: Option<Box<super::zones::CardTable>>,
+    /// The numbers of the event a trigger or a metric is read for now:
+    /// `[event :amount]`, `[event :position]` (0 outside one). Kept here,
+    /// not with the cards: a metric reads them in a game without `:zones`.
+    #[serde(skip)]
+    event: [i64; 2],
 }
 
 fn full_tank() -> u64 {
@@ -280,6 +285,7 @@ impl Clone for State {
             exhausted: self.exhausted,
             stopped_at: self.stopped_at,
             cards: self.cards.clone(),
+            event: self.event,
         }
     }
 
@@ -303,6 +309,7 @@ impl Clone for State {
         self.max_instances = source.max_instances;
         self.exhausted = source.exhausted;
         self.stopped_at = source.stopped_at;
+        self.event = source.event;
         if self.cards.is_some() || source.cards.is_some() {
             self.clone_cards(source);
         }
@@ -352,6 +359,7 @@ impl State {
             exhausted: None,
             stopped_at: Place::default(),
             cards: None,
+            event: [0; 2],
         };
         for _ in 0..entities {
             state.add(rules, KindId::FIRST);
@@ -453,9 +461,34 @@ impl State {
         self.fuel = self.tank;
         self.exhausted = None;
         self.stopped_at = Place::default();
+        self.event = [0; 2];
         for _ in 0..entities {
             self.add(rules, KindId::FIRST);
         }
+    }
+
+    /// A number of the event a trigger or a metric is read for now (0 outside one).
+    #[inline]
+    pub fn event_number(&self, field: crate::check::ast::EventField) -> i64 {
+        self.event[field as usize]
+    }
+
+    /// Sets the numbers of the event a trigger or a metric is about to be
+    /// read for (amount, position).
+    pub fn set_event(&mut self, amount: i64, position: i64) {
+        self.event = [amount, position];
+    }
+
+    /// Calls `f` on this state as an observer reads it, with a full work
+    /// budget of its own: the work `f` does and a budget it runs out of are
+    /// forgotten after, so reading a metric never changes how a game plays.
+    pub fn aside<R>(&mut self, f: impl FnOnce(&mut State) -> R) -> R {
+        let saved = (self.fuel, self.exhausted.take(), self.stopped_at);
+        self.fuel = self.tank;
+        let out = f(self);
+        (self.fuel, self.exhausted, self.stopped_at) = saved;
+        self.forget_rolls();
+        out
     }
 
     /// Adds the rule set's `:setup` entities, in order, with their values: what

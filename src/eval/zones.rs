@@ -107,9 +107,6 @@ pub struct CardTable {
     seats: u16,
     /// The card whose effects run: what `:this-card` means.
     this_card: EntityId,
-    /// The numbers of the event the trigger running now runs for:
-    /// `[event :amount]`, `[event :position]`.
-    event: [i64; 2],
     /// Cards with keywords come into play since their keywords were last given.
     entered: Vec<EntityId>,
     /// The discards effects left for their seats to choose (`:pick :chosen`),
@@ -147,7 +144,6 @@ impl CardTable {
             boards: Vec::new(),
             seats: seats.min(64) as u16,
             this_card: EntityId::FIRST,
-            event: [0; 2],
             entered: Vec::new(),
             requests: Vec::new(),
             cancelled: Vec::new(),
@@ -164,7 +160,6 @@ impl CardTable {
         self.zone.clear();
         self.boards.clear();
         self.this_card = EntityId::FIRST;
-        self.event = [0; 2];
         self.entered.clear();
         self.requests.clear();
         self.cancelled.clear();
@@ -268,11 +263,6 @@ impl CardTable {
         self.this_card = entity;
     }
 
-    /// A number of the event the trigger running now runs for.
-    pub fn event_number(&self, field: crate::check::ast::EventField) -> i64 {
-        self.event[field as usize]
-    }
-
     /// The cards with keywords come into play since this was last asked,
     /// with the statuses of each one's keywords.
     pub fn take_entered(&mut self) -> Vec<(EntityId, Vec<crate::ids::StatusId>)> {
@@ -285,11 +275,6 @@ impl CardTable {
                 Some((e, specs.get(def.index())?.keywords.clone()))
             })
             .collect()
-    }
-
-    /// The numbers of the event a trigger is about to run for (amount, position).
-    pub fn set_event(&mut self, amount: i64, position: i64) {
-        self.event = [amount, position];
     }
 
     /// Asks the engine to let `seat` choose `count` cards of its hand to discard.

@@ -1,13 +1,16 @@
 //! Two decks played on the same seeds, compared: what changed in the seat
-//! win rates, the game length and each card's figures, with 95 % intervals
-//! for every difference (what `simulate --versus-cards` shows).
+//! win rates, the game length, the declared metrics and each card's
+//! figures, with 95 % intervals for every difference (what `simulate
+//! --versus-cards` shows).
 //!
 //! The two runs share seeds but not games (a changed card changes every draw
 //! after it), so the intervals treat them as independent samples: cautious.
 
 use super::cardstats::{Counts, Difference, Figures, Rate};
+use super::metrics::{CardMetric, Mean, MeanDifference};
 use super::tally::Tally;
 use crate::check::defs::Card;
+use crate::check::rules::RuleSet;
 
 /// One deck's run.
 #[derive(Clone, Copy, Debug)]
@@ -91,6 +94,8 @@ pub struct Comparison<'a> {
     /// Every card of either deck: significant changes first, then the
     /// largest; cards in one deck only last.
     pub cards: Vec<CardComparison<'a>>,
+    /// Each declared metric, in the rule set's order (none without).
+    pub metrics: Vec<MetricChange>,
 }
 
 /// A card's counts in a deck, summed over seats; `None` if the deck lacks it.
@@ -155,6 +160,96 @@ impl<'a> Comparison<'a> {
             seats: seat_changes,
             length: MeanChange::of(a.tally, b.tally),
             cards,
+            metrics: Vec::new(),
         }
     }
+
+    /// This comparison with `rules`' metrics compared too (`a` and `b` its
+    /// sides): overall, per seat, and each card's in-hand mean.
+    pub fn with_metrics(mut self, rules: &RuleSet, a: &Side<'_>, b: &Side<'_>) -> Comparison<'a> {
+        let seats = rules.seats.len();
+        self.metrics = rules
+            .metrics
+            .iter()
+            .enumerate()
+            .filter_map(|(m, metric)| {
+                let (sa, sb) = (a.tally.metrics.get(m)?, b.tally.metrics.get(m)?);
+                let overall = MeanPair::new(
+                    Mean::of(&sa.overall, a.tally.games, seats as u64),
+                    Mean::of(&sb.overall, b.tally.games, seats as u64),
+                );
+                let per_seat = sa
+                    .seats
+                    .iter()
+                    .zip(&sb.seats)
+                    .map(|(x, y)| {
+                        MeanPair::new(Mean::of(x, a.tally.games, 1), Mean::of(y, b.tally.games, 1))
+                    })
+                    .collect();
+                let cards = self
+                    .cards
+                    .iter()
+                    .map(|c| {
+                        let in_hand = |side: &Side<'_>, sums| {
+                            let n = side.deck.len();
+                            let i = side.deck.iter().position(|card| card.name == c.name)?;
+                            let counts: Vec<Counts> = (0..seats)
+                                .map(|s| {
+                                    side.tally.cards.get(s * n + i).copied().unwrap_or_default()
+                                })
+                                .collect();
+                            Some(CardMetric::of(sums, &counts, i, n, side.tally.games).in_hand)
+                        };
+                        match (in_hand(a, sa), in_hand(b, sb)) {
+                            (Some(x), Some(y)) => Some(MeanPair::new(x, y)),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                Some(MetricChange {
+                    name: metric.name.clone(),
+                    overall,
+                    seats: per_seat,
+                    cards,
+                })
+            })
+            .collect();
+        self
+    }
+}
+
+/// A mean with deck A and with deck B, and B − A with Welch's interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanPair {
+    /// With deck A.
+    pub a: Mean,
+    /// With deck B.
+    pub b: Mean,
+    /// B − A.
+    pub change: MeanDifference,
+}
+
+impl MeanPair {
+    /// `a` and `b`, and the change from one to the other.
+    pub fn new(a: Mean, b: Mean) -> MeanPair {
+        MeanPair {
+            a,
+            b,
+            change: MeanDifference::between(&b, &a),
+        }
+    }
+}
+
+/// One metric compared between the two decks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricChange {
+    /// Its name.
+    pub name: String,
+    /// Its mean over the games (each game's seats' mean).
+    pub overall: MeanPair,
+    /// Each seat's mean, in seat order.
+    pub seats: Vec<MeanPair>,
+    /// For each card of [`Comparison::cards`], in that order, the holder's
+    /// mean in games it was in hand; `None` for a card one deck lacks.
+    pub cards: Vec<Option<MeanPair>>,
 }

@@ -1,6 +1,6 @@
 //! The simulation core, below the CLI: seeded runs of many games played
 //! through the engine's one play-out loop, their sums ([`Tally`]), the
-//! per-card statistics, a run's figures as one result ([`RunFigures`]), two
+//! per-card statistics, the declared metrics' means, a run's figures as one result ([`RunFigures`]), two
 //! decks compared, and runs checked against the game invariants. No I/O and
 //! no rendering: the CLI prints these results, the Python package hands them
 //! over as dictionaries, and the benches time [`run_games`].
@@ -8,6 +8,7 @@
 pub mod cardstats;
 pub mod checked;
 pub mod compare;
+pub mod metrics;
 pub mod report;
 pub mod run;
 pub mod tally;

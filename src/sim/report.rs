@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use super::cardstats::{Counts, Figures};
+use super::metrics::{CardMetric, Mean};
 use super::tally::Tally;
 use crate::check::defs::Card;
 use crate::check::rules::RuleSet;
@@ -86,10 +87,15 @@ pub fn card_rows(
     rows
 }
 
-/// A digest of the rule set's name and seats and every card of the deck as
-/// checked, so that shards played with different decks are not merged.
+/// A digest of the rule set's name, seats and metrics and every card of the
+/// deck as checked, so that shards played with different decks or measured
+/// otherwise are not merged.
 pub fn fingerprint(rules: &RuleSet, deck: &[Card]) -> String {
     let mut text = format!("{:?} {:?} {deck:?}", rules.name, rules.seats);
+    // The metrics only where there are some: a digest without stays as it was.
+    if !rules.metrics.is_empty() {
+        text.push_str(&format!(" {:?}", rules.metrics));
+    }
     // Shards of different encounters are different runs.
     if let Some(e) = rules.encounters.get(rules.encounter) {
         text.push_str(&format!(" encounter {:?}", e.name));
@@ -162,6 +168,13 @@ pub struct RunFigures {
     pub mean_turns: f64,
     /// Each card's figures, in the order asked.
     pub cards: Vec<CardFigures>,
+    /// Each declared metric's figures, in the rule set's order; absent from
+    /// the JSON for a rule set without metrics (there, an object by name).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "metrics_by_name"
+    )]
+    pub metrics: Vec<MetricFigures>,
 }
 
 /// The deck a run played.
@@ -288,8 +301,10 @@ impl RunFigures {
                 .map(|why| (why.word().to_string(), tally.aborted[why.index()]))
                 .collect(),
             mean_turns: rate(tally.turns, games),
+            metrics: Vec::new(),
             cards,
         }
+        .with_metrics(rules, tally, sort)
     }
 }
 
@@ -327,4 +342,133 @@ impl Serialize for SeatCardFigures {
         map.serialize_entry("seat", &self.seat)?;
         map.end()
     }
+}
+
+/// The metric `sort` names, if it names one and no per-card column: `NAME`
+/// or `metric:NAME`, sorted by its improvement when drawn.
+pub fn metric_sort(rules: &RuleSet, sort: &str) -> Option<usize> {
+    if sort_columns().contains(&sort) {
+        return None;
+    }
+    let name = sort.strip_prefix("metric:").unwrap_or(sort);
+    rules.metrics.iter().position(|m| m.name == name)
+}
+
+/// One declared metric's figures: its mean over the games (each game's
+/// seats' mean), each seat's, and each card's as the win rates are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricFigures {
+    /// Its name.
+    pub name: String,
+    /// What it measures.
+    pub doc: String,
+    /// Its mean over the games, each game's value the mean of its seats'.
+    pub overall: Mean,
+    /// Each seat's mean, in seat order, by the seat's name.
+    pub seats: Vec<(String, Mean)>,
+    /// Each card's name and figures (over every seat), in the order of [`RunFigures::cards`].
+    pub cards: Vec<(String, CardMetric)>,
+}
+
+impl RunFigures {
+    /// These figures with the rule set's metrics worked out from `tally`,
+    /// the cards sorted by a metric's improvement if `sort` names one.
+    fn with_metrics(mut self, rules: &RuleSet, tally: &Tally, sort: &str) -> RunFigures {
+        let seats = rules.seats.len();
+        let n = self.deck.cards;
+        let games = tally.games;
+        let counts = |c: usize| -> Vec<Counts> {
+            (0..seats)
+                .map(|s| tally.cards.get(s * n + c).copied().unwrap_or_default())
+                .collect()
+        };
+        self.metrics = rules
+            .metrics
+            .iter()
+            .zip(&tally.metrics)
+            .map(|(metric, sums)| MetricFigures {
+                name: metric.name.clone(),
+                doc: metric.doc.clone(),
+                overall: Mean::of(&sums.overall, games, seats as u64),
+                seats: rules
+                    .seats
+                    .iter()
+                    .zip(&sums.seats)
+                    .map(|(seat, s)| (seat.clone(), Mean::of(s, games, 1)))
+                    .collect(),
+                cards: self
+                    .cards
+                    .iter()
+                    .map(|c| {
+                        let figures = CardMetric::of(sums, &counts(c.index), c.index, n, games);
+                        (c.card.clone(), figures)
+                    })
+                    .collect(),
+            })
+            .collect();
+        if let Some(m) = metric_sort(rules, sort).filter(|&m| m < self.metrics.len()) {
+            let mut order: Vec<usize> = (0..self.cards.len()).collect();
+            let metric = &self.metrics[m];
+            let key = |i: usize| metric.cards[i].1.improvement.value;
+            let cards = &self.cards;
+            order.sort_by(|&a, &b| {
+                key(b)
+                    .total_cmp(&key(a))
+                    .then(cards[a].index.cmp(&cards[b].index))
+            });
+            self.cards = order.iter().map(|&i| self.cards[i].clone()).collect();
+            for metric in &mut self.metrics {
+                metric.cards = order.iter().map(|&i| metric.cards[i].clone()).collect();
+            }
+        }
+        self
+    }
+}
+
+/// The metrics as a JSON object by name, each `{"doc", "mean", "low",
+/// "high", "n", "seats": […], "cards": […]}`.
+fn metrics_by_name<S: serde::Serializer>(
+    metrics: &[MetricFigures],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(metrics.len()))?;
+    for m in metrics {
+        map.serialize_entry(&m.name, m)?;
+    }
+    map.end()
+}
+
+/// `{"doc", "mean", "low", "high", "n", "seats", "cards"}`: the name is its key.
+impl Serialize for MetricFigures {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("doc", &self.doc)?;
+        mean_fields(&mut map, &self.overall)?;
+        let seats: Vec<serde_json::Value> = self
+            .seats
+            .iter()
+            .map(|(seat, m)| {
+                serde_json::json!({"seat": seat, "mean": m.value, "low": m.low, "high": m.high, "n": m.n})
+            })
+            .collect();
+        map.serialize_entry("seats", &seats)?;
+        let cards: Vec<serde_json::Value> = self
+            .cards
+            .iter()
+            .map(|(card, c)| {
+                serde_json::json!({"card": card, "in_hand": c.in_hand, "played": c.played,
+                                   "not_seen": c.not_seen, "improvement": c.improvement})
+            })
+            .collect();
+        map.serialize_entry("cards", &cards)?;
+        map.end()
+    }
+}
+
+/// A mean's fields, flat: `mean`, `low`, `high`, `n`.
+fn mean_fields<M: SerializeMap>(map: &mut M, m: &Mean) -> Result<(), M::Error> {
+    map.serialize_entry("mean", &m.value)?;
+    map.serialize_entry("low", &m.low)?;
+    map.serialize_entry("high", &m.high)?;
+    map.serialize_entry("n", &m.n)
 }

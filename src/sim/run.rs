@@ -138,7 +138,10 @@ fn play_games(
     stop: Option<&AtomicBool>,
 ) -> Tally {
     let seats = rules.seats.len();
+    let metered = !rules.metrics.is_empty();
     let mut tally = Tally::for_rules(rules, deck.len());
+    // Each game's metric values, `metric × seats + seat`.
+    let mut values: Vec<i64> = Vec::new();
     let Ok(mut game) = Game::new(rules, deck, game_seed(seed, range.start), Log::Skip) else {
         return tally;
     };
@@ -169,6 +172,10 @@ fn play_games(
             Ending::Stopped(never) => match never {},
         };
         let winner = tally.count(&game, stop);
+        if metered {
+            game.metric_values(&mut values);
+            tally.count_metrics(&values);
+        }
         let words = marks.in_hand.iter_mut().zip(&mut marks.played);
         for (w, (hand_word, played_word)) in words.enumerate() {
             // A card played was in hand at that decision: its bit is in both.
@@ -181,9 +188,20 @@ fn play_games(
                 let c = &mut marks.cards[k];
                 c.in_hand += 1;
                 c.in_hand_won += won;
-                if plays & (1 << (k % 64)) != 0 {
+                let played = plays & (1 << (k % 64)) != 0;
+                if played {
                     c.played_games += 1;
                     c.played_games_won += won;
+                }
+                if metered {
+                    // The holder's value of each metric, in the card's sums.
+                    for (m, sums) in tally.metrics.iter_mut().enumerate() {
+                        let v = i128::from(values[m * seats + k / n]);
+                        sums.cards[k].in_hand.add(v);
+                        if played {
+                            sums.cards[k].played.add(v);
+                        }
+                    }
                 }
             }
         }

@@ -1,10 +1,11 @@
-//! What a simulation's games add up to: endings, lengths and each card's
-//! counts, all integer sums, so that sums of any split of a run add up to the
-//! whole run's.
+//! What a simulation's games add up to: endings, lengths, each card's
+//! counts and each declared metric's sums, all integer sums, so that sums of
+//! any split of a run add up to the whole run's.
 
 use serde::{Deserialize, Serialize};
 
 use super::cardstats::Counts;
+use super::metrics::MetricSums;
 use crate::engine::{Game, Outcome};
 
 fn none_aborted(aborted: &[u64; 5]) -> bool {
@@ -42,6 +43,10 @@ pub struct Tally {
     pub lengths: Vec<u64>,
     /// Each card's counts for each seat, at `seat * cards + card`.
     pub cards: Vec<Counts>,
+    /// Each declared metric's sums, in the rule set's order; absent from
+    /// JSON for a rule set without metrics.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricSums>,
 }
 
 /// Why a simulated game stopped before the engine ended it.
@@ -96,8 +101,23 @@ impl Tally {
         }
     }
 
+    /// This tally with empty sums for `metrics` metrics, for its seats and cards.
+    pub fn with_metrics(mut self, metrics: usize, cards: usize) -> Tally {
+        self.metrics = vec![MetricSums::new(self.wins.len(), cards); metrics];
+        self
+    }
+
+    /// One game's metric `values` (`metric × seats + seat`) added in.
+    pub fn count_metrics(&mut self, values: &[i64]) {
+        let seats = self.wins.len().max(1);
+        for (sums, values) in self.metrics.iter_mut().zip(values.chunks(seats)) {
+            sums.count(values);
+        }
+    }
+
     /// An empty tally for a run of `rules` with `cards` cards: with a count
-    /// of losses per seat when some condition makes a seat lose.
+    /// of losses per seat when some condition makes a seat lose, and sums
+    /// for each declared metric.
     pub fn for_rules(rules: &crate::check::rules::RuleSet, cards: usize) -> Tally {
         let seats = rules.seats.len();
         let losses = rules.victory.iter().any(|v| v.loses);
@@ -105,6 +125,7 @@ impl Tally {
             losses: if losses { vec![0; seats] } else { Vec::new() },
             ..Tally::new(seats, cards)
         }
+        .with_metrics(rules.metrics.len(), cards)
     }
 
     /// The sums of both.
@@ -133,6 +154,14 @@ impl Tally {
         }
         add(&mut self.lengths, &other.lengths);
         self.games += other.games;
+        // An empty tally (a reduction's start) takes the other's metrics whole.
+        if self.metrics.is_empty() {
+            self.metrics = other.metrics;
+        } else {
+            for (a, b) in self.metrics.iter_mut().zip(&other.metrics) {
+                a.merge(b);
+            }
+        }
         self
     }
 }

@@ -18,6 +18,7 @@ mod cli;
 mod commands;
 mod eval_zones;
 mod lsp;
+mod metrics;
 mod projects;
 mod reactions;
 mod replay;

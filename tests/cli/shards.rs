@@ -358,3 +358,54 @@ fn shards_of_a_changed_deck_merge_to_the_changed_run() {
     assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
     assert_eq!(text(&merged.stdout), whole);
 }
+
+#[test]
+fn a_rule_set_with_metrics_merges_byte_identical_in_every_format() {
+    // The metrics' sums and sums of squares add up as the shards' other sums do.
+    let dir = scratch("shards-metrics");
+    let run = [
+        "tests/data/metrics/rules/bout.edn",
+        "--games",
+        "500",
+        "--seed",
+        "4",
+        "--ai",
+        "greedy",
+        "--ai",
+        "random",
+        "--sort",
+        "damage-taken",
+    ];
+    let files = shards(&dir, &run, 3, &[3, 1, 2]);
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(raw["raw"]["metrics"].as_array().map(Vec::len), Some(5));
+    for format in ["json", "human", "csv"] {
+        let whole = simulate(&[&run[..], &["--format", format]].concat());
+        let merged = merge(&files, format);
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), whole, "{format}");
+    }
+    // And the sums are the run's: the turn count is the mean length.
+    let merged: serde_json::Value =
+        serde_json::from_str(&text(&merge(&files, "json").stdout)).unwrap();
+    assert_eq!(merged["metrics"]["turns"]["mean"], merged["mean_turns"]);
+    // A shard whose sums lack the metrics (forged, or from before them) is refused.
+    let mut forged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    forged["raw"]["metrics"] = serde_json::json!([]);
+    let path = dir.join("forged.json");
+    std::fs::write(&path, forged.to_string()).unwrap();
+    let mixed = vec![
+        files[0].clone(),
+        path.to_string_lossy().into_owned(),
+        files[2].clone(),
+    ];
+    let out = merge(&mixed, "json");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("forged.json: its sums do not fit the metrics of"),
+        "{}",
+        text(&out.stderr)
+    );
+}

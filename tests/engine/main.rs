@@ -18,6 +18,7 @@ mod engine_edges;
 mod fairness;
 mod game;
 mod invariants;
+mod metrics;
 mod observe;
 mod pipelines;
 mod reactions;

@@ -21,6 +21,7 @@ mod formulas;
 pub mod keywords;
 mod kinds;
 mod lookups;
+pub mod metrics;
 pub mod moves;
 mod operations;
 mod params;
@@ -61,6 +62,7 @@ pub mod keys {
     pub use super::formulas::FormulaKey;
     pub use super::kinds::KindKey;
     pub use super::lookups::LookupKey;
+    pub use super::metrics::{MetricEventKey, MetricKey};
     pub use super::moves::{DecideAt, MoveKey, PickKey, ScriptKey};
     pub use super::operations::OpKey;
     pub use super::setup::{EncounterKey, SetupKey};
@@ -161,6 +163,10 @@ keys! {
         /// `:tables {:summary {:columns {"BUFF" :status …}}}`: the markdown
         /// tables it reads as status definitions, and what their columns mean.
         Tables = "tables",
+        /// `:metrics {:health-left {:doc "…" :value [:you :health]}}`: the
+        /// figures `simulate` reports besides who won, read last, once every
+        /// name, zone and status is known.
+        Metrics = "metrics",
     }
     renamed {
         "entities" => "`:entities` is now `:roles`: the names effects use for entities",
@@ -311,6 +317,8 @@ pub struct RuleSet {
     pub ai_score: Option<Int>,
     /// The shapes of markdown table it reads (`:tables`), in declaration order.
     pub tables: Vec<TableShape>,
+    /// What `simulate` measures besides who won (`:metrics`), in declaration order.
+    pub metrics: Vec<metrics::Metric>,
 }
 
 /// Every key of every map nested in a rule set (attributes, operations,
@@ -352,6 +360,8 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<formulas::FormulaKey>())
         .chain(names::<tables::ShapeKey>())
         .chain(names::<tables::ColumnKey>())
+        .chain(names::<metrics::MetricKey>())
+        .chain(names::<metrics::MetricEventKey>())
         .collect()
 }
 
@@ -515,6 +525,7 @@ impl RuleSet {
             turn_order: Vec::new(),
             ai_score: None,
             tables: Vec::new(),
+            metrics: Vec::new(),
         };
         let mut reading = Reading {
             names: Names::default(),
@@ -631,6 +642,7 @@ impl RuleSet {
                 (Section::Ai, Some(value)) => ai::read(value, &mut rules, diags),
                 (Section::Budgets, Some(value)) => budgets::read(value, &mut rules, diags),
                 (Section::Tables, Some(value)) => tables::read(value, &mut rules, diags),
+                (Section::Metrics, Some(value)) => metrics::read(value, &mut rules, diags),
             }
         }
         if !form.has_key(Section::Rules.name()) {
