@@ -74,6 +74,9 @@ fn json_text(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>
     if !comparison.metrics.is_empty() {
         value["metrics"] = metrics_json(rules, comparison);
     }
+    if let Some(e) = rules.encounters.get(rules.encounter) {
+        value["encounter"] = json!(e.name);
+    }
     to_json(&value)
 }
 
@@ -159,12 +162,22 @@ fn metrics_block(out: &mut String, metrics: &[MetricChange]) {
     }
 }
 
+/// ` · encounter NAME` for a rule set with `:encounters`, as `simulate`'s header says it.
+fn encounter(rules: &RuleSet) -> String {
+    rules
+        .encounters
+        .get(rules.encounter)
+        .map(|e| format!(" · encounter {}", e.name))
+        .unwrap_or_default()
+}
+
 fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} · {} games each · seed {} · {} · the same seeds with two decks",
+        "{}{} · {} games each · seed {} · {} · the same seeds with two decks",
         rules.name,
+        encounter(rules),
         heading.games,
         heading.seed,
         players(rules, heading)
@@ -258,8 +271,9 @@ pub(crate) fn page<'a>(
 ) -> VersusPage<'a> {
     VersusPage {
         title: format!(
-            "{} · {} games each · seed {} · {} · two decks",
+            "{}{} · {} games each · seed {} · {} · two decks",
             rules.name,
+            encounter(rules),
             heading.games,
             heading.seed,
             players(rules, heading)

@@ -409,3 +409,35 @@ fn a_rule_set_with_metrics_merges_byte_identical_in_every_format() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_solo_fight_s_shards_merge_byte_identical_with_its_losses_metrics_and_encounter() {
+    let dir = scratch("shards-solo");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = root.join("tests/data/solo/rules/solo.edn");
+    let cards = root.join("tests/data/solo/cards/solo");
+    let (rules, cards) = (rules.to_string_lossy(), cards.to_string_lossy());
+    let run = [
+        &rules[..],
+        "--cards",
+        &cards,
+        "--encounter",
+        "brute",
+        "--games",
+        "300",
+        "--seed",
+        "4",
+    ];
+    let files = shards(&dir, &run, 3, &[3, 1, 2]);
+    for format in ["json", "human", "csv"] {
+        let whole = simulate(&[&run[..], &["--format", format]].concat());
+        let merged = merge(&files, format);
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), whole, "{format}");
+        if format == "json" {
+            for key in ["\"encounter\": \"brute\"", "\"losses\"", "\"health-left\""] {
+                assert!(whole.contains(key), "{key}: {whole}");
+            }
+        }
+    }
+}

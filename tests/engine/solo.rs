@@ -223,3 +223,55 @@ fn a_loss_ends_the_game_even_when_the_seat_left_play() {
         game.outcome()
     );
 }
+
+#[test]
+fn simulate_reports_the_health_left_with_an_interval_and_a_stronger_strike_raises_it() {
+    let rules = root(SOLO).to_string_lossy().into_owned();
+    let cards = root(CARDS).to_string_lossy().into_owned();
+    let strong = root("tests/data/solo/cards/strong");
+    let run = |extra: &[&str]| {
+        let args = [
+            &[
+                "simulate", &rules, "--cards", &cards, "--games", "1000", "--ai", "greedy",
+            ][..],
+            extra,
+        ]
+        .concat();
+        let out = common::run_in(&args, "", None);
+        assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+        common::text(&out.stdout)
+    };
+    // The table: the metric's mean with its interval, overall and per card.
+    let human = run(&[]);
+    let line = human
+        .lines()
+        .find(|l| l.starts_with("health-left"))
+        .unwrap_or_else(|| panic!("a health-left line: {human}"));
+    assert!(line.contains('(') && line.contains('-'), "{line}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["--format", "json"])).expect("json");
+    let health = &json["metrics"]["health-left"];
+    let (mean, low, high) = (
+        health["mean"].as_f64().unwrap(),
+        health["low"].as_f64().unwrap(),
+        health["high"].as_f64().unwrap(),
+    );
+    assert!(
+        low < mean && mean < high && mean > 50.0 && mean <= 80.0,
+        "{health}"
+    );
+    let strike = &health["cards"][0];
+    assert_eq!(strike["card"], "Strike");
+    assert_eq!(strike["in_hand"]["n"], 1000);
+    // The same seeds with a Strike of 9: the player ends with clearly more health.
+    let versus: serde_json::Value = serde_json::from_str(&run(&[
+        "--versus-cards",
+        &strong.to_string_lossy(),
+        "--format",
+        "json",
+    ]))
+    .expect("json");
+    let change = &versus["metrics"]["health-left"];
+    assert_eq!(change["significant"], true, "{change}");
+    assert!(change["low"].as_f64().unwrap() > 1.0, "{change}");
+    assert_eq!(versus["encounter"], "jaw-worm");
+}
