@@ -243,6 +243,7 @@ def simulate(
     shard: Optional[Tuple[int, int]] = None,
     sort: Optional[str] = None,
     changes: Iterable[Tuple[str, str, Any]] = (),
+    encounter: Optional[str] = None,
 ) -> Simulation:
     """Plays ``games`` seeded games of ``rules`` and returns their figures,
     exactly as ``grimoire simulate RULES --games GAMES --seed SEED --format json``.
@@ -255,12 +256,17 @@ def simulate(
     :func:`merge` adds up with the others; ``changes`` are made to the
     deck's cards first, each ``(card, key, value)`` as ``--change
     CARD:KEY=VALUE`` (``("Dragon", "cost", 24)``; a value is written as in a
-    card file, so a keyword is ``":gems"``).
+    card file, so a keyword is ``":gems"``); ``encounter`` sets every game
+    up as that one of the rule set's ``:encounters`` (``--encounter``).
     """
     policies = [ai] if isinstance(ai, str) else list(ai)
     changed = [_change(c) for c in changes]
     return Simulation(
-        _figures(_grimoire.simulate(_path(rules), games, seed, policies, _paths(cards), threads, shard, sort, changed))
+        _figures(
+            _grimoire.simulate(
+                _path(rules), games, seed, policies, _paths(cards), threads, shard, sort, changed, encounter
+            )
+        )
     )
 
 
@@ -305,7 +311,8 @@ def env(
     """A PettingZoo AEC environment playing ``rules``: a rule set of the
     project, a bundled one, or a rule-set file (whose deck is the
     ``cards/NAME/`` beside its ``rules/`` folder, or ``cards``), see
-    :mod:`grimoire.aec`; needs ``pip install "./python[env]"``."""
+    :mod:`grimoire.aec`; ``encounter="brute"`` sets its games up as that
+    one of the rule set's ``:encounters``; needs ``pip install "./python[env]"``."""
     from .aec import GrimoireEnv
 
     return GrimoireEnv(rules, seed=seed, cards=cards, **kwargs)

@@ -36,6 +36,7 @@ def simulate(
     shard: Optional[Tuple[int, int]] = None,
     sort: Optional[str] = None,
     changes: List[Tuple[str, str, str]] = ...,
+    encounter: Optional[str] = None,
 ) -> Figures:
     """``grimoire simulate … --format json``: exit code 0 and the figures (with
     what the CLI notes on standard error beside them, such as ``threads``
@@ -53,7 +54,9 @@ class Match:
     """One game an agent plays move by move, in the rule set's fixed action
     space, observing one seat's view."""
 
-    def __init__(self, rules: str, seed: int = 0, cards: List[str] = ...) -> None: ...
+    def __init__(
+        self, rules: str, seed: int = 0, cards: List[str] = ..., encounter: Optional[str] = None
+    ) -> None: ...
     def reset(self, seed: int) -> None: ...
     @property
     def name(self) -> str: ...

@@ -76,6 +76,7 @@ class GrimoireEnv(AECEnv):
         seed: Optional[int] = None,
         cards: Union[PathLike, Iterable[PathLike], None] = None,
         render_mode: Optional[str] = None,
+        encounter: Optional[str] = None,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -84,7 +85,7 @@ class GrimoireEnv(AECEnv):
         self.render_mode = render_mode
         self._cards: List[str] = _paths(cards)
         first = 0 if seed is None else int(seed)
-        self._match = Match(self.rules, first, self._cards)
+        self._match = Match(self.rules, first, self._cards, encounter)
         self._restart(first)
         self.possible_agents = list(self._match.seats)
         # A rule set with neither cards nor actions has nothing to choose:

@@ -191,7 +191,7 @@ fn eval(
 /// The figures of `grimoire simulate RULES --games GAMES --seed SEED --format
 /// json`, the interpreter released while the games run.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new()))]
+#[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new(), encounter=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
@@ -204,6 +204,7 @@ fn simulate(
     shard: Option<(u64, u64)>,
     sort: Option<String>,
     changes: Vec<(String, String, String)>,
+    encounter: Option<String>,
 ) -> PyResult<Figures> {
     let ai = policies(&ai)?;
     let changes = changes
@@ -220,7 +221,7 @@ fn simulate(
     let args = SimArgs {
         rules,
         cards: paths(cards),
-        encounter: None,
+        encounter,
         games,
         seed,
         ai,
@@ -358,10 +359,11 @@ impl Match {
     /// a rule-set file) with its own deck or `cards`, seeded `seed`: loaded
     /// as the CLI loads them, so a file in a `rules/` folder beside
     /// `cards/NAME/` plays that deck. A rule set whose action space would
-    /// pass 4,096 indices is a `ValueError` saying how many.
+    /// pass 4,096 indices is a `ValueError` saying how many. A rule set with
+    /// `:encounters` sets its games up as `encounter` (default: its first).
     #[new]
-    #[pyo3(signature = (rules, seed=0, cards=Vec::new()))]
-    fn new(rules: &str, seed: u64, cards: Vec<String>) -> PyResult<Match> {
+    #[pyo3(signature = (rules, seed=0, cards=Vec::new(), encounter=None))]
+    fn new(rules: &str, seed: u64, cards: Vec<String>, encounter: Option<String>) -> PyResult<Match> {
         let library = Library::current();
         let mut opened = library
             .open(rules)
@@ -369,7 +371,10 @@ impl Match {
         let deck = opened
             .deck(library, &paths(cards), &[])
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let ruleset = opened.rules;
+        let mut ruleset = opened.rules;
+        if let Some(name) = &encounter {
+            ruleset.choose_encounter(name).map_err(PyValueError::new_err)?;
+        }
         let space = ActionSpace::new(&ruleset, &deck.cards)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let layout = ObsLayout::new(&ruleset, &deck.cards, &space);

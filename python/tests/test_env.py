@@ -25,6 +25,9 @@ SKIRMISH = str(ROOT / "tests" / "data" / "zones" / "rules" / "skirmish.edn")
 # The fixture of cards that aim and trigger (issue 31): spells that choose an
 # enemy minion, a card that chooses an option, minions that attack minions.
 BRAWL = str(ROOT / "tests" / "data" / "triggers" / "rules" / "brawl.edn")
+# The fixture of solo fights (issue 32): one seat against a scripted enemy
+# that shows its intent, three encounters, a loss when the seat is slain.
+SOLO = str(ROOT / "tests" / "data" / "solo" / "rules" / "solo.edn")
 # Every rule set the generic tests play: the bundled ones and the fixtures.
 ALL_RULE_SETS = RULE_SETS + [SKIRMISH, BRAWL]
 # The fixture of simultaneous turns (issue 31): three seats each pick a gem
@@ -765,3 +768,45 @@ def test_an_agent_chooses_which_minion_a_brawl_spell_hits():
                     continue
             env.step(int(rng.choice([i for i, _ in legal])))
     assert hits >= 5, hits
+
+
+def test_a_solo_fight_passes_the_api_test_shows_the_intent_and_a_loss_costs_the_seat():
+    """One seat against the Jaw Worm: PettingZoo's API test passes; the
+    observation's ``intents`` holds the worm's Chomp (a one-hot, then its 11
+    damage) before the seat acts; a seat that only ends its turns is slain,
+    and that is a loss: reward -1, outcome "loss", a termination."""
+    env = grimoire.env(SOLO, seed=1)
+    assert api_test_warnings(env, num_cycles=200) <= set(EXPECTED_WARNINGS)
+    env = grimoire.env(SOLO, seed=1)
+    env.reset(seed=1)
+    observation, _, _, _, _ = env.last()
+    fields = env.fields(observation["observation"])
+    assert list(fields["intents"][1]) == [1, 0, 0, 11]
+    ends = [i for i, text in env.legal_actions() if text.startswith("end")]
+    assert ends, env.legal_actions()
+    for agent in env.agent_iter(max_iter=2_000):
+        _, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            assert termination and info["outcome"] == "loss", info
+            assert env._cumulative_rewards[agent] == -1 or reward == -1
+            env.step(None)
+            continue
+        env.step(ends[0])
+    # Another encounter: the Brute, whose opening Roar shows as its first move.
+    brute = grimoire.env(SOLO, seed=1, encounter="brute")
+    brute.reset(seed=1)
+    observation, _, _, _, _ = brute.last()
+    assert list(brute.fields(observation["observation"])["intents"][1]) == [1, 0, 0, 0]
+
+
+def test_simulate_returns_a_solo_fight_s_losses_metrics_and_encounter():
+    """``grimoire.simulate`` of the solo fixture against the Brute: the
+    encounter named, every game won or lost, and the health left with its
+    interval, overall and per card."""
+    sim = grimoire.simulate(SOLO, games=400, seed=2, encounter="brute")
+    assert sim["encounter"] == "brute"
+    seat = sim["seats"][0]
+    assert seat["wins"] + seat["losses"] == 400
+    health = sim["metrics"]["health-left"]
+    assert health["low"] < health["mean"] < health["high"]
+    assert [c["card"] for c in health["cards"]] == [c["card"] for c in sim["cards"]]
