@@ -77,6 +77,13 @@ fn json_text(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>
     if let Some(e) = rules.encounters.get(rules.encounter) {
         value["encounter"] = json!(e.name);
     }
+    // A seat's losses beside its wins, where a seat can lose.
+    for (s, c) in comparison.losses.iter().enumerate() {
+        let d = c.change;
+        value["seats"][s]["loss_rate"] = json!([c.a.value, c.b.value]);
+        value["seats"][s]["loss_change"] = json!({"value": d.value, "low": d.low, "high": d.high,
+                                                  "significant": d.significant()});
+    }
     to_json(&value)
 }
 
@@ -185,11 +192,13 @@ fn human(rules: &RuleSet, heading: &Heading<'_>, comparison: &Comparison<'_>) ->
     let [a, b] = heading.decks;
     let _ = writeln!(out, "A {a}\nB {b}");
     let _ = writeln!(out, "\n{:<7} {:>8} {:>8}  change (95%)", "seat", "A", "B");
-    for (s, c) in comparison.seats.iter().enumerate() {
+    let lost: Vec<String> = rules.seats.iter().map(|s| format!("{s} lost")).collect();
+    let rows = rules.seats.iter().zip(&comparison.seats);
+    for (name, c) in rows.chain(lost.iter().zip(&comparison.losses)) {
         let _ = writeln!(
             out,
             "{:<7} {:>7.1}% {:>7.1}%  {}",
-            rules.seats[s],
+            name,
             100.0 * c.a.value,
             100.0 * c.b.value,
             points(&c.change)

@@ -433,7 +433,8 @@ pub struct EvalArgs {
 }
 
 /// The names of an `eval` state's entities: the roles (bound to the first
-/// entities), then the rule set's `:setup` entities.
+/// entities), then the rule set's `:setup` entities and its first
+/// encounter's, as a game is set up.
 fn entity_names(rules: &RuleSet) -> Vec<String> {
     rules
         .roles
@@ -441,8 +442,7 @@ fn entity_names(rules: &RuleSet) -> Vec<String> {
         .cloned()
         .chain(
             rules
-                .setup
-                .iter()
+                .setup_entities()
                 .filter(|s| s.seat.is_none())
                 .map(|s| s.name.clone()),
         )

@@ -300,6 +300,12 @@ fn run_game(
     };
     let seats = rules.seats.len();
     let mut header = format!("{} · seed {} · ", rules.name, args.seed);
+    if let Some(e) = rules.encounters.get(rules.encounter) {
+        header = format!(
+            "{} · encounter {} · seed {} · ",
+            rules.name, e.name, args.seed
+        );
+    }
     let names: Vec<String> = (0..seats)
         .map(|s| {
             let who = if args.human && s == 0 {
@@ -724,6 +730,21 @@ pub fn view_screen(
         held: &held,
     };
     let mut out = table.render(rules, names);
+    // What each scripted enemy will do, as every seat is shown it.
+    for intent in &view.intents {
+        let script = view
+            .rows
+            .get(intent.entity.index())
+            .and_then(|r| r.kind)
+            .and_then(|k| rules.scripts.get(k)?.as_deref());
+        if let Some(script) = script {
+            let who = names
+                .get(intent.entity.index())
+                .cloned()
+                .unwrap_or_else(|| format!("#{}", intent.entity.index()));
+            let _ = writeln!(out, "{who} intends {}", intent.words(script));
+        }
+    }
     let name = |c: &CardId| cards.get(c.index()).map_or("?", |c| c.name.as_str());
     let hand = hand_zone(rules);
     let aside = |z: ZoneName| match (z, rules.zones.as_ref()) {

@@ -1307,8 +1307,10 @@ pub fn explain(code: Code) -> Explanation {
             "a script that cannot choose a move",
             "A kind's `:script` says how an enemy chooses among its `:moves`: \
              a kind with a script and no moves has nothing to choose; a script \
-             with both a `:sequence` and a `:pick` says two ways at once; and \
-             the first kind is the seats', whose players choose for themselves.",
+             with both a `:sequence` and a `:pick` says two ways at once; \
+             the first kind is the seats', whose players choose for themselves; \
+             and a kind of card, or one with `:turns []`, takes no turn to do \
+             its moves in.",
             "Give the kind `:moves`, keep one of `:sequence` and `:pick`, or \
              declare the enemy as a kind of its own after the seats' kind.",
             Input::RuleSet,

@@ -265,7 +265,8 @@ codes! {
     /// the capacity, `:zones` with no kind of card, `:plays :many` without `:zones`.
     ZoneRules = "E0314",
     /// A `:script` that cannot choose: no `:moves`, both `:sequence` and
-    /// `:pick`, or moves given to the seats' kind.
+    /// `:pick`, or moves given to the seats' kind, a kind of card or a kind
+    /// that takes no turn.
     MoveScript = "E0315",
 
     // E04xx: definitions.

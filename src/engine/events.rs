@@ -202,6 +202,18 @@ pub enum GameEvent {
         /// The amount shown with it, if the move has one.
         amount: Option<i64>,
     },
+    /// The amount a scripted entity's intent shows changed (a strength
+    /// gained): the same move, shown anew.
+    IntentChanged {
+        /// Which.
+        entity: EntityId,
+        /// Its kind, whose `:moves` the move is of.
+        kind: KindId,
+        /// The move, by its index in its kind's `:moves`.
+        chosen: u8,
+        /// The amount shown with it now.
+        amount: Option<i64>,
+    },
     /// A scripted entity did the move it intended.
     MoveDone {
         /// Which.

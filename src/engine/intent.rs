@@ -132,7 +132,8 @@ impl<'r> Game<'r> {
     /// and, at a round's start, of those that choose then.
     #[cold]
     pub(super) fn decide_intents(&mut self, round_start: bool) {
-        if self.intents.is_none() {
+        // A game over chooses nothing more (nor draws from the generator).
+        if self.intents.is_none() || matches!(self.phase, super::Phase::Over(_)) {
             return;
         }
         for i in 0..self.state.len() {
@@ -232,10 +233,14 @@ impl<'r> Game<'r> {
         roles.clear();
         roles.extend_from_slice(self.seat_roles(0));
         roles.push(entity);
-        let rng = self.state.rng.clone();
-        let n = crate::eval::value(amount, &mut self.state, &roles);
-        self.state.rng = rng;
-        self.state.forget_rolls();
+        // Read aside: on a budget of its own, the generator put back, so
+        // showing an intent never changes or aborts the game.
+        let n = self.state.aside(|state| {
+            let rng = state.rng.clone();
+            let n = crate::eval::value(amount, state, &roles);
+            state.rng = rng;
+            n
+        });
         self.each_roles = roles;
         Some(n)
     }
@@ -261,8 +266,20 @@ impl<'r> Game<'r> {
                 continue;
             }
             let amount = self.intent_amount(script, entity, chosen);
-            if let Some(t) = self.intents.as_deref_mut() {
-                t.slot(entity).amount = amount;
+            let Some(t) = self.intents.as_deref_mut() else {
+                continue;
+            };
+            let slot = t.slot(entity);
+            if slot.amount != amount {
+                slot.amount = amount;
+                // What the seats see changed: the log says so.
+                let kind = self.state.kind(entity).unwrap_or_default();
+                self.record(GameEvent::IntentChanged {
+                    entity,
+                    kind,
+                    chosen,
+                    amount,
+                });
             }
         }
     }

@@ -472,6 +472,12 @@ fn render_event<'n>(
             kind,
             chosen,
             amount,
+        }
+        | GameEvent::IntentChanged {
+            entity,
+            kind,
+            chosen,
+            amount,
         } => {
             if let Some(script) = rules.scripts.get(kind).and_then(|s| s.as_deref()) {
                 let intent = crate::engine::intent::Intent {
@@ -479,7 +485,17 @@ fn render_event<'n>(
                     chosen,
                     amount,
                 };
-                let _ = writeln!(out, "{} intends {}", seat(entity), intent.words(script));
+                let now = if matches!(e, GameEvent::IntentChanged { .. }) {
+                    "now "
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "{} {now}intends {}",
+                    seat(entity),
+                    intent.words(script)
+                );
             }
         }
         GameEvent::MoveDone {

@@ -497,7 +497,12 @@ impl<'r> Game<'r> {
     /// are kept: they are what the seats see as the scenario starts.
     pub fn clear_log(&mut self) {
         if let Some(log) = &mut self.log {
-            log.retain(|e| matches!(e, GameEvent::Intends { .. }));
+            log.retain(|e| {
+                matches!(
+                    e,
+                    GameEvent::Intends { .. } | GameEvent::IntentChanged { .. }
+                )
+            });
         }
     }
 

@@ -1307,8 +1307,16 @@ impl ObsLayout {
             let at = b.add(
                 "intents",
                 &[rows, m + 1],
-                "for each row of `entities` that is a scripted enemy, the move it intends                  (shown to every seat before they act) as a one-hot over its kind's                  `:moves` in the order written, then the amount shown with it (0 for none)",
-                |i| if i % (m + 1) == m { (-BOUND, BOUND) } else { (0, 1) },
+                "for each row of `entities` that is a scripted enemy, the move it intends \
+                 (shown to every seat before they act) as a one-hot over its kind's \
+                 `:moves` in the order written, then the amount shown with it (0 for none)",
+                |i| {
+                    if i % (m + 1) == m {
+                        (-BOUND, BOUND)
+                    } else {
+                        (0, 1)
+                    }
+                },
             );
             (at, m)
         });

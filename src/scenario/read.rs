@@ -39,7 +39,18 @@ fn scenario(
     let rules = match encounter {
         Some(e) => {
             let mut r = rules.clone();
-            if let Err(why) = r.choose_encounter(e.as_keyword().unwrap_or("")) {
+            let Some(name) = e.as_keyword() else {
+                diags.push(Diagnostic::new(
+                    Code::WrongType,
+                    e.span,
+                    format!(
+                        "`:encounter` names an encounter with a keyword, found {}",
+                        e.describe()
+                    ),
+                ));
+                return None;
+            };
+            if let Err(why) = r.choose_encounter(name) {
                 diags.push(Diagnostic::new(Code::UnknownEntity, e.span, why));
                 return None;
             }

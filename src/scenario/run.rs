@@ -198,6 +198,14 @@ fn start<'r>(
         // What the game's start and the first turn's start did is undone: the
         // first step sees the defaults and `:given`, exactly.
         let defaults = State::new(rules, rules.seats.len(), s.seed);
+        // A seat's value drawn at setup (`:values {:health [10 20]}`) is the one the game drew.
+        let drawn: Vec<(EntityId, AttrId, i64)> = rules
+            .setup
+            .iter()
+            .filter_map(|e| Some((EntityId::new(e.seat?), &e.drawn)))
+            .flat_map(|(seat, d)| d.iter().map(move |&(a, _, _)| (seat, a)))
+            .map(|(seat, a)| (seat, a, game.state().get(seat, a)))
+            .collect();
         for seat in EntityId::below(rules.seats.len()) {
             for attr in 0..rules.attributes.len() {
                 game.set(
@@ -212,6 +220,9 @@ fn start<'r>(
             for &(attr, value) in &e.values {
                 game.set(EntityId::new(e.seat.unwrap_or(0)), attr, value);
             }
+        }
+        for (seat, attr, value) in drawn {
+            game.set(seat, attr, value);
         }
     }
     let failures = super::zones::give(&mut game, &s.zones, |w| entity(rules, w));

@@ -89,6 +89,9 @@ pub struct CardComparison<'a> {
 pub struct Comparison<'a> {
     /// Each seat's win rates, in seat order.
     pub seats: Vec<SeatChange>,
+    /// Each seat's loss rates (`:loser`), in seat order; none for a rule
+    /// set where no seat loses.
+    pub losses: Vec<SeatChange>,
     /// The mean game length.
     pub length: MeanChange,
     /// Every card of either deck: significant changes first, then the
@@ -112,16 +115,24 @@ fn card_counts(side: &Side<'_>, seats: usize, name: &str) -> Option<Counts> {
 impl<'a> Comparison<'a> {
     /// Compares `b` with `a`, runs of `seats` seats.
     pub fn new(seats: usize, a: &Side<'a>, b: &Side<'a>) -> Comparison<'a> {
+        let change = |na: u64, nb: u64| {
+            let ra = Rate::wilson(na, a.tally.games);
+            let rb = Rate::wilson(nb, b.tally.games);
+            SeatChange {
+                a: ra,
+                b: rb,
+                change: Difference::between(rb, ra),
+            }
+        };
         let seat_changes = (0..seats)
-            .map(|s| {
-                let ra = Rate::wilson(a.tally.wins[s], a.tally.games);
-                let rb = Rate::wilson(b.tally.wins[s], b.tally.games);
-                SeatChange {
-                    a: ra,
-                    b: rb,
-                    change: Difference::between(rb, ra),
-                }
-            })
+            .map(|s| change(a.tally.wins[s], b.tally.wins[s]))
+            .collect();
+        let losses = a
+            .tally
+            .losses
+            .iter()
+            .zip(&b.tally.losses)
+            .map(|(&na, &nb)| change(na, nb))
             .collect();
         // Every card of either deck, in A's order, then B's new ones.
         let mut names: Vec<&'a str> = a.deck.iter().map(|c| c.name.as_str()).collect();
@@ -158,6 +169,7 @@ impl<'a> Comparison<'a> {
         });
         Comparison {
             seats: seat_changes,
+            losses,
             length: MeanChange::of(a.tally, b.tally),
             cards,
             metrics: Vec::new(),

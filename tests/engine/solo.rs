@@ -35,7 +35,7 @@ fn solo(encounter: &str) -> (RuleSet, Vec<Card>) {
 fn the_fixture_s_scenarios_pass() {
     let out = grimoire::cli::test(&[root("tests/data/solo/scenarios")], &[], false);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("15 passed, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("16 passed, 0 failed"), "{}", out.stdout);
 }
 
 /// The Jaw Worm's moves, in the order its kind writes them.
@@ -173,6 +173,25 @@ fn a_death_is_a_loss_in_simulate_s_json_and_no_loss_is_a_draw() {
         "random play loses some fights to the Brute: {seat}"
     );
     assert_eq!(wins + losses, 2000, "every fight is won or lost: {json}");
+    // `--versus-cards` compares the losses too.
+    let versus = common::run_in(
+        &[
+            &args[..6],
+            &[
+                "--games",
+                "300",
+                "--versus-cards",
+                &root("tests/data/solo/cards/strong").to_string_lossy(),
+                "--format",
+                "json",
+            ],
+        ]
+        .concat(),
+        "",
+        None,
+    );
+    let versus: serde_json::Value = serde_json::from_slice(&versus.stdout).expect("json");
+    assert!(versus["seats"][0]["loss_rate"].is_array(), "{versus}");
     assert_eq!(json["ties"], 0);
     // A rule set with no `:loser` has no losses key.
     let arcomage = common::run_in(
@@ -274,4 +293,175 @@ fn simulate_reports_the_health_left_with_an_interval_and_a_stronger_strike_raise
     assert_eq!(change["significant"], true, "{change}");
     assert!(change["low"].as_f64().unwrap() > 1.0, "{change}");
     assert_eq!(versus["encounter"], "jaw-worm");
+}
+
+/// The codes and messages of a rule set's errors, or none.
+fn errors(text: &str) -> Vec<(String, String)> {
+    match RuleSet::parse(text) {
+        Ok(_) => Vec::new(),
+        Err(diags) => diags
+            .iter()
+            .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+            .collect(),
+    }
+}
+
+/// A one-seat rule set whose enemy kind is written `worm`.
+fn fight(worm: &str, rest: &str) -> String {
+    format!(
+        r#"{{:rules :fight
+ :roles {{:you "the player"}}
+ :kinds {{:player "the player" :card {{:card true :doc "a card"}} :worm {worm}}}
+ :attributes {{:health {{:default 40 :min 0}} :strength {{:default 0}}}}
+ :seats [:p1]
+ {rest}}}"#
+    )
+}
+
+#[test]
+fn scripts_that_could_never_play_out_are_located_errors() {
+    let bite = r#":moves {:bite {:intent "damage" :amount 6 :effects [{:effected :you :resource :health :amount -6}]}}"#;
+    let cases: [(String, &str, &str); 6] = [
+        (
+            fight(&format!("{{:doc \"w\" {bite} :script {{:pick []}}}}"), ""),
+            "E0301",
+            "`:pick` names no move",
+        ),
+        (
+            fight(&format!("{{:doc \"w\" {bite} :turns []}}"), ""),
+            "E0315",
+            "takes no turn",
+        ),
+        (
+            fight(
+                r#"{:doc "w" :moves {:bite {:intent "hits for {amount}" :effects []}}}"#,
+                "",
+            ),
+            "E0005",
+            "shows `{amount}`",
+        ),
+        (
+            fight(&format!("{{:doc \"w\" {bite}}}"), ":encounters {}"),
+            "E0301",
+            "declares no encounter",
+        ),
+        (
+            fight(&format!("{{:doc \"w\" {bite}}}"), "").replace(
+                ":card {:card true :doc \"a card\"}",
+                &format!(":card {{:card true :doc \"a card\" {bite}}}"),
+            ),
+            "E0315",
+            "a kind of card",
+        ),
+        (
+            fight(
+                &format!(
+                    "{{:doc \"w\" {bite} :script {{:pick [{}]}}}}",
+                    "{:move :bite} ".repeat(256)
+                ),
+                "",
+            ),
+            "E0011",
+            "at most 255 entries",
+        ),
+    ];
+    for (text, code, words) in cases {
+        let found = errors(&text);
+        assert!(
+            found.iter().any(|(c, m)| c == code && m.contains(words)),
+            "{code} {words:?}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn no_intent_is_chosen_once_the_game_is_over_and_an_amount_never_spends_the_game_s_budget() {
+    // A round's start slays the player: the slime that chooses at round
+    // start chooses nothing after that.
+    let text = fight(
+        r#"{:doc "w" :removed-when [<= [:self :health] 0]
+            :moves {:a {:name "A" :intent "damage" :amount [+ 1 [:self :strength]] :effects [{:effected :you :resource :health :amount -1}]}}
+            :script {:decide-at :round-start}}"#,
+        r#":setup {:w1 {:kind :worm}}
+ :timings {:rs {:at :round-start}}
+ :hooks {:rs [{:effected :you :resource :health :amount -30}]}
+ :victory [{:when [<= [:you :health] 0] :loser :you :reason "slain"}]"#,
+    );
+    let rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let mut game = Game::new(&rules, &[], 1, Log::Keep).expect("game");
+    while game.outcome().is_none() {
+        game.end_turn_now().expect("end turn");
+    }
+    let log = game.log().expect("log");
+    let ended = log
+        .iter()
+        .position(|e| matches!(e, grimoire::engine::GameEvent::Ended(_)))
+        .expect("the game ended");
+    assert!(
+        !log[ended..]
+            .iter()
+            .any(|e| matches!(e, grimoire::engine::GameEvent::Intends { .. })),
+        "{log:?}"
+    );
+    // Twenty enemies whose amount counts them all, on a work budget of 100:
+    // reading the amounts again after every change costs the game nothing.
+    let worms: String = (0..20).map(|i| format!(":w{i} {{:kind :worm}} ")).collect();
+    let text = fight(
+        r#"{:doc "w" :removed-when [<= [:self :health] 0]
+            :moves {:a {:intent "damage" :amount [count :worm] :effects [{:effected :you :resource :health :amount -1}]}}}"#,
+        &format!(
+            ":setup {{{worms}}} :budgets {{:work 100}} :turns {{:limit 6}}
+ :victory [{{:when [<= [:you :health] 0] :loser :you :reason \"slain\"}}]"
+        ),
+    );
+    let rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let mut game = Game::new(&rules, &[], 1, Log::Skip).expect("game");
+    while game.outcome().is_none() {
+        game.end_turn_now().expect("end turn");
+    }
+    assert!(
+        !matches!(game.outcome(), Some(Outcome::Aborted(_))),
+        "{:?}",
+        game.outcome()
+    );
+}
+
+#[test]
+fn a_person_is_shown_the_intent_and_eval_names_the_encounter_s_enemies() {
+    let (rules, cards) = (root(SOLO), root(CARDS));
+    let out = common::run_in(
+        &[
+            "play",
+            &rules.to_string_lossy(),
+            "--cards",
+            &cards.to_string_lossy(),
+            "--human",
+        ],
+        "q\n",
+        None,
+    );
+    let shown = common::text(&out.stdout);
+    assert!(
+        shown.contains("jaw-worm intends Chomp: 11 damage\np1's draw"),
+        "the screen under the table: {shown}"
+    );
+    assert!(
+        shown.starts_with("solo · encounter jaw-worm · seed 1"),
+        "{shown}"
+    );
+    let out = common::run_in(
+        &[
+            "eval",
+            "--rules",
+            &rules.to_string_lossy(),
+            "--cards",
+            &cards.to_string_lossy(),
+            "--set",
+            "jaw-worm.health=3",
+            "[]",
+        ],
+        "",
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
 }

@@ -117,8 +117,9 @@ fn native_ending(outcome: Outcome) -> Option<Ending> {
         },
         Outcome::Tie => Ending::Tie,
         Outcome::TurnLimit => Ending::TurnLimit,
-        // The native game has no budgets: Arcomage never comes near them.
-        Outcome::NobodyLeft | Outcome::Aborted(_) => return None,
+        // The native game has no budgets, nor a seat that loses without
+        // another winning: Arcomage never comes near either.
+        Outcome::NobodyLeft | Outcome::Aborted(_) | Outcome::Loss { .. } => return None,
     })
 }
 

@@ -163,6 +163,30 @@ pub(super) fn check(rules: &mut RuleSet, reading: &Reading<'_, '_>, diags: &mut 
             );
             continue;
         }
+        // An enemy that never takes a turn would show its intent for ever.
+        let never = if rules.card_kinds.get(kind).copied().unwrap_or(false) {
+            Some("is a kind of card: a card in a zone takes no turn")
+        } else if rules.kind_turns.get(kind).is_some_and(Vec::is_empty) {
+            Some("has `:turns []`: it takes no turn")
+        } else {
+            None
+        };
+        if let Some(why) = never {
+            diags.push(
+                Diagnostic::new(
+                    Code::MoveScript,
+                    moves.span,
+                    format!(
+                        "kind `:{}` {why}, so its moves are never done",
+                        rules.kinds[kind]
+                    ),
+                )
+                .with_help(
+                    "an enemy with `:moves` takes turns: `:turns [:classic]`, or none given",
+                ),
+            );
+            continue;
+        }
         let scope = Scope {
             bound: &[SELF],
             ..rules.scope()
@@ -229,6 +253,21 @@ fn read_moves(
                 MoveKey::Effects => m.effects = check::effects(v, scope, diags).unwrap_or_default(),
             }
         }
+        if m.amount.is_none()
+            && m.intent.contains("{amount}")
+            && let Some(intent) = body.get(MoveKey::Intent.name())
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingKey,
+                    intent.span,
+                    format!(
+                        "move `:{name}`'s intent shows `{{amount}}`, but the move has no `:amount`"
+                    ),
+                )
+                .with_help("say the number shown: `:amount [+ 11 [:self :strength]]`"),
+            );
+        }
         if !body.has_key(MoveKey::Effects.name()) {
             diags.push(
                 Diagnostic::new(
@@ -286,15 +325,20 @@ fn read_script(form: &Form<'_>, scope: &Scope<'_>, out: &mut Script, diags: &mut
             .with_help("to cycle moves, `:sequence`; to draw them, `:pick`"),
         );
     }
-    if let Some(seq) = form.get(ScriptKey::Sequence.name())
-        && out.sequence.is_empty()
-        && matches!(seq.kind, Kind::Vector(_))
-    {
-        diags.push(Diagnostic::new(
-            Code::EmptyDeclaration,
-            seq.span,
-            "`:sequence` names no move",
-        ));
+    for (key, empty) in [
+        (ScriptKey::Sequence, out.sequence.is_empty()),
+        (ScriptKey::Pick, out.pick.is_empty()),
+    ] {
+        if let Some(v) = form.get(key.name())
+            && empty
+            && matches!(&v.kind, Kind::Vector(items) if items.is_empty())
+        {
+            diags.push(Diagnostic::new(
+                Code::EmptyDeclaration,
+                v.span,
+                format!("`:{}` names no move", key.name()),
+            ));
+        }
     }
 }
 
@@ -343,6 +387,14 @@ fn picks(
         ));
         return Vec::new();
     };
+    if items.len() > MAX_MOVES {
+        diags.push(Diagnostic::new(
+            Code::TooMany,
+            v.span,
+            format!("a script's `:pick` may have at most {MAX_MOVES} entries"),
+        ));
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for item in items.iter() {
         let Some(pairs) = check::fields(item, "a script's pick", PickKey::ALL, diags) else {

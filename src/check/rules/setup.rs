@@ -109,6 +109,16 @@ pub(super) fn encounters(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<
         }
         out.push(encounter);
     }
+    if out.is_empty() && matches!(value.kind, Kind::Map(_)) {
+        diags.push(
+            Diagnostic::new(
+                Code::EmptyDeclaration,
+                value.span,
+                "`:encounters` declares no encounter",
+            )
+            .with_help("`:encounters {:one-worm {:setup {:worm {:kind :worm}}}}`, or leave it out"),
+        );
+    }
     rules.encounters = out;
 }
 
