@@ -133,17 +133,7 @@ fn metrics_json(rules: &RuleSet, comparison: &Comparison<'_>) -> serde_json::Val
 
 /// A change of a mean, "+0.22 (+0.10,+0.34)*"; "-" without two games a side.
 fn mean_change(p: &MeanPair) -> String {
-    if p.a.n < 2 || p.b.n < 2 {
-        return "-".to_string();
-    }
-    let d = p.change;
-    format!(
-        "{:+.2} ({:+.2},{:+.2}){}",
-        d.value,
-        d.low,
-        d.high,
-        if d.significant { "*" } else { "" }
-    )
+    super::table::mean_difference(&p.change, p.a.n >= 2 && p.b.n >= 2)
 }
 
 /// The metrics' means with each deck and the change, after the length.

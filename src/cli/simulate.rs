@@ -726,17 +726,7 @@ fn mean_cell(m: &Mean) -> String {
 /// A card's improvement on a metric, "+2.31 (+2.01,+2.61)*"; "-" without
 /// two games on each side.
 fn improvement_cell(c: &CardMetric) -> String {
-    if c.in_hand.n < 2 || c.not_seen.n < 2 {
-        return "-".to_string();
-    }
-    let d = c.improvement;
-    format!(
-        "{:+.2} ({:+.2},{:+.2}){}",
-        d.value,
-        d.low,
-        d.high,
-        if d.significant { "*" } else { "" }
-    )
+    super::table::mean_difference(&c.improvement, c.in_hand.n >= 2 && c.not_seen.n >= 2)
 }
 
 /// The declared metrics after the win figures: each one's mean over the

@@ -23,6 +23,21 @@ pub(crate) fn points(d: &Difference) -> String {
 
 /// A name as a CSV cell: quoted, its quotes doubled, when it holds a comma,
 /// a quote or a line break.
+/// A change of a metric's mean, "+0.22 (+0.10,+0.34)*" (* where the interval
+/// leaves out 0); "-" where `known` is false (fewer than two games a side).
+pub(crate) fn mean_difference(d: &crate::sim::metrics::MeanDifference, known: bool) -> String {
+    if !known {
+        return "-".to_string();
+    }
+    format!(
+        "{:+.2} ({:+.2},{:+.2}){}",
+        d.value,
+        d.low,
+        d.high,
+        if d.significant { "*" } else { "" }
+    )
+}
+
 pub(crate) fn csv_cell(name: &str) -> String {
     if name.contains([',', '"', '\n']) {
         format!("\"{}\"", name.replace('"', "\"\""))
