@@ -11,10 +11,7 @@ use serde_json::Value;
 fn a_seeded_game_plays_to_its_end_and_again_the_same() {
     let log = grimoire(&["play", "minions", "--seed", "1"]);
     assert_eq!(log, grimoire(&["play", "minions", "--seed", "1"]));
-    assert!(
-        log.contains(" wins: destroyed the enemy hero"),
-        "{log}"
-    );
+    assert!(log.contains(" wins: destroyed the enemy hero"), "{log}");
     // The second seat's Coin, shown to both; a Battlecry's target; a fight.
     assert!(log.contains("Lucky Coin#"), "{log}");
     assert!(log.contains(" aims at "), "{log}");
@@ -83,7 +80,16 @@ fn every_simulated_game_ends_with_a_winner_or_a_draw() {
 #[test]
 fn a_checked_run_holds_every_invariant() {
     let out = common::command(&[
-        "simulate", "minions", "--games", "300", "--seed", "2", "--ai", "greedy", "--ai", "random",
+        "simulate",
+        "minions",
+        "--games",
+        "300",
+        "--seed",
+        "2",
+        "--ai",
+        "greedy",
+        "--ai",
+        "random",
         "--check-invariants",
     ])
     .output()
