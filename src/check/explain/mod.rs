@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn a_kind_is_said_in_the_plural_by_the_regular_rules() {
         for (one, many) in [
-            ("minion", "minions"),
+            ("unit", "units"),
             ("hero", "heroes"),
             ("rodeo", "rodeos"),
             ("box", "boxes"),
