@@ -98,3 +98,21 @@ fn a_checked_run_holds_every_invariant() {
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(said.contains("invariants held: 300 games"), "{said}");
 }
+
+/// The Coin is played by the greedy player too: its one-move score counts
+/// the cards in hand, and a Coin counted there would never be worth playing
+/// (played in 0 of 60 games before the score left it out).
+#[test]
+fn greedy_plays_the_coin() {
+    let out = grimoire(&[
+        "simulate", "minions", "--games", "60", "--seed", "1", "--ai", "greedy", "--format", "json",
+    ]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let coin = v["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .find(|c| c["card"] == "Lucky Coin")
+        .unwrap_or_else(|| panic!("no Lucky Coin: {v}"));
+    assert!(coin["played"].as_i64().expect("played") >= 55, "{coin}");
+}
