@@ -368,6 +368,13 @@ fn skirmish_players_decide_from_their_view() {
     assert_fair_in(&rules, &deck, POSITIONS);
 }
 
+/// The bundled minions game (issue 33): hidden hands and decks of each
+/// seat's own, Battlecries and spells that choose a target.
+#[test]
+fn minions_players_decide_from_their_view() {
+    assert_fair("minions", SLOW_SEARCH);
+}
+
 /// The brawl fixture of issue 31: cards that choose targets among what
 /// their player sees (an enemy minion, a card in hand), options, triggers
 /// set off in hidden hands, and minions with activated abilities: every

@@ -1,7 +1,7 @@
 //! The engine: whole games and the turn machine, the engine's edges and
-//! invariants, the bundled rule sets (Arcomage, duel, skills, tactics, tbwg)
-//! played from outside, their scenarios, and the rule-set sections games
-//! need (actions, choices and segments, pipelines).
+//! invariants, the bundled rule sets (Arcomage, duel, skills, tactics, tbwg,
+//! minions) played from outside, their scenarios, and the rule-set sections
+//! games need (actions, choices and segments, pipelines).
 //!
 //! One test binary for all of them (linking is most of a fresh `cargo test`):
 //! `cargo test --test engine tactics` runs one module.
@@ -19,6 +19,7 @@ mod fairness;
 mod game;
 mod invariants;
 mod metrics;
+mod minions;
 mod observe;
 mod pipelines;
 mod reactions;

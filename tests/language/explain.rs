@@ -53,6 +53,27 @@ fn every_arcomage_card_explained() {
     insta::assert_snapshot!(out);
 }
 
+/// Every card of the bundled minions game (issue 33): its name, its own
+/// text and the explanation, one block each. Read by eye: each explanation
+/// says what the card's text says (a Battlecry's target, a Deathrattle's
+/// trigger, a keyword).
+#[test]
+fn every_minions_card_explained() {
+    let mut rules = common::bundled("minions");
+    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
+    assert_eq!(deck.cards.len(), 26);
+    let mut out = String::new();
+    for card in &deck.cards {
+        out.push_str(&format!(
+            "{}\n  text:    {}\n  explain: {}\n",
+            card.name,
+            card.text,
+            explain_card(&rules, card)
+        ));
+    }
+    insta::assert_snapshot!(out);
+}
+
 /// Every effect list of every bundled rule set (hooks, operations, actions,
 /// kinds, statuses) and every bundled definition explains, without a panic and
 /// with no placeholder for a name it could not find.
@@ -112,8 +133,16 @@ fn every_bundled_effect_list_explains() {
                 ));
             }
         }
+        // A card is said whole, as `explain` says it: its targets (roles its
+        // effects name) introduced before the effects that name them.
         for card in &deck.cards {
-            lists.push((format!("card {}", card.name), card.effects.clone(), vec![]));
+            let said = explain_card(&rules, card);
+            seen += 1;
+            assert!(
+                !said.contains('?') && !said.contains("role "),
+                "{name} card {}: {said}",
+                card.name
+            );
         }
         for (label, effects, bound) in &lists {
             let said = explain_with(&rules, effects, bound);

@@ -318,7 +318,7 @@ fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
 #[test]
 fn timings_run_compiled_as_the_evaluator_runs_them() {
     let mut hooks_run = 0;
-    for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
+    for name in ["arcomage", "duel", "skills", "tactics", "tbwg", "minions"] {
         let mut rules = crate::common::bundled(name);
         load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);
@@ -376,7 +376,7 @@ fn timings_run_compiled_as_the_evaluator_runs_them() {
 /// and every condition and score the engine compiles holds where it holds.
 #[test]
 fn bundled_effects_compile_to_the_same_changes() {
-    for name in ["arcomage", "duel", "skills", "tactics", "tbwg"] {
+    for name in ["arcomage", "duel", "skills", "tactics", "tbwg", "minions"] {
         let mut rules = crate::common::bundled(name);
         let deck = load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);

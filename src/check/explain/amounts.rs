@@ -194,7 +194,7 @@ impl En<'_> {
             .unwrap_or_default();
         self.bound = saved;
         Ph(
-            format!("the number of {}s in play{filter}", self.kind(kind)),
+            format!("the number of {} in play{filter}", self.kinds(kind)),
             Prec::Phrase,
         )
     }
@@ -210,13 +210,13 @@ impl En<'_> {
             .as_ref()
             .map(|c| self.where_clause(c))
             .unwrap_or_default();
-        let kind = self.kind(kind).to_string();
+        let kinds = self.kinds(kind);
         let text = match &over.value {
             Int::Attr(Entity::Role(r), a) if (*r).index() == over.outer.index() => {
-                format!("the total {} of the {kind}s in play{filter}", self.attr(*a))
+                format!("the total {} of the {kinds} in play{filter}", self.attr(*a))
             }
             v => format!(
-                "the sum of {} over the {kind}s in play{filter}",
+                "the sum of {} over the {kinds} in play{filter}",
                 self.int(v).at(Prec::Sum)
             ),
         };

@@ -77,7 +77,7 @@ impl En<'_> {
     /// "cards in your hand", "cards beside this card", "minions in play".
     pub(super) fn source_words(&mut self, s: &Source) -> String {
         match s {
-            Source::Kind(k) => format!("{}s in play", self.kind(*k)),
+            Source::Kind(k) => format!("{} in play", self.kinds(*k)),
             Source::Zone(z) if self.is_board(z) => format!("cards on {}", self.zone_words(z)),
             Source::Zone(z) => format!("cards in {}", self.zone_words(z)),
             Source::Adjacent(who) => format!("cards beside {}", self.who(who).subject()),
@@ -180,7 +180,7 @@ impl En<'_> {
         let (from, of) = match &sel.from {
             Source::Zone(z) => (self.zone_words(z), "of"),
             Source::Adjacent(who) => (self.who(who).subject(), "beside"),
-            Source::Kind(k) => (format!("the {}s in play", self.kind(*k)), "of"),
+            Source::Kind(k) => (format!("the {} in play", self.kinds(*k)), "of"),
         };
         let n = match &sel.count {
             Int::Lit(n) => *n,

@@ -27,7 +27,7 @@ impl En<'_> {
     /// roles are every seat), else "you and the enemy".
     fn everyone(&self) -> String {
         if self.rules.seats.len() == 2 {
-            format!("all {}s", self.kind(KindId::FIRST))
+            format!("all {}", self.kinds(KindId::FIRST))
         } else {
             "you and the enemy".into()
         }

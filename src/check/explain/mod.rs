@@ -108,6 +108,11 @@ impl<'r> En<'r> {
         self.rules.kinds.get(k).map_or("entity", String::as_str)
     }
 
+    /// A kind's name in the plural: "minions", "heroes".
+    fn kinds(&self, k: KindId) -> String {
+        plural(self.kind(k))
+    }
+
     fn attr(&self, a: AttrId) -> &str {
         self.rules.attributes.get(a).map_or("?", String::as_str)
     }
@@ -125,9 +130,40 @@ impl<'r> En<'r> {
     }
 }
 
+/// An English noun's plural by the regular rules, for a kind's name: "unit"
+/// → "units", "hero" → "heroes", "box" → "boxes", "harpy" → "harpies".
+fn plural(word: &str) -> String {
+    let vowel = |c: char| "aeiou".contains(c);
+    let mut rev = word.chars().rev();
+    let (last, before) = (rev.next(), rev.next());
+    match (last, before) {
+        (Some('s' | 'x' | 'z'), _) | (Some('h'), Some('c' | 's')) => format!("{word}es"),
+        (Some('o'), Some(b)) if !vowel(b) => format!("{word}es"),
+        (Some('y'), Some(b)) if !vowel(b) => format!("{}ies", &word[..word.len() - 1]),
+        _ => format!("{word}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_is_said_in_the_plural_by_the_regular_rules() {
+        for (one, many) in [
+            ("unit", "units"),
+            ("hero", "heroes"),
+            ("rodeo", "rodeos"),
+            ("box", "boxes"),
+            ("witch", "witches"),
+            ("harpy", "harpies"),
+            ("monkey", "monkeys"),
+            ("boss", "bosses"),
+            ("o", "os"),
+        ] {
+            assert_eq!(plural(one), many);
+        }
+    }
 
     fn bundled(name: &str) -> RuleSet {
         RuleSet::bundled(name)
