@@ -73,16 +73,17 @@
 //!   sees and whose places matter (a board's slots; the hand it plays from,
 //!   whose slots the play indices name) place by place, each card with its
 //!   instance's values (the attributes some card's `:values` sets) and, in a
-//!   hand, its cost and whether the pile's owner can pay for it now; any
+//!   hand, its cost and whether the pile's owner can pay for it now, on a
+//!   board, the statuses it holds that the seat may see (as above); any
 //!   other pile it sees (a discard pile, `:playing`, `:removed`) as how many
 //!   of each card it holds (no `top` of a public pile is observed: no
 //!   bundled or fixture rule reads it); a pile it does not see (the deck,
 //!   the other hands) as its count and how many of each card the seat can
 //!   tell there (looked at, shown to it, a `:top-visible` top).
 //!
-//! Not observed: the turn queue (extra and timed turns to come), the actions
-//! prepared and waiting (`:delayed-when`), and the statuses of card
-//! instances; the mask shows what they allow.
+//! Not observed: the turn queue (extra and timed turns to come) and the
+//! actions prepared and waiting (`:delayed-when`); the mask shows what they
+//! allow.
 
 use rand::SeedableRng;
 
@@ -91,12 +92,12 @@ mod uses;
 
 use places::{PlaceRules, Places};
 
-use super::view::{Seen, ZoneName};
+use super::view::{Seen, ZoneName, sees_status};
 use super::{Ability, Action, Game, Phase};
 use crate::check::ast::{CardOp, CardPick, CardVerb, Cards, Effect, EntityId, Resource};
 use crate::check::defs::Card;
 use crate::check::rules::{ActionId, KindId, RuleSet, Visibility, ZoneSet};
-use crate::eval::Rng;
+use crate::eval::{Instance, Rng};
 use crate::ids::{AttrId, OptionId};
 
 /// The most indices an action space may have: past it a rule set is refused
@@ -1097,9 +1098,10 @@ struct CardFields {
 /// How one pile of `:zones` is observed, as the seat observing sees it.
 #[derive(Clone, Copy, Debug)]
 enum PileShape {
-    /// Seen place by place (a board's slots, a hand's): `[rows, D + V]`, each
-    /// row the card as a one-hot and its values; a hand's rows add the
-    /// card's cost and whether the pile's owner can pay for it now.
+    /// Seen place by place (a board's slots, a hand's): `[rows, D + V + …]`,
+    /// each row the card as a one-hot and its values; a hand's rows add the
+    /// card's cost and whether the pile's owner can pay for it now, a
+    /// board's the statuses its card holds (`S × 3`, as `statuses`).
     Slots { at: usize, rows: usize, hand: bool },
     /// Seen, in no order that is observed: `[D]`, how many of each card.
     Bag { at: usize },
@@ -1124,12 +1126,21 @@ struct ZoneFields {
     values: Vec<AttrId>,
     /// By card: what its cost is paid in, and the cost; `None` for a free card.
     costs: Vec<Option<(AttrId, i64)>>,
+    /// `S`: the rule set's statuses, observed on a board's cards (a card in
+    /// a hand holds none).
+    statuses: usize,
 }
 
 impl ZoneFields {
     /// A row's width in a pile seen place by place.
     fn width(&self, hand: bool) -> usize {
-        self.defs + self.values.len() + if hand { 2 } else { 0 }
+        self.defs
+            + self.values.len()
+            + if hand {
+                2
+            } else {
+                self.statuses * STATUS_COLUMNS
+            }
     }
 }
 
@@ -1162,6 +1173,9 @@ pub struct ObsLayout {
 
 /// The numbers `statuses` holds per row and status: stacks, turns left, magnitude.
 const STATUS_COLUMNS: usize = 3;
+
+/// The bounds of those numbers.
+const STATUS_BOUNDS: [(i64, i64); STATUS_COLUMNS] = [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)];
 
 /// A field being laid out: its bounds, element by element.
 struct Builder {
@@ -1298,7 +1312,7 @@ impl ObsLayout {
                 "for each row of `entities` and each status it may see: the stacks held, \
                  the turns left (-1 for one that does not run out; the most among its \
                  instances), and the sum of the instances' magnitudes",
-                |i| [(0, BOUND), (-1, BOUND), (-BOUND, BOUND)][i % STATUS_COLUMNS],
+                |i| STATUS_BOUNDS[i % STATUS_COLUMNS],
             )
         });
         // The most moves a kind has: each row's one-hot, then the amount shown.
@@ -1387,6 +1401,7 @@ impl ObsLayout {
                 .iter()
                 .map(|c| c.play.pay_with.map(|a| (a, c.play.cost)))
                 .collect(),
+            statuses: rules.statuses.len(),
         };
         let cost = |c: &Card| c.play.pay_with.map_or(0, |_| c.play.cost);
         let costs = (
@@ -1501,13 +1516,19 @@ impl ObsLayout {
         }
         if hand {
             doc.push_str(", its cost, 1 when its owner can pay for it now");
+        } else if f.statuses > 0 {
+            doc.push_str(
+                ", and for each status it may see the card's stacks, turns left and \
+                 magnitude (as `statuses`)",
+            );
         }
         doc.push_str("; zeros where no card is");
-        let defs = f.defs;
+        let (defs, fixed) = (f.defs, f.defs + f.values.len());
         let at = b.add(name, &[rows, width], &doc, |i| match i % width {
             d if d < defs => (0, 1),
-            d if d < defs + f.values.len() => rules.bounds[f.values[d - defs]],
-            d if d == defs + f.values.len() => (least, most),
+            d if d < fixed => rules.bounds[f.values[d - defs]],
+            d if !hand => STATUS_BOUNDS[(d - fixed) % STATUS_COLUMNS],
+            d if d == fixed => (least, most),
             _ => (0, 1),
         });
         PileShape::Slots { at, rows, hand }
@@ -1754,14 +1775,9 @@ impl ObsLayout {
         let Some(base) = self.statuses_at else {
             return;
         };
-        let rules = game.rules();
         let me = EntityId::new(seat);
         for inst in game.state().statuses() {
-            let hidden = rules
-                .status_defs
-                .get(inst.status)
-                .is_some_and(|d| d.invisible);
-            if hidden && inst.source != me {
+            if !sees_status(game.rules(), me, inst) {
                 continue;
             }
             let Some(row) = ranks
@@ -1771,15 +1787,22 @@ impl ObsLayout {
                 continue;
             };
             let at = base + (row * self.statuses + inst.status.index()) * STATUS_COLUMNS;
-            out[at] = out[at].saturating_add(i64::from(inst.stacks));
-            let left = inst.turns_left().map_or(-1, i64::from);
-            out[at + 1] = match (out[at + 1], left) {
-                (_, -1) | (-1, _) => -1,
-                (was, now) => was.max(now),
-            };
-            out[at + 2] = out[at + 2].saturating_add(inst.magnitude);
+            add_status(&mut out[at..at + STATUS_COLUMNS], inst);
         }
     }
+}
+
+/// Adds one status instance to its `STATUS_COLUMNS` numbers: the stacks,
+/// the turns left (the most among the instances; -1 once one does not run
+/// out) and the magnitudes.
+fn add_status(out: &mut [i64], inst: &Instance) {
+    out[0] = out[0].saturating_add(i64::from(inst.stacks));
+    let left = inst.turns_left().map_or(-1, i64::from);
+    out[1] = match (out[1], left) {
+        (_, -1) | (-1, _) => -1,
+        (was, now) => was.max(now),
+    };
+    out[2] = out[2].saturating_add(inst.magnitude);
 }
 
 /// Writes the classic card zones `seat` sees into `out`.
@@ -1857,12 +1880,20 @@ fn encode_zones(f: &ZoneFields, game: &Game<'_>, seat: usize, out: &mut [i64]) {
                     for (j, &a) in f.values.iter().enumerate() {
                         out[row + f.defs + j] = value(e, a);
                     }
+                    let at = row + f.defs + f.values.len();
                     if hand {
                         let cost = f.costs.get(card.index()).copied().flatten();
-                        let at = row + f.defs + f.values.len();
                         out[at] = cost.map_or(0, |(_, c)| c);
                         out[at + 1] =
                             i64::from(cost.is_none_or(|(a, c)| c <= 0 || value(payer, a) >= c));
+                    } else if f.statuses > 0 {
+                        let me = EntityId::new(seat);
+                        for inst in game.state().statuses() {
+                            if inst.holder == e && sees_status(game.rules(), me, inst) {
+                                let s = at + inst.status.index() * STATUS_COLUMNS;
+                                add_status(&mut out[s..s + STATUS_COLUMNS], inst);
+                            }
+                        }
                     }
                 }
             }

@@ -849,3 +849,54 @@ fn what_a_seat_cannot_tell_in_zones_never_changes_its_observation() {
     // difference at most positions.
     assert!(others_changed > 100, "{others_changed}");
 }
+
+/// A card on a board shows the statuses it holds in its row, after its
+/// one-hot and values, three numbers a status as in `statuses`: a minion's
+/// Divine Shield is seen while it is up and gone once a blow takes it.
+#[test]
+fn a_board_cards_row_shows_the_statuses_it_holds() {
+    let (rules, deck) = load("minions");
+    let a = agent(&rules, &deck);
+    let set = rules.zones.as_ref().unwrap();
+    let board = set.zone("board").unwrap();
+    let (d, s) = (deck.len(), rules.statuses.len());
+    let values = a.layout.field("zone:board:me").unwrap().shape[1] - d - 3 * s;
+    let shield = rules.status("divine-shield").unwrap();
+    let novice = card_named(&deck, "Silver Novice");
+    let (mut shields, mut lost) = (0, 0);
+    for seed in 0..20 {
+        let mut game = Game::new(&rules, &deck, seed, Log::Skip).unwrap();
+        let mut ai = Ai::new();
+        while game.outcome().is_none() {
+            for seat in 0..2 {
+                let obs = observe(&a, &game, seat);
+                let table = game.state().cards.as_deref().unwrap().clone();
+                for (whose, owner) in [("me", seat), ("other", 1 - seat)] {
+                    let rows = field(&a, &obs, &format!("zone:board:{whose}"));
+                    let width = rows.len() / 7;
+                    let pile = table.pile(set, board, EntityId::new(owner)).unwrap();
+                    for (slot, &e) in table.contents(pile).iter().enumerate() {
+                        let row = &rows[slot * width..(slot + 1) * width];
+                        for status in 0..s {
+                            let held: i64 = game
+                                .state()
+                                .statuses()
+                                .iter()
+                                .filter(|i| i.holder == e && i.status.index() == status)
+                                .map(|i| i64::from(i.stacks))
+                                .sum();
+                            assert_eq!(row[d + values + 3 * status], held, "seed {seed}");
+                        }
+                        let up = row[d + values + 3 * shield.index()];
+                        if seat == 0 && table.card(e) == Some(novice) {
+                            if up > 0 { shields += 1 } else { lost += 1 }
+                        }
+                    }
+                }
+            }
+            let action = ai.choose(&mut game, Policy::Random).unwrap();
+            game.act(action).unwrap();
+        }
+    }
+    assert!(shields > 0 && lost > 0, "shields {shields}, lost {lost}");
+}
