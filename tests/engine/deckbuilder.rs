@@ -1,0 +1,165 @@
+//! The bundled `deckbuilder` (issue 33): a fight against scripted monsters in
+//! the style of a deckbuilder's first fight. Its scenarios pass; `play` ends
+//! a game; every invariant holds over many games of each encounter, with the
+//! reward cards dealt too; damage with weak, vulnerable and strength is
+//! worked out as the model rounds it (once, at the end); and a starter deck
+//! with one Slash removed leaves significantly less health.
+
+use std::path::{Path, PathBuf};
+
+use crate::common;
+
+fn root(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn its_scenarios_pass() {
+    let out = grimoire::cli::test(&[root("tests/scenarios/deckbuilder")], &[], false);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(" passed, 0 failed"), "{}", out.stdout);
+}
+
+#[test]
+fn play_with_seed_1_ends_the_fight() {
+    for encounter in ["gnasher", "pair"] {
+        let log = common::grimoire(&[
+            "play",
+            "deckbuilder",
+            "--seed",
+            "1",
+            "--encounter",
+            encounter,
+        ]);
+        let end = log
+            .lines()
+            .find(|l| l.starts_with("p1 wins") || l.starts_with("p1 loses"))
+            .unwrap_or_else(|| panic!("{encounter}: no ending in\n{log}"));
+        assert!(
+            end.contains("every monster slain") || end.contains("slain"),
+            "{end}"
+        );
+        assert_eq!(
+            log,
+            common::grimoire(&[
+                "play",
+                "deckbuilder",
+                "--seed",
+                "1",
+                "--encounter",
+                encounter
+            ])
+        );
+    }
+}
+
+#[test]
+fn every_invariant_holds_in_each_encounter_with_every_card_dealt() {
+    let rewarded = root("tests/data/deckbuilder/rewarded");
+    let rewarded = rewarded.to_string_lossy();
+    for encounter in ["gnasher", "pair"] {
+        for cards in [None, Some(&*rewarded)] {
+            for ai in ["random", "greedy"] {
+                let mut args = vec![
+                    "simulate",
+                    "deckbuilder",
+                    "--games",
+                    "300",
+                    "--encounter",
+                    encounter,
+                    "--ai",
+                    ai,
+                    "--check-invariants",
+                ];
+                if let Some(cards) = cards {
+                    args.extend(["--cards", cards]);
+                }
+                let out = common::run_in(&args, "", None);
+                let said = common::text(&out.stderr);
+                assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+                assert!(
+                    said.contains("invariants held: 300 games"),
+                    "{args:?}: {said}"
+                );
+            }
+        }
+    }
+}
+
+/// The model's damage: (base + strength) × 0.75 if the attacker is weak ×
+/// 1.5 if the target is vulnerable, rounded down once, never below 0.
+fn model_damage(base: i64, strength: i64, weak: bool, vulnerable: bool) -> i64 {
+    // In eighths, exactly: 0.75 is 6/8, 1.5 is 12/8 and 0.75 × 1.5 is 9/8.
+    let eighths = (base + strength) * if weak { 3 } else { 4 } * if vulnerable { 3 } else { 2 };
+    eighths.div_euclid(8).max(0)
+}
+
+#[test]
+fn damage_with_weak_vulnerable_and_strength_rounds_as_the_model_does() {
+    // 9 from a weak attacker on a vulnerable target is 10.125: 10, where
+    // rounding after each step would give 9.
+    assert_eq!(model_damage(6, 3, true, true), 10);
+    for (base, strength) in [
+        (6, 0),
+        (6, 3),
+        (8, 0),
+        (8, 1),
+        (5, 2),
+        (4, 5),
+        (11, 3),
+        (6, -9),
+        (7, 0),
+    ] {
+        for weak in [0, 1] {
+            for vulnerable in [0, 1] {
+                let v = common::eval_json(
+                    "deckbuilder",
+                    &[
+                        "--set",
+                        &(format!("you.strength={strength}")),
+                        "--set",
+                        &(format!("you.weak={weak}")),
+                        "--set",
+                        &(format!("gnasher.vulnerable={vulnerable}")),
+                        "--set",
+                        "gnasher.health=100",
+                        &format!(
+                            "[{{:effected :gnasher :resource :attack :amount [formula :damage [+ {base} [:you :strength]] [:you :weak] [:gnasher :vulnerable]]}}]"
+                        ),
+                    ],
+                );
+                let expected = model_damage(base, strength, weak == 1, vulnerable == 1);
+                assert_eq!(
+                    100 - common::value(&v, "gnasher", "health"),
+                    expected,
+                    "base {base}, strength {strength}, weak {weak}, vulnerable {vulnerable}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_starter_deck_without_one_slash_leaves_less_health() {
+    let weaker = root("tests/data/deckbuilder/weaker");
+    let out = common::grimoire(&[
+        "simulate",
+        "deckbuilder",
+        "--games",
+        "1000",
+        "--seed",
+        "1",
+        "--versus-cards",
+        &weaker.to_string_lossy(),
+        "--format",
+        "json",
+    ]);
+    let compared: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let health = &compared["metrics"]["health-left"];
+    assert_eq!(health["significant"], true, "{health}");
+    assert!(health["high"].as_f64().unwrap() < 0.0, "{health}");
+    assert!(health["change"].as_f64().unwrap() < 0.0, "{health}");
+    // The fight lasts longer with one damage card fewer.
+    let turns = &compared["metrics"]["turns"];
+    assert!(turns["low"].as_f64().unwrap() > 0.0, "{turns}");
+}
