@@ -112,8 +112,15 @@ fn every_bundled_effect_list_explains() {
                 ));
             }
         }
+        // A card is explained as `explain --card` does: its targets bound.
         for card in &deck.cards {
-            lists.push((format!("card {}", card.name), card.effects.clone(), vec![]));
+            let said = explain_card(&rules, card);
+            seen += 1;
+            assert!(
+                !said.contains('?') && !said.contains("role "),
+                "{name} card {}: {said}",
+                card.name
+            );
         }
         for (label, effects, bound) in &lists {
             let said = explain_with(&rules, effects, bound);
