@@ -163,3 +163,89 @@ fn a_starter_deck_without_one_slash_leaves_less_health() {
     let turns = &compared["metrics"]["turns"];
     assert!(turns["low"].as_f64().unwrap() > 0.0, "{turns}");
 }
+
+/// The Gnasher's moves after each move, over many rounds: `[Gnash, Flail,
+/// Roar]` counts of the move that came next, by the move before.
+fn gnasher_transitions(games: u64) -> std::collections::HashMap<String, [u32; 3]> {
+    use grimoire::check::rules::RuleSet;
+    use grimoire::engine::{Game, Log};
+    // The player does nothing, with health enough to outlast the turn
+    // limit: every game gives some 500 of the Gnasher's moves.
+    let text = std::fs::read_to_string(root("rules/deckbuilder.edn")).expect("rule set");
+    let text = text.replace(":health {:default 80 ", ":health {:default 1000000000 ");
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    rules.choose_encounter("gnasher").expect("encounter");
+    let deck = grimoire::files::load_deck(
+        &mut rules,
+        &[root("cards/deckbuilder"), root("effects/deckbuilder")],
+    )
+    .unwrap_or_else(|_| panic!("the deckbuilder deck loads"));
+    let gnasher = grimoire::ids::EntityId::new(1);
+    let mut after: std::collections::HashMap<String, [u32; 3]> = Default::default();
+    for seed in 0..games {
+        let mut game = Game::new(&rules, &deck.cards, seed, Log::Keep).expect("game");
+        while game.outcome().is_none() {
+            game.end_turn_now().expect("the player's turn ends");
+        }
+        let moves = game.intended(gnasher);
+        assert_eq!(
+            moves[0], "gnash",
+            "seed {seed}: the Gnasher opens with Gnash"
+        );
+        for w in moves.windows(2) {
+            let next = ["gnash", "flail", "roar"]
+                .iter()
+                .position(|m| *m == w[1])
+                .expect("a Gnasher's move");
+            after.entry(w[0].to_string()).or_default()[next] += 1;
+        }
+    }
+    after
+}
+
+#[test]
+fn the_gnasher_re_rolls_a_forbidden_move_with_the_model_s_own_odds() {
+    let after = gnasher_transitions(500);
+    // The model: a draw of 100, Gnash 25, Flail 30, Roar 45; a move drawn
+    // that may not come again is drawn again between the other two with
+    // fixed odds (a Gnash after a Gnash: Roar 56.25 %; a Roar after a Roar:
+    // Gnash 41.6 %). So each next move's share is its own entry's weight
+    // plus its part of the forbidden entry's; sharing that weight out in
+    // proportion (the approximation this replaced) gives the last figure.
+    // (move before, move after, the model's share, the proportional share)
+    let cases = [
+        ("roar", 0, 0.25 + 0.45 * 0.416, 25.0 / 55.0),
+        ("gnash", 2, 0.45 + 0.25 * 0.5625, 45.0 / 75.0),
+    ];
+    for (before, next, model, proportional) in cases {
+        let counts = after[before];
+        let n = f64::from(counts.iter().sum::<u32>());
+        let share = f64::from(counts[next]) / n;
+        // A binomial share's standard error is sqrt(p (1 - p) / n); within
+        // three of them a right engine lands 997 times in 1000.
+        let se = (model * (1.0 - model) / n).sqrt();
+        assert!(
+            (share - model).abs() < 3.0 * se,
+            "after {before}: share {share:.4} of {n} draws, the model's {model:.4} ± {:.4}",
+            3.0 * se
+        );
+        // The re-roll's own odds, read back: (share - own weight) / the
+        // forbidden entry's weight; after a Gnash, Roar's 56.25 %.
+        if before == "gnash" {
+            let reroll = (share - 0.45) / 0.25;
+            assert!((reroll - 0.5625).abs() < 3.0 * se / 0.25, "{reroll:.4}");
+        }
+        // After a Roar the sample tells the model from the approximation
+        // (six standard errors apart); after a Gnash the two are 0.94
+        // points apart, which would take some 100,000 draws to tell.
+        if before == "roar" {
+            assert!(
+                (proportional - model).abs() > 6.0 * se,
+                "after {before}: {n} draws cannot tell the model from the approximation"
+            );
+        }
+    }
+    // A forbidden move never comes: no Gnash or Roar twice running.
+    assert_eq!(after["gnash"][0], 0);
+    assert_eq!(after["roar"][2], 0);
+}
