@@ -249,3 +249,33 @@ fn the_gnasher_re_rolls_a_forbidden_move_with_the_model_s_own_odds() {
     assert_eq!(after["gnash"][0], 0);
     assert_eq!(after["roar"][2], 0);
 }
+
+#[test]
+fn simulate_s_discarded_counts_the_player_s_choices_which_the_deckbuilder_never_asks() {
+    // Every hand is emptied by the rules as the turn ends: no discard is
+    // chosen, so the column is 0, and the help says that is what it counts.
+    let out = common::run_in(
+        &[
+            "simulate",
+            "deckbuilder",
+            "--games",
+            "50",
+            "--format",
+            "json",
+        ],
+        "",
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let cards = json["cards"].as_array().expect("cards");
+    assert!(cards.iter().any(|c| c["played"].as_u64() > Some(0)));
+    for c in cards {
+        assert_eq!(c["discarded"], 0, "{c}");
+    }
+    let help = common::text(&common::run_in(&["simulate", "--help"], "", None).stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("discarded "))
+        .expect("the discarded column in the help");
+    assert!(line.contains("chose to discard"), "{line}");
+}
