@@ -2,8 +2,10 @@
 //! the style of a deckbuilder's first fight. Its scenarios pass; `play` ends
 //! a game; every invariant holds over many games of each encounter, with the
 //! reward cards dealt too; damage with weak, vulnerable and strength is
-//! worked out as the model rounds it (once, at the end); and a starter deck
-//! with one Slash removed leaves significantly less health.
+//! worked out as the model rounds it (once, at the end); a starter deck
+//! with one Slash removed leaves significantly less health; the Gnasher
+//! draws a forbidden move again with the model's own odds; and
+//! `simulate`'s discarded column counts only discards the player chose.
 
 use std::path::{Path, PathBuf};
 
