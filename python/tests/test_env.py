@@ -16,7 +16,7 @@ pettingzoo_checks = importlib.import_module("pettingzoo.test.api_test")
 
 import grimoire  # noqa: E402
 
-RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg", "minions"]
+RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg", "minions", "deckbuilder"]
 ROOT = Path(__file__).resolve().parents[2]
 # The fixture of cards in zones (issue 30): hidden hands, a shared deck, a
 # discard pile, boards of 7 slots, turns of many plays. Given by its path:
@@ -810,3 +810,31 @@ def test_simulate_returns_a_solo_fight_s_losses_metrics_and_encounter():
     health = sim["metrics"]["health-left"]
     assert health["low"] < health["mean"] < health["high"]
     assert [c["card"] for c in health["cards"]] == [c["card"] for c in sim["cards"]]
+
+
+def test_the_deckbuilder_shows_the_gnashers_intent_a_loss_costs_the_seat_and_simulate_measures_it():
+    """The bundled deckbuilder (issue 33): before the first turn the
+    Gnasher's row of ``intents`` is its opening Gnash for 11; a seat that
+    only ends its turns is slain, a loss; ``simulate`` of either encounter
+    returns the health left and the turns with their intervals."""
+    env = grimoire.env("deckbuilder", seed=1)
+    env.reset(seed=1)
+    observation, _, _, _, _ = env.last()
+    assert list(env.fields(observation["observation"])["intents"][1]) == [1, 0, 0, 11]
+    end = [i for i, text in env.legal_actions() if text == "end the turn"]
+    assert end, env.legal_actions()
+    for agent in env.agent_iter(max_iter=2_000):
+        _, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            assert termination and info["outcome"] == "loss", info
+            env.step(None)
+            continue
+        env.step(end[0])
+    for encounter in ["gnasher", "pair"]:
+        sim = grimoire.simulate("deckbuilder", games=200, seed=1, encounter=encounter)
+        assert sim["encounter"] == encounter
+        seat = sim["seats"][0]
+        assert seat["wins"] + seat["losses"] == 200
+        for metric in ["health-left", "turns"]:
+            m = sim["metrics"][metric]
+            assert m["low"] <= m["mean"] <= m["high"], (metric, m)

@@ -1309,10 +1309,14 @@ pub fn explain(code: Code) -> Explanation {
              a kind with a script and no moves has nothing to choose; a script \
              with both a `:sequence` and a `:pick` says two ways at once; \
              the first kind is the seats', whose players choose for themselves; \
-             and a kind of card, or one with `:turns []`, takes no turn to do \
-             its moves in.",
-            "Give the kind `:moves`, keep one of `:sequence` and `:pick`, or \
-             declare the enemy as a kind of its own after the seats' kind.",
+             a kind of card, or one with `:turns []`, takes no turn to do \
+             its moves in; and a `:pick` entry's `:instead` (its move drawn \
+             again when it is not allowed) is never read on an entry with \
+             neither `:max-in-a-row` nor `:when`, nor inside an `:instead`.",
+            "Give the kind `:moves`, keep one of `:sequence` and `:pick`, \
+             declare the enemy as a kind of its own after the seats' kind, \
+             give an entry with `:instead` the rule that forbids it, or list \
+             every alternative in one `:instead`.",
             Input::RuleSet,
             r#"{:rules :fight
  :roles {:you "the player"}

@@ -266,7 +266,7 @@ codes! {
     ZoneRules = "E0314",
     /// A `:script` that cannot choose: no `:moves`, both `:sequence` and
     /// `:pick`, or moves given to the seats' kind, a kind of card or a kind
-    /// that takes no turn.
+    /// that takes no turn; an `:instead` never read or nested.
     MoveScript = "E0315",
 
     // E04xx: definitions.

@@ -187,42 +187,50 @@ impl<'r> Game<'r> {
         });
     }
 
-    /// A weighted draw among the entries the script allows now; the last
-    /// move again when it allows none.
+    /// A weighted draw among the entries the script allows now, where an
+    /// entry not allowed whose `:instead` allows some move stays in, and
+    /// when drawn draws again among those (the model's re-roll with its own
+    /// odds); the last move again when nothing is allowed.
     fn draw_pick(&mut self, script: &Script, entity: EntityId, slot: Slot) -> u8 {
         let mut roles = std::mem::take(&mut self.each_roles);
         roles.clear();
         roles.extend_from_slice(self.seat_roles(0));
         roles.push(entity);
-        let mut allowed = [0u32; 256];
+        let mut weights = [0u32; 256];
+        // Only read for entries with an `:instead`: each such entry's allowed
+        // alternatives' weights, in order (kept with the entry's index).
+        let mut instead: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut total = 0u64;
-        for (k, p) in script.pick.iter().enumerate() {
-            let too_often = p
-                .max_in_a_row
-                .is_some_and(|max| slot.last == Some(p.chosen) && slot.run >= max);
-            let holds = p
-                .when
-                .as_ref()
-                .is_none_or(|c| crate::eval::holds(c, &mut self.state, &roles));
-            if !too_often && holds && k < allowed.len() {
-                allowed[k] = p.weight;
-                total += u64::from(p.weight);
+        for (k, p) in script.pick.iter().enumerate().take(weights.len()) {
+            let mut w = allowed_weight(p, slot, &mut self.state, &roles);
+            if w == 0 && !p.instead.is_empty() {
+                let alternatives: Vec<u32> = p
+                    .instead
+                    .iter()
+                    .map(|q| allowed_weight(q, slot, &mut self.state, &roles))
+                    .collect();
+                if alternatives.iter().any(|&a| a > 0) {
+                    w = p.weight;
+                    instead.push((k, alternatives));
+                }
             }
+            weights[k] = w;
+            total += u64::from(w);
         }
         self.state.forget_rolls();
         self.each_roles = roles;
         if total == 0 {
             return slot.last.or(slot.next).unwrap_or(0);
         }
-        let mut at = self.state.rng.random_range(0..total);
-        for (k, p) in script.pick.iter().enumerate() {
-            let w = u64::from(allowed[k]);
-            if at < w {
-                return p.chosen;
+        let drawn = weighted(&mut self.state.rng, &weights, total);
+        match instead.iter().find(|(k, _)| *k == drawn) {
+            Some((_, alternatives)) => {
+                let total = alternatives.iter().map(|&a| u64::from(a)).sum();
+                let again = weighted(&mut self.state.rng, alternatives, total);
+                script.pick[drawn].instead[again].chosen
             }
-            at -= w;
+            None => script.pick[drawn].chosen,
         }
-        script.pick[0].chosen
     }
 
     /// The amount shown with move `chosen` of `entity`, read without
@@ -338,4 +346,38 @@ impl<'r> Game<'r> {
             self.decide(entity);
         }
     }
+}
+
+/// `p`'s weight if the script allows it now (`:when` holds and it was not
+/// the last `:max-in-a-row` moves), else 0.
+fn allowed_weight(
+    p: &crate::check::rules::moves::Pick,
+    slot: Slot,
+    state: &mut crate::eval::State,
+    roles: &[EntityId],
+) -> u32 {
+    let too_often = p
+        .max_in_a_row
+        .is_some_and(|max| slot.last == Some(p.chosen) && slot.run >= max);
+    let holds = p
+        .when
+        .as_ref()
+        .is_none_or(|c| crate::eval::holds(c, state, roles));
+    match !too_often && holds {
+        true => p.weight,
+        false => 0,
+    }
+}
+
+/// The index of an entry drawn by weight (`total` their sum, above 0).
+fn weighted(rng: &mut crate::eval::Rng, weights: &[u32], total: u64) -> usize {
+    let mut at = rng.random_range(0..total);
+    for (k, &w) in weights.iter().enumerate() {
+        let w = u64::from(w);
+        if at < w {
+            return k;
+        }
+        at -= w;
+    }
+    0
 }

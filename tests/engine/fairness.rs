@@ -375,6 +375,13 @@ fn minions_players_decide_from_their_view() {
     assert_fair("minions", SLOW_SEARCH);
 }
 
+/// The bundled deckbuilder (issue 33): one seat whose draw pile it cannot
+/// see, against monsters whose next move shows.
+#[test]
+fn deckbuilder_player_decides_from_its_view() {
+    assert_fair("deckbuilder", SLOW_SEARCH);
+}
+
 /// The brawl fixture of issue 31: cards that choose targets among what
 /// their player sees (an enemy minion, a card in hand), options, triggers
 /// set off in hidden hands, and minions with activated abilities: every

@@ -12,7 +12,15 @@ use grimoire::engine::{Ability, Action, Game, Log};
 use grimoire::files;
 use grimoire::ids::EntityId;
 
-const BUNDLED: [&str; 6] = ["arcomage", "duel", "skills", "tactics", "tbwg", "minions"];
+const BUNDLED: [&str; 7] = [
+    "arcomage",
+    "duel",
+    "skills",
+    "tactics",
+    "tbwg",
+    "minions",
+    "deckbuilder",
+];
 
 /// A bundled rule set and its deck, as `grimoire.env` loads them.
 fn load(name: &str) -> (RuleSet, Vec<Card>) {

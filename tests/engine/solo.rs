@@ -465,3 +465,104 @@ fn a_person_is_shown_the_intent_and_eval_names_the_encounter_s_enemies() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
 }
+
+/// Moves `:a`, `:b` and `:c` of 1 damage each, opening with `:a`, then the
+/// draw `pick`.
+fn abc(pick: &str) -> String {
+    let hit = r#":effects [{:effected :you :resource :health :amount -1}]"#;
+    fight(
+        &format!(
+            r#"{{:doc "w" :moves {{:a {{:intent "a" {hit}}} :b {{:intent "b" {hit}}} :c {{:intent "c" {hit}}}}}
+                :script {{:first :a :pick {pick}}}}}"#
+        ),
+        r#":setup {:w1 {:kind :worm}} :turns {:limit 40}"#,
+    )
+}
+
+/// How often each move came right after an `:a`, over `games` seeds.
+fn after_a(text: &str, games: u64) -> std::collections::BTreeMap<String, u32> {
+    let rules = RuleSet::parse(text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let mut after = std::collections::BTreeMap::new();
+    for seed in 0..games {
+        let mut game = Game::new(&rules, &[], seed, Log::Keep).expect("game");
+        while game.outcome().is_none() {
+            game.end_turn_now().expect("end turn");
+        }
+        for w in game.intended(EntityId::new(1)).windows(2) {
+            if w[0] == "a" {
+                *after.entry(w[1].to_string()).or_default() += 1;
+            }
+        }
+    }
+    after
+}
+
+#[test]
+fn an_entry_not_allowed_draws_its_move_from_its_instead_list() {
+    // `:a` may not come twice: drawn (99 in 100) after an `:a`, it becomes
+    // `:b`. Without `:instead` its weight would go to `:c`, the only entry
+    // left, every time.
+    let after = after_a(
+        &abc("[{:move :a :weight 99 :max-in-a-row 1 :instead [{:move :b}]} {:move :c}]"),
+        40,
+    );
+    let count = |m: &str| after.get(m).copied().unwrap_or(0);
+    let (b, c) = (count("b"), count("c"));
+    assert!(!after.contains_key("a"), "{after:?}");
+    // 19 draws in 20 at the least (99 in 100 expected): far from none.
+    assert!(b * 20 >= (b + c) * 19 && b + c > 100, "{after:?}");
+    // The `:instead` entries obey their own rules: with none allowed, the
+    // entry is left out of the draw and its weight shared out as before.
+    let after = after_a(
+        &abc(
+            "[{:move :a :weight 99 :max-in-a-row 1 :instead [{:move :b :when [> 0 1]}]} {:move :c}]",
+        ),
+        40,
+    );
+    assert_eq!(after.keys().collect::<Vec<_>>(), ["c"], "{after:?}");
+}
+
+#[test]
+fn an_instead_list_that_cannot_work_is_a_located_error() {
+    let cases = [
+        (
+            "[{:move :a :max-in-a-row 1 :instead [{:move :d}]}]",
+            "E0244",
+            ":d",
+        ),
+        ("[{:move :a :max-in-a-row 1 :instead :b}]", "E0006", ":b"),
+        ("[{:move :a :max-in-a-row 1 :instead []}]", "E0301", "[]"),
+        (
+            "[{:move :a :instead [{:move :b}]}]",
+            "E0315",
+            "[{:move :b}]",
+        ),
+        (
+            "[{:move :a :max-in-a-row 1 :instead [{:move :b :max-in-a-row 1 :instead [{:move :c}]}]}]",
+            "E0315",
+            "[{:move :c}]",
+        ),
+    ];
+    for (pick, code, at) in cases {
+        let text = abc(pick);
+        let diags = RuleSet::parse(&text).err().unwrap_or_default();
+        let found: Vec<_> = diags
+            .iter()
+            .map(|d| {
+                let span = d.span.start as usize..d.span.end as usize;
+                (d.code.as_str(), &text[span], d.message.as_str())
+            })
+            .collect();
+        assert!(
+            found.iter().any(|&(c, s, _)| c == code && s == at),
+            "{pick}: {found:?}"
+        );
+    }
+    // The model's Jaw Worm, written with `:instead`, checks.
+    let worm = abc(
+        "[{:move :c :weight 45 :max-in-a-row 1 :instead [{:move :a :weight 416} {:move :b :weight 584}]}
+          {:move :b :weight 30 :max-in-a-row 2 :instead [{:move :a :weight 357} {:move :c :weight 643}]}
+          {:move :a :weight 25 :max-in-a-row 1 :instead [{:move :c :weight 5625} {:move :b :weight 4375}]}]",
+    );
+    assert!(errors(&worm).is_empty(), "{:?}", errors(&worm));
+}

@@ -447,3 +447,26 @@ fn cards_of_a_rule_set_without_cards_says_so() {
         text(&out.stderr)
     );
 }
+
+/// Every card of the bundled deckbuilder (issue 33), the rewards not dealt
+/// included: its name, its text and the explanation. Read by eye: each
+/// explanation says what the text says (an attack's damage is the rule set's
+/// `:damage` formula: strength, weak and vulnerable, rounded down once).
+#[test]
+fn every_deckbuilder_card_explained() {
+    let mut rules = common::bundled("deckbuilder");
+    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
+    assert_eq!(deck.cards.len(), 7);
+    let mut out = String::new();
+    for card in &deck.cards {
+        out.push_str(&format!(
+            "{} (cost {}, {} copies)\n  text:    {}\n  explain: {}\n",
+            card.name,
+            card.play.cost,
+            card.play.copies,
+            card.text,
+            explain_card(&rules, card)
+        ));
+    }
+    insta::assert_snapshot!(out);
+}

@@ -318,7 +318,15 @@ fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
 #[test]
 fn timings_run_compiled_as_the_evaluator_runs_them() {
     let mut hooks_run = 0;
-    for name in ["arcomage", "duel", "skills", "tactics", "tbwg", "minions"] {
+    for name in [
+        "arcomage",
+        "duel",
+        "skills",
+        "tactics",
+        "tbwg",
+        "minions",
+        "deckbuilder",
+    ] {
         let mut rules = crate::common::bundled(name);
         load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);

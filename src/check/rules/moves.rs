@@ -12,8 +12,10 @@
 //!
 //! The next move is the `:first` moves in order, then the `:sequence`
 //! cycled, or a weighted draw among the `:pick` entries allowed (`:when` holds
-//! and the move has not been done `:max-in-a-row` times running); without
-//! either, the moves in the order written, cycled.
+//! and the move has not been done `:max-in-a-row` times running), where an
+//! entry not allowed but with an `:instead` list stays in the draw and, when
+//! drawn, draws again among that list (the model's re-roll with its own
+//! odds); without either, the moves in the order written, cycled.
 
 use super::{Reading, RuleSet, string};
 use crate::check::ast::{Bool, Effect, Int};
@@ -66,6 +68,8 @@ keys! {
         MaxInARow = "max-in-a-row",
         /// `:when condition`: drawn only while it holds (`:self` bound).
         When = "when",
+        /// `:instead [{:move :a :weight 9} …]`: when this entry is drawn and not allowed, its own draw among these.
+        Instead = "instead",
     }
 }
 
@@ -105,6 +109,10 @@ pub struct Pick {
     pub max_in_a_row: Option<u32>,
     /// Drawn only while this holds.
     pub when: Option<Bool>,
+    /// When drawn but not allowed, the move is drawn among these allowed
+    /// (their own weights and rules); empty, its weight is shared out among
+    /// the entries allowed instead.
+    pub instead: Vec<Pick>,
 }
 
 /// How an entity of a kind chooses its moves.
@@ -395,40 +403,107 @@ fn picks(
         ));
         return Vec::new();
     }
-    let mut out = Vec::new();
-    for item in items.iter() {
-        let Some(pairs) = check::fields(item, "a script's pick", PickKey::ALL, diags) else {
-            continue;
-        };
-        let (mut chosen, mut weight, mut max_in_a_row, mut when) = (None, Some(1), None, None);
-        for (key, v) in pairs {
-            match key {
-                PickKey::Move => chosen = move_index(v, script, diags),
-                PickKey::Weight => {
-                    weight = super::whole(v, "`:weight`", 1, 1_000_000, diags).map(|w| w as u32)
-                }
-                PickKey::MaxInARow => {
-                    max_in_a_row =
-                        super::whole(v, "`:max-in-a-row`", 1, 1_000_000, diags).map(|n| n as u32)
-                }
-                PickKey::When => when = check::condition(v, scope, diags),
+    items
+        .iter()
+        .filter_map(|item| pick(item, scope, script, true, diags))
+        .collect()
+}
+
+/// One entry of a `:pick` (or, not `top`, of an entry's `:instead`).
+fn pick(
+    item: &Form<'_>,
+    scope: &Scope<'_>,
+    script: &Script,
+    top: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Pick> {
+    let pairs = check::fields(item, "a script's pick", PickKey::ALL, diags)?;
+    let (mut chosen, mut weight) = (None, Some(1));
+    let (mut max_in_a_row, mut when, mut instead) = (None, None, Vec::new());
+    for (key, v) in pairs {
+        match key {
+            PickKey::Move => chosen = move_index(v, script, diags),
+            PickKey::Weight => {
+                weight = super::whole(v, "`:weight`", 1, 1_000_000, diags).map(|w| w as u32)
             }
-        }
-        if !item.has_key(PickKey::Move.name()) {
-            diags.push(Diagnostic::new(
-                Code::MissingKey,
-                item.span,
-                "this pick names no `:move`",
-            ));
-        }
-        if let (Some(chosen), Some(weight)) = (chosen, weight) {
-            out.push(Pick {
-                chosen,
-                weight,
-                max_in_a_row,
-                when,
-            });
+            PickKey::MaxInARow => {
+                max_in_a_row =
+                    super::whole(v, "`:max-in-a-row`", 1, 1_000_000, diags).map(|n| n as u32)
+            }
+            PickKey::When => when = check::condition(v, scope, diags),
+            PickKey::Instead => instead = instead_list(item, v, scope, script, top, diags),
         }
     }
-    out
+    if !item.has_key(PickKey::Move.name()) {
+        diags.push(Diagnostic::new(
+            Code::MissingKey,
+            item.span,
+            "this pick names no `:move`",
+        ));
+    }
+    Some(Pick {
+        chosen: chosen?,
+        weight: weight?,
+        max_in_a_row,
+        when,
+        instead,
+    })
+}
+
+/// An entry's `:instead`: a vector of entries without an `:instead` of
+/// their own, on an entry that can be disallowed (else it is never read).
+fn instead_list(
+    item: &Form<'_>,
+    v: &Form<'_>,
+    scope: &Scope<'_>,
+    script: &Script,
+    top: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Pick> {
+    let Kind::Vector(items) = &v.kind else {
+        diags.push(Diagnostic::new(
+            Code::WrongType,
+            v.span,
+            format!(
+                "`:instead` is a vector of `{{:move … :weight …}}` maps, found {}",
+                v.describe()
+            ),
+        ));
+        return Vec::new();
+    };
+    let problem = if !top {
+        Some((
+            "an `:instead` entry has no `:instead` of its own",
+            "list every alternative in the one `:instead`",
+        ))
+    } else if items.is_empty() {
+        diags.push(Diagnostic::new(
+            Code::EmptyDeclaration,
+            v.span,
+            "`:instead` names no move",
+        ));
+        return Vec::new();
+    } else if !item.has_key(PickKey::MaxInARow.name()) && !item.has_key(PickKey::When.name()) {
+        Some((
+            "this entry is always allowed, so its `:instead` is never drawn",
+            "give the entry the rule that forbids it: `:max-in-a-row 1` or `:when condition`",
+        ))
+    } else if items.len() > MAX_MOVES {
+        diags.push(Diagnostic::new(
+            Code::TooMany,
+            v.span,
+            format!("an `:instead` may have at most {MAX_MOVES} entries"),
+        ));
+        return Vec::new();
+    } else {
+        None
+    };
+    if let Some((message, help)) = problem {
+        diags.push(Diagnostic::new(Code::MoveScript, v.span, message).with_help(help));
+        return Vec::new();
+    }
+    items
+        .iter()
+        .filter_map(|item| pick(item, scope, script, false, diags))
+        .collect()
 }
