@@ -599,7 +599,7 @@ impl<'r> Game<'r> {
         let hand = set.plays.unwrap_or(ZoneId::FIRST);
         // What it costs as it is played: a discount ends as the card leaves.
         let cost = self.cost_at(i);
-        self.record(GameEvent::Played { seat, card });
+        self.record(GameEvent::Played { seat, card, choice });
         let dest = def.play.to.unwrap_or(set.playing);
         if let Some(pile) = self.pile(dest, seat) {
             self.move_logged(entity, pile, hand);
