@@ -187,6 +187,8 @@ impl<'r> Game<'r> {
                 );
                 match found.first() {
                     Some(&e) => bound.push(e),
+                    // Played on nothing: it will do nothing as it resolves.
+                    None if target.optional => break,
                     None => {
                         refusal = Some(format!(
                             "{name} has no target: nothing can be its `:{}`",
@@ -295,6 +297,8 @@ impl<'r> Game<'r> {
         let name = def.name.clone();
         match (def.aims.chosen(), action.target) {
             (None, Some(_)) => return Some(Illegal::NoTarget),
+            (Some((_, t)), None)
+                if t.optional && self.chosen_candidates(card, instance, seat).is_empty() => {}
             (Some((_, t)), None) => {
                 // A card with nothing to aim at says so, before asking for a target.
                 if let Some(why) = self.unplayable(card, instance, seat) {
@@ -547,7 +551,7 @@ impl<'r> Game<'r> {
         };
         let play = self.play(i);
         let aims = &self.cards[card.index()].aims;
-        let targets: Vec<Option<EntityId>> = match aims.chosen() {
+        let mut targets: Vec<Option<EntityId>> = match aims.chosen() {
             None => vec![None],
             Some(_) => self
                 .chosen_candidates(card, instance, seat)
@@ -555,6 +559,10 @@ impl<'r> Game<'r> {
                 .map(Some)
                 .collect(),
         };
+        // An optional target with nothing to aim at: played on nothing.
+        if targets.is_empty() && aims.chosen().is_some_and(|(_, t)| t.optional) {
+            targets.push(None);
+        }
         // Each target with each option of its `:choose`, in the set's order.
         let options: Vec<Option<crate::ids::OptionId>> =
             match aims.choose.and_then(|c| self.rules.choices.get(c)) {

@@ -427,6 +427,10 @@ impl<'r> Game<'r> {
                 let aimed_right = match (def.aims.chosen(), action.target) {
                     (None, None) => true,
                     (Some(_), Some(t)) => self.chosen_candidates(card, instance, seat).contains(&t),
+                    // An optional target with nothing to aim at: played on nothing.
+                    (Some((_, t)), None) => {
+                        t.optional && self.chosen_candidates(card, instance, seat).is_empty()
+                    }
                     _ => false,
                 };
                 aimed_right
