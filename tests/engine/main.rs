@@ -12,6 +12,7 @@ mod common;
 mod actions;
 mod card_effects;
 mod choices_and_segments;
+mod deduction;
 mod draft;
 mod duel;
 mod engine_edges;
