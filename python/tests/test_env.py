@@ -16,7 +16,7 @@ pettingzoo_checks = importlib.import_module("pettingzoo.test.api_test")
 
 import grimoire  # noqa: E402
 
-RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg"]
+RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg", "deduction"]
 ROOT = Path(__file__).resolve().parents[2]
 # The fixture of cards in zones (issue 30): hidden hands, a shared deck, a
 # discard pile, boards of 7 slots, turns of many plays. Given by its path:
