@@ -427,6 +427,81 @@ fn a_targeted_card_is_one_legal_play_per_target_and_none_without_one() {
     assert!(plays.is_empty(), "no enemy minion: Firebolt is not legal");
 }
 
+/// The brawl deck with Firebolt's target `:optional`, from a scratch copy.
+fn brawl_with_optional_firebolt() -> (
+    grimoire::check::rules::RuleSet,
+    Vec<grimoire::check::defs::Card>,
+) {
+    let dir = common::scratch_dir("optional-firebolt");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let cards =
+        std::fs::read_to_string(root("tests/data/triggers/cards/brawl/cards.edn")).expect("cards");
+    let edited = cards.replace(
+        ":targets {:victim {:from [:board :other]}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+        ":targets {:victim {:from [:board :other] :optional true}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+    );
+    assert_ne!(cards, edited, "Firebolt's target found");
+    std::fs::write(dir.join("cards.edn"), edited).expect("written");
+    let text = std::fs::read_to_string(root(BRAWL)).expect("rule set");
+    let mut rules =
+        grimoire::check::rules::RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let dirs = [dir, root("tests/data/triggers/effects/brawl")];
+    let deck = grimoire::files::load_deck(&mut rules, &dirs)
+        .unwrap_or_else(|_| panic!("the edited brawl deck loads"));
+    (rules, deck.cards)
+}
+
+#[test]
+fn an_optional_target_with_no_candidate_is_one_play_on_nothing_that_does_nothing() {
+    use grimoire::engine::{Ability, GameEvent};
+    use grimoire::ids::EntityId;
+    let (rules, deck) = brawl_with_optional_firebolt();
+    let set = rules.zones.as_ref().expect("zones");
+    let firebolt = deck
+        .iter()
+        .position(|c| c.name == "Firebolt")
+        .expect("Firebolt");
+    let mana = rules.attribute("mana").expect("mana");
+    let start = |theirs: &[&str]| {
+        let mut game = boards(&rules, &deck, &[], theirs);
+        let cards = [Some(grimoire::ids::CardId::new(firebolt))];
+        game.set_zone_cards(set.zone("hand").expect("hand"), EntityId::new(0), &cards)
+            .expect("hand");
+        game.set(EntityId::new(0), mana, 5);
+        game.recheck();
+        game
+    };
+    let plays = |game: &mut grimoire::engine::Game<'_>| {
+        let mut legal = Vec::new();
+        game.legal(&mut legal);
+        legal
+            .into_iter()
+            .filter(|a| matches!(a.ability, Ability::Card(_)))
+            .collect::<Vec<_>>()
+    };
+    // With candidates, the target is chosen as ever: no play on nothing.
+    let mut game = start(&["Yeti", "Egg"]);
+    let theirs = on_board(&game, 1);
+    let targets: Vec<_> = plays(&mut game).iter().map(|a| a.target).collect();
+    assert_eq!(targets, [Some(theirs[0]), Some(theirs[1])]);
+    // With none, one play on nothing: paid for, discarded, and nothing else.
+    let mut game = start(&[]);
+    let found = plays(&mut game);
+    assert_eq!(found.iter().map(|a| a.target).collect::<Vec<_>>(), [None]);
+    let before = game.log().map_or(0, <[GameEvent]>::len);
+    game.act(found[0]).expect("played on nothing");
+    assert_eq!(game.state().get(EntityId::new(0), mana), 3, "paid for");
+    let log = &game.log().expect("kept")[before..];
+    assert!(
+        log.iter().any(|e| matches!(e, GameEvent::Fizzled { .. })),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter().any(|e| matches!(e, GameEvent::Aimed { .. })),
+        "{log:?}"
+    );
+}
+
 #[test]
 fn play_human_asks_which_option_of_a_card_that_chooses_one() {
     let dir = common::scratch_dir("rites");
