@@ -133,7 +133,9 @@ fn every_bundled_effect_list_explains() {
             }
         }
         for card in &deck.cards {
-            lists.push((format!("card {}", card.name), card.effects.clone(), vec![]));
+            // A card's targets are names its effects use (the deduction game's).
+            let targets = card.aims.targets.iter().map(|t| t.name.as_str()).collect();
+            lists.push((format!("card {}", card.name), card.effects.clone(), targets));
         }
         for (label, effects, bound) in &lists {
             let said = explain_with(&rules, effects, bound);
