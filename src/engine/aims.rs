@@ -559,18 +559,20 @@ impl<'r> Game<'r> {
                 .map(Some)
                 .collect(),
         };
-        // An optional target with nothing to aim at: played on nothing.
-        if targets.is_empty() && aims.chosen().is_some_and(|(_, t)| t.optional) {
+        // An optional target with nothing to aim at: played on nothing, and
+        // with no option (it does nothing, so nothing is named).
+        let on_nothing = targets.is_empty() && aims.chosen().is_some_and(|(_, t)| t.optional);
+        if on_nothing {
             targets.push(None);
         }
         // Each target with each option of its `:choose`, in the set's order.
         let options: Vec<Option<crate::ids::OptionId>> =
             match aims.choose.and_then(|c| self.rules.choices.get(c)) {
-                Some(set) => set
+                Some(set) if !on_nothing => set
                     .options()
                     .map(|o| Some(crate::ids::OptionId::new(o)))
                     .collect(),
-                None => vec![None],
+                _ => vec![None],
             };
         for &target in &targets {
             for &choice in &options {

@@ -433,8 +433,14 @@ impl<'r> Game<'r> {
                     }
                     _ => false,
                 };
+                // A card that aims, played on nothing, names no option.
+                let fits = if def.aims.chosen().is_some() && action.target.is_none() {
+                    action.choice.is_none()
+                } else {
+                    self.choice_fits(card, action.choice)
+                };
                 aimed_right
-                    && self.choice_fits(card, action.choice)
+                    && fits
                     && self.affordable_at(i)
                     && self.room_for(card)
                     && self.unplayable(card, instance, seat).is_none()
