@@ -12,7 +12,7 @@ use grimoire::engine::{Ability, Action, Game, Log};
 use grimoire::files;
 use grimoire::ids::EntityId;
 
-const BUNDLED: [&str; 5] = ["arcomage", "duel", "skills", "tactics", "tbwg"];
+const BUNDLED: [&str; 6] = ["arcomage", "duel", "skills", "tactics", "tbwg", "deduction"];
 
 /// A bundled rule set and its deck, as `grimoire.env` loads them.
 fn load(name: &str) -> (RuleSet, Vec<Card>) {
