@@ -523,8 +523,18 @@ impl Match {
     /// Makes move `action` (one of [`Match::legal`]) for the seat to move.
     fn step(&mut self, action: usize) -> PyResult<()> {
         if self.mask.get(action) != Some(&1) {
+            // The engine's own reason, where the index names a move at all.
+            let (space, ranks) = (&self.space, &self.ranks);
+            let why = self
+                .playing
+                .with_dependent_mut(|_, game| {
+                    let chosen = space.action_at(game, ranks, action)?;
+                    game.check(chosen).err()
+                })
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default();
             return Err(PyValueError::new_err(format!(
-                "move {action} is not legal now (see legal())"
+                "move {action} is not legal now{why} (see legal())"
             )));
         }
         let (space, ranks) = (&self.space, &self.ranks);

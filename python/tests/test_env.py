@@ -179,6 +179,22 @@ def deal(env, seed=None):
     return tuple(tuple(env.observe(a)["observation"].tolist()) for a in env.possible_agents)
 
 
+def test_an_illegal_move_says_the_engines_reason_not_a_cost():
+    # Deduction's first seat holds a Sentry and a Confessor: the Confessor
+    # with a rank named is refused because it takes no option.
+    match = grimoire.Match("deduction", seed=1)
+    legal = set(match.legal())
+    reasons = []
+    for i in range(match.action_count()):
+        if i not in legal:
+            with pytest.raises(ValueError, match="not legal") as refused:
+                match.step(i)
+            reasons.append(str(refused.value))
+    assert any("Confessor has no `:choose`: it takes no option" in r for r in reasons), reasons
+    assert not any("costs" in r for r in reasons), reasons
+    assert set(match.legal()) == legal
+
+
 def test_resets_without_a_seed_continue_the_environments_generator():
     a, b = grimoire.env("arcomage", seed=1), grimoire.env("arcomage", seed=1)
     games = [deal(a) for _ in range(5)]

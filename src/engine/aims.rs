@@ -320,7 +320,52 @@ impl<'r> Game<'r> {
             }
             _ => {}
         }
+        if let Some(why) = self.option_refusal(card, action) {
+            return Some(why);
+        }
         self.unplayable(card, instance, seat).map(Illegal::Refused)
+    }
+
+    /// Why `action` names the wrong option for card `card`, if it does: an
+    /// option the card's `:choose` does not offer, none where it needs one,
+    /// or one where it takes none (no `:choose`, or played on nothing).
+    #[cold]
+    fn option_refusal(&self, card: CardId, action: super::Action) -> Option<super::Illegal> {
+        let def = &self.cards[card.index()];
+        let name = &def.name;
+        let on_nothing = def.aims.chosen().is_some() && action.target.is_none();
+        if on_nothing {
+            return action.choice.map(|_| {
+                super::Illegal::NotAllowed(format!(
+                    "{name} is played on nothing: it names no option"
+                ))
+            });
+        }
+        if self.choice_fits(card, action.choice) {
+            return None;
+        }
+        let rules = self.rules;
+        let Some(set) = def.aims.choose.and_then(|c| rules.choices.get(c)) else {
+            return Some(super::Illegal::NotAllowed(format!(
+                "{name} has no `:choose`: it takes no option"
+            )));
+        };
+        let offered = crate::diag::list(
+            rules.options.as_slice()[set.options()]
+                .iter()
+                .map(|o| format!("`:{o}`")),
+        );
+        let chosen = match action.choice {
+            Some(o) => match rules.options.get(o) {
+                Some(name) => format!("`:{name}` is not one"),
+                None => format!("option {} is not one", o.index()),
+            },
+            None => "none was chosen".to_string(),
+        };
+        Some(super::Illegal::NotAllowed(format!(
+            "{name} needs one `:{}` option: {offered}; {chosen}",
+            set.name
+        )))
     }
 
     /// Runs card `card`'s effects (instance `instance`, played by `seat`),

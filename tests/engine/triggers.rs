@@ -503,6 +503,53 @@ fn an_optional_target_with_no_candidate_is_one_play_on_nothing_that_does_nothing
 }
 
 #[test]
+fn a_card_played_with_the_wrong_option_is_refused_for_that_reason_not_its_cost() {
+    use grimoire::engine::{Ability, Action, Illegal};
+    use grimoire::ids::{CardId, EntityId, OptionId};
+    let (rules, deck) = brawl();
+    let set = rules.zones.as_ref().expect("zones");
+    let id = |n: &str| Some(CardId::new(deck.iter().position(|c| c.name == n).expect(n)));
+    let mut game = boards(&rules, &deck, &[], &["Yeti"]);
+    game.set_zone_cards(set.zone("hand").expect("hand"), EntityId::new(0), &[id("Rite"), id("Firebolt")])
+        .expect("hand");
+    game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 5);
+    game.recheck();
+    let yeti = on_board(&game, 1)[0];
+    let refusal = |game: &mut grimoire::engine::Game<'_>, i: u16, target, choice| {
+        let action = Action {
+            actor: EntityId::new(0),
+            ability: Ability::Card(i),
+            target,
+            choice,
+        };
+        match game.check(action) {
+            Err(Illegal::NotAllowed(why)) => why,
+            other => panic!("{other:?}"),
+        }
+    };
+    let harm = OptionId::new(0);
+    assert_eq!(
+        refusal(&mut game, 0, None, None),
+        "Rite needs one `:mode` option: `:harm` or `:help`; none was chosen"
+    );
+    assert_eq!(
+        refusal(&mut game, 0, None, Some(OptionId::new(7))),
+        "Rite needs one `:mode` option: `:harm` or `:help`; option 7 is not one"
+    );
+    assert_eq!(
+        refusal(&mut game, 1, Some(yeti), Some(harm)),
+        "Firebolt has no `:choose`: it takes no option"
+    );
+    game.check(Action {
+        actor: EntityId::new(0),
+        ability: Ability::Card(1),
+        target: Some(yeti),
+        choice: None,
+    })
+    .expect("Firebolt at the Yeti with no option is legal");
+}
+
+#[test]
 fn play_human_asks_which_option_of_a_card_that_chooses_one() {
     let dir = common::scratch_dir("rites");
     std::fs::create_dir_all(dir.join("rules")).expect("rules");
