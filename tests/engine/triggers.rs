@@ -432,15 +432,29 @@ fn brawl_with_optional_firebolt() -> (
     grimoire::check::rules::RuleSet,
     Vec<grimoire::check::defs::Card>,
 ) {
-    let dir = common::scratch_dir("optional-firebolt");
+    brawl_edited(
+        "optional-firebolt",
+        ":targets {:victim {:from [:board :other]}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+        ":targets {:victim {:from [:board :other] :optional true}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+    )
+}
+
+/// The brawl deck with the cards' text `from` replaced by `to`, from a
+/// scratch copy named by `tag`.
+fn brawl_edited(
+    tag: &str,
+    from: &str,
+    to: &str,
+) -> (
+    grimoire::check::rules::RuleSet,
+    Vec<grimoire::check::defs::Card>,
+) {
+    let dir = common::scratch_dir(tag);
     std::fs::create_dir_all(&dir).expect("scratch");
     let cards =
         std::fs::read_to_string(root("tests/data/triggers/cards/brawl/cards.edn")).expect("cards");
-    let edited = cards.replace(
-        ":targets {:victim {:from [:board :other]}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
-        ":targets {:victim {:from [:board :other] :optional true}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
-    );
-    assert_ne!(cards, edited, "Firebolt's target found");
+    let edited = cards.replace(from, to);
+    assert_ne!(cards, edited, "{from} found");
     std::fs::write(dir.join("cards.edn"), edited).expect("written");
     let text = std::fs::read_to_string(root(BRAWL)).expect("rule set");
     let mut rules =
@@ -656,6 +670,71 @@ fn sorcerer_game<'r>(
     game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 1);
     game.recheck();
     game
+}
+
+#[test]
+fn an_ability_s_optional_target_with_no_candidate_is_one_use_on_nothing_that_does_nothing() {
+    use grimoire::engine::observe::{ActionSpace, Ranks};
+    use grimoire::engine::{Ability, GameEvent, Illegal};
+    use grimoire::ids::EntityId;
+    // The Sorcerer's ping made optional, and choosing how hard it hits.
+    let (rules, deck) = brawl_edited(
+        "optional-ping",
+        ":targets {:victim {:from [:board :other]}}\n                    :effects [{:effected :victim :resource :damage :amount 1}]",
+        ":targets {:victim {:from [:board :other] :optional true}}\n                    :choose :mode\n                    :effects [{:effected :victim :resource :damage :amount [if [= 0 [choice :hurt]] 1 2]}]",
+    );
+    let mana = rules.attribute("mana").expect("mana");
+    let uses = |game: &mut grimoire::engine::Game<'_>| {
+        let mut legal = Vec::new();
+        game.legal(&mut legal);
+        legal
+            .into_iter()
+            .filter(|a| matches!(a.ability, Ability::Use(0)))
+            .collect::<Vec<_>>()
+    };
+    // With a candidate, the target is chosen as ever, with each option.
+    let mut game = sorcerer_game(&rules, &deck, &["Yeti"]);
+    let yeti = on_board(&game, 1)[0];
+    let found = uses(&mut game);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|a| a.target == Some(yeti) && a.choice.is_some()));
+    let on_nothing = grimoire::engine::Action {
+        target: None,
+        choice: None,
+        ..found[0]
+    };
+    assert_eq!(
+        game.check(on_nothing),
+        Err(Illegal::NotAllowed(
+            "Sorcerer's `:ping` needs a target: choose its `:victim`".into()
+        ))
+    );
+    // With none, one use on nothing and with no option: paid for, and nothing else.
+    let mut game = sorcerer_game(&rules, &deck, &[]);
+    let found = uses(&mut game);
+    assert_eq!(found, [on_nothing]);
+    assert_eq!(
+        game.check(grimoire::engine::Action {
+            choice: Some(grimoire::ids::OptionId::new(0)),
+            ..on_nothing
+        }),
+        Err(Illegal::NotAllowed(
+            "Sorcerer's `:ping` is used on nothing: it names no option".into()
+        ))
+    );
+    // Its learning agent's index names it back.
+    let (space, ranks) = (ActionSpace::new(&rules, &deck).expect("space"), Ranks::new(&rules));
+    let i = space.index_of(&game, &ranks, on_nothing).expect("an index");
+    assert_eq!(space.action_at(&game, &ranks, i), Some(on_nothing));
+    let before = game.log().map_or(0, <[GameEvent]>::len);
+    game.act(on_nothing).expect("used on nothing");
+    assert_eq!(game.state().get(EntityId::new(0), mana), 0, "paid for");
+    let log = &game.log().expect("kept")[before..];
+    assert!(
+        log.iter().any(|e| matches!(e, GameEvent::Fizzled { .. })),
+        "{log:?}"
+    );
+    assert!(uses(&mut game).is_empty(), "used once a turn");
 }
 
 #[test]
