@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// The encounter to set the game up as, for a rule set with `:encounters` (default: the first it declares).
     #[arg(long)]
     pub encounter: Option<String>,
+    /// The number of players, for a rule set with `:players` (default: its `:default`): the first N seats play.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -116,6 +119,7 @@ pub(crate) fn record_simulated_game(
     rules: &str,
     cards: &[PathBuf],
     encounter: Option<&str>,
+    players: Option<usize>,
     seed: u64,
     n: u64,
     ai: &[Policy],
@@ -125,6 +129,7 @@ pub(crate) fn record_simulated_game(
         rules: rules.to_string(),
         cards: cards.to_vec(),
         encounter: encounter.map(str::to_string),
+        players,
         seed: game_seed(seed, n.saturating_sub(1)),
         ai: ai.to_vec(),
         human: false,
@@ -166,6 +171,11 @@ pub(crate) fn play_game_shown(
     };
     if let Some(name) = &args.encounter
         && let Err(e) = rules.choose_encounter(name)
+    {
+        return (Output::usage(e), None);
+    }
+    if let Some(n) = args.players
+        && let Err(e) = rules.choose_players(n)
     {
         return (Output::usage(e), None);
     }

@@ -468,6 +468,7 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
     let mut output = Vec::new();
     let args = PlayArgs {
         encounter: None,
+        players: None,
         rules: "arcomage".into(),
         cards: Vec::new(),
         seed: 3,
