@@ -363,6 +363,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<cards::DeckKind>())
         .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
+        .chain(names::<seats::PlayersKey>())
         .chain(names::<turn_kinds::TurnKindKey>())
         .chain(names::<ai::AiKey>())
         .chain(names::<budgets::BudgetKey>())
