@@ -540,11 +540,14 @@ impl Match {
             let (space, ranks) = (&self.space, &self.ranks);
             let why = self
                 .playing
-                .with_dependent_mut(|_, game| {
-                    let chosen = space.action_at(game, ranks, action)?;
-                    game.check(chosen).err()
+                .with_dependent_mut(|_, game| match space.action_at(game, ranks, action) {
+                    Some(chosen) => game.check(chosen).err().map(|e| format!(": {e}")),
+                    None if action < space.len() => Some(
+                        ": it names no move now (no entity at its place, or an option the card there does not take)"
+                            .to_string(),
+                    ),
+                    None => None,
                 })
-                .map(|e| format!(": {e}"))
                 .unwrap_or_default();
             return Err(PyValueError::new_err(format!(
                 "move {action} is not legal now{why} (see legal())"

@@ -236,3 +236,23 @@ fn the_unseen_counts_are_the_deck_less_what_the_seat_sees() {
     // hand, the card set aside and the deck's nine are unseen.
     assert_eq!(left.iter().sum::<usize>(), 11);
 }
+
+#[test]
+fn greedy_beats_two_random_players_with_three() {
+    let (mut rules, deck) = load();
+    rules.choose_players(3).expect("three of two to four");
+    // The greedy seat moves round the table: p1, p2, p3 in turn.
+    let games = 150u64;
+    let wins = (1..=games)
+        .filter(|&seed| {
+            let seat = (seed % 3) as usize;
+            play(&rules, &deck, seed, Policy::Greedy, seat, &mut |_, _| {})
+        })
+        .count();
+    let low = wilson_low(wins, games as usize);
+    // A fair share is a third: greedy's is well above it.
+    assert!(
+        low > 0.6,
+        "greedy won {wins} of {games} against two random players (95 % from {low:.3})"
+    );
+}
