@@ -114,12 +114,12 @@ fn write_recording(
     )
 }
 
-/// Records game `n` (from 1) of a simulation run seeded `seed` (`simulate --record-game`).
+/// Records game `n` (from 1) of a simulation run seeded `seed` (`simulate --record-game`),
+/// set up as its encounter and count of players.
 pub(crate) fn record_simulated_game(
     rules: &str,
     cards: &[PathBuf],
-    encounter: Option<&str>,
-    players: Option<usize>,
+    (encounter, players): (Option<&str>, Option<usize>),
     seed: u64,
     n: u64,
     ai: &[Policy],

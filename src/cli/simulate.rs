@@ -398,8 +398,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         if let Err(e) = super::play::record_simulated_game(
             &args.rules,
             &args.cards,
-            args.encounter.as_deref(),
-            args.players,
+            (args.encounter.as_deref(), args.players),
             args.seed,
             *n,
             &args.ai,

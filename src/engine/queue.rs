@@ -469,11 +469,17 @@ impl Game<'_> {
         }
         // A seat whose turn `:skip-when` passes over is not next: read on a
         // copy of the state, since looking must not change the game.
-        let mut scratch = self.rules.turn_skip.as_ref().map(|c| (c, self.state.clone()));
+        let mut scratch = self
+            .rules
+            .turn_skip
+            .as_ref()
+            .map(|c| (c, self.state.clone()));
         let live = |e: &&Entry| {
             matches!(e, Entry::Turn(x, _) if (*x).index() < self.seats && self.state.is_live(*x))
                 && match (&mut scratch, e) {
-                    (Some((cond, state)), Entry::Turn(x, _)) => !crate::eval::holds(cond, state, &[*x]),
+                    (Some((cond, state)), Entry::Turn(x, _)) => {
+                        !crate::eval::holds(cond, state, &[*x])
+                    }
                     _ => true,
                 }
         };

@@ -44,12 +44,24 @@ fn grimoire(args: &[&str]) -> (Option<i32>, String, String) {
 fn play_deduction_by_three_and_four_players_and_the_default_stays_two() {
     let (code, two, err) = grimoire(&["play", "deduction", "--seed", "1"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(two.starts_with("deduction · seed 1 · p1 greedy vs p2 greedy\n"), "{two}");
+    assert!(
+        two.starts_with("deduction · seed 1 · p1 greedy vs p2 greedy\n"),
+        "{two}"
+    );
     let (_, asked_two, _) = grimoire(&["play", "deduction", "--seed", "1", "--players", "2"]);
     assert_eq!(asked_two, two, "--players 2 is the default game");
-    for (n, seats) in [(3, "p1 greedy vs p2 greedy vs p3 greedy"), (4, "vs p4 greedy")] {
-        let (code, log, err) =
-            grimoire(&["play", "deduction", "--seed", "1", "--players", &n.to_string()]);
+    for (n, seats) in [
+        (3, "p1 greedy vs p2 greedy vs p3 greedy"),
+        (4, "vs p4 greedy"),
+    ] {
+        let (code, log, err) = grimoire(&[
+            "play",
+            "deduction",
+            "--seed",
+            "1",
+            "--players",
+            &n.to_string(),
+        ]);
         assert_eq!(code, Some(0), "{err}");
         assert!(log.lines().next().unwrap_or("").contains(seats), "{log}");
         assert!(log.contains(" wins: won the match"), "{log}");
@@ -57,7 +69,10 @@ fn play_deduction_by_three_and_four_players_and_the_default_stays_two() {
         assert!(!log.contains("-> shown"), "{log}");
         // Tokens to win: 5 with three, 4 with four.
         let need = if n == 3 { 5 } else { 4 };
-        assert!(log.contains(&format!(".tokens {} -> {need}", need - 1)), "{log}");
+        assert!(
+            log.contains(&format!(".tokens {} -> {need}", need - 1)),
+            "{log}"
+        );
         assert!(!log.contains(&format!(".tokens {need} -> ")), "{log}");
     }
 }
@@ -101,7 +116,14 @@ fn simulate_deduction_by_three_and_four_keeps_the_invariants_and_shards_merge() 
     std::fs::create_dir_all(&dir).expect("scratch");
     for n in ["3", "4"] {
         let run = [
-            "simulate", "deduction", "--players", n, "--games", "60", "--seed", "5",
+            "simulate",
+            "deduction",
+            "--players",
+            n,
+            "--games",
+            "60",
+            "--seed",
+            "5",
         ];
         let (code, whole, err) = grimoire(&[&run[..], &["--check-invariants"]].concat());
         assert_eq!(code, Some(0), "{err}");
@@ -120,7 +142,10 @@ fn simulate_deduction_by_three_and_four_keeps_the_invariants_and_shards_merge() 
         }
         let (code, merged, err) = grimoire(&["merge", &files[0], &files[1]]);
         assert_eq!(code, Some(0), "{err}");
-        assert_eq!(merged, whole, "{n} players: the merged shards print the whole run");
+        assert_eq!(
+            merged, whole,
+            "{n} players: the merged shards print the whole run"
+        );
     }
 }
 
@@ -131,7 +156,14 @@ fn a_recorded_game_of_three_replays_with_its_count() {
     let file = dir.join("three.json");
     let path = file.to_str().expect("path");
     let (code, played, err) = grimoire(&[
-        "play", "deduction", "--seed", "3", "--players", "3", "--record", path,
+        "play",
+        "deduction",
+        "--seed",
+        "3",
+        "--players",
+        "3",
+        "--record",
+        path,
     ]);
     assert_eq!(code, Some(0), "{err}");
     let recorded = std::fs::read_to_string(&file).expect("recording");

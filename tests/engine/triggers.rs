@@ -524,8 +524,12 @@ fn a_card_played_with_the_wrong_option_is_refused_for_that_reason_not_its_cost()
     let set = rules.zones.as_ref().expect("zones");
     let id = |n: &str| Some(CardId::new(deck.iter().position(|c| c.name == n).expect(n)));
     let mut game = boards(&rules, &deck, &[], &["Yeti"]);
-    game.set_zone_cards(set.zone("hand").expect("hand"), EntityId::new(0), &[id("Rite"), id("Firebolt")])
-        .expect("hand");
+    game.set_zone_cards(
+        set.zone("hand").expect("hand"),
+        EntityId::new(0),
+        &[id("Rite"), id("Firebolt")],
+    )
+    .expect("hand");
     game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 5);
     game.recheck();
     let yeti = on_board(&game, 1)[0];
@@ -697,7 +701,11 @@ fn an_ability_s_optional_target_with_no_candidate_is_one_use_on_nothing_that_doe
     let yeti = on_board(&game, 1)[0];
     let found = uses(&mut game);
     assert_eq!(found.len(), 2, "{found:?}");
-    assert!(found.iter().all(|a| a.target == Some(yeti) && a.choice.is_some()));
+    assert!(
+        found
+            .iter()
+            .all(|a| a.target == Some(yeti) && a.choice.is_some())
+    );
     let on_nothing = grimoire::engine::Action {
         target: None,
         choice: None,
@@ -723,7 +731,10 @@ fn an_ability_s_optional_target_with_no_candidate_is_one_use_on_nothing_that_doe
         ))
     );
     // Its learning agent's index names it back.
-    let (space, ranks) = (ActionSpace::new(&rules, &deck).expect("space"), Ranks::new(&rules));
+    let (space, ranks) = (
+        ActionSpace::new(&rules, &deck).expect("space"),
+        Ranks::new(&rules),
+    );
     let i = space.index_of(&game, &ranks, on_nothing).expect("an index");
     assert_eq!(space.action_at(&game, &ranks, i), Some(on_nothing));
     let before = game.log().map_or(0, <[GameEvent]>::len);

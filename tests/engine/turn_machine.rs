@@ -466,8 +466,14 @@ fn a_seat_that_skip_when_holds_for_passes_its_turns_whole_and_players_pick_the_s
 #[test]
 fn players_out_of_the_seats_range_are_located_diagnostics() {
     for (players, said) in [
-        ("{:min 1}", "`:min` (players) is a whole number from 2 to 4, found the integer 1"),
-        ("{:min 2 :default 5}", "`:default` (players) is a whole number from 2 to 4, found the integer 5"),
+        (
+            "{:min 1}",
+            "`:min` (players) is a whole number from 2 to 4, found the integer 1",
+        ),
+        (
+            "{:min 2 :default 5}",
+            "`:default` (players) is a whole number from 2 to 4, found the integer 5",
+        ),
         ("{:default 3}", "`:players` has no `:min`"),
     ] {
         let text = RELAY.replace("{:min 2 :default 3}", players);

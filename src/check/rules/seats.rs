@@ -2,8 +2,8 @@
 //! seats is not a game: its effects can be evaluated but not played.
 
 use super::RuleSet;
-use crate::diag::{Code, Diagnostic};
 use crate::check::keys::{Keys, keys};
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Form, Kind};
 
 pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagnostic>) {
@@ -102,7 +102,9 @@ pub(super) fn players(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Dia
         if !value.has_key(PlayersKey::Min.name()) {
             diags.push(
                 Diagnostic::new(Code::MissingKey, value.span, "`:players` has no `:min`")
-                    .with_help("the fewest players a game may have: `:players {:min 2 :default 2}`"),
+                    .with_help(
+                        "the fewest players a game may have: `:players {:min 2 :default 2}`",
+                    ),
             );
         }
         return;

@@ -143,9 +143,13 @@ fn skip_when(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> 
     cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
     if draws {
         diags.push(
-            Diagnostic::new(Code::ChanceNotAllowed, value.span, "`:skip-when` cannot draw chance")
-                .with_label("draws from the generator")
-                .with_help("roll it into an attribute in a hook and test that: `[= 1 [:self :out]]`"),
+            Diagnostic::new(
+                Code::ChanceNotAllowed,
+                value.span,
+                "`:skip-when` cannot draw chance",
+            )
+            .with_label("draws from the generator")
+            .with_help("roll it into an attribute in a hook and test that: `[= 1 [:self :out]]`"),
         );
         return None;
     }
