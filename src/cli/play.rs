@@ -648,6 +648,8 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
             .copied()
             .unwrap_or(0)
     };
+    // A deck where no card costs anything says no cost at all, not "free".
+    let costs = game.cards().iter().any(|c| c.play.pay_with.is_some());
     for (i, card) in own_hand(rules, &view).enumerate() {
         let c = &game.cards()[card.index()];
         // What it costs now: a card in zones may cost less (`:discounts`).
@@ -670,13 +672,12 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
         } else {
             format!("  [{}]", notes.join(", "))
         };
-        let _ = writeln!(
-            prompt,
-            "  {}. {} ({cost}): {}{notes}",
-            i + 1,
-            c.name,
-            c.text
-        );
+        let cost = if costs {
+            format!(" ({cost})")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(prompt, "  {}. {}{cost}: {}{notes}", i + 1, c.name, c.text);
     }
     prompt
 }

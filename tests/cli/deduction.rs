@@ -172,3 +172,46 @@ fn a_recorded_game_of_three_replays_with_its_count() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(replayed, played);
 }
+
+#[test]
+fn the_tables_leave_out_table_false_columns_and_a_deck_without_costs_says_none() {
+    let (code, log, err) = grimoire(&["play", "deduction", "--seed", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    // `:rank`, `:won`, `:score` and `:waiting` are `:table false`.
+    assert!(log.contains("\n    tokens  out  protected\np1 "), "{log}");
+    let input = "1\n".repeat(400);
+    let out = run_in(
+        &["play", "deduction", "--human", "--seed", "1"],
+        &input,
+        None,
+    );
+    let screen = text(&out.stdout);
+    assert!(screen.contains("  1. Sentry: Name a rank"), "{screen}");
+    assert!(!screen.contains("(free)"), "{screen}");
+    assert!(!screen.contains("rank  tokens"), "{screen}");
+}
+
+#[test]
+fn a_round_won_by_a_knock_out_shows_no_hand() {
+    // With two, a knock-out ends the round: the one left keeps their card
+    // unseen (only a showdown at the deck's end shows the hands).
+    for seed in ["1", "2", "12"] {
+        let (_, log, _) = grimoire(&["play", "deduction", "--seed", seed]);
+        let mut knocked = false;
+        let mut rounds = 0;
+        for line in log.lines() {
+            if line.starts_with("turn ") {
+                knocked = false;
+            } else if line.contains(".out 0 -> 1") {
+                knocked = true;
+                rounds += 1;
+            } else if knocked {
+                assert!(
+                    !line.contains("is shown to everyone"),
+                    "seed {seed}: {line}\n{log}"
+                );
+            }
+        }
+        assert!(rounds > 0, "seed {seed}: no knock-out\n{log}");
+    }
+}
