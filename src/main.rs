@@ -160,7 +160,7 @@ enum Command {
     ///   played       times it was played
     ///   played_games games it was played at least once (the n of played_wr)
     ///   not_seen_games games its holder never had it in hand (the n of not_seen_wr)
-    ///   discarded    times its holder chose to discard it (a discard the rules make, a hand emptied as a turn ends, is not counted)
+    ///   discarded    times its holder chose to discard it (a discard the rules make, a hand emptied as a turn ends or a knock-out's, is no choice and not counted)
     ///   play_rate    games it was played over games it was in hand
     ///   in_hand_wr   the holder's win rate in games it was in hand
     ///   played_wr    the holder's win rate in games they played it (overstates a card played when already winning)

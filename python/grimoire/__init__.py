@@ -244,6 +244,7 @@ def simulate(
     sort: Optional[str] = None,
     changes: Iterable[Tuple[str, str, Any]] = (),
     encounter: Optional[str] = None,
+    players: Optional[int] = None,
 ) -> Simulation:
     """Plays ``games`` seeded games of ``rules`` and returns their figures,
     exactly as ``grimoire simulate RULES --games GAMES --seed SEED --format json``.
@@ -257,14 +258,16 @@ def simulate(
     deck's cards first, each ``(card, key, value)`` as ``--change
     CARD:KEY=VALUE`` (``("Dragon", "cost", 24)``; a value is written as in a
     card file, so a keyword is ``":gems"``); ``encounter`` sets every game
-    up as that one of the rule set's ``:encounters`` (``--encounter``).
+    up as that one of the rule set's ``:encounters`` (``--encounter``);
+    ``players`` plays a rule set with ``:players`` by that many of its
+    seats (``--players``).
     """
     policies = [ai] if isinstance(ai, str) else list(ai)
     changed = [_change(c) for c in changes]
     return Simulation(
         _figures(
             _grimoire.simulate(
-                _path(rules), games, seed, policies, _paths(cards), threads, shard, sort, changed, encounter
+                _path(rules), games, seed, policies, _paths(cards), threads, shard, sort, changed, encounter, players
             )
         )
     )
@@ -312,7 +315,9 @@ def env(
     project, a bundled one, or a rule-set file (whose deck is the
     ``cards/NAME/`` beside its ``rules/`` folder, or ``cards``), see
     :mod:`grimoire.aec`; ``encounter="brute"`` sets its games up as that
-    one of the rule set's ``:encounters``; needs ``pip install "./python[env]"``."""
+    one of the rule set's ``:encounters``; ``players=3`` plays a rule set
+    with ``:players`` by that many seats (its agents, observation and
+    action spaces follow); needs ``pip install "./python[env]"``."""
     from .aec import GrimoireEnv
 
     return GrimoireEnv(rules, seed=seed, cards=cards, **kwargs)

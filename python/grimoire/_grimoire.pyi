@@ -37,6 +37,7 @@ def simulate(
     sort: Optional[str] = None,
     changes: List[Tuple[str, str, str]] = ...,
     encounter: Optional[str] = None,
+    players: Optional[int] = None,
 ) -> Figures:
     """``grimoire simulate … --format json``: exit code 0 and the figures (with
     what the CLI notes on standard error beside them, such as ``threads``
@@ -55,7 +56,12 @@ class Match:
     space, observing one seat's view."""
 
     def __init__(
-        self, rules: str, seed: int = 0, cards: List[str] = ..., encounter: Optional[str] = None
+        self,
+        rules: str,
+        seed: int = 0,
+        cards: List[str] = ...,
+        encounter: Optional[str] = None,
+        players: Optional[int] = None,
     ) -> None: ...
     def reset(self, seed: int) -> None: ...
     @property

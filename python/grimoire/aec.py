@@ -77,6 +77,7 @@ class GrimoireEnv(AECEnv):
         cards: Union[PathLike, Iterable[PathLike], None] = None,
         render_mode: Optional[str] = None,
         encounter: Optional[str] = None,
+        players: Optional[int] = None,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -85,7 +86,7 @@ class GrimoireEnv(AECEnv):
         self.render_mode = render_mode
         self._cards: List[str] = _paths(cards)
         first = 0 if seed is None else int(seed)
-        self._match = Match(self.rules, first, self._cards, encounter)
+        self._match = Match(self.rules, first, self._cards, encounter, players)
         self._restart(first)
         self.possible_agents = list(self._match.seats)
         # A rule set with neither cards nor actions has nothing to choose:

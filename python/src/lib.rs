@@ -191,7 +191,7 @@ fn eval(
 /// The figures of `grimoire simulate RULES --games GAMES --seed SEED --format
 /// json`, the interpreter released while the games run.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new(), encounter=None))]
+#[pyo3(signature = (rules, games, seed, ai=Vec::new(), cards=Vec::new(), threads=None, shard=None, sort=None, changes=Vec::new(), encounter=None, players=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
@@ -205,6 +205,7 @@ fn simulate(
     sort: Option<String>,
     changes: Vec<(String, String, String)>,
     encounter: Option<String>,
+    players: Option<usize>,
 ) -> PyResult<Figures> {
     let ai = policies(&ai)?;
     let changes = changes
@@ -222,6 +223,7 @@ fn simulate(
         rules,
         cards: paths(cards),
         encounter,
+        players,
         games,
         seed,
         ai,
@@ -360,10 +362,18 @@ impl Match {
     /// as the CLI loads them, so a file in a `rules/` folder beside
     /// `cards/NAME/` plays that deck. A rule set whose action space would
     /// pass 4,096 indices is a `ValueError` saying how many. A rule set with
-    /// `:encounters` sets its games up as `encounter` (default: its first).
+    /// `:encounters` sets its games up as `encounter` (default: its first);
+    /// one with `:players` is played by `players` of its seats (default: its
+    /// `:default`), and its spaces follow that count.
     #[new]
-    #[pyo3(signature = (rules, seed=0, cards=Vec::new(), encounter=None))]
-    fn new(rules: &str, seed: u64, cards: Vec<String>, encounter: Option<String>) -> PyResult<Match> {
+    #[pyo3(signature = (rules, seed=0, cards=Vec::new(), encounter=None, players=None))]
+    fn new(
+        rules: &str,
+        seed: u64,
+        cards: Vec<String>,
+        encounter: Option<String>,
+        players: Option<usize>,
+    ) -> PyResult<Match> {
         let library = Library::current();
         let mut opened = library
             .open(rules)
@@ -374,6 +384,9 @@ impl Match {
         let mut ruleset = opened.rules;
         if let Some(name) = &encounter {
             ruleset.choose_encounter(name).map_err(PyValueError::new_err)?;
+        }
+        if let Some(n) = players {
+            ruleset.choose_players(n).map_err(PyValueError::new_err)?;
         }
         let space = ActionSpace::new(&ruleset, &deck.cards)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -523,8 +536,21 @@ impl Match {
     /// Makes move `action` (one of [`Match::legal`]) for the seat to move.
     fn step(&mut self, action: usize) -> PyResult<()> {
         if self.mask.get(action) != Some(&1) {
+            // The engine's own reason, where the index names a move at all.
+            let (space, ranks) = (&self.space, &self.ranks);
+            let why = self
+                .playing
+                .with_dependent_mut(|_, game| match space.action_at(game, ranks, action) {
+                    Some(chosen) => game.check(chosen).err().map(|e| format!(": {e}")),
+                    None if action < space.len() => Some(
+                        ": it names no move now (no entity at its place, or an option the card there does not take)"
+                            .to_string(),
+                    ),
+                    None => None,
+                })
+                .unwrap_or_default();
             return Err(PyValueError::new_err(format!(
-                "move {action} is not legal now (see legal())"
+                "move {action} is not legal now{why} (see legal())"
             )));
         }
         let (space, ranks) = (&self.space, &self.ranks);

@@ -38,6 +38,13 @@ def test_simulate_equals_the_cli():
     assert isinstance(ours, grimoire.Simulation)
 
 
+def test_simulate_with_a_count_of_players_equals_the_cli():
+    ours = grimoire.simulate("deduction", games=200, seed=3, players=3)
+    theirs = cli_json("simulate", "deduction", "--games", "200", "--seed", "3", "--players", "3", "--format", "json")
+    assert ours == theirs
+    assert [s["seat"] for s in ours["seats"]] == ["p1", "p2", "p3"]
+
+
 def test_simulate_is_the_same_for_any_thread_count():
     one = grimoire.simulate("duel", games=200, seed=5, threads=1)
     two = grimoire.simulate("duel", games=200, seed=5, threads=2)

@@ -16,7 +16,7 @@ pettingzoo_checks = importlib.import_module("pettingzoo.test.api_test")
 
 import grimoire  # noqa: E402
 
-RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg", "minions", "deckbuilder"]
+RULE_SETS = ["arcomage", "duel", "skills", "tactics", "tbwg", "minions", "deckbuilder", "deduction"]
 ROOT = Path(__file__).resolve().parents[2]
 # The fixture of cards in zones (issue 30): hidden hands, a shared deck, a
 # discard pile, boards of 7 slots, turns of many plays. Given by its path:
@@ -177,6 +177,23 @@ def deal(env, seed=None):
     """What every agent sees after ``env.reset(seed=seed)``."""
     env.reset(seed=seed)
     return tuple(tuple(env.observe(a)["observation"].tolist()) for a in env.possible_agents)
+
+
+def test_an_illegal_move_says_the_engines_reason_not_a_cost():
+    # Deduction's first seat holds a Sentry and a Confessor: a Sentry with
+    # no target says so, and a Confessor's index with a rank names no move.
+    match = grimoire.Match("deduction", seed=1)
+    legal = set(match.legal())
+    reasons = []
+    for i in range(match.action_count):
+        if i not in legal:
+            with pytest.raises(ValueError, match="not legal") as refused:
+                match.step(i)
+            reasons.append(str(refused.value))
+    assert any("Sentry needs a target: choose its `:victim`" in r for r in reasons), reasons
+    assert any("an option the card there does not take" in r for r in reasons), reasons
+    assert not any("costs" in r for r in reasons), reasons
+    assert set(match.legal()) == legal
 
 
 def test_resets_without_a_seed_continue_the_environments_generator():
@@ -838,3 +855,57 @@ def test_the_deckbuilder_shows_the_gnashers_intent_a_loss_costs_the_seat_and_sim
         for metric in ["health-left", "turns"]:
             m = sim["metrics"][metric]
             assert m["low"] <= m["mean"] <= m["high"], (metric, m)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_deduction_by_three_and_four_passes_api_test_and_its_spaces_follow_the_count(players):
+    env = grimoire.env("deduction", seed=1, players=players)
+    said = api_test_warnings(env, num_cycles=200)
+    assert said <= set(EXPECTED_WARNINGS), said - set(EXPECTED_WARNINGS)
+    env.reset(seed=2)
+    assert env.possible_agents == [f"p{n}" for n in range(1, players + 1)]
+    two = grimoire.env("deduction", seed=1)
+    two.reset(seed=2)
+    assert two.possible_agents == ["p1", "p2"]
+    # More seats to see and to aim at: both spaces grow with the count.
+    grown = env.observation_space("p1")["observation"].shape[0]
+    assert grown > two.observation_space("p1")["observation"].shape[0]
+    assert env.action_space("p1").n > two.action_space("p1").n
+    # Played to the end by random agents, every move legal.
+    rng = np.random.default_rng(players)
+    for agent in env.agent_iter(max_iter=5000):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert not env.agents
+
+
+def test_a_count_of_players_out_of_the_range_raises_saying_it():
+    with pytest.raises(ValueError, match="played by 2 to 4 players, not 5"):
+        grimoire.env("deduction", players=5)
+    with pytest.raises(ValueError, match="played by 2 to 4 players, not 1"):
+        grimoire.Match("deduction", players=1)
+
+
+def test_a_sentry_played_on_nothing_with_a_rank_is_refused_for_that_reason():
+    # A Sentry whose only opponent is protected plays on nothing, with no
+    # rank: the index of the same play with a rank says why it is refused.
+    rng = np.random.default_rng(7)
+    for seed in range(1, 200):
+        match = grimoire.Match("deduction", seed=seed)
+        for _ in range(400):
+            if match.outcome() is not None:
+                break
+            legal = match.legal_actions()
+            on_nothing = [i for i, words in legal if words.startswith("play Sentry") and " at " not in words]
+            if on_nothing:
+                with pytest.raises(ValueError) as refused:
+                    match.step(on_nothing[0] + 1)
+                said = str(refused.value)
+                assert "Sentry is played on nothing: it names no option" in said, said
+                assert "costs" not in said, said
+                return
+            match.step(int(rng.choice([i for i, _ in legal])))
+    pytest.fail("no Sentry was ever played on nothing")

@@ -24,6 +24,9 @@ pub struct Target {
     pub outer: RoleId,
     /// `:pick :random`: drawn by the engine as the card resolves, not chosen.
     pub random: bool,
+    /// `:optional true`: with no candidate, the card is still played, and
+    /// does nothing (every opponent protected: "no effect").
+    pub optional: bool,
     /// Its map.
     pub span: Span,
 }
@@ -58,6 +61,9 @@ keys! {
         Where = "where",
         /// `:pick :chosen` (the default) or `:random`.
         Pick = "pick",
+        /// `:optional true`: with nothing to aim at, the card may still be
+        /// played, and does nothing.
+        Optional = "optional",
     }
 }
 
@@ -140,11 +146,14 @@ fn target(name: &str, form: &Form<'_>, cx: &mut Checker<'_, '_>) -> Option<Targe
     let before = cx.diags.len();
     let pairs = fields(form, "a target", TargetKey::ALL, cx.diags)?;
     let outer = cx.outer()?;
-    let (mut from, mut filter, mut random) = (Vec::new(), None, false);
+    let (mut from, mut filter, mut random, mut optional) = (Vec::new(), None, false, false);
     for (key, value) in &pairs {
         match key {
             TargetKey::From => from = places(value, cx),
             TargetKey::Where => filter = cx.with_self(|cx| cx.boolean(value)),
+            TargetKey::Optional => {
+                optional = super::fields::flag(value, "optional", cx.diags).unwrap_or(false);
+            }
             TargetKey::Pick => match value.as_keyword() {
                 Some("chosen") => random = false,
                 Some("random") => random = true,
@@ -182,6 +191,7 @@ fn target(name: &str, form: &Form<'_>, cx: &mut Checker<'_, '_>) -> Option<Targe
         filter,
         outer,
         random,
+        optional,
         span: form.span,
     })
 }

@@ -250,6 +250,9 @@ fn merged_unclipped(
     if let Some(name) = &run.encounter {
         rules.choose_encounter(name).map_err(Output::failure)?;
     }
+    if let Some(n) = run.players {
+        rules.choose_players(n).map_err(Output::failure)?;
+    }
     if fingerprint(&rules, &deck.cards) != run.fingerprint {
         return Err(Output::failure(format!(
             "the rule set or deck ({}) changed since the shards were played: play them again",
@@ -282,6 +285,7 @@ fn merged_unclipped(
         rules: run.rules.clone(),
         cards,
         encounter: run.encounter.clone(),
+        players: run.players,
         games: run.games,
         seed: run.seed,
         ai,

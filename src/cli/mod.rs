@@ -1206,26 +1206,34 @@ impl Table<'_> {
     /// The table: one row per name of `rows`, one column per attribute.
     pub(crate) fn render(&self, rules: &RuleSet, rows: &[String]) -> String {
         let name_width = rows.iter().map(String::len).max().unwrap_or(0);
-        let widths: Vec<usize> = rules
+        // Each column shown: an attribute without `:table false`, and its width.
+        let columns: Vec<(usize, usize)> = rules
             .attributes
             .iter()
             .enumerate()
+            .filter(|&(i, _)| {
+                rules
+                    .attribute_defs
+                    .get(AttrId::new(i))
+                    .is_none_or(|d| d.in_table)
+            })
             .map(|(i, a)| {
-                EntityId::below(self.entities)
+                let w = EntityId::below(self.entities)
                     .map(|s| (self.value)(s, AttrId::new(i)).to_string().len())
                     .chain([a.len()])
                     .max()
-                    .unwrap_or(0)
+                    .unwrap_or(0);
+                (i, w)
             })
             .collect();
         let mut out = " ".repeat(name_width);
-        for (attr, w) in rules.attributes.iter().zip(&widths) {
-            let _ = write!(out, "  {attr:>w$}");
+        for &(i, w) in &columns {
+            let _ = write!(out, "  {:>w$}", rules.attributes[AttrId::new(i)]);
         }
         out.push('\n');
         for (entity, who) in EntityId::below(usize::MAX).zip(rows) {
             let _ = write!(out, "{who:<name_width$}");
-            for (i, w) in widths.iter().enumerate() {
+            for &(i, w) in &columns {
                 let _ = write!(out, "  {:>w$}", (self.value)(entity, AttrId::new(i)));
             }
             if entity.index() < self.entities && !(self.live)(entity) {

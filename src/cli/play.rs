@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// The encounter to set the game up as, for a rule set with `:encounters` (default: the first it declares).
     #[arg(long)]
     pub encounter: Option<String>,
+    /// The number of players, for a rule set with `:players` (default: its `:default`): the first N seats play.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Write what replays this game (rule set and deck digests, seed, every decision) to FILE.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -111,11 +114,12 @@ fn write_recording(
     )
 }
 
-/// Records game `n` (from 1) of a simulation run seeded `seed` (`simulate --record-game`).
+/// Records game `n` (from 1) of a simulation run seeded `seed` (`simulate --record-game`),
+/// set up as its encounter and count of players.
 pub(crate) fn record_simulated_game(
     rules: &str,
     cards: &[PathBuf],
-    encounter: Option<&str>,
+    (encounter, players): (Option<&str>, Option<usize>),
     seed: u64,
     n: u64,
     ai: &[Policy],
@@ -125,6 +129,7 @@ pub(crate) fn record_simulated_game(
         rules: rules.to_string(),
         cards: cards.to_vec(),
         encounter: encounter.map(str::to_string),
+        players,
         seed: game_seed(seed, n.saturating_sub(1)),
         ai: ai.to_vec(),
         human: false,
@@ -166,6 +171,11 @@ pub(crate) fn play_game_shown(
     };
     if let Some(name) = &args.encounter
         && let Err(e) = rules.choose_encounter(name)
+    {
+        return (Output::usage(e), None);
+    }
+    if let Some(n) = args.players
+        && let Err(e) = rules.choose_players(n)
     {
         return (Output::usage(e), None);
     }
@@ -638,6 +648,8 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
             .copied()
             .unwrap_or(0)
     };
+    // A deck where no card costs anything says no cost at all, not "free".
+    let costs = game.cards().iter().any(|c| c.play.pay_with.is_some());
     for (i, card) in own_hand(rules, &view).enumerate() {
         let c = &game.cards()[card.index()];
         // What it costs now: a card in zones may cost less (`:discounts`).
@@ -660,13 +672,12 @@ fn screen(game: &Game<'_>, seat: EntityId, with_hand: bool) -> String {
         } else {
             format!("  [{}]", notes.join(", "))
         };
-        let _ = writeln!(
-            prompt,
-            "  {}. {} ({cost}): {}{notes}",
-            i + 1,
-            c.name,
-            c.text
-        );
+        let cost = if costs {
+            format!(" ({cost})")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(prompt, "  {}. {}{cost}: {}{notes}", i + 1, c.name, c.text);
     }
     prompt
 }

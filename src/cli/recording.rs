@@ -39,6 +39,9 @@ pub struct Recording {
     /// The encounter the game was set up as, for a rule set with `:encounters`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<String>,
+    /// The number of players, for a rule set with `:players`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
     /// The game's seed.
     pub seed: u64,
     /// Each seat's policy, by name.
@@ -281,6 +284,11 @@ pub(crate) fn write(path: &Path, game: Game<'_>) -> std::io::Result<()> {
             .encounters
             .get(game.rule_set.encounter)
             .map(|e| e.name.clone()),
+        players: game
+            .rule_set
+            .players
+            .as_ref()
+            .map(|_| game.rule_set.seats.len()),
         seed: game.seed,
         ai: game.ai,
         human: game.human,

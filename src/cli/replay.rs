@@ -65,6 +65,7 @@ pub fn replay(path: &Path, anyway: bool, color: bool) -> Output {
         rules: rec.rules.clone(),
         cards: rec.cards.clone(),
         encounter: rec.encounter.clone(),
+        players: rec.players,
         seed: rec.seed,
         ai,
         human: rec.human,

@@ -54,6 +54,9 @@ pub struct SimArgs {
     /// The encounter to set every game up as, for a rule set with `:encounters` (default: the first it declares).
     #[arg(long)]
     pub encounter: Option<String>,
+    /// The number of players, for a rule set with `:players` (default: its `:default`): the first N seats play.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Output format (`main` reads `--format`, which also gives `csv`).
     #[arg(skip)]
     pub format: Format,
@@ -151,6 +154,9 @@ pub(super) fn load_run(args: &SimArgs) -> Result<(RuleSet, crate::files::Deck), 
     )?;
     if let Some(name) = &args.encounter {
         rules.choose_encounter(name).map_err(Output::usage)?;
+    }
+    if let Some(n) = args.players {
+        rules.choose_players(n).map_err(Output::usage)?;
     }
     Ok((rules, deck))
 }
@@ -392,7 +398,7 @@ pub fn simulate(args: &SimArgs) -> Output {
         if let Err(e) = super::play::record_simulated_game(
             &args.rules,
             &args.cards,
-            args.encounter.as_deref(),
+            (args.encounter.as_deref(), args.players),
             args.seed,
             *n,
             &args.ai,
@@ -504,6 +510,9 @@ pub struct ShardOf {
     /// The encounter asked for (`--encounter`), if one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<String>,
+    /// The number of players asked for (`--players`), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
     /// Each seat's policy's name.
     pub ai: Vec<String>,
     /// The column asked to sort by.
@@ -563,6 +572,7 @@ impl SimJson {
                     .map(|p| p.to_string_lossy().into_owned())
                     .collect(),
                 encounter: args.encounter.clone(),
+                players: args.players,
                 ai: run.policies.iter().map(ToString::to_string).collect(),
                 sort: args.sort.clone(),
                 changes: args.changes.clone(),

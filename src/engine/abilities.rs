@@ -114,7 +114,7 @@ impl<'r> Game<'r> {
                 if self.use_refusal_of(seat, entity, k, a).is_some() {
                     continue;
                 }
-                let targets: Vec<Option<EntityId>> = match a.chosen() {
+                let mut targets: Vec<Option<EntityId>> = match a.chosen() {
                     None => vec![None],
                     Some(_) => self
                         .candidates_of(&a.targets, entity, seat)
@@ -122,10 +122,18 @@ impl<'r> Game<'r> {
                         .map(Some)
                         .collect(),
                 };
+                // An optional target with nothing to aim at: one use on
+                // nothing, with no option, as a card played on nothing.
+                let on_nothing = targets.is_empty() && a.chosen().is_some_and(|t| t.optional);
+                if on_nothing {
+                    targets.push(None);
+                }
                 let options: Vec<Option<OptionId>> =
                     match a.choose.and_then(|c| self.rules.choices.get(c)) {
-                        Some(set) => set.options().map(|o| Some(OptionId::new(o))).collect(),
-                        None => vec![None],
+                        Some(set) if !on_nothing => {
+                            set.options().map(|o| Some(OptionId::new(o))).collect()
+                        }
+                        _ => vec![None],
                     };
                 for &target in &targets {
                     for &choice in &options {
@@ -216,6 +224,12 @@ impl<'r> Game<'r> {
         )
     }
 
+    /// Whether ability `k` of card instance `entity` chooses a target.
+    pub fn ability_aims(&self, entity: EntityId, k: u8) -> bool {
+        self.activated(entity, k)
+            .is_some_and(|(_, a)| a.chosen().is_some())
+    }
+
     /// Is the use `action` (of ability `k`) allowed now?
     pub(super) fn allowed_use(&mut self, k: u8, action: Action) -> bool {
         self.use_refusal(k, action).is_none()
@@ -249,6 +263,21 @@ impl<'r> Game<'r> {
         }
         if let Some(why) = self.use_refusal_of(seat, entity, k, a) {
             return Some(Illegal::Refused(why));
+        }
+        if let Some(t) = a.chosen().filter(|t| t.optional && action.target.is_none()) {
+            // On nothing: only when nothing can be aimed at, and with no option.
+            if !self.candidates_of(&a.targets, entity, seat).is_empty() {
+                return Some(Illegal::NotAllowed(format!(
+                    "{name}'s `:{}` needs a target: choose its `:{}`",
+                    a.name, t.name
+                )));
+            }
+            return action.choice.map(|_| {
+                Illegal::NotAllowed(format!(
+                    "{name}'s `:{}` is used on nothing: it names no option",
+                    a.name
+                ))
+            });
         }
         let set = a.choose.and_then(|c| self.rules.choices.get(c));
         let fits = match (set, action.choice) {

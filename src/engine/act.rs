@@ -80,7 +80,11 @@ impl Game<'_> {
             Ability::Card(_) => {
                 let card = zones.hands[s].remove(i);
                 let def = &self.cards[card.index()];
-                self.record(GameEvent::Played { seat, card });
+                self.record(GameEvent::Played {
+                    seat,
+                    card,
+                    choice: None,
+                });
                 cards::pay(rules, &mut self.state, seat, def, &mut self.events);
                 if !self.events.is_empty() {
                     self.flush_plain(|_| By::Cost(card));

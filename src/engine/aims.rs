@@ -187,6 +187,8 @@ impl<'r> Game<'r> {
                 );
                 match found.first() {
                     Some(&e) => bound.push(e),
+                    // Played on nothing: it will do nothing as it resolves.
+                    None if target.optional => break,
                     None => {
                         refusal = Some(format!(
                             "{name} has no target: nothing can be its `:{}`",
@@ -295,6 +297,8 @@ impl<'r> Game<'r> {
         let name = def.name.clone();
         match (def.aims.chosen(), action.target) {
             (None, Some(_)) => return Some(Illegal::NoTarget),
+            (Some((_, t)), None)
+                if t.optional && self.chosen_candidates(card, instance, seat).is_empty() => {}
             (Some((_, t)), None) => {
                 // A card with nothing to aim at says so, before asking for a target.
                 if let Some(why) = self.unplayable(card, instance, seat) {
@@ -316,7 +320,52 @@ impl<'r> Game<'r> {
             }
             _ => {}
         }
+        if let Some(why) = self.option_refusal(card, action) {
+            return Some(why);
+        }
         self.unplayable(card, instance, seat).map(Illegal::Refused)
+    }
+
+    /// Why `action` names the wrong option for card `card`, if it does: an
+    /// option the card's `:choose` does not offer, none where it needs one,
+    /// or one where it takes none (no `:choose`, or played on nothing).
+    #[cold]
+    fn option_refusal(&self, card: CardId, action: super::Action) -> Option<super::Illegal> {
+        let def = &self.cards[card.index()];
+        let name = &def.name;
+        let on_nothing = def.aims.chosen().is_some() && action.target.is_none();
+        if on_nothing {
+            return action.choice.map(|_| {
+                super::Illegal::NotAllowed(format!(
+                    "{name} is played on nothing: it names no option"
+                ))
+            });
+        }
+        if self.choice_fits(card, action.choice) {
+            return None;
+        }
+        let rules = self.rules;
+        let Some(set) = def.aims.choose.and_then(|c| rules.choices.get(c)) else {
+            return Some(super::Illegal::NotAllowed(format!(
+                "{name} has no `:choose`: it takes no option"
+            )));
+        };
+        let offered = crate::diag::list(
+            rules.options.as_slice()[set.options()]
+                .iter()
+                .map(|o| format!("`:{o}`")),
+        );
+        let chosen = match action.choice {
+            Some(o) => match rules.options.get(o) {
+                Some(name) => format!("`:{name}` is not one"),
+                None => format!("option {} is not one", o.index()),
+            },
+            None => "none was chosen".to_string(),
+        };
+        Some(super::Illegal::NotAllowed(format!(
+            "{name} needs one `:{}` option: {offered}; {chosen}",
+            set.name
+        )))
     }
 
     /// Runs card `card`'s effects (instance `instance`, played by `seat`),
@@ -547,7 +596,7 @@ impl<'r> Game<'r> {
         };
         let play = self.play(i);
         let aims = &self.cards[card.index()].aims;
-        let targets: Vec<Option<EntityId>> = match aims.chosen() {
+        let mut targets: Vec<Option<EntityId>> = match aims.chosen() {
             None => vec![None],
             Some(_) => self
                 .chosen_candidates(card, instance, seat)
@@ -555,14 +604,20 @@ impl<'r> Game<'r> {
                 .map(Some)
                 .collect(),
         };
+        // An optional target with nothing to aim at: played on nothing, and
+        // with no option (it does nothing, so nothing is named).
+        let on_nothing = targets.is_empty() && aims.chosen().is_some_and(|(_, t)| t.optional);
+        if on_nothing {
+            targets.push(None);
+        }
         // Each target with each option of its `:choose`, in the set's order.
         let options: Vec<Option<crate::ids::OptionId>> =
             match aims.choose.and_then(|c| self.rules.choices.get(c)) {
-                Some(set) => set
+                Some(set) if !on_nothing => set
                     .options()
                     .map(|o| Some(crate::ids::OptionId::new(o)))
                     .collect(),
-                None => vec![None],
+                _ => vec![None],
             };
         for &target in &targets {
             for &choice in &options {

@@ -95,6 +95,8 @@ pub enum GameEvent {
         seat: EntityId,
         /// Which card.
         card: CardId,
+        /// The option of its `:choose` it was played with (a rank named).
+        choice: Option<crate::ids::OptionId>,
     },
     /// A card is discarded.
     Discarded {

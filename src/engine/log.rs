@@ -293,12 +293,21 @@ fn render_event<'n>(
             let kind = rules.turn_kinds.get(kind).map_or("?", |k| k.name.as_str());
             let _ = writeln!(out, "turn {turn}: {} ({kind} turn)", seat(s));
         }
-        GameEvent::Played { seat: s, card } => {
+        GameEvent::Played {
+            seat: s,
+            card,
+            choice,
+        } => {
             let c = &cards[card.index()];
+            // The option it was played with is said as an action's is: "(head)".
+            let option = choice
+                .and_then(|o| rules.options.get(o))
+                .map(|o| format!(" ({o})"))
+                .unwrap_or_default();
             let _ = if c.text.is_empty() {
-                writeln!(out, "  {} plays {}", seat(s), c.name)
+                writeln!(out, "  {} plays {}{option}", seat(s), c.name)
             } else {
-                writeln!(out, "  {} plays {}: {}", seat(s), c.name, c.text)
+                writeln!(out, "  {} plays {}{option}: {}", seat(s), c.name, c.text)
             };
         }
         GameEvent::Triggered {

@@ -727,7 +727,12 @@ impl ActionSpace {
         if let Some((slot, target, option)) = self.decompose_play(i) {
             let play = game.play(slot);
             let target = target_at(self.plays.targets.as_ref(), game, ranks, seat, target)?;
-            let choice = option_at(card_set(game, slot), option)?;
+            let mut choice = option_at(card_set(game, slot), option)?;
+            // A card that aims, played on nothing (an `:optional` target),
+            // names no option: its one index is option 0's.
+            if target.is_none() && option == 0 && aims_at_something(game, slot) {
+                choice = None;
+            }
             return Some(Action {
                 target,
                 choice,
@@ -1024,6 +1029,13 @@ fn option_at(set: Option<(usize, usize)>, o: usize) -> Option<Option<OptionId>> 
         None if o == 0 => Some(None),
         None => None,
     }
+}
+
+/// Whether the card in hand slot `slot` chooses a target.
+fn aims_at_something(game: &Game<'_>, slot: usize) -> bool {
+    game.hand()
+        .get(slot)
+        .is_some_and(|card| game.cards()[card.index()].aims.chosen().is_some())
 }
 
 fn card_set(game: &Game<'_>, slot: usize) -> Option<(usize, usize)> {

@@ -150,12 +150,25 @@ impl Game<'_> {
         if let Some(&Entry::Turn(entity, kind)) = self.queue.get(self.next)
             && entity.index() < self.seats
             && self.state.is_live(entity)
+            && self.rules.turn_skip.is_none()
         {
             self.next += 1;
             self.turn_kind = kind;
             return Some(entity);
         }
         self.next_turn_slow()
+    }
+
+    /// Whether seat `seat`'s turn is passed over now: the rule set's
+    /// `:turns {:skip-when …}` holds with `:self` the seat.
+    #[cold]
+    fn skips_turn(&mut self, seat: EntityId) -> bool {
+        let Some(cond) = &self.rules.turn_skip else {
+            return false;
+        };
+        let skips = crate::eval::holds(cond, &mut self.state, &[seat]);
+        self.state.claim(crate::eval::Owner::Rules);
+        skips
     }
 
     #[inline(never)]
@@ -174,6 +187,10 @@ impl Game<'_> {
             }
             match entry {
                 Some(Entry::Turn(entity, kind)) if self.state.is_live(entity) => {
+                    if entity.index() < self.seats && self.skips_turn(entity) {
+                        // Passed over whole: no hooks, no draw, no play.
+                        continue;
+                    }
                     if entity.index() < self.seats {
                         self.turn_kind = kind;
                         return Some(entity);
@@ -450,7 +467,22 @@ impl Game<'_> {
         if self.phase != Phase::BetweenTurns {
             return self.current;
         }
-        let live = |e: &&Entry| matches!(e, Entry::Turn(x, _) if (*x).index() < self.seats && self.state.is_live(*x));
+        // A seat whose turn `:skip-when` passes over is not next: read on a
+        // copy of the state, since looking must not change the game.
+        let mut scratch = self
+            .rules
+            .turn_skip
+            .as_ref()
+            .map(|c| (c, self.state.clone()));
+        let live = |e: &&Entry| {
+            matches!(e, Entry::Turn(x, _) if (*x).index() < self.seats && self.state.is_live(*x))
+                && match (&mut scratch, e) {
+                    (Some((cond, state)), Entry::Turn(x, _)) => {
+                        !crate::eval::holds(cond, state, &[*x])
+                    }
+                    _ => true,
+                }
+        };
         let turn = |e: &Entry| match *e {
             Entry::Turn(x, _) => x,
             Entry::Reorder | Entry::Timed(_) => self.current,

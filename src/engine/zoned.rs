@@ -427,10 +427,20 @@ impl<'r> Game<'r> {
                 let aimed_right = match (def.aims.chosen(), action.target) {
                     (None, None) => true,
                     (Some(_), Some(t)) => self.chosen_candidates(card, instance, seat).contains(&t),
+                    // An optional target with nothing to aim at: played on nothing.
+                    (Some((_, t)), None) => {
+                        t.optional && self.chosen_candidates(card, instance, seat).is_empty()
+                    }
                     _ => false,
                 };
+                // A card that aims, played on nothing, names no option.
+                let fits = if def.aims.chosen().is_some() && action.target.is_none() {
+                    action.choice.is_none()
+                } else {
+                    self.choice_fits(card, action.choice)
+                };
                 aimed_right
-                    && self.choice_fits(card, action.choice)
+                    && fits
                     && self.affordable_at(i)
                     && self.room_for(card)
                     && self.unplayable(card, instance, seat).is_none()
@@ -599,7 +609,7 @@ impl<'r> Game<'r> {
         let hand = set.plays.unwrap_or(ZoneId::FIRST);
         // What it costs as it is played: a discount ends as the card leaves.
         let cost = self.cost_at(i);
-        self.record(GameEvent::Played { seat, card });
+        self.record(GameEvent::Played { seat, card, choice });
         let dest = def.play.to.unwrap_or(set.playing);
         if let Some(pile) = self.pile(dest, seat) {
             self.move_logged(entity, pile, hand);

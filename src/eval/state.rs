@@ -497,7 +497,7 @@ impl State {
         for entity in rules.setup_entities() {
             let id = match entity.seat {
                 // A seat's values, when the state has that seat.
-                Some(seat) if seat < self.len() => EntityId::new(seat),
+                Some(seat) if seat < rules.seats.len() && seat < self.len() => EntityId::new(seat),
                 Some(_) => continue,
                 None => self.add(rules, entity.kind),
             };

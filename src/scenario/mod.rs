@@ -55,6 +55,8 @@ pub struct Scenario {
     pub seed: u64,
     /// The encounter its game is set up as (`:encounter :cultist`), if not the first.
     pub encounter: Option<String>,
+    /// The number of players its game has (`:players 3`), for a rule set with `:players`.
+    pub players: Option<usize>,
     /// Values set before the game's start (`:start`), if any: then the
     /// game's start is kept, not reset to the defaults, and logged.
     pub start: Option<Vec<(Who, AttrId, i64)>>,
@@ -271,6 +273,8 @@ keys! {
         Seed = "seed",
         /// `:encounter :cultist`: the encounter its game is set up as (the rule set's first without it).
         Encounter = "encounter",
+        /// `:players 3`: its game is played by that many seats (a rule set with `:players`).
+        Players = "players",
         /// `:start {:p1 {:speed 3}}`: values set before the game's start, whose
         /// timings then run and are kept.
         Start = "start",

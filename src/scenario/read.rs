@@ -59,10 +59,43 @@ fn scenario(
         }
         None => rules,
     };
+    // The count of players chosen next: its seats are what the rest names.
+    let players = form.get(ScenarioKey::Players.name());
+    let counted;
+    let rules = match players {
+        Some(p) => {
+            let mut r = rules.clone();
+            let n = match p.kind {
+                crate::syntax::Kind::Int(n) if n > 0 => n as usize,
+                _ => {
+                    diags.push(Diagnostic::new(
+                        Code::WrongType,
+                        p.span,
+                        format!(
+                            "`:players` is a whole number of players, found {}",
+                            p.describe()
+                        ),
+                    ));
+                    return None;
+                }
+            };
+            if let Err(why) = r.choose_players(n) {
+                diags.push(Diagnostic::new(Code::OutOfRange, p.span, why));
+                return None;
+            }
+            counted = r;
+            &counted
+        }
+        None => rules,
+    };
     let mut s = Scenario {
         name: String::new(),
         seed: 1,
         encounter: encounter.and_then(Form::as_keyword).map(str::to_string),
+        players: players.and_then(|p| match p.kind {
+            crate::syntax::Kind::Int(n) => usize::try_from(n).ok(),
+            _ => None,
+        }),
         start: None,
         given: Vec::new(),
         statuses: Vec::new(),
@@ -111,7 +144,7 @@ fn scenario(
                 )),
             },
             // Read above, before anything that names an enemy.
-            ScenarioKey::Encounter => {}
+            ScenarioKey::Encounter | ScenarioKey::Players => {}
             ScenarioKey::Start => s.start = Some(values(v, rules, false, diags)),
             ScenarioKey::Given => {
                 s.given = values(v, rules, true, diags);

@@ -25,16 +25,23 @@ pub fn run(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> Result<String, Vec<S
 /// game could not start), and what failed (empty when it passed).
 pub fn run_logged(s: &Scenario, rules: &RuleSet, deck: &[Card]) -> (Option<String>, Vec<String>) {
     let chosen;
-    let rules = match &s.encounter {
-        Some(name) => {
+    let rules = match (&s.encounter, s.players) {
+        (None, None) => rules,
+        (encounter, players) => {
             let mut r = rules.clone();
-            if let Err(why) = r.choose_encounter(name) {
+            if let Some(name) = encounter
+                && let Err(why) = r.choose_encounter(name)
+            {
+                return (None, vec![why]);
+            }
+            if let Some(n) = players
+                && let Err(why) = r.choose_players(n)
+            {
                 return (None, vec![why]);
             }
             chosen = r;
             &chosen
         }
-        None => rules,
     };
     let (game, roles) = match start(s, rules, deck) {
         Ok(started) => started,

@@ -16,6 +16,7 @@ mod bounds;
 mod check_inputs;
 mod cli;
 mod commands;
+mod deduction;
 mod eval_zones;
 mod lsp;
 mod metrics;

@@ -724,7 +724,7 @@ fn an_unknown_rule_set_in_a_project_lists_the_project_s_apart_from_the_bundled()
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).starts_with(
-            "error[E0703]: no rule set `nosuch`: it is not a rule set of project mygame (mygame) or bundled (arcomage, deckbuilder, duel, minions, skills, tactics, tbwg), and not a readable file ("
+            "error[E0703]: no rule set `nosuch`: it is not a rule set of project mygame (mygame) or bundled (arcomage, deckbuilder, deduction, duel, minions, skills, tactics, tbwg), and not a readable file ("
         ),
         "{}",
         text(&out.stderr)

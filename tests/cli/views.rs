@@ -38,7 +38,7 @@ impl Observer for FollowP2 {
 /// The card an event names, and who played or discarded it.
 fn named(e: &GameEvent) -> Option<(EntityId, CardId)> {
     match *e {
-        GameEvent::Played { seat, card } | GameEvent::Discarded { seat, card, .. } => {
+        GameEvent::Played { seat, card, .. } | GameEvent::Discarded { seat, card, .. } => {
             Some((seat, card))
         }
         _ => None,

@@ -206,6 +206,7 @@ fn a_deck_of_only_play_again_cards_still_ends() {
     let out = cli::play(
         &PlayArgs {
             encounter: None,
+            players: None,
             rules: "arcomage".into(),
             cards: vec![dir],
             seed: 1,

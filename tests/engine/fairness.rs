@@ -348,6 +348,11 @@ fn tbwg_players_decide_from_their_view() {
     assert_fair("tbwg", SLOW_SEARCH);
 }
 
+#[test]
+fn deduction_players_decide_from_their_view() {
+    assert_fair("deduction", POSITIONS);
+}
+
 /// The fixture of cards in zones (tests/data/zones), read from its files,
 /// with `edit` made to its rule set's text.
 fn skirmish(edit: impl Fn(String) -> String) -> (RuleSet, Vec<Card>) {

@@ -16,6 +16,7 @@ fn play(seed: u64, ai: &[Policy]) -> cli::Output {
     cli::play(
         &PlayArgs {
             encounter: None,
+            players: None,
             rules: "arcomage".into(),
             cards: Vec::new(),
             seed,
@@ -35,6 +36,7 @@ fn sim(games: u64, threads: Option<usize>, ai: &[Policy]) -> cli::Output {
         rules: "arcomage".into(),
         cards: Vec::new(),
         encounter: None,
+        players: None,
         games,
         seed: 42,
         ai: ai.to_vec(),
@@ -125,6 +127,7 @@ fn play_refuses_a_deck_that_does_not_check() {
     let out = cli::play(
         &PlayArgs {
             encounter: None,
+            players: None,
             rules: "arcomage".into(),
             cards: vec![dir.clone()],
             seed: 1,
@@ -160,6 +163,7 @@ fn a_person_plays_by_number_and_discards_with_d() {
     let out = cli::play(
         &PlayArgs {
             encounter: None,
+            players: None,
             rules: "arcomage".into(),
             cards: Vec::new(),
             seed: 5,

@@ -13,6 +13,7 @@ mod actions;
 mod card_effects;
 mod choices_and_segments;
 mod deckbuilder;
+mod deduction;
 mod draft;
 mod duel;
 mod engine_edges;

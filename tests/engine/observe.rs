@@ -3,7 +3,7 @@
 //! an observation that holds what the seat may see and nothing else.
 
 use grimoire::check::defs::Card;
-use grimoire::check::rules::RuleSet;
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::engine::ai::{Ai, Policy};
 use grimoire::engine::observe::{
     self, ActionSpace, MAX_ACTIONS, ObsLayout, ObserveError, Ranks, SpaceError,
@@ -11,16 +11,6 @@ use grimoire::engine::observe::{
 use grimoire::engine::{Ability, Action, Game, Log};
 use grimoire::files;
 use grimoire::ids::EntityId;
-
-const BUNDLED: [&str; 7] = [
-    "arcomage",
-    "duel",
-    "skills",
-    "tactics",
-    "tbwg",
-    "minions",
-    "deckbuilder",
-];
 
 /// A bundled rule set and its deck, as `grimoire.env` loads them.
 fn load(name: &str) -> (RuleSet, Vec<Card>) {
@@ -152,7 +142,7 @@ fn masks_match_the_legal_actions_in(
 
 #[test]
 fn every_legal_action_of_every_bundled_rule_set_has_its_own_index() {
-    for name in BUNDLED {
+    for (name, _) in BUNDLED {
         masks_match_the_legal_actions(name, 20, Policy::Random);
     }
 }
@@ -228,7 +218,7 @@ fn a_spawned_entity_keeps_its_rank_after_it_leaves_and_the_next_takes_the_next()
 
 /// Every bundled rule set, and the fixture of cards in zones.
 fn every_rule_set() -> Vec<(RuleSet, Vec<Card>)> {
-    let mut all: Vec<_> = BUNDLED.iter().map(|name| load(name)).collect();
+    let mut all: Vec<_> = BUNDLED.iter().map(|(name, _)| load(name)).collect();
     all.push(skirmish());
     all
 }
@@ -476,6 +466,7 @@ fn the_seat_screen_is_what_play_human_shows_the_seat() {
     let mut output = Vec::new();
     let args = PlayArgs {
         encounter: None,
+        players: None,
         rules: "arcomage".into(),
         cards: Vec::new(),
         seed: 3,

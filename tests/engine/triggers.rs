@@ -427,6 +427,146 @@ fn a_targeted_card_is_one_legal_play_per_target_and_none_without_one() {
     assert!(plays.is_empty(), "no enemy minion: Firebolt is not legal");
 }
 
+/// The brawl deck with Firebolt's target `:optional`, from a scratch copy.
+fn brawl_with_optional_firebolt() -> (
+    grimoire::check::rules::RuleSet,
+    Vec<grimoire::check::defs::Card>,
+) {
+    brawl_edited(
+        "optional-firebolt",
+        ":targets {:victim {:from [:board :other]}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+        ":targets {:victim {:from [:board :other] :optional true}}\n :effects [{:effected :victim :resource :damage :amount 3}]",
+    )
+}
+
+/// The brawl deck with the cards' text `from` replaced by `to`, from a
+/// scratch copy named by `tag`.
+fn brawl_edited(
+    tag: &str,
+    from: &str,
+    to: &str,
+) -> (
+    grimoire::check::rules::RuleSet,
+    Vec<grimoire::check::defs::Card>,
+) {
+    let dir = common::scratch_dir(tag);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let cards =
+        std::fs::read_to_string(root("tests/data/triggers/cards/brawl/cards.edn")).expect("cards");
+    let edited = cards.replace(from, to);
+    assert_ne!(cards, edited, "{from} found");
+    std::fs::write(dir.join("cards.edn"), edited).expect("written");
+    let text = std::fs::read_to_string(root(BRAWL)).expect("rule set");
+    let mut rules =
+        grimoire::check::rules::RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let dirs = [dir, root("tests/data/triggers/effects/brawl")];
+    let deck = grimoire::files::load_deck(&mut rules, &dirs)
+        .unwrap_or_else(|_| panic!("the edited brawl deck loads"));
+    (rules, deck.cards)
+}
+
+#[test]
+fn an_optional_target_with_no_candidate_is_one_play_on_nothing_that_does_nothing() {
+    use grimoire::engine::{Ability, GameEvent};
+    use grimoire::ids::EntityId;
+    let (rules, deck) = brawl_with_optional_firebolt();
+    let set = rules.zones.as_ref().expect("zones");
+    let firebolt = deck
+        .iter()
+        .position(|c| c.name == "Firebolt")
+        .expect("Firebolt");
+    let mana = rules.attribute("mana").expect("mana");
+    let start = |theirs: &[&str]| {
+        let mut game = boards(&rules, &deck, &[], theirs);
+        let cards = [Some(grimoire::ids::CardId::new(firebolt))];
+        game.set_zone_cards(set.zone("hand").expect("hand"), EntityId::new(0), &cards)
+            .expect("hand");
+        game.set(EntityId::new(0), mana, 5);
+        game.recheck();
+        game
+    };
+    let plays = |game: &mut grimoire::engine::Game<'_>| {
+        let mut legal = Vec::new();
+        game.legal(&mut legal);
+        legal
+            .into_iter()
+            .filter(|a| matches!(a.ability, Ability::Card(_)))
+            .collect::<Vec<_>>()
+    };
+    // With candidates, the target is chosen as ever: no play on nothing.
+    let mut game = start(&["Yeti", "Egg"]);
+    let theirs = on_board(&game, 1);
+    let targets: Vec<_> = plays(&mut game).iter().map(|a| a.target).collect();
+    assert_eq!(targets, [Some(theirs[0]), Some(theirs[1])]);
+    // With none, one play on nothing: paid for, discarded, and nothing else.
+    let mut game = start(&[]);
+    let found = plays(&mut game);
+    assert_eq!(found.iter().map(|a| a.target).collect::<Vec<_>>(), [None]);
+    let before = game.log().map_or(0, <[GameEvent]>::len);
+    game.act(found[0]).expect("played on nothing");
+    assert_eq!(game.state().get(EntityId::new(0), mana), 3, "paid for");
+    let log = &game.log().expect("kept")[before..];
+    assert!(
+        log.iter().any(|e| matches!(e, GameEvent::Fizzled { .. })),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter().any(|e| matches!(e, GameEvent::Aimed { .. })),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_card_played_with_the_wrong_option_is_refused_for_that_reason_not_its_cost() {
+    use grimoire::engine::{Ability, Action, Illegal};
+    use grimoire::ids::{CardId, EntityId, OptionId};
+    let (rules, deck) = brawl();
+    let set = rules.zones.as_ref().expect("zones");
+    let id = |n: &str| Some(CardId::new(deck.iter().position(|c| c.name == n).expect(n)));
+    let mut game = boards(&rules, &deck, &[], &["Yeti"]);
+    game.set_zone_cards(
+        set.zone("hand").expect("hand"),
+        EntityId::new(0),
+        &[id("Rite"), id("Firebolt")],
+    )
+    .expect("hand");
+    game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 5);
+    game.recheck();
+    let yeti = on_board(&game, 1)[0];
+    let refusal = |game: &mut grimoire::engine::Game<'_>, i: u16, target, choice| {
+        let action = Action {
+            actor: EntityId::new(0),
+            ability: Ability::Card(i),
+            target,
+            choice,
+        };
+        match game.check(action) {
+            Err(Illegal::NotAllowed(why)) => why,
+            other => panic!("{other:?}"),
+        }
+    };
+    let harm = OptionId::new(0);
+    assert_eq!(
+        refusal(&mut game, 0, None, None),
+        "Rite needs one `:mode` option: `:harm` or `:help`; none was chosen"
+    );
+    assert_eq!(
+        refusal(&mut game, 0, None, Some(OptionId::new(7))),
+        "Rite needs one `:mode` option: `:harm` or `:help`; option 7 is not one"
+    );
+    assert_eq!(
+        refusal(&mut game, 1, Some(yeti), Some(harm)),
+        "Firebolt has no `:choose`: it takes no option"
+    );
+    game.check(Action {
+        actor: EntityId::new(0),
+        ability: Ability::Card(1),
+        target: Some(yeti),
+        choice: None,
+    })
+    .expect("Firebolt at the Yeti with no option is legal");
+}
+
 #[test]
 fn play_human_asks_which_option_of_a_card_that_chooses_one() {
     let dir = common::scratch_dir("rites");
@@ -534,6 +674,78 @@ fn sorcerer_game<'r>(
     game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 1);
     game.recheck();
     game
+}
+
+#[test]
+fn an_ability_s_optional_target_with_no_candidate_is_one_use_on_nothing_that_does_nothing() {
+    use grimoire::engine::observe::{ActionSpace, Ranks};
+    use grimoire::engine::{Ability, GameEvent, Illegal};
+    use grimoire::ids::EntityId;
+    // The Sorcerer's ping made optional, and choosing how hard it hits.
+    let (rules, deck) = brawl_edited(
+        "optional-ping",
+        ":targets {:victim {:from [:board :other]}}\n                    :effects [{:effected :victim :resource :damage :amount 1}]",
+        ":targets {:victim {:from [:board :other] :optional true}}\n                    :choose :mode\n                    :effects [{:effected :victim :resource :damage :amount [if [= 0 [choice :hurt]] 1 2]}]",
+    );
+    let mana = rules.attribute("mana").expect("mana");
+    let uses = |game: &mut grimoire::engine::Game<'_>| {
+        let mut legal = Vec::new();
+        game.legal(&mut legal);
+        legal
+            .into_iter()
+            .filter(|a| matches!(a.ability, Ability::Use(0)))
+            .collect::<Vec<_>>()
+    };
+    // With a candidate, the target is chosen as ever, with each option.
+    let mut game = sorcerer_game(&rules, &deck, &["Yeti"]);
+    let yeti = on_board(&game, 1)[0];
+    let found = uses(&mut game);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|a| a.target == Some(yeti) && a.choice.is_some())
+    );
+    let on_nothing = grimoire::engine::Action {
+        target: None,
+        choice: None,
+        ..found[0]
+    };
+    assert_eq!(
+        game.check(on_nothing),
+        Err(Illegal::NotAllowed(
+            "Sorcerer's `:ping` needs a target: choose its `:victim`".into()
+        ))
+    );
+    // With none, one use on nothing and with no option: paid for, and nothing else.
+    let mut game = sorcerer_game(&rules, &deck, &[]);
+    let found = uses(&mut game);
+    assert_eq!(found, [on_nothing]);
+    assert_eq!(
+        game.check(grimoire::engine::Action {
+            choice: Some(grimoire::ids::OptionId::new(0)),
+            ..on_nothing
+        }),
+        Err(Illegal::NotAllowed(
+            "Sorcerer's `:ping` is used on nothing: it names no option".into()
+        ))
+    );
+    // Its learning agent's index names it back.
+    let (space, ranks) = (
+        ActionSpace::new(&rules, &deck).expect("space"),
+        Ranks::new(&rules),
+    );
+    let i = space.index_of(&game, &ranks, on_nothing).expect("an index");
+    assert_eq!(space.action_at(&game, &ranks, i), Some(on_nothing));
+    let before = game.log().map_or(0, <[GameEvent]>::len);
+    game.act(on_nothing).expect("used on nothing");
+    assert_eq!(game.state().get(EntityId::new(0), mana), 0, "paid for");
+    let log = &game.log().expect("kept")[before..];
+    assert!(
+        log.iter().any(|e| matches!(e, GameEvent::Fizzled { .. })),
+        "{log:?}"
+    );
+    assert!(uses(&mut game).is_empty(), "used once a turn");
 }
 
 #[test]

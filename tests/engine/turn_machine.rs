@@ -407,3 +407,80 @@ fn a_turn_lists_as_legal_only_the_actions_its_kind_allows() {
     // so they are not legal.
     assert_eq!(names, ["push"; 4]);
 }
+
+/// Four seats, three playing by default, the second out from the start:
+/// each turn's start and end count on the seat whose turn it is.
+const RELAY: &str = "
+{:rules :relay
+ :roles {:you \"the seat whose turn it is\" :other \"the next seat\"}
+ :attributes {:out {:default 0 :min 0 :max 1} :laps {} :ends {}}
+ :seats [:p1 :p2 :p3 :p4]
+ :players {:min 2 :default 3}
+ :setup {:p2 {:values {:out 1}}}
+ :timings {:lap {:at :turn-start} :stop {:at :turn-end}}
+ :hooks {:lap [{:effected :you :resource :laps :amount 1}]
+         :stop [{:effected :you :resource :ends :amount 1}]}
+ :turns {:limit 100 :skip-when [= 1 [:self :out]]}
+ :victory [{:when [>= [:you :laps] [* 2 [count :player]]] :winner :you :reason \"ran the laps\"}]}";
+
+#[test]
+fn a_seat_that_skip_when_holds_for_passes_its_turns_whole_and_players_pick_the_seats() {
+    let mut rules = rules(RELAY);
+    assert_eq!(rules.seats, ["p1", "p2", "p3"], "the default count");
+    let value = |game: &Game<'_>, seat: usize, name: &str| {
+        game.state()
+            .get(EntityId::new(seat), rules_attr(game, name))
+    };
+    fn rules_attr(game: &Game<'_>, name: &str) -> grimoire::ids::AttrId {
+        game.rules().attribute(name).expect("attribute")
+    }
+    let game = Game::new(&rules, &[], 1, Log::Keep).unwrap();
+    // p1 and p3 alternate; p2's turns run no hook: 6 laps (3 players) win.
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win {
+            seat: EntityId::FIRST,
+            reason: 0
+        })
+    );
+    assert_eq!(game.ctx().turn, 11, "p1 six turns, p3 five, p2 none");
+    assert_eq!([0, 1, 2].map(|s| value(&game, s, "laps")), [6, 0, 5]);
+    assert_eq!([0, 1, 2].map(|s| value(&game, s, "ends")), [5, 0, 5]);
+    let text = log::render(&rules, &[], game.log().unwrap());
+    assert!(!text.contains(": p2"), "{text}");
+    // Four players: p4 plays too, and 8 laps win.
+    rules.choose_players(4).expect("4 of 2 to 4");
+    assert_eq!(rules.seats.len(), 4);
+    let game = Game::new(&rules, &[], 1, Log::Skip).unwrap();
+    assert_eq!([0, 1, 2, 3].map(|s| value(&game, s, "laps")), [8, 0, 7, 7]);
+    assert_eq!(
+        rules.choose_players(5),
+        Err("rule set `relay` is played by 2 to 4 players, not 5".to_string())
+    );
+    assert_eq!(
+        rules.choose_players(1),
+        Err("rule set `relay` is played by 2 to 4 players, not 1".to_string())
+    );
+}
+
+#[test]
+fn players_out_of_the_seats_range_are_located_diagnostics() {
+    for (players, said) in [
+        (
+            "{:min 1}",
+            "`:min` (players) is a whole number from 2 to 4, found the integer 1",
+        ),
+        (
+            "{:min 2 :default 5}",
+            "`:default` (players) is a whole number from 2 to 4, found the integer 5",
+        ),
+        ("{:default 3}", "`:players` has no `:min`"),
+    ] {
+        let text = RELAY.replace("{:min 2 :default 3}", players);
+        let diags = RuleSet::parse(&text).expect_err(players);
+        assert!(
+            diags.iter().any(|d| d.message == said),
+            "{players}: {diags:#?}"
+        );
+    }
+}

@@ -50,6 +50,7 @@ fn fixed_spreadsheet() -> PathBuf {
 fn play_refuses_the_unfixed_spreadsheet_and_plays_the_fixed_one() {
     let args = |cards: PathBuf| PlayArgs {
         encounter: None,
+        players: None,
         rules: "arcomage".into(),
         cards: vec![cards],
         seed: 3,

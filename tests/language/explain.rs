@@ -74,6 +74,26 @@ fn every_minions_card_explained() {
     insta::assert_snapshot!(out);
 }
 
+/// Every card of the bundled deduction game: its name, its own text and the
+/// explanation, one block each, read by eye as Arcomage's are.
+#[test]
+fn every_deduction_card_explained() {
+    let mut rules = common::bundled("deduction");
+    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
+    assert_eq!(deck.cards.len(), 8);
+    let mut out = String::new();
+    for card in &deck.cards {
+        out.push_str(&format!(
+            "{} (x{})\n  text:    {}\n  explain: {}\n",
+            card.name,
+            card.play.copies,
+            card.text,
+            explain_card(&rules, card)
+        ));
+    }
+    insta::assert_snapshot!(out);
+}
+
 /// Every effect list of every bundled rule set (hooks, operations, actions,
 /// kinds, statuses) and every bundled definition explains, without a panic and
 /// with no placeholder for a name it could not find.

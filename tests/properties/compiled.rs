@@ -6,7 +6,7 @@ use grimoire::check::ast::{
     Arith, Bool, Cmp, Dec, Each, Effect, Entity, EntityId, Formula, FormulaDef, Int, Lookup,
     Resource, Rounding, Source, StatusId,
 };
-use grimoire::check::rules::RuleSet;
+use grimoire::check::rules::{BUNDLED, RuleSet};
 use grimoire::eval::{
     CompiledBool, CompiledEffects, CompiledInt, Program, State, acquire, apply, holds, run_timing,
     value,
@@ -318,15 +318,8 @@ fn spread_state(rules: &RuleSet, seed: u64) -> (State, Vec<EntityId>) {
 #[test]
 fn timings_run_compiled_as_the_evaluator_runs_them() {
     let mut hooks_run = 0;
-    for name in [
-        "arcomage",
-        "duel",
-        "skills",
-        "tactics",
-        "tbwg",
-        "minions",
-        "deckbuilder",
-    ] {
+    // Every bundled rule set, the new games too.
+    for (name, _) in BUNDLED {
         let mut rules = crate::common::bundled(name);
         load_deck(&mut rules, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = Program::new(&rules);

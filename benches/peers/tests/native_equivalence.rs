@@ -92,7 +92,7 @@ fn grimoire_moves(log: &[GameEvent]) -> Vec<Move> {
     let card = |c: grimoire::ids::CardId| CardId::try_from(c.index()).unwrap();
     log.iter()
         .filter_map(|e| match *e {
-            GameEvent::Played { seat: s, card: c } => Some(Move::Played(seat(s), card(c))),
+            GameEvent::Played { seat: s, card: c, .. } => Some(Move::Played(seat(s), card(c))),
             GameEvent::Discarded {
                 seat: s,
                 card: c,

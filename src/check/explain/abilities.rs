@@ -121,7 +121,8 @@ pub fn aimed(
                 Some(kind) => format!("{kind} in play"),
                 None => one,
             };
-            does = replace_words(&does, &role, &format!("{how} {one}"));
+            let any = if t.optional { " if there is one" } else { "" };
+            does = replace_words(&does, &role, &format!("{how} {one}{any}"));
             continue;
         }
         let places: Vec<String> = t.from.iter().map(|s| en.source_words(s)).collect();
@@ -132,7 +133,9 @@ pub fn aimed(
             en.bound = saved;
         }
         let how = if t.random { "a random" } else { "choose a" };
-        said.push(format!("{how} {} ({whom})", t.name));
+        // An optional target may be missing: the card is played on nothing.
+        let any = if t.optional { " if there is one" } else { "" };
+        said.push(format!("{how} {}{any} ({whom})", t.name));
     }
     if said.is_empty() {
         return capitalize(&does);

@@ -19,6 +19,9 @@ keys! {
         Doc = "doc",
         /// `:scratch true`: a working value of a calculation; game logs leave its changes out.
         Scratch = "scratch",
+        /// `:table false`: left out of the state tables people read (a card's
+        /// value, or a working value of the rules, on every seat's row).
+        Table = "table",
     }
 }
 
@@ -36,6 +39,9 @@ pub struct AttrDef {
     /// A working value of a calculation (a damage pipeline's step): game logs
     /// leave its changes out, as they would drown the ones people read.
     pub scratch: bool,
+    /// A column of the state tables `play` prints and its screens show
+    /// (`:table false` leaves it out; the view and observations keep it).
+    pub in_table: bool,
 }
 
 pub(super) fn read(
@@ -67,6 +73,7 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
         max: i64::MAX,
         doc: String::new(),
         scratch: false,
+        in_table: true,
     };
     let Some(pairs) = check::fields(form, "an attribute", AttrKey::ALL, diags) else {
         return def;
@@ -81,15 +88,17 @@ fn attr_def(form: &Form<'_>, diags: &mut Vec<Diagnostic>) -> AttrDef {
                 def.doc = string(value, diags).unwrap_or_default();
                 continue;
             }
-            AttrKey::Scratch => {
-                match value.kind {
-                    Kind::Bool(b) => def.scratch = b,
+            AttrKey::Scratch | AttrKey::Table => {
+                match (value.kind, key) {
+                    (Kind::Bool(b), AttrKey::Scratch) => def.scratch = b,
+                    (Kind::Bool(b), _) => def.in_table = b,
                     _ => diags.push(
                         Diagnostic::new(
                             Code::WrongType,
                             value.span,
                             format!(
-                                "`:scratch` is `true` or `false`, found {}",
+                                "`:{}` is `true` or `false`, found {}",
+                                key.name(),
                                 value.describe()
                             ),
                         )

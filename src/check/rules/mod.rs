@@ -43,6 +43,7 @@ pub use bases::{Base, BaseId};
 pub use cards::{CardZones, ValueDef, attribute as cards_attribute, number as cards_number};
 pub use kinds::KindId;
 pub use operations::{MAX_EXPANSION, MAX_OPERATION_DEPTH, MAX_OPERATIONS, OpDef};
+pub use seats::Players;
 pub use setup::{Encounter, Setup};
 pub use tables::{Column, TablePolarity, TableShape};
 pub use timings::{Moment, Timing, TimingId};
@@ -137,6 +138,9 @@ keys! {
         Choices = "choices",
         /// `:seats [:p1 :p2]`: the players of a game, in turn order.
         Seats = "seats",
+        /// `:players {:min 2 :default 2}`: a game played by the first N seats,
+        /// N from `:min` to every seat, `:default` unless asked.
+        Players = "players",
         /// `:setup {:hero {:kind :unit :values {…}}}`: entities every game starts with.
         Setup = "setup",
         /// `:encounters {:jaw-worm {:doc "…" :setup {…}}}`: the fights a game
@@ -276,7 +280,10 @@ pub struct RuleSet {
     /// no such field): what `[choice :field]` copies in.
     pub choice_columns: Vec<(String, Box<[i64]>)>,
     /// The seats of a game, in turn order (`:p1 :p2`); empty if the rule set is not a game.
+    /// With `:players`, the first N of those `:seats` lists (see [`RuleSet::choose_players`]).
     pub seats: Vec<String>,
+    /// `:players`: the counts of players a game may have, and every seat.
+    pub players: Option<seats::Players>,
     /// The timings hooks can run at, in declaration order; a timing's index is its [`TimingId`].
     pub timings: IdVec<TimingId, Timing>,
     /// The hook of each timing (empty where none is written), by [`TimingId`].
@@ -313,6 +320,9 @@ pub struct RuleSet {
     /// `:turns {:order […]}`: keys of `:self` each round's turns are sorted by,
     /// highest first; empty for seat order.
     pub turn_order: Vec<Int>,
+    /// `:turns {:skip-when …}`: a condition of `:self`, the seat whose turn
+    /// comes next; while it holds, that turn is passed over whole.
+    pub turn_skip: Option<crate::check::ast::Bool>,
     /// How the greedy AI scores a state for the player whose turn it is (`:ai {:score …}`).
     pub ai_score: Option<Int>,
     /// The shapes of markdown table it reads (`:tables`), in declaration order.
@@ -353,6 +363,7 @@ pub fn nested_keys() -> Vec<&'static str> {
         .chain(names::<cards::DeckKind>())
         .chain(names::<cards::ValueKey>())
         .chain(names::<turns::TurnsKey>())
+        .chain(names::<seats::PlayersKey>())
         .chain(names::<turn_kinds::TurnKindKey>())
         .chain(names::<ai::AiKey>())
         .chain(names::<budgets::BudgetKey>())
@@ -506,6 +517,7 @@ impl RuleSet {
             option_values: IdVec::new(),
             choice_columns: Vec::new(),
             seats: Vec::new(),
+            players: None,
             timings: IdVec::new(),
             timing_shapes: Vec::new(),
             hooks: IdVec::new(),
@@ -523,6 +535,7 @@ impl RuleSet {
             trigger_runs: budgets::DEFAULT_TRIGGER_RUNS,
             trigger_depth: budgets::DEFAULT_TRIGGER_DEPTH,
             turn_order: Vec::new(),
+            turn_skip: None,
             ai_score: None,
             tables: Vec::new(),
             metrics: Vec::new(),
@@ -626,6 +639,7 @@ impl RuleSet {
                 // Read with `:params`, above.
                 (Section::Lookups | Section::Formulas | Section::Choices, Some(_)) => {}
                 (Section::Seats, Some(value)) => seats::read(value, &mut rules, diags),
+                (Section::Players, Some(value)) => seats::players(value, &mut rules, diags),
                 (Section::Setup, Some(value)) => setup::read(value, &mut rules, diags),
                 (Section::Encounters, Some(value)) => setup::encounters(value, &mut rules, diags),
                 (Section::Timings, Some(value)) => timings::read(value, &mut rules, diags),
@@ -667,6 +681,10 @@ impl RuleSet {
             );
         }
         seats::check_roles(form, &rules, diags);
+        // A game of a range of counts is set up for its default unless asked.
+        if let Some(n) = rules.players.as_ref().map(|p| p.default) {
+            let _ = rules.choose_players(n);
+        }
         // `:cards` alone stands for the three zones of a classic card game.
         if rules.zones.is_none()
             && let Some(cards) = &rules.cards

@@ -3,7 +3,7 @@
 //! turn order is the seats' order, unless `:order` gives keys to sort by.
 
 use super::{RuleSet, whole};
-use crate::check::ast::{Int, Leaf};
+use crate::check::ast::{Bool, Int, Leaf};
 use crate::check::keys::{Keys, keys};
 use crate::check::{self, SELF, Scope};
 use crate::diag::{Code, Diagnostic};
@@ -26,6 +26,9 @@ keys! {
         Order = "order",
         /// `:plays :one` (a turn is one card or action) or `:many` (cards until the seat ends its turn).
         Plays = "plays",
+        /// `:skip-when COND`: a condition of `:self`, a seat whose turn comes
+        /// next; while it holds, the seat's turn is passed over whole.
+        SkipWhen = "skip-when",
     }
 }
 
@@ -52,6 +55,7 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
             }
             TurnsKey::Order => rules.turn_order = order(v, rules, diags),
             TurnsKey::Plays => plays(v, rules, diags),
+            TurnsKey::SkipWhen => rules.turn_skip = skip_when(v, rules, diags),
         }
     }
 }
@@ -125,4 +129,29 @@ fn order(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Vec<
         keys.push(key);
     }
     keys
+}
+
+/// `:skip-when COND`: read with only `:self` (the seat whose turn comes) bound.
+fn skip_when(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
+    let scope = Scope {
+        roles: &[],
+        bound: &[SELF],
+        ..rules.scope()
+    };
+    let cond = check::condition(value, &scope, diags)?;
+    let mut draws = false;
+    cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
+    if draws {
+        diags.push(
+            Diagnostic::new(
+                Code::ChanceNotAllowed,
+                value.span,
+                "`:skip-when` cannot draw chance",
+            )
+            .with_label("draws from the generator")
+            .with_help("roll it into an attribute in a hook and test that: `[= 1 [:self :out]]`"),
+        );
+        return None;
+    }
+    Some(cond)
 }

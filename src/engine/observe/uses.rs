@@ -164,7 +164,12 @@ impl Uses {
         let actor = self.actors.entity_at(game, ranks, seat, actor)?;
         let k = u8::try_from(k).ok()?;
         let target = super::target_at(self.targets.as_ref(), game, ranks, seat, target)?;
-        let choice = super::option_at(game.ability_options(actor, k)?, option)?;
+        let mut choice = super::option_at(game.ability_options(actor, k)?, option)?;
+        // An ability that aims, used on nothing (an `:optional` target),
+        // names no option: its one index is option 0's.
+        if target.is_none() && option == 0 && game.ability_aims(actor, k) {
+            choice = None;
+        }
         Some(Action {
             ability: Ability::Use(k),
             actor,
