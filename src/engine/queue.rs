@@ -174,7 +174,11 @@ impl Game<'_> {
     #[inline(never)]
     fn next_turn_slow(&mut self) -> Option<EntityId> {
         // Two reorders without a seat's turn between them: nobody is left.
-        let mut empty_rounds = 0;
+        // A round whose seats' turns were all passed over (`:skip-when`)
+        // still has seats in play: their skips may end at a round's moment,
+        // so the game goes on, for at most the turn limit in such rounds.
+        let (mut empty_rounds, mut skipped_rounds) = (0, 0u32);
+        let mut skipped = false;
         loop {
             if matches!(self.phase, Phase::Over(_)) {
                 return None;
@@ -189,6 +193,7 @@ impl Game<'_> {
                 Some(Entry::Turn(entity, kind)) if self.state.is_live(entity) => {
                     if entity.index() < self.seats && self.skips_turn(entity) {
                         // Passed over whole: no hooks, no draw, no play.
+                        skipped = true;
                         continue;
                     }
                     if entity.index() < self.seats {
@@ -200,9 +205,18 @@ impl Game<'_> {
                 Some(Entry::Turn(..)) => {}
                 Some(Entry::Timed(i)) => self.run_timed(i as usize),
                 Some(Entry::Reorder) | None => {
-                    empty_rounds += 1;
+                    if std::mem::take(&mut skipped) {
+                        skipped_rounds += 1;
+                        empty_rounds = 0;
+                    } else {
+                        empty_rounds += 1;
+                    }
                     if empty_rounds > 1 {
                         self.finish(Outcome::NobodyLeft);
+                        return None;
+                    }
+                    if skipped_rounds >= self.rules.turn_limit {
+                        self.finish(Outcome::TurnLimit);
                         return None;
                     }
                     // Prepared actions resolve as their round ends, before its timings.

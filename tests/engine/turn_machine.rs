@@ -463,6 +463,41 @@ fn a_seat_that_skip_when_holds_for_passes_its_turns_whole_and_players_pick_the_s
     );
 }
 
+/// Every seat stunned for two rounds, the stun wearing off as each round
+/// ends: the rounds passed over whole are no "nobody left" (both seats are
+/// in play and play once the stun is gone); stunned for good, the game ends
+/// at the turn limit, counting such rounds.
+#[test]
+fn rounds_of_seats_all_passed_over_go_on_until_a_seat_plays_or_the_limit() {
+    let stun = "
+{:rules :stun
+ :roles {:you \"the seat whose turn it is\" :other \"the other\"}
+ :attributes {:stun {:default 2 :min 0} :laps {}}
+ :seats [:p1 :p2]
+ :timings {:lap {:at :turn-start} :thaw {:at :round-end}}
+ :hooks {:lap [{:effected :you :resource :laps :amount 1}]
+         :thaw [{:effected :you :resource :stun :amount -1}]}
+ :turns {:limit 50 :skip-when [> [:self :stun] 0]}
+ :victory [{:when [>= [:you :laps] 3] :winner :you :reason \"ran the laps\"}]}";
+    let thawing = rules(stun);
+    let game = Game::new(&thawing, &[], 1, Log::Skip).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win {
+            seat: EntityId::FIRST,
+            reason: 0
+        })
+    );
+    assert_eq!(game.ctx().turn, 5);
+    let forever = stun.replace(
+        ":thaw [{:effected :you :resource :stun :amount -1}]",
+        ":thaw []",
+    );
+    let frozen = rules(&forever);
+    let game = Game::new(&frozen, &[], 1, Log::Skip).unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+}
+
 #[test]
 fn players_out_of_the_seats_range_are_located_diagnostics() {
     for (players, said) in [
