@@ -481,6 +481,11 @@ impl<'r> Game<'r> {
     /// The candidates for `aiming`'s next chosen target, among what its
     /// seat sees, the earlier targets bound; none when every chosen one is picked.
     fn next_candidates(&mut self, aiming: &Aiming) -> Vec<EntityId> {
+        // Played on nothing (its `:optional` first target had no
+        // candidate): the card does nothing, so nothing more is asked.
+        if aiming.aim.0.is_none() {
+            return Vec::new();
+        }
         let cards: &'r [crate::check::defs::Card] = self.cards;
         let targets = &cards[aiming.card.index()].aims.targets;
         let k = 1 + aiming.picks.len();

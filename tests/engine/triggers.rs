@@ -516,6 +516,46 @@ fn an_optional_target_with_no_candidate_is_one_play_on_nothing_that_does_nothing
     );
 }
 
+/// A card of two chosen targets whose first is `:optional`, played on
+/// nothing (no minion of its player's), does nothing: its second target is
+/// not asked, and the turn goes on.
+#[test]
+fn a_card_played_on_nothing_asks_for_none_of_its_later_targets() {
+    use grimoire::engine::{Ability, GameEvent, Phase};
+    use grimoire::ids::EntityId;
+    let (rules, deck) = brawl_edited(
+        "optional-challenge",
+        ":targets {:champion {:from [:board :you]}",
+        ":targets {:champion {:from [:board :you] :optional true}",
+    );
+    let set = rules.zones.as_ref().expect("zones");
+    let challenge = deck
+        .iter()
+        .position(|c| c.name == "Challenge")
+        .expect("Challenge");
+    let mut game = boards(&rules, &deck, &[], &["Yeti"]);
+    let cards = [Some(grimoire::ids::CardId::new(challenge))];
+    game.set_zone_cards(set.zone("hand").expect("hand"), EntityId::new(0), &cards)
+        .expect("hand");
+    game.set(EntityId::new(0), rules.attribute("mana").expect("mana"), 5);
+    game.recheck();
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    let play = legal
+        .into_iter()
+        .find(|a| matches!(a.ability, Ability::Card(_)))
+        .expect("Challenge is playable on nothing");
+    assert_eq!(play.target, None);
+    let before = game.log().map_or(0, <[GameEvent]>::len);
+    game.act(play).expect("played on nothing");
+    assert_eq!(game.ctx().phase, Phase::Act, "no later target is asked");
+    let log = &game.log().expect("kept")[before..];
+    assert!(
+        log.iter().any(|e| matches!(e, GameEvent::Fizzled { .. })),
+        "{log:?}"
+    );
+}
+
 #[test]
 fn a_card_played_with_the_wrong_option_is_refused_for_that_reason_not_its_cost() {
     use grimoire::engine::{Ability, Action, Illegal};
