@@ -518,4 +518,13 @@ fn players_out_of_the_seats_range_are_located_diagnostics() {
             "{players}: {diags:#?}"
         );
     }
+    // Without `:seats` a count of players would be ignored: it is an error.
+    let text = RELAY.replace(" :seats [:p1 :p2 :p3 :p4]\n", "");
+    assert_ne!(text, RELAY);
+    let diags = RuleSet::parse(&text).expect_err("no seats");
+    assert!(
+        diags.iter().any(|d| d.message
+            == "`:players` without `:seats`: the players are the first seats of `:seats`"),
+        "{diags:#?}"
+    );
 }

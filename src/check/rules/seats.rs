@@ -86,6 +86,19 @@ pub(super) fn players(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Dia
     let Some(pairs) = crate::check::fields(value, "`:players`", PlayersKey::ALL, diags) else {
         return;
     };
+    if rules.seats.is_empty() {
+        // Without seats the rule set is no game: a count of players would
+        // be silently ignored.
+        diags.push(
+            Diagnostic::new(
+                Code::MissingKey,
+                value.span,
+                "`:players` without `:seats`: the players are the first seats of `:seats`",
+            )
+            .with_help("name the seats a game may have: `:seats [:p1 :p2 :p3 :p4]`"),
+        );
+        return;
+    }
     let max = rules.seats.len() as i64;
     let least = rules.roles.len().max(1) as i64;
     if max < least {
