@@ -710,14 +710,7 @@ impl<'r> Game<'r> {
         self.play_again_pending = def.play.play_again;
         let must = match def.play.discard {
             0 => 0,
-            n => {
-                let discardable = self
-                    .hand()
-                    .iter()
-                    .filter(|&&c| self.cards[c.index()].play.discardable)
-                    .count();
-                (usize::from(n)).min(discardable) as u8
-            }
+            n => usize::from(n).min(self.discardable_in_hand()) as u8,
         };
         if must > 0 {
             self.phase = Phase::MustDiscard(must);
@@ -791,7 +784,12 @@ impl<'r> Game<'r> {
             self.move_logged(entity, pile, hand);
         }
         match self.phase {
-            Phase::MustDiscard(n) if n > 1 => self.phase = Phase::MustDiscard(n - 1),
+            // What the discard set off may have emptied the hand (the
+            // Beloved's knock-out discards the rest): no more than is left.
+            Phase::MustDiscard(n) if n > 1 && self.discardable_in_hand() > 0 => {
+                let left = self.discardable_in_hand().min(usize::from(n - 1));
+                self.phase = Phase::MustDiscard(left as u8);
+            }
             Phase::MustDiscard(_) => {
                 self.phase = Phase::Act;
                 let after_play = self.resume.is_none_or(|r| r.after_play);
@@ -805,6 +803,14 @@ impl<'r> Game<'r> {
                 self.end_turn();
             }
         }
+    }
+
+    /// How many cards of the current hand may be discarded.
+    fn discardable_in_hand(&self) -> usize {
+        self.hand()
+            .iter()
+            .filter(|&&c| self.cards[c.index()].play.discardable)
+            .count()
     }
 
     /// After a card's play and its discards: the seat acts again when its
