@@ -38,18 +38,7 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
 /// text says, in the explanation's own words.
 #[test]
 fn every_arcomage_card_explained() {
-    let mut rules = common::bundled("arcomage");
-    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
-    assert_eq!(deck.cards.len(), 102);
-    let mut out = String::new();
-    for card in &deck.cards {
-        out.push_str(&format!(
-            "{}\n  text:    {}\n  explain: {}\n",
-            card.name,
-            card.text,
-            explain_card(&rules, card)
-        ));
-    }
+    let out = cards_explained("arcomage", 102, |card| card.name.clone());
     insta::assert_snapshot!(out);
 }
 
@@ -59,18 +48,7 @@ fn every_arcomage_card_explained() {
 /// trigger, a keyword).
 #[test]
 fn every_minions_card_explained() {
-    let mut rules = common::bundled("minions");
-    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
-    assert_eq!(deck.cards.len(), 26);
-    let mut out = String::new();
-    for card in &deck.cards {
-        out.push_str(&format!(
-            "{}\n  text:    {}\n  explain: {}\n",
-            card.name,
-            card.text,
-            explain_card(&rules, card)
-        ));
-    }
+    let out = cards_explained("minions", 26, |card| card.name.clone());
     insta::assert_snapshot!(out);
 }
 
@@ -78,19 +56,9 @@ fn every_minions_card_explained() {
 /// explanation, one block each, read by eye as Arcomage's are.
 #[test]
 fn every_deduction_card_explained() {
-    let mut rules = common::bundled("deduction");
-    let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
-    assert_eq!(deck.cards.len(), 8);
-    let mut out = String::new();
-    for card in &deck.cards {
-        out.push_str(&format!(
-            "{} (x{})\n  text:    {}\n  explain: {}\n",
-            card.name,
-            card.play.copies,
-            card.text,
-            explain_card(&rules, card)
-        ));
-    }
+    let out = cards_explained("deduction", 8, |card| {
+        format!("{} (x{})", card.name, card.play.copies)
+    });
     insta::assert_snapshot!(out);
 }
 
@@ -474,19 +442,33 @@ fn cards_of_a_rule_set_without_cards_says_so() {
 /// `:damage` formula: strength, weak and vulnerable, rounded down once).
 #[test]
 fn every_deckbuilder_card_explained() {
-    let mut rules = common::bundled("deckbuilder");
+    let out = cards_explained("deckbuilder", 7, |card| {
+        format!(
+            "{} (cost {}, {} copies)",
+            card.name, card.play.cost, card.play.copies
+        )
+    });
+    insta::assert_snapshot!(out);
+}
+
+/// Each card of bundled rule set `name` (which has `count`), a block each:
+/// `head` of the card, its own text and the explanation.
+fn cards_explained(
+    name: &str,
+    count: usize,
+    head: impl Fn(&grimoire::check::defs::Card) -> String,
+) -> String {
+    let mut rules = common::bundled(name);
     let deck = files::load_deck(&mut rules, &[]).expect("the bundled deck loads");
-    assert_eq!(deck.cards.len(), 7);
+    assert_eq!(deck.cards.len(), count);
     let mut out = String::new();
     for card in &deck.cards {
         out.push_str(&format!(
-            "{} (cost {}, {} copies)\n  text:    {}\n  explain: {}\n",
-            card.name,
-            card.play.cost,
-            card.play.copies,
+            "{}\n  text:    {}\n  explain: {}\n",
+            head(card),
             card.text,
             explain_card(&rules, card)
         ));
     }
-    insta::assert_snapshot!(out);
+    out
 }
