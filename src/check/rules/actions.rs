@@ -235,19 +235,31 @@ pub(super) fn read(value: &Form<'_>, rules: &mut RuleSet, diags: &mut Vec<Diagno
 /// A condition that cannot draw chance: an action's legality never depends on dice.
 fn steady(form: &Form<'_>, scope: &Scope<'_>, diags: &mut Vec<Diagnostic>) -> Option<Bool> {
     let cond = check::condition(form, scope, diags)?;
+    without_chance(
+        cond,
+        form,
+        "an action's conditions cannot draw chance",
+        "whether an action is allowed must not depend on dice; roll in its `:effects`",
+        diags,
+    )
+}
+
+/// `cond` (read from `form`), unless it draws chance: then an error saying
+/// `message`, with `help`, and `None`.
+pub(super) fn without_chance(
+    cond: Bool,
+    form: &Form<'_>,
+    message: &str,
+    help: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Bool> {
     let mut draws = false;
     cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
     if draws {
         diags.push(
-            Diagnostic::new(
-                Code::ChanceNotAllowed,
-                form.span,
-                "an action's conditions cannot draw chance",
-            )
-            .with_label("draws from the generator")
-            .with_help(
-                "whether an action is allowed must not depend on dice; roll in its `:effects`",
-            ),
+            Diagnostic::new(Code::ChanceNotAllowed, form.span, message)
+                .with_label("draws from the generator")
+                .with_help(help),
         );
         return None;
     }

@@ -139,19 +139,11 @@ fn skip_when(value: &Form<'_>, rules: &RuleSet, diags: &mut Vec<Diagnostic>) -> 
         ..rules.scope()
     };
     let cond = check::condition(value, &scope, diags)?;
-    let mut draws = false;
-    cond.leaves(&mut |leaf| draws |= leaf == Leaf::Draw);
-    if draws {
-        diags.push(
-            Diagnostic::new(
-                Code::ChanceNotAllowed,
-                value.span,
-                "`:skip-when` cannot draw chance",
-            )
-            .with_label("draws from the generator")
-            .with_help("roll it into an attribute in a hook and test that: `[= 1 [:self :out]]`"),
-        );
-        return None;
-    }
-    Some(cond)
+    super::actions::without_chance(
+        cond,
+        value,
+        "`:skip-when` cannot draw chance",
+        "roll it into an attribute in a hook and test that: `[= 1 [:self :out]]`",
+        diags,
+    )
 }
