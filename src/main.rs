@@ -72,7 +72,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  grimoire play arcomage --seed 7\n  grimoire play arcomage --seed 7 --ai greedy --ai random\n  grimoire play arcomage --human --ai greedy"
     )]
-    Play(PlayArgs),
+    Play(Play),
     /// Play a recorded game again: the same output byte for byte, or what changed since.
     #[command(
         after_help = "Examples:\n  grimoire play arcomage --seed 7 --record game.json\n  grimoire replay game.json\n  grimoire replay --anyway game.json"
@@ -228,11 +228,22 @@ impl SimFormatArg {
     }
 }
 
+/// `play`: [`PlayArgs`], and the tree search's flags.
+#[derive(clap::Args)]
+struct Play {
+    #[command(flatten)]
+    args: PlayArgs,
+    #[command(flatten)]
+    mcts: cli::MctsArgs,
+}
+
 /// `simulate`: [`SimArgs`], and what the command line words otherwise.
 #[derive(clap::Args)]
 struct Simulate {
     #[command(flatten)]
     args: SimArgs,
+    #[command(flatten)]
+    mcts: cli::MctsArgs,
     /// Output format: a table, JSON (with per-seat figures), or CSV (the table's rows and columns).
     // Shown between `SimArgs`' --cards and --sort: the same place as --cards, after it by name.
     #[arg(long, value_enum, default_value = "human", display_order = 4)]
@@ -263,6 +274,7 @@ impl Simulate {
     /// The arguments `cli::simulate` takes, or what is wrong with the words read here.
     fn args(self, color: bool) -> Result<SimArgs, String> {
         let mut args = self.args;
+        self.mcts.apply(&mut args.ai)?;
         (args.format, args.csv) = self.format.split();
         args.record_game = match self.record_game.as_slice() {
             [n, file] => match n.parse() {
@@ -317,10 +329,14 @@ fn main() -> ExitCode {
             explain: None,
         } => cli::check(&paths, rules.as_deref(), format, color),
         Command::Eval(args) => cli::eval(&EvalArgs { color, ..args }),
-        Command::Play(mut args) => {
+        Command::Play(Play { mut args, mcts }) => {
             // A game to watch is more telling between two greedy players.
             if args.ai.is_empty() {
                 args.ai = vec![Policy::Greedy];
+            }
+            if let Err(e) = mcts.apply(&mut args.ai) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
             }
             args.color = color;
             let stdin = std::io::stdin();

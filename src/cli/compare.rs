@@ -23,7 +23,7 @@ pub(crate) struct Heading<'a> {
     /// The run's seed.
     pub(crate) seed: u64,
     /// Each seat's policy's name.
-    pub(crate) policies: &'a [&'a str],
+    pub(crate) policies: &'a [String],
     /// The two decks' lines ("deck: the bundled arcomage deck, 102 cards").
     pub(crate) decks: [&'a str; 2],
 }

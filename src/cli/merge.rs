@@ -271,7 +271,7 @@ fn merged_unclipped(
             rules.metrics.len()
         )));
     }
-    let policies: Vec<&str> = run.ai.iter().map(String::as_str).collect();
+    let policies: Vec<String> = run.ai.clone();
     let ai: Option<Vec<Policy>> = policies.iter().map(|p| Policy::from_name(p)).collect();
     let Some(ai) = ai else {
         return Err(Output::failure(format!(

@@ -97,12 +97,62 @@ impl clap::ValueEnum for Format {
     }
 }
 
-/// Reads an `--ai` value: a policy by its name, the names offered in help
-/// and in errors as clap offers an enum's.
+/// Reads an `--ai` value: a policy by its name, or an mcts spec
+/// (`mcts:300:greedy:8`); a name refused says which there are.
 pub fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(Policy::ALL.map(Policy::name))
-        .map(|name: String| Policy::from_name(&name).unwrap_or(Policy::Random))
+    Policy::parse
+}
+
+/// The tree search's flags (`play` and `simulate`): each sets what every
+/// `--ai mcts` seat runs with, over what its `--ai` value says.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct MctsArgs {
+    /// With --ai mcts: iterations per decision (default 1000; also `--ai mcts:N`). More is
+    /// stronger and slower, in proportion.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::engine::mcts::MctsParams::MAX_BUDGET)))]
+    pub budget: Option<u32>,
+    /// With --ai mcts: the player that plays each iteration on past the tree, random (default)
+    /// or greedy (slower a move, better informed).
+    #[arg(long, value_name = "PLAYER", value_parser = ["random", "greedy"])]
+    pub rollout: Option<String>,
+    /// With --ai mcts: moves a rollout plays before the position is scored by the rule set's
+    /// :ai :score (default 8; a game that ends sooner counts its result).
+    #[arg(long = "rollout-plies", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub rollout_plies: Option<u32>,
+}
+
+impl MctsArgs {
+    /// Sets every tree-search seat of `ai` by the flags given; a flag given
+    /// with no such seat is a mistake, said.
+    pub fn apply(&self, ai: &mut [Policy]) -> Result<(), String> {
+        if self.budget.is_none() && self.rollout.is_none() && self.rollout_plies.is_none() {
+            return Ok(());
+        }
+        let mut any = false;
+        for policy in ai.iter_mut() {
+            if let Policy::Mcts(params) = policy {
+                any = true;
+                if let Some(b) = self.budget {
+                    params.budget = b;
+                }
+                if let Some(r) = self
+                    .rollout
+                    .as_deref()
+                    .and_then(crate::engine::mcts::Rollout::from_name)
+                {
+                    params.rollout = r;
+                }
+                if let Some(p) = self.rollout_plies {
+                    params.plies = p;
+                }
+            }
+        }
+        if any {
+            Ok(())
+        } else {
+            Err("--budget, --rollout and --rollout-plies are for a tree-search player: give --ai mcts".to_string())
+        }
+    }
 }
 
 /// Refuses more `--ai` values than `rules` has seats (a usage error): a

@@ -105,7 +105,7 @@ fn write_recording(
             rule_set: &game.rules,
             seed: args.seed,
             ai: (0..seats)
-                .map(|s| Policy::for_seat(&args.ai, s).name().to_string())
+                .map(|s| Policy::for_seat(&args.ai, s).spec())
                 .collect(),
             human: args.human,
             input,
@@ -321,7 +321,7 @@ fn run_game(
             let who = if args.human && s == 0 {
                 "you".to_string()
             } else {
-                Policy::for_seat(&args.ai, s).name().to_string()
+                Policy::for_seat(&args.ai, s).spec()
             };
             format!("{} {who}", rules.seats[s])
         })

@@ -51,14 +51,9 @@ pub fn replay(path: &Path, anyway: bool, color: bool) -> Output {
     }
     let mut ai: Vec<Policy> = Vec::new();
     for name in &rec.ai {
-        match Policy::from_name(name) {
-            Some(p) => ai.push(p),
-            None => {
-                return Output::usage(format!(
-                    "{}: no policy \"{name}\" (random, greedy or search)",
-                    path.display()
-                ));
-            }
+        match Policy::parse(name) {
+            Ok(p) => ai.push(p),
+            Err(e) => return Output::usage(format!("{}: {e}", path.display())),
         }
     }
     let args = PlayArgs {

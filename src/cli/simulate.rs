@@ -122,7 +122,7 @@ pub struct Prepared {
     /// The worker threads.
     pub pool: rayon::ThreadPool,
     /// Each seat's policy's name.
-    pub policies: Vec<&'static str>,
+    pub policies: Vec<String>,
     /// What the run says on standard error before its figures: `--threads`
     /// past the machine's cores, say.
     pub notes: String,
@@ -199,7 +199,7 @@ pub fn prepare(args: &SimArgs) -> Result<Prepared, Output> {
         Some((deck_line(&d), d.cards))
     };
     let policies = (0..rules.seats.len())
-        .map(|s| Policy::for_seat(&args.ai, s).name())
+        .map(|s| Policy::for_seat(&args.ai, s).spec())
         .collect();
     Ok(Prepared {
         rules,
@@ -488,7 +488,7 @@ pub(super) struct Run<'a> {
     /// The deck's line in the table's head.
     pub(super) deck_shown: &'a str,
     /// Each seat's policy's name.
-    pub(super) policies: &'a [&'a str],
+    pub(super) policies: &'a [String],
 }
 
 /// What a shard's JSON says about the run it is a share of, for `merge` to

@@ -23,6 +23,7 @@
 
 use rand::{RngExt, SeedableRng};
 
+use super::mcts::{MctsParams, Playout, Rollout, Tree};
 use super::view::{Unseen, sees_status};
 use super::{Ability, Action, Game, Phase, cards};
 use crate::check::ast::EntityId;
@@ -40,6 +41,10 @@ pub enum Policy {
     /// cannot see. Slower, and stronger than greedy; it never sees the
     /// opponent's hand, the draw order or the game's dice.
     Search,
+    /// Information-set Monte Carlo tree search ([`mcts`](super::mcts)):
+    /// a budget of iterations a decision, each in a world dealt from the
+    /// seat's view. The strongest, and the dearest.
+    Mcts(MctsParams),
 }
 
 /// Deals of the hidden cards [`Policy::Search`] plays every move in.
@@ -52,21 +57,51 @@ pub const SEARCH_CHANCE: u32 = 4;
 pub const SEARCH_PLIES: u32 = 2;
 
 impl Policy {
-    /// Every policy, weakest first.
-    pub const ALL: [Policy; 3] = [Policy::Random, Policy::Greedy, Policy::Search];
+    /// Every policy, weakest first (the tree search at its default budget).
+    pub const ALL: [Policy; 4] = [
+        Policy::Random,
+        Policy::Greedy,
+        Policy::Search,
+        Policy::Mcts(MctsParams::DEFAULT),
+    ];
 
-    /// The policy's name on the command line.
+    /// The policy's name on the command line (`mcts` whatever its budget).
     pub fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
             Policy::Search => "search",
+            Policy::Mcts(_) => "mcts",
         }
     }
 
-    /// The policy named `name` on the command line.
+    /// The policy as `--ai` takes it and runs record it: its name, and
+    /// for the tree search its parameters (`mcts:1000:random:8`), so a
+    /// recorded game or a shard replays with the same budget.
+    pub fn spec(self) -> String {
+        match self {
+            Policy::Mcts(params) => params.spec(),
+            other => other.name().to_string(),
+        }
+    }
+
+    /// The policy named `name` on the command line: a name, or an mcts
+    /// spec (`mcts:300`, `mcts:300:greedy:8`).
     pub fn from_name(name: &str) -> Option<Policy> {
-        Policy::ALL.into_iter().find(|p| p.name() == name)
+        Policy::parse(name).ok()
+    }
+
+    /// [`Policy::from_name`], saying what is wrong with a name it refuses.
+    pub fn parse(name: &str) -> Result<Policy, String> {
+        if let Some(p) = Policy::ALL[..3].iter().find(|p| p.name() == name) {
+            return Ok(*p);
+        }
+        if name == "mcts" || name.starts_with("mcts:") {
+            return MctsParams::parse(name).map(Policy::Mcts);
+        }
+        Err(format!(
+            "`{name}` is not a player: random, greedy, search, mcts or mcts:BUDGET[:ROLLOUT[:PLIES]]"
+        ))
     }
 
     /// The policy of `seat` among `policies` given one per seat: its own,
@@ -100,6 +135,10 @@ pub struct Ai {
     /// The search deals its worlds from the hidden cards in their true order
     /// (the fairness test's negative control).
     true_order: bool,
+    /// The tree search's buffers, kept from one decision to the next.
+    tree: Tree,
+    /// The player the tree search rolls out with, and its buffers.
+    rollout: Option<Box<Ai>>,
 }
 
 /// The score given to a move that wins outright.
@@ -206,6 +245,15 @@ impl Ai {
                     return None;
                 }
                 Some(self.search(game))
+            }
+            Policy::Mcts(params) => {
+                let policy = match params.rollout {
+                    Rollout::Random => Policy::Random,
+                    Rollout::Greedy => Policy::Greedy,
+                };
+                let ai = self.rollout.get_or_insert_with(Box::default);
+                self.tree
+                    .decide(game, params, &mut RolloutPlayer { ai, policy })
             }
         }
     }
@@ -615,6 +663,22 @@ impl Ai {
         }
         // A player who may not discard anything plays the first legal card.
         worst.map_or(self.legal[0], |(_, a)| a)
+    }
+}
+
+/// The tree search's rollouts: a computer player of its own buffers.
+struct RolloutPlayer<'a> {
+    ai: &'a mut Ai,
+    policy: Policy,
+}
+
+impl Playout for RolloutPlayer<'_> {
+    fn step(&mut self, game: &mut Game<'_>) -> Option<Action> {
+        self.ai.choose(game, self.policy)
+    }
+
+    fn score(&mut self, game: &mut Game<'_>, seat: EntityId) -> i64 {
+        self.ai.worth(game, seat)
     }
 }
 

@@ -25,7 +25,7 @@ pub enum Pool {
 }
 
 /// The zones of one game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Zones {
     /// Each seat's hand, in the order drawn.
     pub(super) hands: Vec<Vec<CardId>>,
@@ -39,6 +39,32 @@ pub struct Zones {
     costs: Vec<(AttrId, i64)>,
     /// Whether each card's effects draw from the generator (`random`, `chance`).
     chancy: Vec<bool>,
+}
+
+impl Clone for Zones {
+    fn clone(&self) -> Zones {
+        Zones {
+            hands: self.hands.clone(),
+            draw_piles: self.draw_piles.clone(),
+            discard_piles: self.discard_piles.clone(),
+            per_seat: self.per_seat,
+            hand_size: self.hand_size,
+            costs: self.costs.clone(),
+            chancy: self.chancy.clone(),
+        }
+    }
+
+    /// Copies into the piles already held: a tree search copies a game once
+    /// an iteration, and allocates nothing doing it.
+    fn clone_from(&mut self, source: &Zones) {
+        self.hands.clone_from(&source.hands);
+        self.draw_piles.clone_from(&source.draw_piles);
+        self.discard_piles.clone_from(&source.discard_piles);
+        self.per_seat = source.per_seat;
+        self.hand_size = source.hand_size;
+        self.costs.clone_from(&source.costs);
+        self.chancy.clone_from(&source.chancy);
+    }
 }
 
 impl Zones {

@@ -21,6 +21,7 @@ pub mod cards;
 pub mod intent;
 pub mod invariants;
 pub mod log;
+pub mod mcts;
 pub mod observe;
 pub mod playout;
 pub mod view;
@@ -783,6 +784,113 @@ impl<'r> Game<'r> {
         }
         let hand = &mut self.zones.hands[self.current.index()];
         (at < hand.len()).then(|| hand.remove(at))
+    }
+
+    /// Makes this game a copy of `source` without its log, reusing this
+    /// one's buffers: what a tree search does once an iteration, so once the
+    /// buffers have grown a copy of a game of classic cards allocates
+    /// nothing (boxed parts, such as the triggers' or the reactions' state,
+    /// may still).
+    pub fn copy_unlogged_from(&mut self, source: &Game<'r>) {
+        // Destructured, so a field added to `Game` and not copied here fails to compile.
+        let Game {
+            rules,
+            cards,
+            state,
+            zones,
+            zoned,
+            specs,
+            seats,
+            queue,
+            next,
+            base,
+            entity_turns,
+            timed,
+            free_timed,
+            turn_kind,
+            current,
+            turn,
+            round,
+            phase,
+            stopped_at,
+            play_again_pending,
+            resume,
+            simul,
+            roles,
+            role_count,
+            events,
+            each_roles,
+            pause,
+            actions_this_turn,
+            changed,
+            dirty,
+            victory_masks,
+            code,
+            watched,
+            score_draws,
+            removals,
+            removed,
+            pending,
+            found,
+            order_keys,
+            log: _,
+            triggers,
+            meter,
+            aims,
+            react,
+            used,
+            aiming,
+            later,
+            intents,
+        } = source;
+        self.rules = rules;
+        self.cards = cards;
+        self.state.clone_from(state);
+        self.zones.clone_from(zones);
+        self.zoned = *zoned;
+        self.specs.clone_from(specs);
+        self.seats = *seats;
+        self.queue.clone_from(queue);
+        self.next = *next;
+        self.base.clone_from(base);
+        self.entity_turns = *entity_turns;
+        self.timed.clone_from(timed);
+        self.free_timed.clone_from(free_timed);
+        self.turn_kind = *turn_kind;
+        self.current = *current;
+        self.turn = *turn;
+        self.round = *round;
+        self.phase = *phase;
+        self.stopped_at = *stopped_at;
+        self.play_again_pending = *play_again_pending;
+        self.resume.clone_from(resume);
+        self.simul.clone_from(simul);
+        self.roles.clone_from(roles);
+        self.role_count = *role_count;
+        self.events.clone_from(events);
+        self.each_roles.clone_from(each_roles);
+        self.pause = *pause;
+        self.actions_this_turn = *actions_this_turn;
+        self.changed = *changed;
+        self.dirty = *dirty;
+        self.victory_masks.clone_from(victory_masks);
+        self.code.clone_from(code);
+        self.watched.clone_from(watched);
+        self.score_draws = *score_draws;
+        self.removals = *removals;
+        self.removed.clone_from(removed);
+        self.pending.clone_from(pending);
+        self.found.clone_from(found);
+        self.order_keys.clone_from(order_keys);
+        self.log = None;
+        self.triggers.clone_from(triggers);
+        self.meter.clone_from(meter);
+        self.aims = *aims;
+        self.react.clone_from(react);
+        self.used.clone_from(used);
+        self.aiming.clone_from(aiming);
+        self.later.clone_from(later);
+        self.intents.clone_from(intents);
     }
 
     /// The outcome, once the game is over.

@@ -123,7 +123,7 @@ pub struct Played<'a> {
     /// The changes made to its cards, as written (`Dragon:cost=24`).
     pub changes: &'a [String],
     /// Each seat's policy's name.
-    pub policies: &'a [&'a str],
+    pub policies: &'a [String],
     /// The run's seed.
     pub seed: u64,
 }
