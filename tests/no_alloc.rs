@@ -293,3 +293,50 @@ fn naming_brawl_moves_by_index_allocates_nothing() {
     }
     assert!(named > 400, "{named}");
 }
+
+/// The tree search (issue 34) allocates nothing per iteration once its
+/// buffers have grown: a decision of 1,600 iterations allocates no more than
+/// one of 100 at the same position, but for a few buffers of the world it
+/// copies the game into (made once a decision, each as long as the game's,
+/// so one may double once when an iteration needs it longer). An
+/// allocation an iteration would show as 1,500 more.
+#[test]
+fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::mcts::MctsParams;
+    use grimoire::engine::{Game, Log};
+    let mcts = |budget| {
+        Policy::Mcts(MctsParams {
+            budget,
+            ..MctsParams::DEFAULT
+        })
+    };
+    for name in ["arcomage", "skills", "duel"] {
+        let mut rules = grimoire::files::load_rules(name).expect("bundled");
+        let deck = grimoire::files::load_deck(&mut rules, &[])
+            .expect("its deck")
+            .cards;
+        let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
+        let mut ai = Ai::new();
+        for _ in 0..6 {
+            let action = ai.choose(&mut game, Policy::Random).expect("a move");
+            game.act(action).expect("legal");
+        }
+        // Grown: a larger decision first, at the same position.
+        ai.choose(&mut game.clone(), mcts(3200));
+        let mut count = |budget| {
+            let mut copy = game.clone();
+            COUNTING.with(|c| c.set(true));
+            let before = allocations();
+            ai.choose(&mut copy, mcts(budget));
+            let after = allocations();
+            COUNTING.with(|c| c.set(false));
+            after - before
+        };
+        let (few, many) = (count(100), count(1600));
+        assert!(
+            many <= few + 4,
+            "{name}: a decision of 100 iterations allocated {few} times, one of 1,600 {many}"
+        );
+    }
+}

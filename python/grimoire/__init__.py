@@ -250,7 +250,9 @@ def simulate(
     exactly as ``grimoire simulate RULES --games GAMES --seed SEED --format json``.
 
     ``ai`` is one policy for every seat or one per seat (``"random"``,
-    ``"greedy"``, ``"search"``); ``cards`` replaces the bundled deck;
+    ``"greedy"``, ``"search"``, ``"mcts"``; the tree search with its budget
+    as ``--ai`` takes it, ``"mcts:300"`` or ``"mcts:300:greedy:4"``);
+    ``cards`` replaces the bundled deck;
     ``threads`` caps the worker threads (the figures never depend on it;
     more than the machine's cores runs one per core, with a warning);
     ``shard=(k, n)`` plays only the kth of n shares of the run, whose result

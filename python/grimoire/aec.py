@@ -162,7 +162,8 @@ class GrimoireEnv(AECEnv):
         self._accumulate_rewards()
 
     def policy_action(self, policy: str = "random") -> Optional[int]:
-        """The move grimoire's built-in ``policy`` (random, greedy or search)
+        """The move grimoire's built-in ``policy`` (random, greedy, search, or
+        mcts with its budget: ``"mcts:200"``)
         makes for the agent to move, or None when it has none."""
         return self._match.choose(policy)
 

@@ -99,11 +99,7 @@ fn policies(names: &[String]) -> PyResult<Vec<Policy>> {
     names
         .iter()
         .map(|n| {
-            Policy::from_name(n).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown AI `{n}`: the policies are random, greedy and search"
-                ))
-            })
+            Policy::parse(n).map_err(|e| PyValueError::new_err(format!("unknown AI: {e}")))
         })
         .collect()
 }
@@ -564,7 +560,7 @@ impl Match {
         result.map_err(PyRuntimeError::new_err)
     }
 
-    /// The move the built-in `policy` (random, greedy or search) would make
+    /// The move the built-in `policy` (random, greedy, search or mcts, as `mcts:BUDGET`) would make
     /// for the seat to move, as an index; `None` when it has none.
     fn choose(&mut self, py: Python<'_>, policy: &str) -> PyResult<Option<usize>> {
         let policy = policies(&[policy.to_string()])?[0];

@@ -250,3 +250,14 @@ def test_card_rows_hold_the_metric_columns_of_the_csv():
                 assert line[column] == ("" if row[column] is None else str(row[column]).lower()), column
             else:
                 assert float(line[column]) == pytest.approx(row[column], abs=1e-4), column
+
+
+def test_the_tree_search_is_a_policy_as_on_the_command_line():
+    """``ai="mcts:20"`` is ``--ai mcts --budget 20``: the same figures, the
+    spec named in them; a budget of nothing is refused, saying so."""
+    ours = grimoire.simulate("duel", games=6, seed=2, ai=["mcts:20", "random"])
+    theirs = cli_json("simulate", "duel", "--games", "6", "--seed", "2", "--ai", "mcts", "--budget", "20", "--ai", "random", "--format", "json")
+    assert ours == theirs
+    assert ours["ai"] == ["mcts:20:random:8", "random"]
+    with pytest.raises(ValueError, match="budget"):
+        grimoire.simulate("duel", games=1, ai="mcts:0")

@@ -909,3 +909,16 @@ def test_a_sentry_played_on_nothing_with_a_rank_is_refused_for_that_reason():
                 return
             match.step(int(rng.choice([i for i, _ in legal])))
     pytest.fail("no Sentry was ever played on nothing")
+
+
+def test_the_tree_search_moves_for_the_agent():
+    """``policy_action("mcts:30")``: a legal move, the same from the same seed."""
+    moves = []
+    for _ in range(2):
+        env = grimoire.env("arcomage", seed=3)
+        env.reset(seed=3)
+        observation = env.observe(env.agent_selection)
+        move = env.policy_action("mcts:30")
+        assert move is not None and observation["action_mask"][move] == 1
+        moves.append(move)
+    assert moves[0] == moves[1]

@@ -26,7 +26,8 @@ pub struct PlayArgs {
     /// The game's seed: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// AI policy (default greedy); once for both seats, or once per seat in seat order.
+    /// AI policy (default greedy): random, greedy, search, or mcts (the tree search; `mcts:300`
+    /// for a budget of 300); once for both seats, or once per seat in seat order.
     // Empty, every seat plays random; the command line's default is filled in by `main`.
     #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,

@@ -41,7 +41,9 @@ pub struct SimArgs {
     pub seed: u64,
     /// AI policy, once for every seat or once per seat (default: random for every seat): random,
     /// greedy (one move ahead by the rule set's :ai :score), search (two moves ahead, the replies
-    /// in 4 deals of the unseen cards; slow, strongest). Figures from random play can mislead.
+    /// in 4 deals of the unseen cards; slow), mcts (a tree search of --budget iterations a move,
+    /// `mcts:300` for 300; slowest, strongest). Figures from random play can mislead; see
+    /// docs/PLAYERS.md for which to balance with.
     #[arg(long, value_parser = super::policy_parser())]
     pub ai: Vec<Policy>,
     /// Worker threads (default: every core; more than the cores runs one per core, with a

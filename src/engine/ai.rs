@@ -275,23 +275,25 @@ impl Ai {
             // A card first, then its target and option: a card with five
             // targets is no likelier than one with none (a card's plays are
             // together in the list). One play a card: one draw, as ever.
+            // Counted in place, not collected: the draws are those of the
+            // lists this once built (distinct slots in a row, then the plays
+            // of the slot drawn), without allocating for each decision.
+            let plays_of = &self.legal[..plays];
             let slot_of = |a: &Action| a.hand_position();
-            let mut slots: Vec<usize> = self.legal[..plays].iter().map(slot_of).collect();
-            slots.dedup();
-            if slots.len() == plays {
+            let starts = |i: usize| i == 0 || slot_of(&plays_of[i - 1]) != slot_of(&plays_of[i]);
+            let slots = (0..plays).filter(|&i| starts(i)).count();
+            if slots == plays {
                 return Some(self.legal[game.state.rng.random_range(0..plays)]);
             }
-            let slot = slots[game.state.rng.random_range(0..slots.len())];
-            let of_slot: Vec<Action> = self.legal[..plays]
-                .iter()
-                .copied()
-                .filter(|a| slot_of(a) == slot)
-                .collect();
-            let pick = match of_slot.len() {
+            let k = game.state.rng.random_range(0..slots);
+            let first = (0..plays).filter(|&i| starts(i)).nth(k).unwrap_or(0);
+            let slot = slot_of(&plays_of[first]);
+            let of_slot = || plays_of.iter().filter(|a| slot_of(a) == slot);
+            let pick = match of_slot().count() {
                 1 => 0,
                 n => game.state.rng.random_range(0..n),
             };
-            return Some(of_slot[pick]);
+            return of_slot().nth(pick).copied();
         }
         if let Some(&end) = self.legal.iter().find(|a| a.ability == Ability::EndTurn) {
             return Some(end);

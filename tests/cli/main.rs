@@ -19,6 +19,7 @@ mod commands;
 mod deduction;
 mod eval_zones;
 mod lsp;
+mod mcts;
 mod metrics;
 mod projects;
 mod reactions;

@@ -315,6 +315,7 @@ fn assert_fair_in(rules: &RuleSet, deck: &[Card], search: usize) {
         (Policy::Random, POSITIONS),
         (Policy::Greedy, POSITIONS),
         (Policy::Search, search),
+        (MCTS, search.min(MCTS_POSITIONS)),
     ];
     for d in decisions_in(rules, deck, &asked, &mut Ai::new()) {
         assert_eq!(
@@ -326,6 +327,16 @@ fn assert_fair_in(rules: &RuleSet, deck: &[Card], search: usize) {
         );
     }
 }
+
+/// The tree search as the fairness tests run it: a budget a debug build
+/// affords at every position, enough to grow a tree past the root.
+const MCTS: Policy = Policy::Mcts(grimoire::engine::mcts::MctsParams {
+    budget: 48,
+    ..grimoire::engine::mcts::MctsParams::DEFAULT
+});
+
+/// How many positions the tree search is checked at in each game.
+const MCTS_POSITIONS: usize = 20;
 
 /// How many positions the search is checked at in skills and tbwg in an
 /// ordinary (debug) `cargo test`: a search move there costs about half a

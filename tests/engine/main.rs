@@ -20,6 +20,7 @@ mod engine_edges;
 mod fairness;
 mod game;
 mod invariants;
+mod mcts;
 mod metrics;
 mod minions;
 mod observe;
