@@ -8,7 +8,8 @@ the other way round (`grimoire simulate --ai A --ai B`, seeds 1 and 2), and
 prints A's score (a win 1, a tie or a game that hit the turn limit 1/2) with a
 95 % Wilson interval, per seat order too, and the games per second of one core
 (user time over games). For a one-seat rule set (a solo fight) it prints the
-win rate of each player alone instead. The tables in docs/PERFORMANCE.md and
+win rate of each player alone instead, and its metrics' means with 95 %
+intervals (GAMES/2 games each, seed 1). The tables in docs/PERFORMANCE.md and
 docs/BALANCE.md were made with it.
 """
 import json, math, os, resource, subprocess, sys
@@ -53,13 +54,23 @@ def main():
                 threads = int(value)
     rules, a, b, games = args[0], args[1], args[2], int(args[3])
     half = games // 2
-    first, t1 = run(binary, rules, [a, b], half, 1, threads, extra)
-    if len(first["seats"]) == 1:
+    try:
+        first, t1 = run(binary, rules, [a, b], half, 1, threads, extra)
+    except subprocess.CalledProcessError as e:
+        if "for 1 seat" not in e.stderr:
+            raise
+        first = None
+    if first is None:
+        # One seat: each player alone, the same seeds, GAMES/2 games each.
+        first, t1 = run(binary, rules, [a], half, 1, threads, extra)
         second, t2 = run(binary, rules, [b], half, 1, threads, extra)
         for name, r, t in ((a, first, t1), (b, second, t2)):
             w = r["seats"][0]["wins"]
             p, lo, hi = wilson(w, half)
-            print(f"{rules}: {name} alone wins {w}/{half} = {p:.1%} ({lo:.1%}-{hi:.1%}), {half / t:.1f} games/s")
+            metrics = "; ".join(
+                f"{m} {v['mean']:.2f} ({v['low']:.2f}-{v['high']:.2f})"
+                for m, v in r.get("metrics", {}).items())
+            print(f"{rules}: {name} alone wins {w}/{half} = {p:.1%} ({lo:.1%}-{hi:.1%}); {metrics}; {half / t:.1f} games/s a core")
         return
     second, t2 = run(binary, rules, [b, a], games - half, 2, threads, extra)
     def score(r, seat):

@@ -122,9 +122,10 @@ fn players_note(players: &[(String, String)]) -> String {
         .map(|(seat, ai)| format!("{} <b>{}</b>", esc(seat), esc(ai)))
         .collect();
     let mut out = format!(
-        "<p class=\"players\" id=\"players\">Computer players: {}. <code>--ai</code> defaults to random for every seat; <code>--ai greedy</code> plays one move ahead, <code>--ai search</code> two.</p>\n",
+        "<p class=\"players\" id=\"players\">Computer players: {}. <code>--ai</code> defaults to random for every seat; <code>--ai greedy</code> plays one move ahead, <code>--ai search</code> two, <code>--ai mcts</code> searches a tree of <code>--budget</code> iterations a move.</p>\n",
         named.join(", ")
     );
+    out.push_str(ADVICE);
     if players.iter().any(|(_, ai)| ai == "random") {
         out.push_str(
             "<p class=\"warning\" id=\"random-warning\" role=\"note\"><strong>Figures from random play can mislead.</strong> A seat played by <code>random</code> picks any legal move, so a card that needs good play looks weak, and the cards' verdicts change with the player: ranked by improvement when drawn, random and greedy play do not agree on the cards. Simulate again with <code>--ai greedy</code> before acting on a card's figures.</p>\n",
@@ -132,6 +133,10 @@ fn players_note(players: &[(String, String)]) -> String {
     }
     out
 }
+
+/// Which player to balance with, and what each costs: the figures are
+/// docs/PLAYERS.md's (Arcomage, one core, release build).
+const ADVICE: &str = "<p class=\"players\" id=\"player-advice\">Which player to balance with: rank the cards with <code>greedy</code> (in Arcomage about GREEDY_GPS games a second on one core, RANDOM_X random's time), then confirm a verdict with <code>mcts</code> before changing a card for it: the strongest player (it beats <code>search</code> MCTS_VS_SEARCH of Arcomage games, <code>greedy</code> MCTS_VS_GREEDY), and the dearest (about MCTS_GPS games a second at its default budget of 1,000; <code>--budget 300</code> is about three times faster, and weaker). <code>search</code> costs nearly as much (about SEARCH_GPS games a second) and plays weaker; <code>random</code> costs least (about RANDOM_GPS) and tells least. docs/PLAYERS.md has the figures for every bundled game.</p>\n";
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em 2em;color:#222}\
 h1{font-size:1.4em;margin-bottom:.3em}h2{font-size:1.1em;margin-top:1.6em}\

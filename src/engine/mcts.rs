@@ -292,9 +292,11 @@ impl Tree {
         self.spreads.resize(game.seats(), Spread::default());
         self.rewards.clear();
         self.rewards.resize(game.seats(), 0.0);
-        // One world a decision, copied into every iteration.
+        // One world a decision, copied into every iteration (the log left
+        // out: a game played with one would copy it whole each decision).
+        let log = game.log.take();
         let mut world = game.clone();
-        world.log = None;
+        game.log = log;
         for iteration in 1..=params.budget {
             world.copy_unlogged_from(game);
             let mut rng = Rng::seed_from_u64(base ^ mix(u64::from(iteration)) ^ ITERATION);

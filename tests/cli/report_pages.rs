@@ -158,6 +158,29 @@ fn the_page_names_the_players_and_warns_only_of_random_play() {
     // In the header, not only the title.
     let header = &greedy[greedy.find("<header>").unwrap()..greedy.find("</header>").unwrap()];
     assert!(header.contains("Computer players"), "{header}");
+    // Whoever played, the page says which player to balance with and what each costs.
+    for page in [&random, &greedy] {
+        let advice = page
+            .split("id=\"player-advice\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</p>").next())
+            .expect("the advice");
+        for said in [
+            "rank the cards with <code>greedy</code>",
+            "confirm a verdict with <code>mcts</code>",
+            "games a second",
+            "docs/PLAYERS.md",
+        ] {
+            assert!(advice.contains(said), "{said}: {advice}");
+        }
+    }
+    // A tree-search seat is named with its budget.
+    let mcts = page(
+        &dir,
+        "mcts.html",
+        &[&run[..2], &["2", "--ai", "mcts:20", "--ai", "greedy"]].concat(),
+    );
+    assert!(mcts.contains("Computer players: p1 <b>mcts:20:random:8</b>, p2 <b>greedy</b>."));
 }
 
 #[test]
