@@ -322,6 +322,10 @@ fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
             let action = ai.choose(&mut game, Policy::Random).expect("a move");
             game.act(action).expect("legal");
         }
+        // A decision with a choice in it (one legal move is played unsearched).
+        let mut legal = Vec::new();
+        game.clone().legal(&mut legal);
+        assert!(legal.len() > 1, "{name}: no choice to search");
         // Grown: a larger decision first, at the same position.
         ai.choose(&mut game.clone(), mcts(3200));
         let mut count = |budget| {

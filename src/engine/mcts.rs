@@ -80,9 +80,10 @@ impl MctsParams {
         plies: 8,
     };
 
-    /// The most iterations a decision may be given (a typo of a few more
-    /// zeros would otherwise run for hours).
-    pub const MAX_BUDGET: u32 = 10_000_000;
+    /// The most iterations a decision may be given: a node an iteration,
+    /// about 80 bytes each, kept by every worker thread (a typo of a few
+    /// more zeros would otherwise run for hours and hold gigabytes).
+    pub const MAX_BUDGET: u32 = 1_000_000;
 
     /// The parameters as `--ai` takes them: `mcts:1000:random:8`.
     pub fn spec(&self) -> String {
@@ -159,6 +160,9 @@ const NONE: u32 = u32::MAX;
 /// move in every world dealt from one view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
+    /// Who moves: whether a window of answers opens, or who answers it,
+    /// may differ between worlds at one node.
+    mover: EntityId,
     what: What,
     actor: EntityId,
     target: Option<EntityId>,
@@ -184,6 +188,7 @@ impl Key {
             other => What::Other(other),
         };
         Key {
+            mover: game.current,
             what,
             actor: action.actor,
             target: action.target,
@@ -247,6 +252,10 @@ pub struct Tree {
     rewards: Vec<f64>,
 }
 
+/// A score this far from 0 is a win or a loss: the greedy player's
+/// score of a won position is `i64::MAX / 2`.
+const DECISIVE: i64 = i64::MAX / 4;
+
 /// An unfinished position is worth between these two: a win (1) or a loss
 /// (0) found by a rollout outweighs any score.
 const UNFINISHED: (f64, f64) = (0.1, 0.9);
@@ -297,15 +306,17 @@ impl Tree {
         let log = game.log.take();
         let mut world = game.clone();
         game.log = log;
-        for iteration in 1..=params.budget {
+        for iteration in 1..=params.budget.min(MctsParams::MAX_BUDGET) {
             world.copy_unlogged_from(game);
             let mut rng = Rng::seed_from_u64(base ^ mix(u64::from(iteration)) ^ ITERATION);
             world.determinise(seat, &mut rng, &mut self.unseen);
             world.state.rng = rng;
             // Its choice in a simultaneous turn resolves at once: the others' it cannot know.
             world.choose_alone(seat);
-            let leaf = self.descend(&mut world, iteration);
-            let mut plies = 0;
+            let (leaf, played) = self.descend(&mut world, iteration);
+            // A move refused in the tree (legal a moment before) is not
+            // rolled out from: the position it left is scored as it stands.
+            let mut plies = if played { 0 } else { params.plies };
             while plies < params.plies && world.outcome().is_none() {
                 let Some(action) = playout.step(&mut world) else {
                     break;
@@ -348,16 +359,17 @@ impl Tree {
 
     /// Walks the tree from the root in `world`: UCB1 among the children
     /// whose moves are legal here, until a move never tried here is found
-    /// (added as a node, and played) or the game ends. The node reached.
-    fn descend(&mut self, world: &mut Game<'_>, iteration: u32) -> u32 {
+    /// (added as a node, and played) or the game ends. The node reached,
+    /// and whether every move on the way was played (the engine may refuse one).
+    fn descend(&mut self, world: &mut Game<'_>, iteration: u32) -> (u32, bool) {
         let mut node = 0u32;
         loop {
             if world.outcome().is_some() {
-                return node;
+                return (node, true);
             }
             world.legal(&mut self.legal);
             if self.legal.is_empty() {
-                return node;
+                return (node, true);
             }
             let mover = world.current;
             self.keys.clear();
@@ -390,15 +402,13 @@ impl Tree {
             }
             if let Some(j) = pick {
                 let child = self.add(node, self.keys[j], mover);
-                // Legal a moment ago; were it refused, the iteration would end here all the same.
-                let _ = world.act(self.legal[j]);
-                return child;
+                return (child, world.act(self.legal[j]).is_ok());
             }
             let Some((child, at)) = self.select(node, iteration) else {
-                return node;
+                return (node, true);
             };
             if world.act(self.legal[at]).is_err() {
-                return child;
+                return (child, false);
             }
             node = child;
         }
@@ -454,12 +464,21 @@ impl Tree {
             *reward = match finished {
                 Some(Outcome::Win { seat: w, .. }) => f64::from(u8::from(w == seat)),
                 Some(Outcome::Loss { seat: l, .. }) => f64::from(u8::from(l != seat)),
+                // A tie, the turn limit, nobody left, a game aborted: even,
+                // for every seat (with three or more, those outside a tie too).
                 Some(_) => 0.5,
-                None => {
-                    let score = playout.score(world, seat) as f64;
-                    let (low, high) = UNFINISHED;
-                    low + (high - low) * self.spreads[s].squash(score)
-                }
+                // A score of a win or a loss (a victory condition the score
+                // reads, or a rule set's own huge number) counts as one, and
+                // is kept out of the spread it would flatten for the rest of
+                // the decision.
+                None => match playout.score(world, seat) {
+                    score if score >= DECISIVE => 1.0,
+                    score if score <= -DECISIVE => 0.0,
+                    score => {
+                        let (low, high) = UNFINISHED;
+                        low + (high - low) * self.spreads[s].squash(score as f64)
+                    }
+                },
             };
         }
     }
