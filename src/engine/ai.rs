@@ -167,6 +167,11 @@ impl Ai {
         self.true_order = true;
     }
 
+    /// The tree search's buffers and counts ([`Policy::Mcts`]).
+    pub fn tree(&mut self) -> &mut Tree {
+        &mut self.tree
+    }
+
     /// The action `policy` chooses for the entity whose turn it is, if any is legal.
     #[inline]
     pub fn choose(&mut self, game: &mut Game<'_>, policy: Policy) -> Option<Action> {

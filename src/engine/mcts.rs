@@ -153,6 +153,9 @@ const EXPLORATION: f64 = 0.3;
 /// Mixed into the seed of each iteration's world, so its draws are not the game's.
 const ITERATION: u64 = 0x6973_6D63_7473_2121;
 
+/// How often (in iterations) the search checks whether its choice is settled.
+const SETTLED_EVERY: u32 = 16;
+
 /// No node: the end of a list of children, or the root's parent.
 const NONE: u32 = u32::MAX;
 
@@ -247,6 +250,13 @@ pub struct Tree {
     legal: Vec<Action>,
     /// The key of each move of `legal`.
     keys: Vec<Key>,
+    /// The key of each move legal in the true game, at the root.
+    root_keys: Vec<Key>,
+    /// Iterations run, over every decision.
+    iterations: u64,
+    /// Every decision runs its whole budget, settled or not (for tests and
+    /// the iterations-per-second bench).
+    whole_budget: bool,
     unseen: Unseen,
     spreads: Vec<Spread>,
     rewards: Vec<f64>,
@@ -264,6 +274,19 @@ impl Tree {
     /// A new, empty tree.
     pub fn new() -> Tree {
         Tree::default()
+    }
+
+    /// Iterations run, over every decision since the tree was made.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Makes every decision run its whole budget, even once no iteration
+    /// left could change its choice: the same choices, more slowly. For the
+    /// test that says so, and to time iterations.
+    #[doc(hidden)]
+    pub fn run_whole_budget_unchecked(&mut self) {
+        self.whole_budget = true;
     }
 
     /// The move the seat whose turn it is makes after `params.budget`
@@ -306,7 +329,21 @@ impl Tree {
         let log = game.log.take();
         let mut world = game.clone();
         game.log = log;
-        for iteration in 1..=params.budget.min(MctsParams::MAX_BUDGET) {
+        self.root_keys.clear();
+        self.root_keys
+            .extend(self.legal.iter().map(|&a| Key::of(game, a)));
+        let budget = params.budget.min(MctsParams::MAX_BUDGET);
+        for iteration in 1..=budget {
+            // Stopped once no other move can catch the most visited up in
+            // the iterations left: the move played is the one the whole
+            // budget would play, sooner.
+            if !self.whole_budget
+                && iteration % SETTLED_EVERY == 0
+                && self.settled(budget - iteration + 1)
+            {
+                break;
+            }
+            self.iterations += 1;
             world.copy_unlogged_from(game);
             let mut rng = Rng::seed_from_u64(base ^ mix(u64::from(iteration)) ^ ITERATION);
             world.determinise(seat, &mut rng, &mut self.unseen);
@@ -343,6 +380,28 @@ impl Tree {
             }
         }
         best.map(|(_, a)| a)
+    }
+
+    /// Whether the root's most visited move (of those legal in the true
+    /// game) leads every other by more than `left` visits, so that no
+    /// iteration left can change which it is (a tie would keep the first).
+    fn settled(&self, left: u32) -> bool {
+        let (mut best, mut second) = (0u32, 0u32);
+        for (i, &key) in self.root_keys.iter().enumerate() {
+            if self.root_keys[..i].contains(&key) {
+                continue;
+            }
+            let visits = self
+                .child(0, key)
+                .map_or(0, |c| self.nodes[c as usize].visits);
+            if visits > best {
+                second = best;
+                best = visits;
+            } else if visits > second {
+                second = visits;
+            }
+        }
+        best - second > left
     }
 
     /// The child of `node` reached by `key`.

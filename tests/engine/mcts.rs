@@ -174,3 +174,51 @@ fn mcts_specs_read_as_written() {
         assert!(err.contains(says), "{bad}: {err}");
     }
 }
+
+/// A decision stops once no iteration left could change its choice
+/// (the most visited move leads by more than the iterations left): the
+/// same moves as the whole budget, in fewer iterations. Whole games of
+/// four rule sets, every seat the tree search, compared move for move.
+#[test]
+fn stopping_a_settled_decision_changes_no_move() {
+    for (name, budget, games) in [
+        ("arcomage", 120, 3),
+        ("deduction", 120, 1),
+        ("duel", 120, 2),
+        ("minions", 40, 1),
+    ] {
+        let (rules, deck) = load(name);
+        let players = [mcts(budget)];
+        let mut counts = [0u64; 2];
+        for seed in 1..=games {
+            let mut logs = Vec::new();
+            for (i, whole) in [false, true].into_iter().enumerate() {
+                let mut ai = Ai::new();
+                if whole {
+                    ai.tree().run_whole_budget_unchecked();
+                }
+                let mut game = Game::new(&rules, &deck, seed, Log::Keep).expect("a game");
+                play_out(
+                    &mut game,
+                    &mut Computer {
+                        ai: &mut ai,
+                        policies: &players,
+                    },
+                    &mut (),
+                );
+                counts[i] += ai.tree().iterations();
+                logs.push(format!("{:?}", game.log()));
+            }
+            assert!(
+                logs[0] == logs[1],
+                "{name}, seed {seed}: a settled stop changed the game"
+            );
+        }
+        assert!(
+            counts[0] < counts[1],
+            "{name}: no decision settled early ({} iterations against {})",
+            counts[0],
+            counts[1]
+        );
+    }
+}

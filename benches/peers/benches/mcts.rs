@@ -22,6 +22,8 @@ fn iterations(c: &mut Criterion) {
         let deck = files::load_deck(&mut rules, &[]).expect("its deck").cards;
         let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
         let mut ai = Ai::new();
+        // Every iteration of the budget run, so the throughput counts them all.
+        ai.tree().run_whole_budget_unchecked();
         // Ten moves in, then on to a decision with a choice in it (one
         // legal move is played without a search).
         let mut legal = Vec::new();
