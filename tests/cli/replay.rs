@@ -289,7 +289,7 @@ fn a_recording_replays_from_another_folder_and_says_what_it_cannot_read() {
     let out = grimoire(&["replay", file.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("no policy \"bogus\""),
+        text(&out.stderr).contains("`bogus` is not a player: random, greedy, search, mcts"),
         "{}",
         text(&out.stderr)
     );
