@@ -224,34 +224,24 @@ fn a_game_of_self_queuing_timed_entries_holds_flat_memory() {
 /// search (and issue 34's tree search) deals one for every world it plays.
 #[test]
 fn determinising_a_world_allocates_nothing_in_steady_state() {
-    use grimoire::engine::ai::{Ai, Policy};
     use grimoire::engine::view::Unseen;
-    use grimoire::engine::{Game, Log};
     use rand::SeedableRng;
     for name in ["arcomage", "skills"] {
-        let mut rules = grimoire::files::load_rules(name).expect("bundled");
-        let deck = grimoire::files::load_deck(&mut rules, &[])
-            .expect("its deck")
-            .cards;
-        let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
         // Some turns in, so the discards hold cards too.
-        let mut ai = Ai::new();
-        for _ in 0..8 {
-            let action = ai.choose(&mut game, Policy::Random).expect("a move");
-            game.act(action).expect("legal");
-        }
-        let mut rng = grimoire::eval::Rng::seed_from_u64(9);
-        let mut scratch = Unseen::new();
-        let seat = game.ctx().current;
-        game.determinise(seat, &mut rng, &mut scratch);
-        COUNTING.with(|c| c.set(true));
-        let before = allocations();
-        for _ in 0..1_000 {
+        bundled_game_after(name, 8, |game, _| {
+            let mut rng = grimoire::eval::Rng::seed_from_u64(9);
+            let mut scratch = Unseen::new();
+            let seat = game.ctx().current;
             game.determinise(seat, &mut rng, &mut scratch);
-        }
-        let after = allocations();
-        COUNTING.with(|c| c.set(false));
-        assert_eq!(after - before, 0, "{name}: allocations in 1,000 deals");
+            COUNTING.with(|c| c.set(true));
+            let before = allocations();
+            for _ in 0..1_000 {
+                game.determinise(seat, &mut rng, &mut scratch);
+            }
+            let after = allocations();
+            COUNTING.with(|c| c.set(false));
+            assert_eq!(after - before, 0, "{name}: allocations in 1,000 deals");
+        });
     }
 }
 
@@ -302,9 +292,8 @@ fn naming_brawl_moves_by_index_allocates_nothing() {
 /// allocation an iteration would show as 1,500 more.
 #[test]
 fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
-    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::ai::Policy;
     use grimoire::engine::mcts::MctsParams;
-    use grimoire::engine::{Game, Log};
     let mcts = |budget| {
         Policy::Mcts(MctsParams {
             budget,
@@ -312,35 +301,49 @@ fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
         })
     };
     for name in ["arcomage", "skills", "duel"] {
-        let mut rules = grimoire::files::load_rules(name).expect("bundled");
-        let deck = grimoire::files::load_deck(&mut rules, &[])
-            .expect("its deck")
-            .cards;
-        let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
-        let mut ai = Ai::new();
-        for _ in 0..6 {
-            let action = ai.choose(&mut game, Policy::Random).expect("a move");
-            game.act(action).expect("legal");
-        }
-        // A decision with a choice in it (one legal move is played unsearched).
-        let mut legal = Vec::new();
-        game.clone().legal(&mut legal);
-        assert!(legal.len() > 1, "{name}: no choice to search");
-        // Grown: a larger decision first, at the same position.
-        ai.choose(&mut game.clone(), mcts(3200));
-        let mut count = |budget| {
-            let mut copy = game.clone();
-            COUNTING.with(|c| c.set(true));
-            let before = allocations();
-            ai.choose(&mut copy, mcts(budget));
-            let after = allocations();
-            COUNTING.with(|c| c.set(false));
-            after - before
-        };
-        let (few, many) = (count(100), count(1600));
-        assert!(
-            many <= few + 4,
-            "{name}: a decision of 100 iterations allocated {few} times, one of 1,600 {many}"
-        );
+        bundled_game_after(name, 6, |game, ai| {
+            // A decision with a choice in it (one legal move is played unsearched).
+            let mut legal = Vec::new();
+            game.clone().legal(&mut legal);
+            assert!(legal.len() > 1, "{name}: no choice to search");
+            // Grown: a larger decision first, at the same position.
+            ai.choose(&mut game.clone(), mcts(3200));
+            let mut count = |budget| {
+                let mut copy = game.clone();
+                COUNTING.with(|c| c.set(true));
+                let before = allocations();
+                ai.choose(&mut copy, mcts(budget));
+                let after = allocations();
+                COUNTING.with(|c| c.set(false));
+                after - before
+            };
+            let (few, many) = (count(100), count(1600));
+            assert!(
+                many <= few + 4,
+                "{name}: a decision of 100 iterations allocated {few} times, one of 1,600 {many}"
+            );
+        });
     }
+}
+
+/// Runs `f` on bundled rule set `name`'s game from seed 3, `moves` random
+/// moves in, with the computer player that made them.
+fn bundled_game_after(
+    name: &str,
+    moves: usize,
+    f: impl FnOnce(&mut grimoire::engine::Game<'_>, &mut grimoire::engine::ai::Ai),
+) {
+    use grimoire::engine::ai::{Ai, Policy};
+    use grimoire::engine::{Game, Log};
+    let mut rules = grimoire::files::load_rules(name).expect("bundled");
+    let deck = grimoire::files::load_deck(&mut rules, &[])
+        .expect("its deck")
+        .cards;
+    let mut game = Game::new(&rules, &deck, 3, Log::Skip).expect("a game");
+    let mut ai = Ai::new();
+    for _ in 0..moves {
+        let action = ai.choose(&mut game, Policy::Random).expect("a move");
+        game.act(action).expect("legal");
+    }
+    f(&mut game, &mut ai);
 }
