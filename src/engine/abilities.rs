@@ -20,17 +20,29 @@ pub(super) struct Used {
     uses: Vec<(EntityId, u8)>,
 }
 
+/// Why an ability may not be used now, whatever it aims at: words only
+/// once somebody reads them.
+#[derive(Clone, Copy, Debug)]
+enum UseRefusal<'r> {
+    /// It is used once a turn, and was this turn.
+    UsedThisTurn,
+    /// It costs more of `attr` than the seat has (`have`).
+    TooDear { attr: crate::ids::AttrId, have: i64 },
+    /// Its `:usable-when` or its targets refuse it.
+    Aims(super::aims::Refusal<'r>),
+}
+
 impl<'r> Game<'r> {
-    /// The card instances `seat` has in its own piles of the zones of play,
-    /// zone by zone, in pile order.
-    pub(super) fn in_play_of(&self, seat: EntityId) -> Vec<EntityId> {
+    /// Fills `out` with the card instances `seat` has in its own piles of
+    /// the zones of play, zone by zone, in pile order.
+    pub(super) fn in_play_of(&self, seat: EntityId, out: &mut Vec<EntityId>) {
+        out.clear();
         let (Some(set), Some(table)) = (
             self.rules.zones.as_ref().filter(|z| !z.classic),
             self.state.cards.as_deref(),
         ) else {
-            return Vec::new();
+            return;
         };
-        let mut out = Vec::new();
         for z in ZoneId::below(set.zones.len()) {
             if !set.zones[z].in_play || set.zones[z].shared {
                 continue;
@@ -39,7 +51,6 @@ impl<'r> Game<'r> {
                 out.extend_from_slice(table.contents(pile));
             }
         }
-        out
     }
 
     /// The card whose instance `entity` is, and its ability `k`, if it has one.
@@ -86,8 +97,12 @@ impl<'r> Game<'r> {
     }
 
     /// Whether `seat` holds `entity` in one of its zones of play.
-    fn holds_in_play(&self, seat: EntityId, entity: EntityId) -> bool {
-        self.in_play_of(seat).contains(&entity)
+    fn holds_in_play(&mut self, seat: EntityId, entity: EntityId) -> bool {
+        let mut in_play = std::mem::take(&mut self.aim_scratch.in_play);
+        self.in_play_of(seat, &mut in_play);
+        let holds = in_play.contains(&entity);
+        self.aim_scratch.in_play = in_play;
+        holds
     }
 
     /// Whether ability `k` of `entity` was used this turn.
@@ -104,7 +119,9 @@ impl<'r> Game<'r> {
             return;
         }
         let seat = self.current;
-        for entity in self.in_play_of(seat) {
+        let mut in_play = std::mem::take(&mut self.aim_scratch.in_play);
+        self.in_play_of(seat, &mut in_play);
+        for &entity in &in_play {
             let Some(card) = self.state.cards.as_deref().and_then(|t| t.card(entity)) else {
                 continue;
             };
@@ -114,39 +131,43 @@ impl<'r> Game<'r> {
                 if self.use_refusal_of(seat, entity, k, a).is_some() {
                     continue;
                 }
-                let mut targets: Vec<Option<EntityId>> = match a.chosen() {
-                    None => vec![None],
-                    Some(_) => self
-                        .candidates_of(&a.targets, entity, seat)
-                        .into_iter()
-                        .map(Some)
-                        .collect(),
-                };
-                // An optional target with nothing to aim at: one use on
-                // nothing, with no option, as a card played on nothing.
-                let on_nothing = targets.is_empty() && a.chosen().is_some_and(|t| t.optional);
-                if on_nothing {
-                    targets.push(None);
-                }
-                let options: Vec<Option<OptionId>> =
-                    match a.choose.and_then(|c| self.rules.choices.get(c)) {
-                        Some(set) if !on_nothing => {
-                            set.options().map(|o| Some(OptionId::new(o))).collect()
-                        }
-                        _ => vec![None],
-                    };
-                for &target in &targets {
-                    for &choice in &options {
+                // Each chosen target with each option of its `:choose`, in the set's order.
+                let options = a
+                    .choose
+                    .and_then(|c| self.rules.choices.get(c))
+                    .map(|set| set.options());
+                let count = options.as_ref().map_or(1, ExactSizeIterator::len);
+                let mut push = |target: Option<EntityId>| {
+                    for i in 0..count {
                         out.push(Action {
                             ability: Ability::Use(k),
                             actor: entity,
                             target,
-                            choice,
+                            choice: options.as_ref().map(|o| OptionId::new(o.start + i)),
                         });
                     }
+                };
+                let Some(t) = a.chosen() else {
+                    push(None);
+                    continue;
+                };
+                let any = self.with_candidates(&a.targets, entity, seat, |found| {
+                    found.iter().for_each(|&e| push(Some(e)));
+                    !found.is_empty()
+                });
+                // An optional target with nothing to aim at: one use on
+                // nothing, with no option, as a card played on nothing.
+                if !any && t.optional {
+                    out.push(Action {
+                        ability: Ability::Use(k),
+                        actor: entity,
+                        target: None,
+                        choice: None,
+                    });
                 }
             }
         }
+        self.aim_scratch.in_play = in_play;
     }
 
     /// `action` in words, who and what: `Mage`, `ping Yeti (harm)` for a
@@ -262,11 +283,11 @@ impl<'r> Game<'r> {
             )));
         }
         if let Some(why) = self.use_refusal_of(seat, entity, k, a) {
-            return Some(Illegal::Refused(why));
+            return Some(Illegal::Refused(self.use_refusal_words(card, a, why)));
         }
         if let Some(t) = a.chosen().filter(|t| t.optional && action.target.is_none()) {
             // On nothing: only when nothing can be aimed at, and with no option.
-            if !self.candidates_of(&a.targets, entity, seat).is_empty() {
+            if !self.with_candidates(&a.targets, entity, seat, <[_]>::is_empty) {
                 return Some(Illegal::NotAllowed(format!(
                     "{name}'s `:{}` needs a target: choose its `:{}`",
                     a.name, t.name
@@ -302,7 +323,7 @@ impl<'r> Game<'r> {
                 a.name, t.name
             ))),
             (Some(t), Some(e)) => {
-                let ok = self.candidates_of(&a.targets, entity, seat).contains(&e);
+                let ok = self.with_candidates(&a.targets, entity, seat, |found| found.contains(&e));
                 (!ok).then(|| {
                     Illegal::NotAllowed(format!(
                         "{name}'s `:{}` cannot aim at {}: it is not a `:{}` it may choose",
@@ -324,23 +345,31 @@ impl<'r> Game<'r> {
         entity: EntityId,
         k: u8,
         a: &'r Activated,
-    ) -> Option<String> {
-        let card = self.state.cards.as_deref()?.card(entity)?;
-        let name = &self.cards[card.index()].name;
+    ) -> Option<UseRefusal<'r>> {
         if a.once_per_turn && self.used_this_turn(entity, k) {
-            return Some(format!("{name}'s `:{}` is used once a turn", a.name));
+            return Some(UseRefusal::UsedThisTurn);
         }
         if let Some(attr) = a.pay_with {
             let have = self.state.get(seat, attr);
             if a.cost > 0 && have < a.cost {
-                return Some(format!(
-                    "{name}'s `:{}` costs {} {}; you have {have}",
-                    a.name, a.cost, self.rules.attributes[attr]
-                ));
+                return Some(UseRefusal::TooDear { attr, have });
             }
         }
-        let what = format!("{name}'s `:{}`", a.name);
-        self.refusal_of(&what, &a.targets, &a.usable, entity, seat)
+        self.refusal_of(&a.targets, &a.usable, entity, seat)
+            .map(UseRefusal::Aims)
+    }
+
+    /// `why` card `card` may not use its ability `a`, in words.
+    fn use_refusal_words(&self, card: CardId, a: &Activated, why: UseRefusal<'_>) -> String {
+        let name = &self.cards[card.index()].name;
+        match why {
+            UseRefusal::UsedThisTurn => format!("{name}'s `:{}` is used once a turn", a.name),
+            UseRefusal::TooDear { attr, have } => format!(
+                "{name}'s `:{}` costs {} {}; you have {have}",
+                a.name, a.cost, self.rules.attributes[attr]
+            ),
+            UseRefusal::Aims(r) => r.words(&format!("{name}'s `:{}`", a.name)),
+        }
     }
 
     /// Uses ability `k` of `action.actor`: logged, paid for, marked used

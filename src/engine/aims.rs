@@ -126,146 +126,221 @@ pub(super) struct Aiming {
     picks: Vec<EntityId>,
 }
 
+/// Buffers the aims' checks fill anew each time, kept so that a legality
+/// check allocates nothing once they have grown (the tree search asks
+/// thousands a decision).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scratch {
+    /// The roles bound so far: the seat's, then each target's first candidate.
+    roles: Vec<EntityId>,
+    /// A target's candidates.
+    found: Vec<EntityId>,
+    /// The chosen targets a card in the hand may be played on.
+    targets: Vec<Option<EntityId>>,
+    /// The card instances a seat has in play, whose abilities are asked.
+    pub(super) in_play: Vec<EntityId>,
+}
+
+/// Why a card may not be played (or an ability used) now, as its aims say:
+/// words only once somebody reads them.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Refusal<'r> {
+    /// A `:playable-when` (or `:usable-when`) case failed: its `:reason`.
+    Because(&'r str),
+    /// The target of this name has no candidate.
+    NoTarget(&'r str),
+}
+
+impl Refusal<'_> {
+    /// The refusal in words, `name` saying what is refused.
+    pub(super) fn words(self, name: &str) -> String {
+        match self {
+            Refusal::Because(reason) => reason.to_string(),
+            Refusal::NoTarget(target) => {
+                format!("{name} has no target: nothing can be its `:{target}`")
+            }
+        }
+    }
+}
+
 impl<'r> Game<'r> {
     /// Why card `card` (instance `instance`) may not be played now by
-    /// `seat`: the reason of the first `:playable-when` case that fails, or
-    /// that a target has no candidate. `None` when it may.
+    /// `seat`: the first `:playable-when` case that fails, or a target
+    /// without a candidate. `None` when it may.
     pub(super) fn unplayable(
         &mut self,
         card: CardId,
         instance: EntityId,
         seat: EntityId,
-    ) -> Option<String> {
-        let cards = self.cards;
-        let def = &cards[card.index()];
-        self.refusal_of(
-            &def.name,
-            &def.aims.targets,
-            &def.aims.playable,
-            instance,
-            seat,
-        )
+    ) -> Option<Refusal<'r>> {
+        let aims = &self.cards[card.index()].aims;
+        self.refusal_of(&aims.targets, &aims.playable, instance, seat)
     }
 
-    /// Why what `name` calls (a card, or an ability of one) with `targets`
-    /// and `playable` may not be done now by `seat` with card instance
-    /// `instance`: the reason of the first `playable` case that fails, or
-    /// that a target has no candidate. `None` when it may.
+    /// Why what has `targets` and `playable` (a card, or an ability of one)
+    /// may not be done now by `seat` with card instance `instance`: the
+    /// first `playable` case that fails, or a target without a candidate.
+    /// `None` when it may.
     pub(super) fn refusal_of(
         &mut self,
-        name: &str,
         targets: &'r [Target],
         playable: &'r [crate::check::targets::Playable],
         instance: EntityId,
         seat: EntityId,
-    ) -> Option<String> {
+    ) -> Option<Refusal<'r>> {
         let rules = self.rules;
         if playable.is_empty() && targets.is_empty() {
             return None;
         }
-        let roles = self.seat_roles(seat.index()).to_vec();
-        let mut refusal = as_this_card(&mut self.state, instance, |state| {
+        let at = seat.index() * self.role_count;
+        let seat_roles = &self.roles[at..at + self.role_count];
+        let failed = as_this_card(&mut self.state, instance, |state| {
             playable
                 .iter()
-                .find(|p| !crate::eval::holds(&p.when, state, &roles))
-                .map(|p| p.reason.clone())
+                .find(|p| !crate::eval::holds(&p.when, state, seat_roles))
         });
-        if refusal.is_none() {
-            // Each target needs a candidate: the chosen one among what the seat sees.
-            let mut found = Vec::new();
-            let mut bound = roles;
-            for target in targets {
-                let seen = (!target.random).then_some(seat);
-                candidates(
-                    rules,
-                    &mut self.state,
-                    target,
-                    instance,
-                    &bound,
-                    seen,
-                    &mut found,
-                );
-                match found.first() {
-                    Some(&e) => bound.push(e),
-                    // Played on nothing: it will do nothing as it resolves.
-                    None if target.optional => break,
-                    None => {
-                        refusal = Some(format!(
-                            "{name} has no target: nothing can be its `:{}`",
-                            target.name
-                        ));
-                        break;
-                    }
+        if let Some(p) = failed {
+            return Some(Refusal::Because(&p.reason));
+        }
+        // Each target needs a candidate: the chosen one among what the seat sees.
+        let mut bound = std::mem::take(&mut self.aim_scratch.roles);
+        let mut found = std::mem::take(&mut self.aim_scratch.found);
+        bound.clear();
+        bound.extend_from_slice(seat_roles);
+        let mut refusal = None;
+        for target in targets {
+            let seen = (!target.random).then_some(seat);
+            candidates(
+                rules,
+                &mut self.state,
+                target,
+                instance,
+                &bound,
+                seen,
+                &mut found,
+            );
+            match found.first() {
+                Some(&e) => bound.push(e),
+                // Played on nothing: it will do nothing as it resolves.
+                None if target.optional => break,
+                None => {
+                    refusal = Some(Refusal::NoTarget(&target.name));
+                    break;
                 }
             }
         }
+        self.aim_scratch.roles = bound;
+        self.aim_scratch.found = found;
         refusal
     }
 
-    /// The chosen targets card `card` (instance `instance`) may be played on
-    /// by `seat` now, in order; empty for a card that chooses none.
-    pub(super) fn chosen_candidates(
+    /// `f` of the chosen targets card `card` (instance `instance`) may be
+    /// played on by `seat` now, in order (none for a card that chooses none).
+    pub(super) fn with_chosen<R>(
         &mut self,
         card: CardId,
         instance: EntityId,
         seat: EntityId,
-    ) -> Vec<EntityId> {
+        f: impl FnOnce(&[EntityId]) -> R,
+    ) -> R {
         let targets = &self.cards[card.index()].aims.targets;
-        self.candidates_of(targets, instance, seat)
+        self.with_candidates(targets, instance, seat, f)
     }
 
-    /// The candidates for the chosen one of `targets` (the first, if any)
-    /// of what card instance `instance` does for `seat` now, in order;
-    /// empty when none is chosen.
-    pub(super) fn candidates_of(
+    /// `f` of the candidates for the chosen one of `targets` (the first, if
+    /// any) of what card instance `instance` does for `seat` now, in order;
+    /// of none when none is chosen.
+    pub(super) fn with_candidates<R>(
         &mut self,
         targets: &'r [Target],
         instance: EntityId,
         seat: EntityId,
-    ) -> Vec<EntityId> {
-        let rules = self.rules;
+        f: impl FnOnce(&[EntityId]) -> R,
+    ) -> R {
+        let mut found = std::mem::take(&mut self.aim_scratch.found);
+        found.clear();
         // The chosen target is the first (the checker sees to it).
-        let Some(target) = targets.first().filter(|t| !t.random) else {
-            return Vec::new();
-        };
-        let roles = self.seat_roles(seat.index()).to_vec();
-        let mut found = Vec::new();
-        candidates(
-            rules,
-            &mut self.state,
-            target,
-            instance,
-            &roles,
-            Some(seat),
-            &mut found,
-        );
-        found
+        if let Some(target) = targets.first().filter(|t| !t.random) {
+            let at = seat.index() * self.role_count;
+            candidates(
+                self.rules,
+                &mut self.state,
+                target,
+                instance,
+                &self.roles[at..at + self.role_count],
+                Some(seat),
+                &mut found,
+            );
+        }
+        let out = f(&found);
+        self.aim_scratch.found = found;
+        out
     }
 
-    /// The cards of the hand that must be played (or discarded) now, and how:
-    /// those whose `:forced-when` holds. Empty when none is forced.
-    pub(super) fn forced_now(&mut self, seat: EntityId) -> Vec<(usize, bool, String)> {
+    /// Why a forced card of `seat`'s hand keeps it from doing `ability`
+    /// (playing or discarding) with the card at hand position `i`: the
+    /// `:reason` of the first card whose `:forced-when` holds, when none
+    /// that holds is this card done this way. `None` when nothing is forced
+    /// or this is what is.
+    pub(super) fn forced_refusal(
+        &mut self,
+        seat: EntityId,
+        i: usize,
+        ability: super::Ability,
+    ) -> Option<&'r str> {
+        use super::Ability;
         let cards = self.cards;
         if !cards.iter().any(|c| c.aims.forced.is_some()) {
-            return Vec::new();
+            return None;
         }
-        let roles = self.seat_roles(seat.index()).to_vec();
-        let hand: Vec<(CardId, EntityId)> = (0..self.hand().len())
-            .filter_map(|i| Some((self.hand()[i], self.hand_instance(seat, i)?)))
-            .collect();
-        let mut out = Vec::new();
-        for (i, (card, instance)) in hand.into_iter().enumerate() {
-            let Some(forced) = &cards[card.index()].aims.forced else {
+        let at = seat.index() * self.role_count;
+        let mut first = None;
+        for j in 0..self.hand_of(seat).len() {
+            let card = self.hand_of(seat)[j];
+            let (Some(forced), Some(instance)) = (
+                &cards[card.index()].aims.forced,
+                self.hand_instance(seat, j),
+            ) else {
                 continue;
             };
+            let roles = &self.roles[at..at + self.role_count];
             let holds = as_this_card(&mut self.state, instance, |state| {
-                crate::eval::holds(&forced.when, state, &roles)
+                crate::eval::holds(&forced.when, state, roles)
             });
-            if holds {
-                out.push((i, forced.discard, forced.reason.clone()));
+            if !holds {
+                continue;
             }
+            let kept = j == i
+                && match ability {
+                    Ability::Card(_) => !forced.discard,
+                    Ability::Discard(_) => forced.discard,
+                    _ => false,
+                };
+            if kept {
+                return None;
+            }
+            first.get_or_insert(forced.reason.as_str());
         }
-        out
+        first
+    }
+
+    /// Whether `seat` may play the card `card` (instance `instance`) at
+    /// hand position `i` now, whatever it aims at: no forced card keeps it
+    /// from it, it is affordable, its `:to` has room, and its aims refuse
+    /// nothing.
+    pub(super) fn card_playable(
+        &mut self,
+        i: usize,
+        card: CardId,
+        instance: EntityId,
+        seat: EntityId,
+    ) -> bool {
+        self.affordable_at(i)
+            && self.room_for(card)
+            && self
+                .forced_refusal(seat, i, super::Ability::Card(i as u16))
+                .is_none()
+            && self.unplayable(card, instance, seat).is_none()
     }
 
     /// Why the aims refuse `action` on card `card`, if they do: a forced
@@ -278,31 +353,22 @@ impl<'r> Game<'r> {
         }
         let (seat, i) = (self.current, action.hand_position());
         let instance = self.hand_instance(seat, i)?;
-        let forced = self.forced_now(seat);
-        let kept = |&(at, discard, _): &(usize, bool, String)| {
-            at == i
-                && match action.ability {
-                    Ability::Card(_) => !discard,
-                    Ability::Discard(_) => discard,
-                    _ => false,
-                }
-        };
-        if let Some((_, _, reason)) = forced.first().filter(|_| !forced.iter().any(kept)) {
-            return Some(Illegal::Refused(reason.clone()));
+        if let Some(reason) = self.forced_refusal(seat, i, action.ability) {
+            return Some(Illegal::Refused(reason.to_string()));
         }
         if !matches!(action.ability, Ability::Card(_)) {
             return (action.target.is_some()).then_some(Illegal::NoTarget);
         }
         let def = &self.cards[card.index()];
-        let name = def.name.clone();
+        let name = &def.name;
         match (def.aims.chosen(), action.target) {
             (None, Some(_)) => return Some(Illegal::NoTarget),
             (Some((_, t)), None)
-                if t.optional && self.chosen_candidates(card, instance, seat).is_empty() => {}
+                if t.optional && self.with_chosen(card, instance, seat, <[_]>::is_empty) => {}
             (Some((_, t)), None) => {
                 // A card with nothing to aim at says so, before asking for a target.
                 if let Some(why) = self.unplayable(card, instance, seat) {
-                    return Some(Illegal::Refused(why));
+                    return Some(Illegal::Refused(why.words(name)));
                 }
                 return Some(Illegal::Zones(format!(
                     "{name} needs a target: choose its `:{}`",
@@ -310,9 +376,9 @@ impl<'r> Game<'r> {
                 )));
             }
             (Some((_, t)), Some(e))
-                if !self.chosen_candidates(card, instance, seat).contains(&e) =>
+                if !self.with_chosen(card, instance, seat, |found| found.contains(&e)) =>
             {
-                let t = t.name.clone();
+                let t = &t.name;
                 return Some(Illegal::Zones(format!(
                     "{name} cannot aim at {}: it is not a `:{t}` it may choose",
                     self.entity_name(e)
@@ -323,7 +389,8 @@ impl<'r> Game<'r> {
         if let Some(why) = self.option_refusal(card, action) {
             return Some(why);
         }
-        self.unplayable(card, instance, seat).map(Illegal::Refused)
+        self.unplayable(card, instance, seat)
+            .map(|why| Illegal::Refused(why.words(name)))
     }
 
     /// Why `action` names the wrong option for card `card`, if it does: an
@@ -600,15 +667,22 @@ impl<'r> Game<'r> {
             return;
         };
         let play = self.play(i);
+        // In the act phase every play of the card is allowed if the card is:
+        // its targets and options are what it may choose, so the card is
+        // tested once, not once a target and option.
+        let whole = self.phase == super::Phase::Act && self.zoned;
+        if whole && !self.card_playable(i, card, instance, seat) {
+            return;
+        }
         let aims = &self.cards[card.index()].aims;
-        let mut targets: Vec<Option<EntityId>> = match aims.chosen() {
-            None => vec![None],
-            Some(_) => self
-                .chosen_candidates(card, instance, seat)
-                .into_iter()
-                .map(Some)
-                .collect(),
-        };
+        let mut targets = std::mem::take(&mut self.aim_scratch.targets);
+        targets.clear();
+        match aims.chosen() {
+            None => targets.push(None),
+            Some(_) => self.with_chosen(card, instance, seat, |found| {
+                targets.extend(found.iter().copied().map(Some));
+            }),
+        }
         // An optional target with nothing to aim at: played on nothing, and
         // with no option (it does nothing, so nothing is named).
         let on_nothing = targets.is_empty() && aims.chosen().is_some_and(|(_, t)| t.optional);
@@ -616,26 +690,30 @@ impl<'r> Game<'r> {
             targets.push(None);
         }
         // Each target with each option of its `:choose`, in the set's order.
-        let options: Vec<Option<crate::ids::OptionId>> =
-            match aims.choose.and_then(|c| self.rules.choices.get(c)) {
-                Some(set) if !on_nothing => set
-                    .options()
-                    .map(|o| Some(crate::ids::OptionId::new(o)))
-                    .collect(),
-                _ => vec![None],
-            };
+        let options = match aims.choose.and_then(|c| self.rules.choices.get(c)) {
+            Some(set) if !on_nothing => Some(set.options()),
+            _ => None,
+        };
+        let count = options.as_ref().map_or(1, ExactSizeIterator::len);
         for &target in &targets {
-            for &choice in &options {
+            for k in 0..count {
+                let choice = options
+                    .as_ref()
+                    .map(|o| crate::ids::OptionId::new(o.start + k));
                 let aimed = Action {
                     target,
                     choice,
                     ..play
                 };
-                if self.allowed(aimed) {
+                if whole {
+                    debug_assert!(self.allowed(aimed), "{aimed:?} is listed but not allowed");
+                    out.push(aimed);
+                } else if self.allowed(aimed) {
                     out.push(aimed);
                 }
             }
         }
+        self.aim_scratch.targets = targets;
     }
 
     /// Whether `choice` is what card `card` may be played with: an option of

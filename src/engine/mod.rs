@@ -260,6 +260,8 @@ pub struct Game<'r> {
     later: Vec<EntityId>,
     /// Scripted enemies' intents, for a rule set where some kind has `:moves`.
     intents: Option<Box<intent::Intents>>,
+    /// Buffers the legality checks of cards that aim reuse: not the game's state.
+    aim_scratch: aims::Scratch,
 }
 
 impl<'r> Game<'r> {
@@ -394,6 +396,7 @@ impl<'r> Game<'r> {
             aiming: None,
             later: Vec::new(),
             intents: intent::Intents::new(rules),
+            aim_scratch: aims::Scratch::default(),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -842,6 +845,7 @@ impl<'r> Game<'r> {
             aiming,
             later,
             intents,
+            aim_scratch: _,
         } = source;
         self.rules = rules;
         self.cards = cards;

@@ -399,37 +399,26 @@ impl<'r> Game<'r> {
         else {
             return false;
         };
-        if self.phase == Phase::Act {
-            let forced = self.forced_now(seat);
-            if !forced.is_empty() {
-                let ok = forced.iter().any(|&(at, discard, _)| {
-                    at == i
-                        && match action.ability {
-                            Ability::Card(_) => !discard,
-                            Ability::Discard(_) => discard,
-                            _ => false,
-                        }
-                });
-                if !ok {
-                    return false;
-                }
-            }
-        }
         let def = &self.cards[card.index()];
         match (self.phase, action.ability) {
             (Phase::MustDiscard(_), Ability::Discard(_)) => {
                 action.target.is_none() && def.play.discardable
             }
             (Phase::Act, Ability::Discard(_)) => {
-                action.target.is_none() && def.play.discardable && self.may_discard()
+                action.target.is_none()
+                    && def.play.discardable
+                    && self.may_discard()
+                    && self.forced_refusal(seat, i, action.ability).is_none()
             }
             (Phase::Act, Ability::Card(_)) => {
                 let aimed_right = match (def.aims.chosen(), action.target) {
                     (None, None) => true,
-                    (Some(_), Some(t)) => self.chosen_candidates(card, instance, seat).contains(&t),
+                    (Some(_), Some(t)) => {
+                        self.with_chosen(card, instance, seat, |found| found.contains(&t))
+                    }
                     // An optional target with nothing to aim at: played on nothing.
                     (Some((_, t)), None) => {
-                        t.optional && self.chosen_candidates(card, instance, seat).is_empty()
+                        t.optional && self.with_chosen(card, instance, seat, <[_]>::is_empty)
                     }
                     _ => false,
                 };
@@ -439,11 +428,7 @@ impl<'r> Game<'r> {
                 } else {
                     self.choice_fits(card, action.choice)
                 };
-                aimed_right
-                    && fits
-                    && self.affordable_at(i)
-                    && self.room_for(card)
-                    && self.unplayable(card, instance, seat).is_none()
+                aimed_right && fits && self.card_playable(i, card, instance, seat)
             }
             _ => false,
         }
@@ -519,31 +504,29 @@ impl<'r> Game<'r> {
             return true;
         }
         let n = self.hand().len();
-        let mut plays = Vec::new();
+        // The buffer the search of `:actions` below uses too.
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         let cards = (0..n).any(|i| {
             let (play, discard) = (self.play(i), self.discard(i));
             if self.aims {
-                self.zoned_plays(i, &mut plays);
-                return !plays.is_empty() || self.allowed(discard);
+                self.zoned_plays(i, &mut found);
+                return !found.is_empty() || self.allowed(discard);
             }
             self.allowed(play) || self.allowed(discard)
         });
         let end = self.end_turn_action();
         let end = self.allowed(end);
-        if !cards && !end && self.used.is_some() {
-            let mut uses = Vec::new();
-            self.uses_allowed(&mut uses);
-            if !uses.is_empty() {
-                return true;
+        let any = if cards || end {
+            true
+        } else {
+            found.clear();
+            self.uses_allowed(&mut found);
+            if found.is_empty() && !self.rules.actions.is_empty() {
+                self.actions_allowed(&mut found, 1);
             }
-        }
-        if cards || end || self.rules.actions.is_empty() {
-            return cards || end;
-        }
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        self.actions_allowed(&mut found, 1);
-        let any = !found.is_empty();
+            !found.is_empty()
+        };
         self.found = found;
         any
     }
