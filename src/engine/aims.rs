@@ -325,9 +325,9 @@ impl<'r> Game<'r> {
     }
 
     /// Whether `seat` may play the card `card` (instance `instance`) at
-    /// hand position `i` now, whatever it aims at: no forced card keeps it
-    /// from it, it is affordable, its `:to` has room, and its aims refuse
-    /// nothing.
+    /// hand position `i` now, on its own turn, whatever it aims at: it is
+    /// no reaction, no forced card keeps it from it, it is affordable, its
+    /// `:to` has room, and its aims refuse nothing.
     pub(super) fn card_playable(
         &mut self,
         i: usize,
@@ -335,7 +335,8 @@ impl<'r> Game<'r> {
         instance: EntityId,
         seat: EntityId,
     ) -> bool {
-        self.affordable_at(i)
+        self.cards[card.index()].reaction.is_none()
+            && self.affordable_at(i)
             && self.room_for(card)
             && self
                 .forced_refusal(seat, i, super::Ability::Card(i as u16))

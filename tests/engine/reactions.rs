@@ -143,6 +143,38 @@ fn a_pass_outside_a_window_and_a_play_of_the_seat_s_turn_while_another_answers_a
     assert_eq!(game.ctx().current, p(1));
 }
 
+/// In a deck where some card aims (here one with a `:playable-when`), plays
+/// are tested by the aims' rules; a reaction is no more played on its own
+/// turn there than elsewhere (it was: listed as legal and played).
+#[test]
+fn a_reaction_is_not_played_on_its_own_turn_in_a_deck_whose_cards_aim() {
+    let extra = crate::common::scratch_dir("reactions-aimed");
+    std::fs::write(
+        extra.join("lance.edn"),
+        r#"{:card "Lance" :kind :spell :type :mana :cost 0 :copies 1
+ :text "1 damage, while you have mana"
+ :playable-when {:when [< 0 [:you :mana]] :reason "Lance needs mana left"}
+ :effects [{:effected :other :resource :health :amount -1}]}"#,
+    )
+    .expect("card written");
+    let text = std::fs::read_to_string(root(DUEL)).expect("rule set");
+    let mut rules = RuleSet::parse(&text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let cards = files::load_deck(&mut rules, &[root(DUEL_CARDS), extra])
+        .expect("deck")
+        .cards;
+    let mut game = dealt(&rules, &cards, &["Counterspell", "Lance"], &[], (4, 2));
+    let (counterspell, lance) = (game.play(0), game.play(1));
+    let mut legal = Vec::new();
+    game.legal(&mut legal);
+    assert!(legal.contains(&lance), "{legal:?}");
+    assert!(!legal.contains(&counterspell), "{legal:?}");
+    assert!(!game.allowed(counterspell));
+    assert!(
+        matches!(game.act(counterspell), Err(Illegal::Zones(m)) if m.contains("is a reaction")),
+        "a reaction played on its own turn"
+    );
+}
+
 #[test]
 fn windows_nest_no_deeper_than_the_trigger_depth() {
     // With a depth of 1, the Counterspell answering a Fireball opens no
