@@ -430,42 +430,41 @@ impl<'r> Game<'r> {
         a: &'r Activated,
         chosen: Option<EntityId>,
     ) {
-        let roles = self.seat_roles(seat.index()).to_vec();
         let was = self.state.cards.as_deref_mut().map(|t| {
             let was = t.this_card();
             t.set_this_card(entity);
             was
         });
-        let chosen: Vec<EntityId> = chosen.into_iter().collect();
+        let mut all = std::mem::take(&mut self.aim_scratch.bound);
+        let mut found = std::mem::take(&mut self.aim_scratch.found);
+        all.clear();
+        all.extend_from_slice(self.seat_roles(seat.index()));
         let bound = super::aims::bind(
             self.rules,
             &a.targets,
             &mut self.state,
             entity,
-            &roles,
-            &chosen,
+            &mut all,
+            chosen.as_slice(),
+            &mut found,
         );
-        match bound {
-            None => self.record(GameEvent::Fizzled { card }),
-            Some(targets) => {
-                for &target in &targets {
-                    self.record(GameEvent::Aimed { card, target });
-                    let h = super::triggers::Happened::about(
-                        super::triggers::On::Targeted,
-                        target,
-                        None,
-                    );
-                    self.happened(h);
-                }
-                let mut all = roles;
-                all.extend(targets);
-                let mut events = std::mem::take(&mut self.events);
-                crate::eval::apply(self.rules, &a.effects, &mut self.state, &all, &mut events);
-                self.events = events;
-                self.state.claim(Owner::Card(card.index()));
-                self.flush_events(|cause| super::By::Card(card, cause));
+        self.aim_scratch.found = found;
+        if bound {
+            for &target in &all[self.role_count..] {
+                self.record(GameEvent::Aimed { card, target });
+                let h =
+                    super::triggers::Happened::about(super::triggers::On::Targeted, target, None);
+                self.happened(h);
             }
+            let mut events = std::mem::take(&mut self.events);
+            crate::eval::apply(self.rules, &a.effects, &mut self.state, &all, &mut events);
+            self.events = events;
+            self.state.claim(Owner::Card(card.index()));
+            self.flush_events(|cause| super::By::Card(card, cause));
+        } else {
+            self.record(GameEvent::Fizzled { card });
         }
+        self.aim_scratch.bound = all;
         if let (Some(t), Some(was)) = (self.state.cards.as_deref_mut(), was) {
             t.set_this_card(was);
         }
@@ -495,17 +494,17 @@ impl<'r> Game<'r> {
         }
         state.choice = action.choice;
         let n = self.role_count.min(roles.len());
+        let mut all = roles[..n].to_vec();
         let bound = super::aims::bind(
             rules,
             &a.targets,
             state,
             action.actor,
-            &roles[..n],
-            &action.target.into_iter().collect::<Vec<_>>(),
+            &mut all,
+            action.target.as_slice(),
+            &mut Vec::new(),
         );
-        if let Some(targets) = bound {
-            let mut all = roles[..n].to_vec();
-            all.extend(targets);
+        if bound {
             crate::eval::apply(rules, &a.effects, state, &all, events);
         }
         state.choice = None;

@@ -85,32 +85,35 @@ fn as_this_card<R>(state: &mut State, card: EntityId, f: impl FnOnce(&mut State)
     out
 }
 
-/// The `targets` of card instance `instance` as it resolves, played (or
-/// used) by `seat_roles[0]`'s seat with `chosen` as its chosen target: each random
-/// one drawn now from `state`'s generator. `None` when one has no candidate
-/// left (the card does nothing).
+/// Binds the `targets` of card instance `instance` as it resolves, pushed
+/// to `bound` after the roles it holds (the playing seat's), `chosen` being
+/// its chosen targets in order: each random one drawn now from `state`'s
+/// generator. False when one has no candidate left (the card does
+/// nothing). `found` is a buffer.
 pub(super) fn bind(
     rules: &RuleSet,
     targets: &[Target],
     state: &mut State,
     instance: EntityId,
-    seat_roles: &[EntityId],
+    bound: &mut Vec<EntityId>,
     chosen: &[EntityId],
-) -> Option<Vec<EntityId>> {
-    let mut roles = seat_roles.to_vec();
-    let mut found = Vec::new();
+    found: &mut Vec<EntityId>,
+) -> bool {
     let mut chosen = chosen.iter();
     for target in targets {
-        candidates(rules, state, target, instance, &roles, None, &mut found);
+        candidates(rules, state, target, instance, bound, None, found);
         let picked = if target.random {
             let n = found.len();
             (n > 0).then(|| found[state.rng.random_range(0..n)])
         } else {
             chosen.next().copied().filter(|c| found.contains(c))
         };
-        roles.push(picked?);
+        let Some(picked) = picked else {
+            return false;
+        };
+        bound.push(picked);
     }
-    Some(roles.split_off(seat_roles.len()))
+    true
 }
 
 /// A card being played whose later chosen targets its seat is choosing
@@ -129,16 +132,25 @@ pub(super) struct Aiming {
 /// Buffers the aims' checks fill anew each time, kept so that a legality
 /// check allocates nothing once they have grown (the tree search asks
 /// thousands a decision).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Scratch {
     /// The roles bound so far: the seat's, then each target's first candidate.
     roles: Vec<EntityId>,
     /// A target's candidates.
-    found: Vec<EntityId>,
+    pub(super) found: Vec<EntityId>,
     /// The chosen targets a card in the hand may be played on.
     targets: Vec<Option<EntityId>>,
     /// The card instances a seat has in play, whose abilities are asked.
     pub(super) in_play: Vec<EntityId>,
+    /// The roles a card's effects run with: the seat's, then its targets.
+    pub(super) bound: Vec<EntityId>,
+}
+
+/// What the buffers hold is stale between checks: a copy starts empty.
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
 }
 
 /// Why a card may not be played (or an ability used) now, as its aims say:
@@ -465,29 +477,38 @@ impl<'r> Game<'r> {
         if self.cards[card.index()].aims.targets.is_empty() {
             return self.run_card(seat, card);
         }
-        let roles = self.seat_roles(seat.index()).to_vec();
-        let mut picks: Vec<EntityId> = chosen.into_iter().collect();
-        picks.append(&mut self.later);
+        // The chosen targets in order: the first, as played, then the later ones.
+        let mut picks = std::mem::take(&mut self.later);
+        if let Some(c) = chosen {
+            picks.insert(0, c);
+        }
+        let mut all = std::mem::take(&mut self.aim_scratch.bound);
+        let mut found = std::mem::take(&mut self.aim_scratch.found);
+        all.clear();
+        all.extend_from_slice(self.seat_roles(seat.index()));
         let bound = bind(
             self.rules,
             &self.cards[card.index()].aims.targets,
             &mut self.state,
             instance,
-            &roles,
+            &mut all,
             &picks,
+            &mut found,
         );
-        let Some(targets) = bound else {
+        picks.clear();
+        self.later = picks;
+        self.aim_scratch.found = found;
+        if !bound {
             self.record(super::GameEvent::Fizzled { card });
+            self.aim_scratch.bound = all;
             return;
-        };
-        for &target in &targets {
+        }
+        for &target in &all[self.role_count..] {
             self.record(super::GameEvent::Aimed { card, target });
             // What waits for being aimed at runs before the card's effects.
             let h = super::triggers::Happened::about(super::triggers::On::Targeted, target, None);
             self.happened(h);
         }
-        let mut all = roles;
-        all.extend(targets);
         let (code, rules) = (&self.code, self.rules);
         code.program.apply_inline(
             rules,
@@ -496,6 +517,7 @@ impl<'r> Game<'r> {
             &all,
             &mut self.events,
         );
+        self.aim_scratch.bound = all;
         self.state.claim(crate::eval::Owner::Card(card.index()));
         self.flush_events(|cause| super::By::Card(card, cause));
     }

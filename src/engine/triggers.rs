@@ -14,7 +14,7 @@ use crate::eval::{Owner, What};
 use crate::ids::{EntityId, ZoneId};
 
 /// What a game keeps for its cards' triggers: only a game whose cards have some.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Triggers {
     /// Runs waiting, in the order they will run.
     queue: VecDeque<Run>,
@@ -36,6 +36,54 @@ pub(super) struct Triggers {
     aura_statuses: Vec<crate::ids::StatusId>,
     /// Whether some keyword has triggers.
     keyworded: bool,
+    /// A buffer for a batch's events as triggers see them: not the game's state.
+    seen: Vec<Happened>,
+    /// A buffer for the triggers one event matches: not the game's state.
+    matched: Vec<Matched>,
+    /// A buffer for the roles a trigger's test or effects run with.
+    frame: Vec<EntityId>,
+}
+
+/// A trigger an event matched: its card, keyword ([`OWN`] for the card's
+/// own), index, bearer and controller.
+type Matched = (CardId, u16, u16, EntityId, EntityId);
+
+impl Clone for Triggers {
+    fn clone(&self) -> Triggers {
+        let mut copy = Triggers::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Copies into the buffers already held: a search copies the game once an iteration.
+    fn clone_from(&mut self, source: &Triggers) {
+        // Destructured, so a field added and not copied here fails to compile.
+        let Triggers {
+            queue,
+            runs,
+            depth,
+            resolving,
+            source,
+            this_turn,
+            turn,
+            waited,
+            aura_statuses,
+            keyworded,
+            seen: _,
+            matched: _,
+            frame: _,
+        } = source;
+        self.queue.clone_from(queue);
+        self.runs = *runs;
+        self.depth = *depth;
+        self.resolving = *resolving;
+        self.source = *source;
+        self.this_turn.clone_from(this_turn);
+        self.turn = *turn;
+        self.waited = *waited;
+        self.aura_statuses.clone_from(aura_statuses);
+        self.keyworded = *keyworded;
+    }
 }
 
 /// One trigger to run.
@@ -145,16 +193,21 @@ impl<'r> Game<'r> {
     #[cold]
     #[inline(never)]
     pub(super) fn match_batch(&mut self) {
-        let Some(tr) = self.triggers.as_deref() else {
-            return;
-        };
         if self.rules.zones.is_none() || self.state.cards.is_none() {
             return;
         }
-        let mut seen: Vec<Happened> = Vec::new();
-        self.happenings(tr.waited, &mut seen);
-        for h in seen {
+        let Some(tr) = self.triggers.as_deref_mut() else {
+            return;
+        };
+        let waited = tr.waited;
+        let mut seen = std::mem::take(&mut tr.seen);
+        seen.clear();
+        self.happenings(waited, &mut seen);
+        for &h in &seen {
             self.match_one(h);
+        }
+        if let Some(tr) = self.triggers.as_deref_mut() {
+            tr.seen = seen;
         }
     }
 
@@ -275,18 +328,20 @@ impl<'r> Game<'r> {
     /// in-play zone, then the subject's own, wherever it is, if it is not in
     /// play (a card that has just died, been drawn or discarded).
     pub(super) fn match_one(&mut self, h: Happened) {
-        let (Some(set), Some(tr)) = (self.rules.zones.as_ref(), self.triggers.as_deref()) else {
+        let (Some(set), Some(tr)) = (self.rules.zones.as_ref(), self.triggers.as_deref_mut())
+        else {
             return;
         };
         if tr.waited & (1 << h.on as u32) == 0 {
             return;
         }
+        let (source, keyworded, depth) = (tr.source, tr.keyworded, tr.depth);
+        let mut found = std::mem::take(&mut tr.matched);
+        found.clear();
         let Some(table) = self.state.cards.as_deref() else {
             return;
         };
-        let source = tr.source.unwrap_or(self.current);
-        let mut found: Vec<(CardId, u16, u16, EntityId, EntityId)> = Vec::new();
-        let keyworded = tr.keyworded;
+        let source = source.unwrap_or(self.current);
         for pile in 0..table.piles() {
             if !set.zones[table.zone_of(pile)].in_play {
                 continue;
@@ -338,8 +393,8 @@ impl<'r> Game<'r> {
         let seats = self.seats.max(1);
         let first = self.current.index() % seats;
         found.sort_by_key(|&(.., controller)| (controller.index() + seats - first) % seats);
-        let depth = tr.depth.saturating_add(1);
-        for (card, keyword, index, bearer, controller) in found {
+        let depth = depth.saturating_add(1);
+        for &(card, keyword, index, bearer, controller) in &found {
             let t = self.trigger(card, keyword, index);
             if let Some(filter) = &t.filter {
                 let holds = self.trigger_frame(
@@ -370,6 +425,9 @@ impl<'r> Game<'r> {
                 });
             }
         }
+        if let Some(tr) = self.triggers.as_deref_mut() {
+            tr.matched = found;
+        }
     }
 
     /// Calls `f` with `:this-card` bound to `bearer`, the event's numbers
@@ -398,9 +456,18 @@ impl<'r> Game<'r> {
         self.state.set_event(h.amount, h.position);
         let n = self.role_count;
         let s = controller.index().min(self.seats.saturating_sub(1));
-        let mut roles: Vec<EntityId> = self.roles[s * n..][..n].to_vec();
+        let mut roles = self
+            .triggers
+            .as_deref_mut()
+            .map(|t| std::mem::take(&mut t.frame))
+            .unwrap_or_default();
+        roles.clear();
+        roles.extend_from_slice(&self.roles[s * n..][..n]);
         roles.extend([subject, source]);
         let out = f(self.rules, &mut self.state, &roles);
+        if let Some(t) = self.triggers.as_deref_mut() {
+            t.frame = roles;
+        }
         if let (Some(t), Some(card)) = (self.state.cards.as_deref_mut(), saved) {
             t.set_this_card(card);
         }

@@ -160,20 +160,19 @@ impl<'r> Game<'r> {
         }
         // Its targets as the play would bind them, random ones drawn from the trial's generator.
         let n = self.role_count.min(roles.len());
-        let chosen: Vec<EntityId> = action.target.into_iter().collect();
-        let Some(targets) = super::aims::bind(
+        let mut all = roles[..n].to_vec();
+        let bound = super::aims::bind(
             rules,
             &def.aims.targets,
             state,
             entity,
-            &roles[..n],
-            &chosen,
-        ) else {
-            return;
-        };
-        let mut all = roles[..n].to_vec();
-        all.extend(targets);
-        program.apply_inline(rules, code, state, &all, events);
+            &mut all,
+            action.target.as_slice(),
+            &mut Vec::new(),
+        );
+        if bound {
+            program.apply_inline(rules, code, state, &all, events);
+        }
         state.choice = None;
     }
 

@@ -97,17 +97,20 @@ fn release(state: &mut State, len: usize) {
 /// each time it enters): after each effect on cards, and after the engine's
 /// own moves.
 pub fn give_keywords(rules: &RuleSet, state: &mut State, events: &mut Vec<Event>) {
-    let Some(entered) = state.cards.as_deref_mut().map(CardTable::take_entered) else {
+    let Some((entered, specs)) = state.cards.as_deref_mut().map(CardTable::take_entered) else {
         return;
     };
-    for (entity, keywords) in entered {
+    for &entity in &entered {
         // Only while it is still in play.
-        if state.kind(entity).is_none() {
+        let (Some(_), Some(table)) = (state.kind(entity), state.cards.as_deref()) else {
             continue;
-        }
-        for status in keywords {
+        };
+        for &status in table.keywords_of(&specs, entity) {
             super::status::acquire(rules, state, &[entity], entity, entity, status, 0, events);
         }
+    }
+    if let Some(table) = state.cards.as_deref_mut() {
+        table.give_back_entered(entered);
     }
 }
 

@@ -87,7 +87,7 @@ const NOT_A_CARD: CardId = CardId::MAX;
 const HOLE: EntityId = EntityId::MAX;
 
 /// Where every card instance of a game is.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct CardTable {
     /// Each card's kind and values, by [`CardId`]: shared, never changed.
     specs: Arc<[CardSpec]>,
@@ -118,6 +118,64 @@ pub struct CardTable {
     /// The cards loops and selections go through, each one's above the
     /// last's: a snapshot taken as each begins, so none allocates.
     pub(super) scratch: Vec<EntityId>,
+}
+
+impl Clone for CardTable {
+    fn clone(&self) -> CardTable {
+        let mut copy = CardTable {
+            specs: Arc::clone(&self.specs),
+            placed: Vec::new(),
+            piles: Vec::new(),
+            defs: Vec::new(),
+            first: Vec::new(),
+            zone: Vec::new(),
+            boards: Vec::new(),
+            seats: self.seats,
+            this_card: self.this_card,
+            entered: Vec::new(),
+            requests: Vec::new(),
+            cancelled: Vec::new(),
+            scratch: Vec::new(),
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Copies into the buffers already held, each pile into its own: a
+    /// search copies the table into a world of its once an iteration.
+    fn clone_from(&mut self, source: &CardTable) {
+        // Destructured, so a field added and not copied here fails to compile.
+        let CardTable {
+            specs,
+            placed,
+            piles,
+            defs,
+            first,
+            zone,
+            boards,
+            seats,
+            this_card,
+            entered,
+            requests,
+            cancelled,
+            scratch,
+        } = source;
+        if !Arc::ptr_eq(&self.specs, specs) {
+            self.specs = Arc::clone(specs);
+        }
+        self.placed.clone_from(placed);
+        self.piles.clone_from(piles);
+        self.defs.clone_from(defs);
+        self.first.clone_from(first);
+        self.zone.clone_from(zone);
+        self.boards.clone_from(boards);
+        self.seats = *seats;
+        self.this_card = *this_card;
+        self.entered.clone_from(entered);
+        self.requests.clone_from(requests);
+        self.cancelled.clone_from(cancelled);
+        self.scratch.clone_from(scratch);
+    }
 }
 
 /// A discard an effect left for a seat to choose (`:pick :chosen`): the
@@ -264,17 +322,31 @@ impl CardTable {
     }
 
     /// The cards with keywords come into play since this was last asked,
-    /// with the statuses of each one's keywords.
-    pub fn take_entered(&mut self) -> Vec<(EntityId, Vec<crate::ids::StatusId>)> {
-        let specs = &self.specs;
-        let placed = &self.placed;
-        self.entered
-            .drain(..)
-            .filter_map(|e| {
-                let def = placed.get(e.index())?.def;
-                Some((e, specs.get(def.index())?.keywords.clone()))
-            })
-            .collect()
+    /// taken (the list is handed back with [`CardTable::give_back_entered`]),
+    /// and the specs their keywords are read from.
+    pub fn take_entered(&mut self) -> (Vec<EntityId>, Arc<[CardSpec]>) {
+        (std::mem::take(&mut self.entered), Arc::clone(&self.specs))
+    }
+
+    /// Hands back the list [`CardTable::take_entered`] took, emptied, to be
+    /// filled again without allocating (unless more entered meanwhile).
+    pub fn give_back_entered(&mut self, mut entered: Vec<EntityId>) {
+        if self.entered.is_empty() {
+            entered.clear();
+            self.entered = entered;
+        }
+    }
+
+    /// The statuses of the keywords of the card whose instance `entity` is.
+    pub fn keywords_of<'s>(
+        &self,
+        specs: &'s [CardSpec],
+        entity: EntityId,
+    ) -> &'s [crate::ids::StatusId] {
+        self.placed
+            .get(entity.index())
+            .and_then(|p| specs.get(p.def.index()))
+            .map_or(&[], |s| &s.keywords)
     }
 
     /// Asks the engine to let `seat` choose `count` cards of its hand to discard.
@@ -588,13 +660,11 @@ fn reset_values(rules: &RuleSet, state: &mut State, entity: EntityId, def: CardI
     for (a, attr) in rules.attribute_defs.iter().enumerate() {
         state.put(entity, AttrId::new(a), attr.default);
     }
-    let values = state
-        .cards
-        .as_deref()
-        .and_then(|t| t.specs.get(def.index()))
-        .map(|s| s.values.clone())
-        .unwrap_or_default();
-    for (attr, value) in values {
+    // The specs are shared and never change: held by a count, not copied.
+    let Some(specs) = state.cards.as_deref().map(|t| Arc::clone(&t.specs)) else {
+        return;
+    };
+    for &(attr, value) in specs.get(def.index()).map_or(&[][..], |s| &s.values) {
         state.put(entity, attr, value);
     }
 }

@@ -14,6 +14,16 @@ use grimoire::ids::EntityId;
 use grimoire::syntax::{Arena, read};
 use serde_json::Value;
 
+/// The lower end of the 95 % Wilson interval of a share `p` of `games`
+/// games (a win 1, a draw a half): what a test of a player's strength
+/// asserts is above a bar.
+pub fn wilson_low(p: f64, games: f64) -> f64 {
+    let z: f64 = 1.96;
+    let d = 1.0 + z * z / games;
+    let centre = (p + z * z / (2.0 * games)) / d;
+    centre - z * (p * (1.0 - p) / games + z * z / (4.0 * games * games)).sqrt() / d
+}
+
 /// The two seats' entities, as `apply` binds them to `:you` and `:other`.
 pub const TWO_SEATS: [EntityId; 2] = [EntityId::FIRST, EntityId::new(1)];
 

@@ -12,20 +12,14 @@ use grimoire::engine::view::{Seen, View, ZoneName};
 use grimoire::engine::{Action, Game, Log, Outcome};
 use grimoire::ids::EntityId;
 
+use crate::common::wilson_low;
+
 fn load() -> (RuleSet, Vec<Card>) {
     let mut rules = grimoire::files::load_rules("deduction").expect("the bundled rule set");
     let deck = grimoire::files::load_deck(&mut rules, &[])
         .expect("the bundled deck")
         .cards;
     (rules, deck)
-}
-
-/// The lower end of the 95 % Wilson interval of `wins` in `n`.
-fn wilson_low(wins: usize, n: usize) -> f64 {
-    let (n, p, z) = (n as f64, wins as f64 / n as f64, 1.96);
-    let centre = p + z * z / (2.0 * n);
-    let margin = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - margin) / (1.0 + z * z / n)
 }
 
 /// One match of `policy` against random, `policy` in seat `seat`, watched
@@ -196,7 +190,7 @@ fn assert_strong_and_fair(policy: Policy, games: u64, least_rate: f64, least: (u
     let g = guesses(policy, games);
     let name = policy.name();
     eprintln!("{name}: {g:?}");
-    let low = wilson_low(g.wins, g.games);
+    let low = wilson_low(g.wins as f64 / g.games as f64, g.games as f64);
     assert!(
         low > least_rate,
         "{name} won {} of {} against random (95 % from {low:.3})",
@@ -263,7 +257,7 @@ fn greedy_beats_two_random_players_with_three() {
             play(&rules, &deck, seed, Policy::Greedy, seat, &mut |_, _| {})
         })
         .count();
-    let low = wilson_low(wins, games as usize);
+    let low = wilson_low(wins as f64 / games as f64, games as f64);
     // A fair share is a third: greedy's is well above it.
     assert!(
         low > 0.6,

@@ -107,14 +107,6 @@ fn share(name: &str, a: Policy, b: Policy, games: u64) -> f64 {
     points / games as f64
 }
 
-/// The lower end of a 95 % Wilson interval for a share `p` of `n`.
-fn lower_bound(p: f64, n: f64) -> f64 {
-    let z: f64 = 1.96;
-    let d = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / d;
-    centre - z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d
-}
-
 /// In Arcomage the tree search beats the random player from both seats:
 /// at a small budget, for a debug build (67 % over 200 games in a release
 /// run; the tables at full budget, against every player, are in
@@ -124,7 +116,7 @@ fn lower_bound(p: f64, n: f64) -> f64 {
 fn the_tree_search_beats_random_in_arcomage() {
     let games = 120;
     let p = share("arcomage", mcts(200), Policy::Random, games);
-    let low = lower_bound(p, games as f64);
+    let low = crate::common::wilson_low(p, games as f64);
     assert!(
         low > 0.5,
         "mcts:200 against random: {p:.3} of {games} games, lower bound {low:.3}"
@@ -136,7 +128,7 @@ fn the_tree_search_beats_random_in_arcomage() {
 fn a_larger_budget_plays_better() {
     let games = 60;
     let p = share("arcomage", mcts(200), mcts(10), games);
-    let low = lower_bound(p, games as f64);
+    let low = crate::common::wilson_low(p, games as f64);
     assert!(
         low > 0.5,
         "mcts:200 against mcts:10: {p:.3}, lower bound {low:.3}"
