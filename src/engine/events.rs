@@ -394,11 +394,15 @@ impl Game<'_> {
             let roles = &self.roles[seat * self.role_count..(seat + 1) * self.role_count];
             self.state
                 .remove_fallen(self.rules, roles, &mut self.removed, &mut self.events);
-            for entity in std::mem::take(&mut self.removed) {
+            // Taken and handed back emptied: its buffer is kept.
+            let mut removed = std::mem::take(&mut self.removed);
+            for &entity in &removed {
                 self.record(GameEvent::Removed { entity });
                 self.changed = true;
                 self.dirty = u64::MAX;
             }
+            removed.clear();
+            self.removed = removed;
             if !self.events.is_empty() {
                 if self.triggers.is_some() {
                     self.match_batch();

@@ -16,7 +16,7 @@ use crate::check::rules::metrics::Measure;
 use crate::ids::EntityId;
 
 /// What a game keeps for the metrics that count events.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct Meter {
     /// Each metric's total for each seat, at `metric × seats + seat`
     /// (0 for a `:value` metric, read at the end instead).
@@ -32,6 +32,39 @@ pub(super) struct Meter {
     seen: Vec<Happened>,
     /// The roles a metric is read with: a buffer kept between events.
     roles: Vec<EntityId>,
+}
+
+impl Clone for Meter {
+    fn clone(&self) -> Meter {
+        let mut copy = Meter {
+            totals: Vec::new(),
+            seats: self.seats,
+            waited: self.waited,
+            source: self.source,
+            seen: Vec::new(),
+            roles: Vec::new(),
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Copies into the buffers already held (the two buffers are not state):
+    /// a search copies the game once an iteration.
+    fn clone_from(&mut self, source: &Meter) {
+        // Destructured, so a field added and not copied here fails to compile.
+        let Meter {
+            totals,
+            seats,
+            waited,
+            source,
+            seen: _,
+            roles: _,
+        } = source;
+        self.totals.clone_from(totals);
+        self.seats = *seats;
+        self.waited = *waited;
+        self.source = *source;
+    }
 }
 
 impl Meter {
