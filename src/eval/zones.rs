@@ -122,21 +122,7 @@ pub struct CardTable {
 
 impl Clone for CardTable {
     fn clone(&self) -> CardTable {
-        let mut copy = CardTable {
-            specs: Arc::clone(&self.specs),
-            placed: Vec::new(),
-            piles: Vec::new(),
-            defs: Vec::new(),
-            first: Vec::new(),
-            zone: Vec::new(),
-            boards: Vec::new(),
-            seats: self.seats,
-            this_card: self.this_card,
-            entered: Vec::new(),
-            requests: Vec::new(),
-            cancelled: Vec::new(),
-            scratch: Vec::new(),
-        };
+        let mut copy = CardTable::empty(Arc::clone(&self.specs), self.seats);
         copy.clone_from(self);
         copy
     }
@@ -192,7 +178,15 @@ impl CardTable {
     /// Empty piles for `rules`' zones in a game of `seats` seats (at most 64),
     /// for cards made as `specs` say.
     pub fn new(rules: &RuleSet, seats: usize, specs: Arc<[CardSpec]>) -> CardTable {
-        let mut table = CardTable {
+        let mut table = CardTable::empty(specs, seats.min(64) as u16);
+        table.clear(rules);
+        table
+    }
+
+    /// No piles, no instances and no buffers yet: [`CardTable::new`] lays
+    /// out the rule set's piles in it, a copy fills it from its source.
+    fn empty(specs: Arc<[CardSpec]>, seats: u16) -> CardTable {
+        CardTable {
             specs,
             placed: Vec::new(),
             piles: Vec::new(),
@@ -200,15 +194,13 @@ impl CardTable {
             first: Vec::new(),
             zone: Vec::new(),
             boards: Vec::new(),
-            seats: seats.min(64) as u16,
+            seats,
             this_card: EntityId::FIRST,
             entered: Vec::new(),
             requests: Vec::new(),
             cancelled: Vec::new(),
             scratch: Vec::new(),
-        };
-        table.clear(rules);
-        table
+        }
     }
 
     /// Empties every pile and forgets every instance, keeping the buffers.
