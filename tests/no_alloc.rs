@@ -285,14 +285,28 @@ fn naming_brawl_moves_by_index_allocates_nothing() {
 }
 
 /// The tree search (issue 34) allocates nothing per iteration once its
-/// buffers have grown, in the games of classic cards and the deduction game: a decision of 1,600 iterations allocates no more than
-/// one of 100 at the same position, but for a few buffers of the world it
-/// copies the game into (made once a decision, each as long as the game's,
-/// so one may double once when an iteration needs it longer). An
-/// allocation an iteration would show as 1,500 more.
+/// buffers have grown, in every bundled rule set: a decision of 1,600
+/// iterations allocates no more than one of 100 at the same position, but
+/// for a few buffers of the world it copies the game into (made once a
+/// decision, each as long as the game's, so one doubles when an iteration
+/// needs it longer: a pile and its cards' list, the scratch stack, the
+/// values of units made, each a few times as the rollouts reach further; 12
+/// at most today, in tbwg). An allocation an iteration would show as 1,500
+/// more, one every fifty iterations as 30. Before, the zone games' legality checks built lists anew for
+/// every card of every check (about 930 an iteration in the deduction game,
+/// 53 in the minion battler, 40 in the deckbuilder).
 #[test]
 fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
-    for name in ["arcomage", "skills", "duel", "deduction"] {
+    for name in [
+        "arcomage",
+        "skills",
+        "duel",
+        "deduction",
+        "minions",
+        "tactics",
+        "tbwg",
+        "deckbuilder",
+    ] {
         bundled_game_after(name, 6, |game, ai| {
             // A decision with a choice in it (one legal move is played unsearched).
             let mut legal = Vec::new();
@@ -300,7 +314,7 @@ fn a_tree_search_iteration_allocates_nothing_in_steady_state() {
             assert!(legal.len() > 1, "{name}: no choice to search");
             let (few, many) = decisions_allocations(game, ai);
             assert!(
-                many <= few + 4,
+                many < few + 30,
                 "{name}: a decision of 100 iterations allocated {few} times, one of 1,600 {many}"
             );
         });
@@ -354,23 +368,4 @@ fn bundled_game_after(
         game.act(action).expect("legal");
     }
     f(&mut game, &mut ai);
-}
-
-/// The other games with cards in zones allocate a few times an iteration
-/// (a fallen card's removal, a trigger's effects; the deduction game none,
-/// above): bounded, where before their legality checks built lists anew
-/// for every card of every check (about 930 an iteration in the deduction
-/// game, 53 in the minion battler, 40 in the deckbuilder).
-#[test]
-fn a_tree_search_iteration_of_a_zone_game_allocates_a_few_times_at_most() {
-    for name in ["minions", "tactics", "tbwg", "deckbuilder"] {
-        bundled_game_after(name, 6, |game, ai| {
-            let (few, many) = decisions_allocations(game, ai);
-            let each = (many.saturating_sub(few)) as f64 / 1500.0;
-            assert!(
-                each < 8.0,
-                "{name}: {each:.1} allocations an iteration (100 iterations {few}, 1,600 {many})"
-            );
-        });
-    }
 }

@@ -3,6 +3,7 @@
 //! until its actor forces it), and "play again".
 
 use super::action::{Paid, bind_action, recheck};
+use super::spare::WithList;
 use super::{Ability, Action, By, Game, GameEvent, Illegal, Phase, Stage, cards};
 use crate::check::ast::EntityId;
 use crate::check::rules::{ActionId, WhilePreparing};
@@ -13,7 +14,7 @@ use crate::eval::{Event, Owner, State, holds};
 pub const MAX_ACTIONS_PER_TURN: u32 = 100;
 
 /// A delayed (prepared) action waiting for its round's end.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Pending {
     action: Action,
     seat: EntityId,
@@ -22,6 +23,40 @@ pub(super) struct Pending {
     /// What its `:pay` changed (entity, attribute, the value before): it is
     /// checked again with those values, so its spent cost does not make it illegal.
     paid: Vec<Paid>,
+}
+
+impl Clone for Pending {
+    fn clone(&self) -> Pending {
+        self.with_list(Vec::new())
+    }
+
+    /// Into the payments' buffer already held: a search copies the game's
+    /// prepared actions into a world of its once an iteration.
+    fn clone_from(&mut self, source: &Pending) {
+        let Pending {
+            action,
+            seat,
+            round,
+            paid,
+        } = source;
+        self.action = *action;
+        self.seat = *seat;
+        self.round = *round;
+        self.paid.clone_from(paid);
+    }
+}
+
+impl WithList for Pending {
+    type Item = Paid;
+
+    fn list(&mut self) -> &mut Vec<Paid> {
+        &mut self.paid
+    }
+
+    fn with_list(&self, mut paid: Vec<Paid>) -> Pending {
+        paid.extend_from_slice(&self.paid);
+        Pending { paid, ..*self }
+    }
 }
 
 /// Which prepared actions resolve now.
@@ -204,7 +239,7 @@ impl Game<'_> {
             stage,
         });
         if delayed {
-            let mut paid = Vec::new();
+            let mut paid = self.spare_paid.take();
             self.run_action(ActionList::Pay, id, seat, action, Some(&mut paid));
             self.pending.push(Pending {
                 action,
@@ -298,16 +333,19 @@ impl Game<'_> {
         if self.pending.is_empty() {
             return;
         }
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
         let round = self.round;
-        let mut waiting = Vec::new();
-        for p in pending {
+        // Those that wait move to the front, in order; those done go after.
+        let mut waiting = 0;
+        for i in 0..pending.len() {
+            let p = &pending[i];
             let now = match due {
                 Due::RoundEnd => p.round <= round,
                 Due::Forced(actor) => p.action.actor == actor,
             };
             if !now || matches!(self.phase, Phase::Over(_)) {
-                waiting.push(p);
+                pending.swap(waiting, i);
+                waiting += 1;
                 continue;
             }
             let Ability::Action(id) = p.action.ability else {
@@ -327,9 +365,12 @@ impl Game<'_> {
                 self.run_action(ActionList::Effects, id, p.seat, p.action, None);
             }
         }
+        for mut done in pending.drain(waiting..) {
+            self.spare_paid.keep(std::mem::take(done.list()));
+        }
         // Actions delayed while these resolved wait behind those already waiting.
-        waiting.append(&mut self.pending);
-        self.pending = waiting;
+        pending.append(&mut self.pending);
+        self.pending = pending;
     }
 }
 

@@ -651,16 +651,23 @@ pub(super) fn recheck(
             return Err(Cancel::Gone(entity));
         }
     }
-    // Rare (a prepared action resolving): a small list is no cost here.
-    let shifts: Vec<(EntityId, AttrId, i64)> = paid
-        .iter()
-        .map(|&(entity, attr, before)| (entity, attr, before.wrapping_sub(state.get(entity, attr))))
-        .collect();
-    for &(entity, attr, by) in &shifts {
-        state.shift(entity, attr, by);
+    // How far each paid value moves back, to move it again after: on the
+    // stack for the few values a `:pay` changes (a search's rollouts
+    // resolve prepared actions and allocate nothing).
+    let mut on_stack = [0i64; 8];
+    let mut on_heap = Vec::new();
+    let shifts: &mut [i64] = if paid.len() <= on_stack.len() {
+        &mut on_stack[..paid.len()]
+    } else {
+        on_heap.resize(paid.len(), 0);
+        &mut on_heap
+    };
+    for (&(entity, attr, before), by) in paid.iter().zip(shifts.iter_mut()) {
+        *by = before.wrapping_sub(state.get(entity, attr));
+        state.shift(entity, attr, *by);
     }
     let said = verdict(code, state, roles, action);
-    for &(entity, attr, by) in shifts.iter().rev() {
+    for (&(entity, attr, _), &by) in paid.iter().zip(shifts.iter()).rev() {
         state.shift(entity, attr, by.wrapping_neg());
     }
     // Dice a condition rolled belong to no change.

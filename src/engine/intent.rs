@@ -30,9 +30,27 @@ struct Slot {
 }
 
 /// Every scripted entity's intent, by entity number.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Intents {
     slots: Vec<Slot>,
+    /// A buffer for [`Game::draw_pick`]'s alternatives, not state: a copy
+    /// starts with it empty.
+    alternatives: Vec<u32>,
+}
+
+impl Clone for Intents {
+    fn clone(&self) -> Intents {
+        Intents {
+            slots: self.slots.clone(),
+            alternatives: Vec::new(),
+        }
+    }
+
+    /// Into the buffer already held: a search copies the intents into a
+    /// world of its once an iteration.
+    fn clone_from(&mut self, source: &Intents) {
+        self.slots.clone_from(&source.slots);
+    }
 }
 
 impl Intents {
@@ -197,21 +215,28 @@ impl<'r> Game<'r> {
         roles.extend_from_slice(self.seat_roles(0));
         roles.push(entity);
         let mut weights = [0u32; 256];
-        // Only read for entries with an `:instead`: each such entry's allowed
-        // alternatives' weights, in order (kept with the entry's index).
-        let mut instead: Vec<(usize, Vec<u32>)> = Vec::new();
+        // Each entry with an `:instead` that stays in: where its allowed
+        // alternatives' weights start in `alternatives` (`u32::MAX`: none).
+        let mut alternatives_at = [u32::MAX; 256];
+        let mut alternatives = self
+            .intents
+            .as_deref_mut()
+            .map(|t| std::mem::take(&mut t.alternatives))
+            .unwrap_or_default();
+        alternatives.clear();
         let mut total = 0u64;
         for (k, p) in script.pick.iter().enumerate().take(weights.len()) {
             let mut w = allowed_weight(p, slot, &mut self.state, &roles);
             if w == 0 && !p.instead.is_empty() {
-                let alternatives: Vec<u32> = p
-                    .instead
-                    .iter()
-                    .map(|q| allowed_weight(q, slot, &mut self.state, &roles))
-                    .collect();
-                if alternatives.iter().any(|&a| a > 0) {
+                let start = alternatives.len();
+                for q in &p.instead {
+                    alternatives.push(allowed_weight(q, slot, &mut self.state, &roles));
+                }
+                if alternatives[start..].iter().any(|&a| a > 0) {
                     w = p.weight;
-                    instead.push((k, alternatives));
+                    alternatives_at[k] = start as u32;
+                } else {
+                    alternatives.truncate(start);
                 }
             }
             weights[k] = w;
@@ -219,18 +244,25 @@ impl<'r> Game<'r> {
         }
         self.state.forget_rolls();
         self.each_roles = roles;
-        if total == 0 {
-            return slot.last.or(slot.next).unwrap_or(0);
-        }
-        let drawn = weighted(&mut self.state.rng, &weights, total);
-        match instead.iter().find(|(k, _)| *k == drawn) {
-            Some((_, alternatives)) => {
-                let total = alternatives.iter().map(|&a| u64::from(a)).sum();
-                let again = weighted(&mut self.state.rng, alternatives, total);
-                script.pick[drawn].instead[again].chosen
+        let chosen = if total == 0 {
+            slot.last.or(slot.next).unwrap_or(0)
+        } else {
+            let drawn = weighted(&mut self.state.rng, &weights, total);
+            let entry = &script.pick[drawn];
+            match alternatives_at[drawn] {
+                u32::MAX => entry.chosen,
+                start => {
+                    let weights = &alternatives[start as usize..][..entry.instead.len()];
+                    let total = weights.iter().map(|&a| u64::from(a)).sum();
+                    let again = weighted(&mut self.state.rng, weights, total);
+                    entry.instead[again].chosen
+                }
             }
-            None => script.pick[drawn].chosen,
+        };
+        if let Some(t) = self.intents.as_deref_mut() {
+            t.alternatives = alternatives;
         }
+        chosen
     }
 
     /// The amount shown with move `chosen` of `entity`, read without

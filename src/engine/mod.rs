@@ -36,6 +36,7 @@ mod moments;
 mod queue;
 mod react;
 mod simultaneous;
+mod spare;
 mod triggers;
 mod victory;
 mod zoned;
@@ -262,6 +263,10 @@ pub struct Game<'r> {
     intents: Option<Box<intent::Intents>>,
     /// Buffers the legality checks of cards that aim reuse: not the game's state.
     aim_scratch: aims::Scratch,
+    /// Role lists for timed entries, kept when a copy drops its entries.
+    spare_roles: spare::Spare<EntityId>,
+    /// Payment lists for prepared actions, kept likewise.
+    spare_paid: spare::Spare<action::Paid>,
 }
 
 impl<'r> Game<'r> {
@@ -397,6 +402,8 @@ impl<'r> Game<'r> {
             later: Vec::new(),
             intents: intent::Intents::new(rules),
             aim_scratch: aims::Scratch::default(),
+            spare_roles: spare::Spare::default(),
+            spare_paid: spare::Spare::default(),
         };
         game.state.add_setup(rules);
         Ok(game)
@@ -846,6 +853,8 @@ impl<'r> Game<'r> {
             later,
             intents,
             aim_scratch: _,
+            spare_roles: _,
+            spare_paid: _,
         } = source;
         self.rules = rules;
         self.cards = cards;
@@ -858,7 +867,7 @@ impl<'r> Game<'r> {
         self.next = *next;
         self.base.clone_from(base);
         self.entity_turns = *entity_turns;
-        self.timed.clone_from(timed);
+        self.spare_roles.copy(&mut self.timed, timed);
         self.free_timed.clone_from(free_timed);
         self.turn_kind = *turn_kind;
         self.current = *current;
@@ -883,7 +892,7 @@ impl<'r> Game<'r> {
         self.score_draws = *score_draws;
         self.removals = *removals;
         self.removed.clone_from(removed);
-        self.pending.clone_from(pending);
+        self.spare_paid.copy(&mut self.pending, pending);
         self.found.clone_from(found);
         self.order_keys.clone_from(order_keys);
         self.log = None;

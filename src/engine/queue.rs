@@ -24,11 +24,42 @@ pub(super) enum Entry {
 }
 
 /// What a timed queue entry runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct TimedEntry {
     timing: TimingId,
     entity: EntityId,
     roles: Vec<EntityId>,
+}
+
+impl super::spare::WithList for TimedEntry {
+    type Item = EntityId;
+
+    fn list(&mut self) -> &mut Vec<EntityId> {
+        &mut self.roles
+    }
+
+    fn with_list(&self, mut roles: Vec<EntityId>) -> TimedEntry {
+        roles.extend_from_slice(&self.roles);
+        TimedEntry { roles, ..*self }
+    }
+}
+
+impl Clone for TimedEntry {
+    fn clone(&self) -> TimedEntry {
+        TimedEntry {
+            timing: self.timing,
+            entity: self.entity,
+            roles: self.roles.clone(),
+        }
+    }
+
+    /// Into the roles' buffer already held: a search copies the game's
+    /// timed entries into a world of its once an iteration.
+    fn clone_from(&mut self, source: &TimedEntry) {
+        self.timing = source.timing;
+        self.entity = source.entity;
+        self.roles.clone_from(&source.roles);
+    }
 }
 
 /// One entry of the turn queue as [`Game::queue_listing`] shows it.
@@ -275,7 +306,10 @@ impl Game<'_> {
             return;
         };
         let (timing, entity) = (t.timing, t.entity);
-        let roles = std::mem::take(&mut self.timed[i].roles);
+        // A copy, in a kept list: the slot is free from here (its timing may
+        // queue another into it) and keeps its own list for that one.
+        let mut roles = self.spare_roles.take();
+        roles.extend_from_slice(&t.roles);
         self.free_timed.push(i as u32);
         self.record(GameEvent::TimedRan { timing, entity });
         if self.state.is_live(entity) {
@@ -291,6 +325,7 @@ impl Game<'_> {
             self.flush_events(|cause| By::Hook(timing, cause));
             self.check_victory();
         }
+        self.spare_roles.keep(roles);
     }
 
     /// Makes the changes to the queue that effects asked for: extra turns at
@@ -300,6 +335,7 @@ impl Game<'_> {
     #[inline(never)]
     pub(super) fn take_queued(&mut self) {
         let mut requests = std::mem::take(&mut self.state.queued);
+        let mut roles_queued = std::mem::take(&mut self.state.queued_roles);
         let mut at = self.next.min(self.queue.len());
         for request in requests.drain(..) {
             match request {
@@ -343,20 +379,27 @@ impl Game<'_> {
                             pos = self.queue.len();
                         }
                     }
-                    // A slot of an entry that has run is used again: what a
-                    // game holds is the entries pending, not all it ever queued.
-                    let entry = TimedEntry {
-                        timing,
-                        entity,
-                        roles,
-                    };
+                    // A slot of an entry that has run is used again, with its
+                    // roles' buffer: what a game holds is the entries pending,
+                    // not all it ever queued.
+                    let roles = &roles_queued[roles.0 as usize..roles.1 as usize];
                     let slot = match self.free_timed.pop() {
                         Some(slot) => {
-                            self.timed[slot as usize] = entry;
+                            let entry = &mut self.timed[slot as usize];
+                            entry.timing = timing;
+                            entry.entity = entity;
+                            entry.roles.clear();
+                            entry.roles.extend_from_slice(roles);
                             slot
                         }
                         None => {
-                            self.timed.push(entry);
+                            let mut buffer = self.spare_roles.take();
+                            buffer.extend_from_slice(roles);
+                            self.timed.push(TimedEntry {
+                                timing,
+                                entity,
+                                roles: buffer,
+                            });
                             (self.timed.len() - 1) as u32
                         }
                     };
@@ -365,6 +408,8 @@ impl Game<'_> {
             }
         }
         self.state.queued = requests;
+        roles_queued.clear();
+        self.state.queued_roles = roles_queued;
     }
 
     /// The turn queue as a player would read it: the turn being taken (if

@@ -515,6 +515,11 @@ impl State {
         frame: &Frame<'_>,
     ) {
         let n = amount.clamp(0, MAX_QUEUED) as u32;
+        let start = self.queued_roles.len() as u32;
+        if matches!(op, crate::check::ast::QueueOp::Timed(_)) {
+            self.queued_roles.extend_from_slice(frame.roles);
+        }
+        let roles = (start, self.queued_roles.len() as u32);
         self.queued.push(match op {
             crate::check::ast::QueueOp::Turns(kind) => QueueRequest::Turns {
                 entity,
@@ -525,7 +530,7 @@ impl State {
                 timing: *timing,
                 entity,
                 after: n,
-                roles: frame.roles.to_vec(),
+                roles,
             },
         });
     }

@@ -195,6 +195,10 @@ pub struct State {
     /// engine to make (`{:queue …}`); outside a game nothing takes them.
     #[serde(skip)]
     pub queued: Vec<QueueRequest>,
+    /// The roles of the timed entries in `queued`, one list after another
+    /// (each request says where its list is), so queuing allocates nothing.
+    #[serde(skip)]
+    pub queued_roles: Vec<EntityId>,
     /// The option chosen for the action being used, if any (what `[choice …]` reads).
     #[serde(skip)]
     pub choice: Option<OptionId>,
@@ -257,8 +261,9 @@ pub enum QueueRequest {
         entity: EntityId,
         /// Reorders before it.
         after: u32,
-        /// The rule set's roles where it was queued.
-        roles: Vec<EntityId>,
+        /// Where the rule set's roles where it was queued are in
+        /// [`State::queued_roles`]: from the first index to the second.
+        roles: (u32, u32),
     },
 }
 
@@ -278,6 +283,7 @@ impl Clone for State {
             args: Vec::new(),
             arg_base: 0,
             queued: Vec::new(),
+            queued_roles: Vec::new(),
             choice: self.choice,
             fuel: self.fuel,
             tank: self.tank,
@@ -303,6 +309,7 @@ impl Clone for State {
         self.rng.clone_from(&source.rng);
         self.rolls.clear();
         self.queued.clear();
+        self.queued_roles.clear();
         self.choice = source.choice;
         self.fuel = source.fuel;
         self.tank = source.tank;
@@ -352,6 +359,7 @@ impl State {
             args: Vec::new(),
             arg_base: 0,
             queued: Vec::new(),
+            queued_roles: Vec::new(),
             choice: None,
             fuel: rules.work_budget,
             tank: rules.work_budget,
@@ -456,6 +464,7 @@ impl State {
         self.running = Running::default();
         self.rng = Rng::seed_from_u64(seed);
         self.queued.clear();
+        self.queued_roles.clear();
         self.tank = rules.work_budget;
         self.max_instances = rules.status_budget;
         self.fuel = self.tank;

@@ -976,13 +976,16 @@ fn reshuffle(
     let Some(set) = rules.zones.as_ref() else {
         return;
     };
-    let cards: Vec<EntityId> = table(state).contents(from).to_vec();
-    let moved = cards.iter().filter(|&&e| e != HOLE).count();
-    for e in cards.into_iter().filter(|&e| e != HOLE) {
+    // Through the scratch stack, so a reshuffle in a search allocates nothing.
+    let (start, end) = table(state).snapshot(from, None);
+    for i in start..end {
         let t = table(state);
+        let e = t.scratch[i];
         t.take(set, e);
         place(rules, state, e, into, usize::MAX);
     }
+    table(state).scratch.truncate(start);
+    let moved = end - start;
     shuffle_logged(rules, state, into, (from as u16, moved), cause, events);
 }
 
