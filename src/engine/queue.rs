@@ -4,6 +4,7 @@
 //! ended.
 
 use super::act::Due;
+use super::spare::WithList;
 use super::{By, Game, GameEvent, Outcome, Phase};
 use crate::check::ast::EntityId;
 use crate::check::rules::Moment;
@@ -31,7 +32,7 @@ pub(super) struct TimedEntry {
     roles: Vec<EntityId>,
 }
 
-impl super::spare::WithList for TimedEntry {
+impl WithList for TimedEntry {
     type Item = EntityId;
 
     fn list(&mut self) -> &mut Vec<EntityId> {
@@ -46,11 +47,7 @@ impl super::spare::WithList for TimedEntry {
 
 impl Clone for TimedEntry {
     fn clone(&self) -> TimedEntry {
-        TimedEntry {
-            timing: self.timing,
-            entity: self.entity,
-            roles: self.roles.clone(),
-        }
+        self.with_list(Vec::new())
     }
 
     /// Into the roles' buffer already held: a search copies the game's
